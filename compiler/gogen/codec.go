@@ -1,0 +1,771 @@
+package gogen
+
+import (
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// This file prints the wire-format methods: Size, Marshal, MarshalAppend,
+// MarshalToSizedBuffer, Unmarshal and UnmarshalDepth.
+//
+// Marshal computes Size once and then writes the buffer from its end toward
+// its start, fields in descending number order, so that a nested message's
+// length is known when its prefix is written; the output is in ascending
+// field-number order, as protoc-gen-go writes it. No per-message size cache
+// is needed, which keeps instances small.
+
+// Wire types (protobuf.dev/programming-guides/encoding/#structure).
+const (
+	wtVarint     = 0
+	wtFixed64    = 1
+	wtBytes      = 2
+	wtStartGroup = 3
+	wtEndGroup   = 4
+	wtFixed32    = 5
+)
+
+func rt(name string) *jen.Statement { return jen.Qual(RuntimeImportPath, name) }
+
+var wireTypeNames = map[int]string{
+	wtVarint: "VarintType", wtFixed64: "Fixed64Type", wtBytes: "BytesType",
+	wtStartGroup: "StartGroupType", wtFixed32: "Fixed32Type",
+}
+
+func wireTypeOf(k protoreflect.Kind) int {
+	switch k {
+	case protoreflect.BoolKind, protoreflect.EnumKind, protoreflect.Int32Kind, protoreflect.Sint32Kind,
+		protoreflect.Uint32Kind, protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind:
+		return wtVarint
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return wtFixed32
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return wtFixed64
+	case protoreflect.GroupKind:
+		return wtStartGroup
+	}
+	return wtBytes
+}
+
+// toWire converts a Go value of kind k to the integer written on the wire
+// (uint64 for varints, uint32/uint64 for fixed values).
+func toWire(k protoreflect.Kind, v jen.Code) *jen.Statement {
+	switch k {
+	case protoreflect.BoolKind:
+		return rt("EncodeBool").Call(v)
+	case protoreflect.Int32Kind, protoreflect.Int64Kind, protoreflect.Uint32Kind, protoreflect.EnumKind:
+		// int32 and enum values are sign-extended to 64 bits: -1 takes 10 bytes.
+		return jen.Uint64().Call(v)
+	case protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
+		return jen.Add(v)
+	case protoreflect.Sint32Kind:
+		return rt("EncodeZigZag").Call(jen.Int64().Call(v))
+	case protoreflect.Sint64Kind:
+		return rt("EncodeZigZag").Call(v)
+	case protoreflect.Sfixed32Kind:
+		return jen.Uint32().Call(v)
+	case protoreflect.Sfixed64Kind:
+		return jen.Uint64().Call(v)
+	case protoreflect.FloatKind:
+		return jen.Qual("math", "Float32bits").Call(v)
+	case protoreflect.DoubleKind:
+		return jen.Qual("math", "Float64bits").Call(v)
+	}
+	panic("toWire: " + k.String())
+}
+
+// fromWire converts the integer x read from the wire to a Go value of fd.
+func (g *generator) fromWire(fd protoreflect.FieldDescriptor, x jen.Code) *jen.Statement {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return jen.Add(x).Op("!=").Lit(0)
+	case protoreflect.Int32Kind, protoreflect.Sfixed32Kind:
+		return jen.Int32().Call(x)
+	case protoreflect.Int64Kind, protoreflect.Sfixed64Kind:
+		return jen.Int64().Call(x)
+	case protoreflect.Uint32Kind:
+		return jen.Uint32().Call(x)
+	case protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
+		return jen.Add(x)
+	case protoreflect.EnumKind:
+		return g.enumType(fd.Enum()).Call(jen.Int32().Call(x))
+	case protoreflect.Sint32Kind:
+		// Only the low 32 bits of a sint32 varint count.
+		return jen.Int32().Call(rt("DecodeZigZag").Call(jen.Add(x).Op("&").Qual("math", "MaxUint32")))
+	case protoreflect.Sint64Kind:
+		return rt("DecodeZigZag").Call(x)
+	case protoreflect.FloatKind:
+		return jen.Qual("math", "Float32frombits").Call(x)
+	case protoreflect.DoubleKind:
+		return jen.Qual("math", "Float64frombits").Call(x)
+	}
+	panic("fromWire: " + fd.Kind().String())
+}
+
+// valueSize is the encoded size of value v of fd, without its tag. Groups
+// exclude their two tags.
+func valueSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return rt("SizeBytes").Call(jen.Len(v))
+	case protoreflect.MessageKind:
+		return rt("SizeBytes").Call(jen.Add(v).Dot("Size").Call())
+	case protoreflect.GroupKind:
+		return jen.Add(v).Dot("Size").Call()
+	}
+	switch wireTypeOf(fd.Kind()) {
+	case wtFixed32:
+		return jen.Lit(4)
+	case wtFixed64:
+		return jen.Lit(8)
+	case wtVarint:
+		if fd.Kind() == protoreflect.BoolKind {
+			return jen.Lit(1)
+		}
+		return rt("SizeVarint").Call(toWire(fd.Kind(), v))
+	}
+	panic("valueSize: " + fd.Kind().String())
+}
+
+// fieldSize is the size of one value with its tag (both tags for groups).
+func fieldSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
+	t := len(tagBytes(fd.Number(), wireTypeOf(fd.Kind())))
+	if fd.Kind() == protoreflect.GroupKind {
+		t *= 2
+	}
+	return jen.Lit(t).Op("+").Add(valueSize(fd, v))
+}
+
+// putTag writes a precomputed tag backward: the tag's varint bytes are
+// known at generation time, so they are stored as constants.
+func putTag(num protoreflect.FieldNumber, wt int) []jen.Code {
+	tb := tagBytes(num, wt)
+	if len(tb) == 1 {
+		return []jen.Code{jen.Id("i").Op("--"), jen.Id("b").Index(jen.Id("i")).Op("=").Add(hexByte(tb[0]))}
+	}
+	out := []jen.Code{jen.Id("i").Op("-=").Lit(len(tb))}
+	for k, c := range tb {
+		idx := jen.Id("i")
+		if k > 0 {
+			idx = jen.Id("i").Op("+").Lit(k)
+		}
+		out = append(out, jen.Id("b").Index(idx).Op("=").Add(hexByte(c)))
+	}
+	return out
+}
+
+// putValue writes value v of fd backward, without its tag (for groups: the
+// contents and the end tag; the caller writes the start tag). path names
+// the field in errors from nested messages.
+func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Code {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutStringRev")).Call(jen.Id("b"), jen.Id("i"), v)}
+	case protoreflect.BytesKind:
+		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutBytesRev")).Call(jen.Id("b"), jen.Id("i"), v)}
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		var out []jen.Code
+		if fd.Kind() == protoreflect.GroupKind {
+			out = append(out, putTag(fd.Number(), wtEndGroup)...)
+		}
+		block := []jen.Code{
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(v).Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("i"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(path)))),
+			jen.Id("i").Op("-=").Id("n"),
+		}
+		if fd.Kind() == protoreflect.MessageKind {
+			block = append(block, jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("n"))))
+		}
+		return append(out, jen.Block(block...))
+	}
+	switch wireTypeOf(fd.Kind()) {
+	case wtVarint:
+		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), toWire(fd.Kind(), v))}
+	case wtFixed32:
+		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutFixed32Rev")).Call(jen.Id("b"), jen.Id("i"), toWire(fd.Kind(), v))}
+	case wtFixed64:
+		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutFixed64Rev")).Call(jen.Id("b"), jen.Id("i"), toWire(fd.Kind(), v))}
+	}
+	panic("putValue: " + fd.Kind().String())
+}
+
+// putField writes one value and its tag backward.
+func putField(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Code {
+	out := putValue(fd, v, path)
+	return append(out, putTag(fd.Number(), wireTypeOf(fd.Kind()))...)
+}
+
+// isNonZero is the implicit-presence test: a field is written when this
+// holds. Floats compare by bit pattern, so -0.0 is written and +0.0 is not.
+func isNonZero(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return jen.Add(v)
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return jen.Len(v).Op(">").Lit(0)
+	case protoreflect.FloatKind:
+		return jen.Qual("math", "Float32bits").Call(v).Op("!=").Lit(0)
+	case protoreflect.DoubleKind:
+		return jen.Qual("math", "Float64bits").Call(v).Op("!=").Lit(0)
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return jen.Add(v).Op("!=").Nil()
+	}
+	return jen.Add(v).Op("!=").Lit(0)
+}
+
+func (g *generator) genMethods(jf *jen.File, mn *messageNames) {
+	g.genSize(jf, mn)
+	g.genMarshal(jf, mn)
+	g.genUnmarshal(jf, mn)
+	g.genRequired(jf, mn)
+	g.genReset(jf, mn)
+	g.genClone(jf, mn)
+	g.genEqual(jf, mn)
+}
+
+func recv(mn *messageNames) *jen.Statement { return jen.Id("m").Op("*").Id(mn.goName) }
+
+func mf(fn *fieldNames) *jen.Statement { return jen.Id("m").Dot(fn.goName) }
+
+func (g *generator) genSize(jf *jen.File, mn *messageNames) {
+	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0)))}
+	for _, fn := range mn.fields {
+		fd := fn.desc
+		f := mf(fn)
+		switch storageOf(fd) {
+		case stImplicit:
+			body = append(body, jen.If(isNonZero(fd, f)).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, f))))
+		case stPointer:
+			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, jen.Op("*").Add(f)))))
+		case stBytes, stMessage:
+			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, f))))
+		case stRepeated:
+			body = append(body, g.sizeRepeated(fn)...)
+		case stMap:
+			k, v := fd.MapKey(), fd.MapValue()
+			body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(f)).Block(
+				jen.Id("n").Op("+=").Lit(len(tagBytes(fd.Number(), wtBytes))).Op("+").Add(rt("SizeBytes")).Call(
+					fieldSize(k, jen.Id("k")).Op("+").Add(fieldSize(v, jen.Id("v")))),
+			))
+		case stOneof:
+			if fn.oneof.fields[0] != fn {
+				continue
+			}
+			var cases []jen.Code
+			for _, m := range fn.oneof.fields {
+				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
+					jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName)))))
+			}
+			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+		}
+	}
+	if !g.opts.DropUnknown {
+		body = append(body, jen.If(jen.Id("m").Dot("unknownFields").Op("!=").Nil()).Block(
+			jen.Id("n").Op("+=").Len(jen.Op("*").Id("m").Dot("unknownFields"))))
+	}
+	body = append(body, jen.Return(jen.Id("n")))
+	jf.Comment("// Size returns the length in bytes of m's wire encoding (0 for a nil m).")
+	jf.Func().Params(recv(mn)).Id("Size").Params().Params(jen.Id("n").Int()).Block(body...)
+	jf.Line()
+}
+
+func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	f := mf(fn)
+	tag := len(tagBytes(fd.Number(), wireTypeOf(fd.Kind())))
+	if fd.IsPacked() {
+		var elems *jen.Statement
+		switch wireTypeOf(fd.Kind()) {
+		case wtFixed32:
+			elems = jen.Id("l").Op(":=").Lit(4).Op("*").Len(f)
+		case wtFixed64:
+			elems = jen.Id("l").Op(":=").Lit(8).Op("*").Len(f)
+		default:
+			if fd.Kind() == protoreflect.BoolKind {
+				elems = jen.Id("l").Op(":=").Len(f)
+			}
+		}
+		var body []jen.Code
+		if elems != nil {
+			body = append(body, elems)
+		} else {
+			body = append(body, jen.Id("l").Op(":=").Lit(0),
+				jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(f)).Block(
+					jen.Id("l").Op("+=").Add(valueSize(fd, jen.Id("x")))))
+		}
+		lenTag := len(tagBytes(fd.Number(), wtBytes))
+		body = append(body, jen.Id("n").Op("+=").Lit(lenTag).Op("+").Add(rt("SizeBytes")).Call(jen.Id("l")))
+		return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(body...)}
+	}
+	switch wireTypeOf(fd.Kind()) {
+	case wtFixed32:
+		return []jen.Code{jen.Id("n").Op("+=").Len(f).Op("*").Lit(tag + 4)}
+	case wtFixed64:
+		return []jen.Code{jen.Id("n").Op("+=").Len(f).Op("*").Lit(tag + 8)}
+	}
+	if fd.Kind() == protoreflect.BoolKind {
+		return []jen.Code{jen.Id("n").Op("+=").Len(f).Op("*").Lit(tag + 1)}
+	}
+	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(f)).Block(
+		jen.Id("n").Op("+=").Add(fieldSize(fd, jen.Id("x"))))}
+}
+
+func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
+	name := mn.goName
+	jf.Comment("// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).")
+	jf.Comment("// Fields are written in field-number order, map entries in key order, unknown")
+	jf.Comment("// fields last, so equal messages give equal bytes. It fails only when a required")
+	jf.Comment("// field is not set (a *wire.Error wrapping wire.ErrRequired).")
+	jf.Func().Params(recv(mn)).Id("Marshal").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Id("m").Dot("Size").Call()),
+		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("b").Index(jen.Len(jen.Id("b")).Op("-").Id("n"), jen.Empty()), jen.Nil()),
+	)
+	jf.Line()
+	jf.Comment("// MarshalAppend appends the wire encoding of m to b and returns the extended")
+	jf.Comment("// slice; on error b is returned unchanged.")
+	jf.Func().Params(recv(mn)).Id("MarshalAppend").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Id("start").Op(":=").Len(jen.Id("b")),
+		jen.Id("b").Op("=").Qual("slices", "Grow").Call(jen.Id("b"), jen.Id("m").Dot("Size").Call()),
+		jen.Id("end").Op(":=").Id("start").Op("+").Id("m").Dot("Size").Call(),
+		jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("end"))).Op(";").Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id("b").Index(jen.Empty(), jen.Id("start")), jen.Err())),
+		jen.Return(jen.Id("b").Index(jen.Empty(), jen.Id("end")), jen.Nil()),
+	)
+	jf.Line()
+
+	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0), jen.Nil()))}
+	if hasRequired(mn) {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Lit(0), jen.Err())))
+	}
+	body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
+	if !g.opts.DropUnknown {
+		body = append(body, jen.If(jen.Id("m").Dot("unknownFields").Op("!=").Nil()).Block(
+			jen.Id("i").Op("-=").Len(jen.Op("*").Id("m").Dot("unknownFields")),
+			jen.Copy(jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Op("*").Id("m").Dot("unknownFields")),
+		))
+	}
+	fields := sortedFields(mn)
+	for k := len(fields) - 1; k >= 0; k-- {
+		body = append(body, g.marshalField(fields[k])...)
+	}
+	body = append(body, jen.Return(jen.Len(jen.Id("b")).Op("-").Id("i"), jen.Nil()))
+	jf.Comment("// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and")
+	jf.Comment("// returns the number of bytes written. len(b) must be at least m.Size().")
+	jf.Func().Params(recv(mn)).Id("MarshalToSizedBuffer").Params(jen.Id("b").Index().Byte()).Params(jen.Int(), jen.Error()).Block(body...)
+	jf.Line()
+	_ = name
+}
+
+func (g *generator) marshalField(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	f := mf(fn)
+	path := string(fd.Name())
+	switch storageOf(fd) {
+	case stImplicit:
+		return []jen.Code{jen.If(isNonZero(fd, f)).Block(putField(fd, f, path)...)}
+	case stPointer:
+		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, jen.Op("*").Add(f), path)...)}
+	case stBytes, stMessage:
+		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, path)...)}
+	case stOneof:
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok")).Block(
+			putField(fd, jen.Id("x").Dot(fn.goName), path)...)}
+	case stRepeated:
+		elem := f.Clone().Index(jen.Id("k"))
+		loop := func(body []jen.Code) *jen.Statement {
+			return jen.For(jen.Id("k").Op(":=").Len(f).Op("-").Lit(1), jen.Id("k").Op(">=").Lit(0), jen.Id("k").Op("--")).Block(body...)
+		}
+		if fd.IsPacked() {
+			body := []jen.Code{
+				jen.Id("j").Op(":=").Id("i"),
+				loop(putValue(fd, elem, path)),
+				jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))),
+			}
+			body = append(body, putTag(fd.Number(), wtBytes)...)
+			return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(body...)}
+		}
+		return []jen.Code{loop(putField(fd, elem, path))}
+	case stMap:
+		return g.marshalMap(fn)
+	}
+	panic("marshalField")
+}
+
+func (g *generator) marshalMap(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	f := mf(fn)
+	k, v := fd.MapKey(), fd.MapValue()
+	entry := []jen.Code{
+		jen.Id("v").Op(":=").Add(f).Index(jen.Id("key")),
+		jen.Id("j").Op(":=").Id("i"),
+	}
+	entry = append(entry, putField(v, jen.Id("v"), string(fd.Name())+"[]")...)
+	entry = append(entry, putField(k, jen.Id("key"), string(fd.Name()))...)
+	entry = append(entry, jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))))
+	entry = append(entry, putTag(fd.Number(), wtBytes)...)
+	if k.Kind() == protoreflect.BoolKind {
+		// Written backward, so true first: the output has false, then true.
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("key")).Op(":=").Range().Index(jen.Lit(2)).Bool().Values(jen.True(), jen.False())).Block(
+			append([]jen.Code{jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Add(f).Index(jen.Id("key")).Op(";").Op("!").Id("ok")).Block(jen.Continue())}, entry...)...)}
+	}
+	return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(
+		jen.Id("keys").Op(":=").Make(jen.Index().Add(g.elemType(k)), jen.Lit(0), jen.Len(f)),
+		jen.For(jen.Id("key").Op(":=").Range().Add(f)).Block(jen.Id("keys").Op("=").Append(jen.Id("keys"), jen.Id("key"))),
+		jen.Qual("slices", "Sort").Call(jen.Id("keys")),
+		jen.For(jen.Id("k").Op(":=").Len(jen.Id("keys")).Op("-").Lit(1), jen.Id("k").Op(">=").Lit(0), jen.Id("k").Op("--")).Block(
+			append([]jen.Code{jen.Id("key").Op(":=").Id("keys").Index(jen.Id("k"))}, entry...)...),
+	)}
+}
+
+func hasRequired(mn *messageNames) bool {
+	for _, fn := range mn.fields {
+		if fn.desc.Cardinality() == protoreflect.Required {
+			return true
+		}
+	}
+	return false
+}
+
+// genRequired prints missingRequired, which names every required field of
+// m that is not set. Nested messages check their own fields as they are
+// encoded or decoded, so no transitive analysis (and no cycle) is needed.
+func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
+	if !hasRequired(mn) {
+		return
+	}
+	body := []jen.Code{jen.Var().Id("missing").Index().String()}
+	for _, fn := range mn.fields {
+		if fn.desc.Cardinality() != protoreflect.Required {
+			continue
+		}
+		body = append(body, jen.If(mf(fn).Op("==").Nil()).Block(
+			jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(string(fn.desc.FullName())))))
+	}
+	body = append(body,
+		jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+		jen.Return(rt("RequiredError").Call(jen.Id("missing"))),
+	)
+	jf.Func().Params(recv(mn)).Id("missingRequired").Params().Error().Block(body...)
+	jf.Line()
+}
+
+func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
+	jf.Comment("// Unmarshal replaces the contents of m with the message encoded in b. Errors are")
+	jf.Comment("// *wire.Error values giving the byte offset and field path of the problem.")
+	jf.Func().Params(recv(mn)).Id("Unmarshal").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Id("m").Dot("Reset").Call(),
+		jen.Return(jen.Id("m").Dot("UnmarshalDepth").Call(jen.Id("b"), rt("DefaultMaxDepth"))),
+	)
+	jf.Line()
+
+	var cases []jen.Code
+	for _, fn := range sortedFields(mn) {
+		cases = append(cases, jen.Case(jen.Lit(int(fn.desc.Number()))).Block(g.unmarshalField(mn, fn)...))
+	}
+	loop := []jen.Code{
+		jen.Id("start").Op(":=").Id("i"),
+		jen.List(jen.Id("num"), jen.Id("typ"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.Id("i").Op("+=").Id("n"),
+	}
+	if len(cases) > 0 {
+		loop = append(loop, jen.Switch(jen.Id("num")).Block(cases...))
+	}
+	loop = append(loop,
+		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.Id("i").Op("+=").Id("n"),
+	)
+	if !g.opts.DropUnknown {
+		loop = append(loop, rt("AddUnknown").Call(jen.Op("&").Id("m").Dot("unknownFields"), jen.Id("b").Index(jen.Id("start"), jen.Id("i"))))
+	} else {
+		loop = append(loop, jen.Id("_").Op("=").Id("start"))
+	}
+	body := []jen.Code{
+		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(jen.Return(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+			jen.Id("Offset"): jen.Lit(0), jen.Id("Err"): rt("ErrDepth")}))),
+		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("b")), jen.Empty()).Block(loop...),
+	}
+	if hasRequired(mn) {
+		body = append(body, jen.Return(jen.Id("m").Dot("missingRequired").Call()))
+	} else {
+		body = append(body, jen.Return(jen.Nil()))
+	}
+	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth more")
+	jf.Comment("// levels of nested messages and groups. Offsets in errors are relative to b.")
+	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(body...)
+	jf.Line()
+}
+
+// checkWire emits "if typ != T { break }": a value of the wrong wire type is
+// kept as an unknown field, as the protobuf spec asks of parsers.
+func checkWire(wt int) jen.Code {
+	return jen.If(jen.Id("typ").Op("!=").Add(rt(wireTypeNames[wt]))).Block(jen.Break())
+}
+
+// consume emits the read of one non-message value of fd from buf[pos:] into
+// a variable named val, advancing pos. Errors carry base+pos as offset.
+func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos string, base jen.Code) []jen.Code {
+	errAt := func() jen.Code {
+		off := jen.Id(pos)
+		if base != nil {
+			off = jen.Add(base).Op("+").Id(pos)
+		}
+		return jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(off, jen.Id("n"))))
+	}
+	var fn string
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		fn = "ConsumeBytes"
+	default:
+		switch wireTypeOf(fd.Kind()) {
+		case wtVarint:
+			fn = "ConsumeVarint"
+		case wtFixed32:
+			fn = "ConsumeFixed32"
+		case wtFixed64:
+			fn = "ConsumeFixed64"
+		}
+	}
+	raw := "x"
+	out := []jen.Code{
+		jen.List(jen.Id(raw), jen.Id("n")).Op(":=").Add(rt(fn)).Call(jen.Id(buf).Index(jen.Id(pos), jen.Empty())),
+		errAt(),
+	}
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		if validatesUTF8(fd) {
+			off := jen.Id(pos)
+			if base != nil {
+				off = jen.Add(base).Op("+").Id(pos)
+			}
+			out = append(out, jen.If(jen.Op("!").Qual("unicode/utf8", "Valid").Call(jen.Id(raw))).Block(
+				jen.Return(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+					jen.Id("Offset"): off, jen.Id("Err"): rt("ErrUTF8"), jen.Id("Detail"): jen.Lit(string(fd.FullName()))}))))
+		}
+		out = append(out, jen.Id(val).Op(":=").String().Call(jen.Id(raw)))
+	case protoreflect.BytesKind:
+		out = append(out, jen.Id(val).Op(":=").Append(jen.Index().Byte().Values(), jen.Id(raw).Op("...")))
+	default:
+		out = append(out, jen.Id(val).Op(":=").Add(g.fromWire(fd, jen.Id(raw))))
+	}
+	return append(out, jen.Id(pos).Op("+=").Id("n"))
+}
+
+// closedEnumCheck is a condition true when v (an enum value) is not declared
+// by fd's closed enum. The set is spelled out as ranges, so it needs no
+// method on the enum type (which may live in another package).
+func closedEnumCheck(fd protoreflect.FieldDescriptor, v jen.Code) jen.Code {
+	ed := fd.Enum()
+	if ed == nil || !ed.IsClosed() {
+		return nil
+	}
+	var nums []int
+	vals := ed.Values()
+	for i := 0; i < vals.Len(); i++ {
+		nums = append(nums, int(vals.Get(i).Number()))
+	}
+	sort.Ints(nums)
+	var conds []jen.Code
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[j+1] <= nums[j]+1 {
+			j++
+		}
+		if nums[i] == nums[j] {
+			conds = append(conds, jen.Add(v).Op("!=").Lit(nums[i]))
+		} else {
+			conds = append(conds, jen.Parens(jen.Add(v).Op("<").Lit(nums[i]).Op("||").Add(v).Op(">").Lit(nums[j])))
+		}
+		i = j + 1
+	}
+	out := jen.Add(conds[0])
+	for _, c := range conds[1:] {
+		out = out.Op("&&").Add(c)
+	}
+	return out
+}
+
+// unknownAdd keeps raw bytes as an unknown field (nothing under
+// unknown_fields=drop).
+func (g *generator) unknownAdd(raw jen.Code) jen.Code {
+	if g.opts.DropUnknown {
+		return jen.Null()
+	}
+	return rt("AddUnknown").Call(jen.Op("&").Id("m").Dot("unknownFields"), raw)
+}
+
+func (g *generator) unmarshalField(mn *messageNames, fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	f := mf(fn)
+	path := string(fd.Name())
+	st := storageOf(fd)
+	if st == stMap {
+		return g.unmarshalMap(fn)
+	}
+	kind := fd.Kind()
+	if kind == protoreflect.MessageKind || kind == protoreflect.GroupKind {
+		return g.unmarshalMessage(fn)
+	}
+	wt := wireTypeOf(kind)
+	var out []jen.Code
+	if st == stRepeated && fd.IsPacked() || st == stRepeated && wt != wtBytes {
+		// Packable: the decoder takes the packed and the expanded form.
+		elem := g.consume(fd, "v", "p", "j", jen.Id("off"))
+		var add []jen.Code
+		if c := closedEnumCheck(fd, jen.Id("v")); c != nil {
+			add = append(add, jen.If(c).Block(
+				g.unknownAdd(rt("AppendVarint").Call(rt("AppendTag").Call(jen.Nil(), jen.Lit(int(fd.Number())), rt("VarintType")), jen.Uint64().Call(jen.Id("v")))),
+				jen.Continue()))
+		}
+		add = append(add, f.Clone().Op("=").Append(f, jen.Id("v")))
+		var prealloc jen.Code = jen.Null()
+		switch wt {
+		case wtFixed32:
+			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, jen.Len(jen.Id("p")).Op("/").Lit(4))
+		case wtFixed64:
+			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, jen.Len(jen.Id("p")).Op("/").Lit(8))
+		}
+		out = append(out, jen.If(jen.Id("typ").Op("==").Add(rt("BytesType"))).Block(
+			jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
+			prealloc,
+			jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
+				append(elem, add...)...),
+			jen.Id("i").Op("+=").Id("n"),
+			jen.Continue(),
+		))
+	}
+	out = append(out, checkWire(wt))
+	out = append(out, g.consume(fd, "v", "b", "i", nil)...)
+	if c := closedEnumCheck(fd, jen.Id("v")); c != nil {
+		out = append(out, jen.If(c).Block(g.unknownAdd(jen.Id("b").Index(jen.Id("start"), jen.Id("i"))), jen.Continue()))
+	}
+	switch st {
+	case stImplicit, stBytes:
+		out = append(out, f.Clone().Op("=").Id("v"))
+	case stPointer:
+		out = append(out, f.Clone().Op("=").Op("&").Id("v"))
+	case stRepeated:
+		out = append(out, f.Clone().Op("=").Append(f, jen.Id("v")))
+	case stOneof:
+		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("v")}))
+	}
+	_ = path
+	return append(out, jen.Continue())
+}
+
+// subMessage emits the decode of a LEN-encoded message (or a group) for fd
+// into target (an expression of type *T, already non-nil).
+func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, path string) []jen.Code {
+	if fd.Kind() == protoreflect.GroupKind {
+		return []jen.Code{
+			jen.List(jen.Id("v"), jen.Id("n")).Op(":=").Add(rt("ConsumeGroup")).Call(jen.Id("num"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalDepth").Call(jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
+				jen.Return(rt("Nest").Call(jen.Err(), jen.Id("i"), jen.Lit(path)))),
+			jen.Id("i").Op("+=").Id("n"),
+		}
+	}
+	return []jen.Code{
+		jen.List(jen.Id("v"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalDepth").Call(jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
+			jen.Return(rt("Nest").Call(jen.Err(), jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v")), jen.Lit(path)))),
+		jen.Id("i").Op("+=").Id("n"),
+	}
+}
+
+func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	f := mf(fn)
+	path := string(fd.Name())
+	typ := g.msgType(fd.Message())
+	out := []jen.Code{checkWire(wireTypeOf(fd.Kind()))}
+	switch storageOf(fd) {
+	case stMessage:
+		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").New(typ)))
+		out = append(out, subDecode(fd, f, path)...)
+	case stRepeated:
+		out = append(out, jen.Id("e").Op(":=").New(typ))
+		out = append(out, subDecode(fd, jen.Id("e"), path+"[]")...)
+		out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
+	case stOneof:
+		// A second occurrence of the same member merges into it.
+		out = append(out,
+			jen.Var().Id("e").Op("*").Add(typ),
+			jen.If(jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("w").Dot(fn.goName).Op("!=").Nil()).Block(
+				jen.Id("e").Op("=").Id("w").Dot(fn.goName),
+			).Else().Block(
+				jen.Id("e").Op("=").New(typ),
+				jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("e")}),
+			))
+		out = append(out, subDecode(fd, jen.Id("e"), path)...)
+	}
+	return append(out, jen.Continue())
+}
+
+func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	f := mf(fn)
+	k, v := fd.MapKey(), fd.MapValue()
+	path := string(fd.Name())
+	keyRead := g.consume(k, "kv", "p", "j", jen.Id("off"))
+	keyRead = append(keyRead, jen.Id("key").Op("=").Id("kv"))
+	var valRead []jen.Code
+	isMsg := v.Kind() == protoreflect.MessageKind
+	if isMsg {
+		valRead = []jen.Code{
+			jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+			jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").New(g.msgType(v.Message()))),
+			jen.If(jen.Err().Op(":=").Id("val").Dot("UnmarshalDepth").Call(jen.Id("x"), jen.Id("depth").Op("-").Lit(2)).Op(";").Err().Op("!=").Nil()).Block(
+				jen.Return(rt("Nest").Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(path+"[]")))),
+			jen.Id("j").Op("+=").Id("n"),
+		}
+	} else {
+		valRead = g.consume(v, "vv", "p", "j", jen.Id("off"))
+		valRead = append(valRead, jen.Id("val").Op("=").Id("vv"))
+	}
+	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
+		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+		jen.Id("j").Op("+=").Id("n"),
+		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(k.Kind())]))).Block(
+			append(keyRead, jen.Continue())...),
+		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(v.Kind())]))).Block(
+			append(valRead, jen.Continue())...),
+		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+		jen.Id("j").Op("+=").Id("n"),
+	)
+	out := []jen.Code{
+		checkWire(wtBytes),
+		jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
+		jen.Id("i").Op("+=").Id("n"),
+		jen.Var().Id("key").Add(g.elemType(k)),
+		jen.Var().Id("val").Add(g.elemType(v)),
+		entryLoop,
+	}
+	if isMsg {
+		out = append(out, jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").New(g.msgType(v.Message()))))
+	}
+	if c := closedEnumCheck(v, jen.Id("val")); c != nil {
+		// An undeclared closed-enum value sends the whole entry to the
+		// unknown fields; the key stays absent.
+		out = append(out, jen.If(c).Block(g.unknownAdd(jen.Id("b").Index(jen.Id("start"), jen.Id("i"))), jen.Continue()))
+	}
+	out = append(out,
+		jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Make(g.fieldType(fd))),
+		f.Clone().Index(jen.Id("key")).Op("=").Id("val"),
+		jen.Continue(),
+	)
+	return out
+}

@@ -1,0 +1,428 @@
+package gogen
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/bufbuild/protocompile/protoutil"
+	"github.com/dave/jennifer/jen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+)
+
+// storage is how a field is held in the Go struct.
+type storage int
+
+const (
+	stImplicit storage = iota // T; the zero value means unset (proto3 implicit presence)
+	stPointer                 // *T; nil means unset (explicit presence scalars)
+	stBytes                   // []byte; nil means unset (explicit presence bytes, as protoc-gen-go)
+	stMessage                 // *M; nil means unset (messages and groups)
+	stRepeated                // []T
+	stMap                     // map[K]V
+	stOneof                   // a member of a real oneof, held in a wrapper type
+)
+
+func storageOf(fd protoreflect.FieldDescriptor) storage {
+	switch {
+	case fd.IsMap():
+		return stMap
+	case fd.IsList():
+		return stRepeated
+	case fd.ContainingOneof() != nil && !fd.ContainingOneof().IsSynthetic():
+		return stOneof
+	case fd.Message() != nil:
+		return stMessage
+	case fd.Kind() == protoreflect.BytesKind && fd.HasPresence():
+		return stBytes
+	case fd.HasPresence():
+		return stPointer
+	}
+	return stImplicit
+}
+
+var utf8ValidationField = (&descriptorpb.FeatureSet{}).ProtoReflect().Descriptor().Fields().ByName("utf8_validation")
+
+// validatesUTF8 reports whether a string field must hold valid UTF-8 on
+// the wire: proto3 strings and editions utf8_validation = VERIFY.
+func validatesUTF8(fd protoreflect.FieldDescriptor) bool {
+	if fd.Kind() != protoreflect.StringKind {
+		return false
+	}
+	v, err := protoutil.ResolveFeature(fd, utf8ValidationField)
+	if err != nil || !v.IsValid() {
+		return fd.ParentFile().Syntax() == protoreflect.Proto3
+	}
+	return descriptorpb.FeatureSet_Utf8Validation(v.Enum()) == descriptorpb.FeatureSet_VERIFY
+}
+
+// elemType is the Go type of one value of fd (the element for repeated
+// fields, the value for maps is handled by the caller).
+func (g *generator) elemType(fd protoreflect.FieldDescriptor) *jen.Statement {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return jen.Bool()
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return jen.Int32()
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return jen.Uint32()
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return jen.Int64()
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return jen.Uint64()
+	case protoreflect.FloatKind:
+		return jen.Float32()
+	case protoreflect.DoubleKind:
+		return jen.Float64()
+	case protoreflect.StringKind:
+		return jen.String()
+	case protoreflect.BytesKind:
+		return jen.Index().Byte()
+	case protoreflect.EnumKind:
+		return g.enumType(fd.Enum())
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return jen.Op("*").Add(g.msgType(fd.Message()))
+	}
+	panic("unknown kind " + fd.Kind().String())
+}
+
+// fieldType is the Go type of the struct field holding fd.
+func (g *generator) fieldType(fd protoreflect.FieldDescriptor) *jen.Statement {
+	switch storageOf(fd) {
+	case stMap:
+		return jen.Map(g.elemType(fd.MapKey())).Add(g.elemType(fd.MapValue()))
+	case stRepeated:
+		return jen.Index().Add(g.elemType(fd))
+	case stPointer:
+		return jen.Op("*").Add(g.elemType(fd))
+	}
+	return g.elemType(fd)
+}
+
+// zeroValue is the Go zero value of one value of fd.
+func (g *generator) zeroValue(fd protoreflect.FieldDescriptor) *jen.Statement {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return jen.False()
+	case protoreflect.StringKind:
+		return jen.Lit("")
+	case protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
+		return jen.Nil()
+	case protoreflect.EnumKind:
+		return jen.Lit(0)
+	}
+	return jen.Lit(0)
+}
+
+func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
+	en := g.enums[ed.FullName()]
+	name := en.goName
+	jf.Add(docComments(ed, false, isDeprecated(ed))...)
+	jf.Type().Id(name).Int32()
+	jf.Line()
+
+	var consts []jen.Code
+	seen := map[string]bool{}
+	vals := ed.Values()
+	for i := 0; i < vals.Len(); i++ {
+		v := vals.Get(i)
+		cname := en.values[i]
+		if seen[cname] {
+			continue
+		}
+		seen[cname] = true
+		consts = append(consts, docComments(v, true, isDeprecated(v))...)
+		consts = append(consts, jen.Id(cname).Id(name).Op("=").Lit(int(v.Number())))
+	}
+	jf.Const().Defs(consts...)
+	jf.Line()
+
+	// Name and value maps, as protoc-gen-go declares them. The linker drops
+	// an unreferenced package-level map with its initialization, so they
+	// cost nothing at init unless a program uses them; String does not.
+	var names, values []jen.Code
+	firstByNum := map[protoreflect.EnumNumber]bool{}
+	for i := 0; i < vals.Len(); i++ {
+		v := vals.Get(i)
+		if !firstByNum[v.Number()] {
+			firstByNum[v.Number()] = true
+			names = append(names, jen.Lit(int(v.Number())).Op(":").Lit(string(v.Name())))
+		}
+		values = append(values, jen.Lit(string(v.Name())).Op(":").Lit(int(v.Number())))
+	}
+	jf.Comment("// " + name + "_name maps enum numbers to names (the first name, for aliases).")
+	jf.Var().Id(name+"_name").Op("=").Map(jen.Int32()).String().Add(multiline(names...))
+	jf.Comment("// " + name + "_value maps enum names to numbers.")
+	jf.Var().Id(name+"_value").Op("=").Map(jen.String()).Int32().Add(multiline(values...))
+	jf.Line()
+
+	// String: the value's name, or its number for values the schema does
+	// not declare (open enums keep them).
+	var cases []jen.Code
+	done := map[protoreflect.EnumNumber]bool{}
+	for i := 0; i < vals.Len(); i++ {
+		v := vals.Get(i)
+		if done[v.Number()] {
+			continue
+		}
+		done[v.Number()] = true
+		cases = append(cases, jen.Case(jen.Lit(int(v.Number()))).Block(jen.Return(jen.Lit(string(v.Name())))))
+	}
+	jf.Comment("// String returns the name of x, or its number when x is not a declared value.")
+	jf.Func().Params(jen.Id("x").Id(name)).Id("String").Params().String().Block(
+		jen.Switch(jen.Id("x")).Block(cases...),
+		jen.Return(jen.Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("x")))),
+	)
+	jf.Line()
+	jf.Comment("// Enum returns a pointer to a copy of x, for explicit-presence fields.")
+	jf.Func().Params(jen.Id("x").Id(name)).Id("Enum").Params().Op("*").Id(name).Block(
+		jen.Return(jen.Op("&").Id("x")),
+	)
+	jf.Line()
+}
+
+// multiline renders items as a composite literal body, one per line.
+func multiline(items ...jen.Code) *jen.Statement {
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) {
+	if md.IsMapEntry() {
+		return
+	}
+	mn := g.msgs[md.FullName()]
+	for i := 0; i < md.Enums().Len(); i++ {
+		g.genEnum(jf, md.Enums().Get(i))
+	}
+
+	// The struct.
+	var fields []jen.Code
+	for _, fn := range mn.fields {
+		fd := fn.desc
+		if fn.oneof != nil {
+			if fn.oneof.fields[0] == fn {
+				o := fn.oneof
+				fields = append(fields, docComments(o.desc, false, false)...)
+				var members []string
+				for _, m := range o.fields {
+					members = append(members, "*"+m.wrapper)
+				}
+				fields = append(fields, jen.Comment("// Types that are assignable to "+o.goName+": "+joinComma(members)))
+				fields = append(fields, jen.Id(o.goName).Id(o.iface).Tag(map[string]string{"protobuf_oneof": string(o.desc.Name())}))
+			}
+			continue
+		}
+		fields = append(fields, docComments(fd, true, isDeprecated(fd))...)
+		fields = append(fields, jen.Id(fn.goName).Add(g.fieldType(fd)).Tag(map[string]string{"json": jsonTagName(fd) + ",omitempty"}))
+	}
+	if !g.opts.DropUnknown {
+		fields = append(fields, jen.Comment("// unknownFields holds fields (and extensions) this schema does not declare, as"))
+		fields = append(fields, jen.Comment("// they came on the wire; nil when there are none."))
+		fields = append(fields, jen.Id("unknownFields").Op("*").Index().Byte())
+	}
+	jf.Add(docComments(md, false, isDeprecated(md))...)
+	jf.Type().Id(mn.goName).Struct(fields...)
+	jf.Line()
+
+	g.genDefaults(jf, mn)
+	g.genGetters(jf, mn)
+	g.genOneofTypes(jf, mn)
+	g.genMethods(jf, mn)
+
+	for i := 0; i < md.Messages().Len(); i++ {
+		g.genMessage(jf, md.Messages().Get(i))
+	}
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func jsonTagName(fd protoreflect.FieldDescriptor) string {
+	if fd.Kind() == protoreflect.GroupKind && isGroupLike(fd) {
+		return string(fd.Message().Name())
+	}
+	return string(fd.Name())
+}
+
+// defaultName is the name of the constant or variable holding fd's proto2
+// default value.
+func (mn *messageNames) defaultName(fn *fieldNames) string {
+	return "Default_" + mn.goName + "_" + fn.goName
+}
+
+func (g *generator) genDefaults(jf *jen.File, mn *messageNames) {
+	var consts, vars []jen.Code
+	for _, fn := range mn.fields {
+		fd := fn.desc
+		if !fd.HasDefault() || fd.IsList() || fd.IsMap() {
+			continue
+		}
+		name := mn.defaultName(fn)
+		def := fd.Default()
+		switch fd.Kind() {
+		case protoreflect.EnumKind:
+			ev := fd.DefaultEnumValue()
+			consts = append(consts, jen.Id(name).Op("=").Qual(g.enums[ev.Parent().FullName()].file.importPath, g.enums[ev.Parent().FullName()].values[ev.Index()]))
+		case protoreflect.BytesKind:
+			vars = append(vars, jen.Id(name).Op("=").Index().Byte().Call(jen.Lit(string(def.Bytes()))))
+		case protoreflect.FloatKind, protoreflect.DoubleKind:
+			f := def.Float()
+			typ := jen.Float64()
+			if fd.Kind() == protoreflect.FloatKind {
+				typ = jen.Float32()
+			}
+			switch {
+			case math.IsInf(f, 1):
+				vars = append(vars, jen.Id(name).Op("=").Add(typ).Call(jen.Qual("math", "Inf").Call(jen.Lit(1))))
+			case math.IsInf(f, -1):
+				vars = append(vars, jen.Id(name).Op("=").Add(typ).Call(jen.Qual("math", "Inf").Call(jen.Lit(-1))))
+			case math.IsNaN(f):
+				vars = append(vars, jen.Id(name).Op("=").Add(typ).Call(jen.Qual("math", "NaN").Call()))
+			default:
+				bits := 64
+				if fd.Kind() == protoreflect.FloatKind {
+					bits = 32
+				}
+				consts = append(consts, jen.Id(name).Op("=").Add(typ).Call(jen.Id(strconv.FormatFloat(f, 'g', -1, bits))))
+			}
+		case protoreflect.StringKind:
+			consts = append(consts, jen.Id(name).Op("=").String().Call(jen.Lit(def.String())))
+		case protoreflect.BoolKind:
+			consts = append(consts, jen.Id(name).Op("=").Bool().Call(jen.Lit(def.Bool())))
+		case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+			consts = append(consts, jen.Id(name).Op("=").Int32().Call(jen.Lit(int(def.Int()))))
+		case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+			consts = append(consts, jen.Id(name).Op("=").Int64().Call(jen.Lit(def.Int())))
+		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+			consts = append(consts, jen.Id(name).Op("=").Uint32().Call(jen.Lit(uint32(def.Uint()))))
+		case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+			consts = append(consts, jen.Id(name).Op("=").Uint64().Call(jen.Lit(def.Uint())))
+		}
+	}
+	if len(consts) > 0 {
+		jf.Comment("// Default values for " + mn.goName + " fields.")
+		jf.Const().Defs(consts...)
+	}
+	if len(vars) > 0 {
+		jf.Comment("// Default values for " + mn.goName + " fields that cannot be constants.")
+		jf.Var().Defs(vars...)
+	}
+	if len(consts)+len(vars) > 0 {
+		jf.Line()
+	}
+}
+
+// defaultOrZero is what a getter returns for an unset field.
+func (g *generator) defaultOrZero(mn *messageNames, fn *fieldNames) *jen.Statement {
+	fd := fn.desc
+	if fd.HasDefault() {
+		if fd.Kind() == protoreflect.BytesKind {
+			return jen.Append(jen.Index().Byte().Call(jen.Nil()), jen.Id(mn.defaultName(fn)).Op("..."))
+		}
+		return jen.Id(mn.defaultName(fn))
+	}
+	return g.zeroValue(fd)
+}
+
+func (g *generator) genGetters(jf *jen.File, mn *messageNames) {
+	recv := jen.Id("m").Op("*").Id(mn.goName)
+	for _, o := range mn.oneofs {
+		if o.desc.IsSynthetic() {
+			continue
+		}
+		jf.Func().Params(recv.Clone()).Id("Get"+o.goName).Params().Id(o.iface).Block(
+			jen.If(jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m").Dot(o.goName))),
+			jen.Return(jen.Nil()),
+		)
+		jf.Line()
+	}
+	for _, fn := range mn.fields {
+		fd := fn.desc
+		var body []jen.Code
+		ret := g.fieldType(fd)
+		switch storageOf(fd) {
+		case stPointer:
+			ret = g.elemType(fd)
+			body = []jen.Code{
+				jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Id("m").Dot(fn.goName).Op("!=").Nil()).Block(
+					jen.Return(jen.Op("*").Id("m").Dot(fn.goName))),
+				jen.Return(g.defaultOrZero(mn, fn)),
+			}
+		case stBytes:
+			if fd.HasDefault() {
+				body = []jen.Code{
+					jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Id("m").Dot(fn.goName).Op("!=").Nil()).Block(
+						jen.Return(jen.Id("m").Dot(fn.goName))),
+					jen.Return(g.defaultOrZero(mn, fn)),
+				}
+				break
+			}
+			fallthrough
+		case stImplicit, stMessage, stRepeated, stMap:
+			body = []jen.Code{
+				jen.If(jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m").Dot(fn.goName))),
+				jen.Return(g.zeroOf(fd)),
+			}
+		case stOneof:
+			ret = g.elemType(fd)
+			body = []jen.Code{
+				jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot("Get" + fn.oneof.goName).Call().Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok")).Block(
+					jen.Return(jen.Id("x").Dot(fn.goName))),
+				jen.Return(g.defaultOrZero(mn, fn)),
+			}
+		}
+		jf.Add(docComments(fd, false, false)[:0]...)
+		if isDeprecated(fd) {
+			jf.Comment("// Deprecated: Marked as deprecated in " + fd.ParentFile().Path() + ".")
+		}
+		jf.Func().Params(recv.Clone()).Id("Get" + fn.goName).Params().Add(ret).Block(body...)
+		jf.Line()
+	}
+}
+
+// zeroOf is the zero value of the struct field holding fd.
+func (g *generator) zeroOf(fd protoreflect.FieldDescriptor) *jen.Statement {
+	switch storageOf(fd) {
+	case stMap, stRepeated, stMessage, stPointer, stBytes:
+		return jen.Nil()
+	}
+	return g.zeroValue(fd)
+}
+
+func (g *generator) genOneofTypes(jf *jen.File, mn *messageNames) {
+	for _, o := range mn.oneofs {
+		if o.desc.IsSynthetic() {
+			continue
+		}
+		jf.Type().Id(o.iface).Interface(jen.Id(o.iface).Params())
+		jf.Line()
+		for _, fn := range o.fields {
+			jf.Add(docComments(fn.desc, true, isDeprecated(fn.desc))...)
+			jf.Type().Id(fn.wrapper).Struct(
+				jen.Id(fn.goName).Add(g.elemType(fn.desc)).Tag(map[string]string{"json": jsonTagName(fn.desc) + ",omitempty"}),
+			)
+			jf.Line()
+		}
+		for _, fn := range o.fields {
+			jf.Func().Params(jen.Op("*").Id(fn.wrapper)).Id(o.iface).Params().Block()
+			jf.Line()
+		}
+	}
+}
+
+// sortedFields returns the message's fields in field-number order, the
+// order Marshal writes them in (as protoc-gen-go's code does).
+func sortedFields(mn *messageNames) []*fieldNames {
+	out := append([]*fieldNames(nil), mn.fields...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].desc.Number() < out[j].desc.Number() })
+	return out
+}

@@ -1,0 +1,224 @@
+package gogen
+
+import (
+	"go/token"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// This file is the naming pass: every Go identifier the backend prints is
+// decided here, once, before any code is written. The rules are
+// protoc-gen-go's (google.golang.org/protobuf/compiler/protogen), so code
+// written against protoc-gen-go's exported names keeps compiling; the methods
+// protoplay adds join the reserved set.
+
+// reservedMethods are the method names a generated message has or may
+// have. A field whose Go name (or whose getter "Get"+name) would collide gets
+// "_" appended, in declaration order, as protoc-gen-go does. The first eight
+// are protoc-gen-go's set; the rest are protoplay's. Changing this set changes
+// generated field names, so it only grows when a method is added.
+var reservedMethods = []string{
+	"Reset", "String", "ProtoMessage", "Marshal", "Unmarshal",
+	"ExtensionRangeArray", "ExtensionMap", "Descriptor",
+	// protoplay's own methods.
+	"Size", "Clone", "Equal", "MarshalAppend", "MarshalToSizedBuffer",
+	"UnmarshalDepth", "MarshalJSON", "UnmarshalJSON",
+}
+
+type messageNames struct {
+	desc   protoreflect.MessageDescriptor
+	file   *fileNames
+	goName string
+	fields []*fieldNames // declaration order
+	oneofs []*oneofNames // declaration order, synthetic ones included
+}
+
+type fieldNames struct {
+	desc   protoreflect.FieldDescriptor
+	goName string // struct field; the getter is "Get"+goName
+	// wrapper is the oneof wrapper type for a member of a real oneof.
+	wrapper string
+	oneof   *oneofNames // nil unless in a real (non-synthetic) oneof
+}
+
+type oneofNames struct {
+	desc   protoreflect.OneofDescriptor
+	goName string // struct field holding the interface
+	iface  string // unexported interface type, "is"+Message_Oneof
+	fields []*fieldNames
+}
+
+type enumNames struct {
+	desc   protoreflect.EnumDescriptor
+	file   *fileNames
+	goName string
+	values []string // constant names, by value index
+}
+
+// goCamelCase converts a proto name to a Go identifier as protoc-gen-go
+// does: words start at "_" + lowercase letter or at a digit run; "." joins
+// nested names with "_" (or capitalizes when a lowercase letter follows);
+// a leading "_" becomes "X".
+func goCamelCase(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' && i+1 < len(s) && isLower(s[i+1]):
+			// Dropped; the lowercase letter after it starts a new word.
+		case c == '.':
+			b = append(b, '_')
+		case c == '_' && (i == 0 || s[i-1] == '.'):
+			b = append(b, 'X')
+		case c == '_' && i+1 < len(s) && isLower(s[i+1]):
+			// Dropped; the lowercase letter after it starts a new word.
+		case isDigit(c):
+			b = append(b, c)
+		default:
+			if isLower(c) {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+			for ; i+1 < len(s) && isLower(s[i+1]); i++ {
+				b = append(b, s[i+1])
+			}
+		}
+	}
+	return string(b)
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// goSanitized makes s a valid Go identifier: characters other than letters
+// and digits become "_", and a keyword or a name not starting with a letter
+// gets a "_" prefix ("type" -> "_type").
+func goSanitized(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return '_'
+	}, s)
+	r, _ := utf8.DecodeRuneInString(s)
+	if token.Lookup(s).IsKeyword() || !unicode.IsLetter(r) {
+		return "_" + s
+	}
+	return s
+}
+
+// localName is a descriptor's full name without its file's package.
+func localName(d protoreflect.Descriptor) string {
+	pkg := string(d.ParentFile().Package())
+	name := string(d.FullName())
+	if pkg != "" {
+		name = strings.TrimPrefix(name, pkg+".")
+	}
+	return name
+}
+
+func newEnumNames(f *fileNames, parent *messageNames, d protoreflect.EnumDescriptor) *enumNames {
+	e := &enumNames{desc: d, file: f, goName: goCamelCase(localName(d))}
+	// A top-level enum's constants are Enum_VALUE; a nested enum's are
+	// Message_VALUE. Value names are not camel-cased.
+	prefix := e.goName
+	if parent != nil {
+		prefix = parent.goName
+	}
+	vals := d.Values()
+	for i := 0; i < vals.Len(); i++ {
+		e.values = append(e.values, prefix+"_"+string(vals.Get(i).Name()))
+	}
+	return e
+}
+
+func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNames {
+	m := &messageNames{desc: d, file: f, goName: goCamelCase(localName(d))}
+	for i, ods := 0, d.Oneofs(); i < ods.Len(); i++ {
+		od := ods.Get(i)
+		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: goCamelCase(string(od.Name()))})
+	}
+	for i, fds := 0, d.Fields(); i < fds.Len(); i++ {
+		fd := fds.Get(i)
+		name := string(fd.Name())
+		if isGroupLike(fd) {
+			name = string(fd.Message().Name())
+		}
+		fn := &fieldNames{desc: fd, goName: goCamelCase(name)}
+		if od := fd.ContainingOneof(); od != nil {
+			o := m.oneofs[od.Index()]
+			o.fields = append(o.fields, fn)
+			if !od.IsSynthetic() {
+				fn.oneof = o
+			}
+		}
+		m.fields = append(m.fields, fn)
+	}
+
+	used := make(map[string]bool, len(reservedMethods)+2*len(m.fields))
+	for _, r := range reservedMethods {
+		used[r] = true
+	}
+	unique := func(name string, hasGetter bool) string {
+		for used[name] || (hasGetter && used["Get"+name]) {
+			name += "_"
+		}
+		used[name] = true
+		used["Get"+name] = hasGetter
+		return name
+	}
+	for _, fn := range m.fields {
+		fn.goName = unique(fn.goName, true)
+		fn.wrapper = m.goName + "_" + fn.goName
+		if od := fn.desc.ContainingOneof(); od != nil {
+			o := m.oneofs[od.Index()]
+			if o.fields[0] == fn {
+				// protoc-gen-go reserves oneof names (synthetic ones too)
+				// as if they had no getter; a GetX for the oneof is
+				// generated all the same.
+				o.goName = unique(o.goName, false)
+				o.iface = "is" + m.goName + "_" + o.goName
+			}
+		}
+	}
+	// A oneof wrapper type yields to a nested message or enum of the same
+	// name, by taking "_" suffixes.
+	nested := map[string]bool{}
+	for i, mds := 0, d.Messages(); i < mds.Len(); i++ {
+		nested[goCamelCase(localName(mds.Get(i)))] = true
+	}
+	for i, eds := 0, d.Enums(); i < eds.Len(); i++ {
+		nested[goCamelCase(localName(eds.Get(i)))] = true
+	}
+	for _, fn := range m.fields {
+		if fn.desc.ContainingOneof() != nil {
+			for nested[fn.wrapper] {
+				fn.wrapper += "_"
+			}
+		}
+	}
+	return m
+}
+
+// isGroupLike reports whether fd is a proto2 group (or an editions
+// DELIMITED field shaped like one), whose Go name comes from the message
+// name rather than the lower-cased field name.
+func isGroupLike(fd protoreflect.FieldDescriptor) bool {
+	if fd.Kind() != protoreflect.GroupKind {
+		return false
+	}
+	md := fd.Message()
+	if md == nil || strings.ToLower(string(md.Name())) != string(fd.Name()) {
+		return false
+	}
+	if md.ParentFile() != fd.ParentFile() {
+		return false
+	}
+	if fd.IsExtension() {
+		return md.Parent() == fd.Parent()
+	}
+	return md.Parent() == fd.ContainingMessage()
+}

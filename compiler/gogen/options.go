@@ -1,0 +1,124 @@
+package gogen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Options control the Go backend. The zero value is the default: import
+// paths from go_package, output paths from import paths, unknown fields kept.
+//
+// Options are usually given as protoc plugin parameters, a comma-separated
+// list of key=value pairs (see ParseOptions), so the same strings work for
+// `protoplay gen --opt`, `protoc --protoplay_opt` and buf's `opt:`.
+type Options struct {
+	// Paths selects where output files go, as protoc-gen-go's paths=:
+	// "import" (default) puts foo.pb.go in the directory of its Go import
+	// path; "source_relative" puts it beside foo.proto.
+	Paths string
+	// Module, as protoc-gen-go's module=, strips this prefix (and the
+	// following slash) from output paths. Only with Paths "import".
+	Module string
+	// ImportMap maps a .proto file name to a Go import path, optionally
+	// followed by ";name" for the package name, as protoc-gen-go's
+	// M<file>=<path> parameters. It takes precedence over go_package.
+	ImportMap map[string]string
+	// DropUnknown, parameter unknown_fields=drop, omits the per-message
+	// unknown-field storage: unknown fields (and extensions, which protoplay
+	// keeps as unknown bytes) are skipped on Unmarshal and lost on Marshal.
+	// It saves 8 bytes per message instance (one pointer) and the copy of
+	// unknown bytes on decode. Closed-enum values that are not declared are
+	// dropped too. Default: keep (the protobuf spec's behaviour).
+	DropUnknown bool
+	// DefaultImportPrefix is the import path prefix for files with no
+	// go_package and no M mapping, parameter default_import_prefix=. Such a
+	// file gets the import path DefaultImportPrefix + "/" + its proto
+	// package with dots turned into slashes (or its file path without
+	// ".proto" when it has no package), and the package name is the last
+	// element of that path. Default "protoplay.local".
+	DefaultImportPrefix string
+}
+
+// DefaultImportPrefix is the default of Options.DefaultImportPrefix.
+const DefaultImportPrefix = "protoplay.local"
+
+// ParseOptions parses protoc-style plugin parameters: "k=v,k=v". Known keys:
+// paths=import|source_relative, module=PATH, M<file>=<path>[;name],
+// unknown_fields=keep|drop, default_import_prefix=PATH. An unknown key or a
+// bad value is an error naming it.
+func ParseOptions(param string) (Options, error) {
+	var o Options
+	for _, kv := range strings.Split(param, ",") {
+		if kv == "" {
+			continue
+		}
+		if err := o.Set(kv); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// Set applies one "key=value" parameter to o.
+func (o *Options) Set(kv string) error {
+	k, v, _ := strings.Cut(kv, "=")
+	switch {
+	case k == "paths":
+		if v != "import" && v != "source_relative" {
+			return fmt.Errorf(`option paths=%q: want "import" or "source_relative"`, v)
+		}
+		o.Paths = v
+	case k == "module":
+		o.Module = v
+	case k == "unknown_fields":
+		switch v {
+		case "keep":
+			o.DropUnknown = false
+		case "drop":
+			o.DropUnknown = true
+		default:
+			return fmt.Errorf(`option unknown_fields=%q: want "keep" or "drop"`, v)
+		}
+	case k == "default_import_prefix":
+		if v == "" {
+			return fmt.Errorf("option default_import_prefix: empty value")
+		}
+		o.DefaultImportPrefix = v
+	case strings.HasPrefix(k, "M") && len(k) > 1:
+		if o.ImportMap == nil {
+			o.ImportMap = map[string]string{}
+		}
+		o.ImportMap[k[1:]] = v
+	default:
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, default_import_prefix)", k)
+	}
+	return nil
+}
+
+// String renders o as plugin parameters, in a fixed order; ParseOptions of
+// the result gives back o.
+func (o Options) String() string {
+	var parts []string
+	if o.Paths != "" {
+		parts = append(parts, "paths="+o.Paths)
+	}
+	if o.Module != "" {
+		parts = append(parts, "module="+o.Module)
+	}
+	if o.DropUnknown {
+		parts = append(parts, "unknown_fields=drop")
+	}
+	if o.DefaultImportPrefix != "" {
+		parts = append(parts, "default_import_prefix="+o.DefaultImportPrefix)
+	}
+	keys := make([]string, 0, len(o.ImportMap))
+	for k := range o.ImportMap {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		parts = append(parts, "M"+k+"="+o.ImportMap[k])
+	}
+	return strings.Join(parts, ",")
+}
