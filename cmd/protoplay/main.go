@@ -1,0 +1,65 @@
+// Command protoplay compiles .proto files to lean Go code and works with
+// protobuf payloads from the command line.
+//
+//	protoplay gen    [-I DIR]... [-o DIR] [--opt KEY=VALUE]... FILE.proto...
+//	protoplay encode [-I DIR]... --type PKG.Message FILE.proto [--in json|text] [--out binary|hex|base64]
+//	protoplay decode [-I DIR]... --type PKG.Message FILE.proto [--in auto|binary|hex|base64] [--out json|text|wire]
+//	protoplay decode --raw [--in auto|binary|hex|base64]
+//	protoplay check  [-I DIR]... FILE.proto...
+//	protoplay serve  [--addr HOST:PORT]
+//
+// Exit status: 0 on success, 1 when the input is rejected, 2 on bad usage.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: it parses its own flags from args and returns
+// the process exit status.
+type command struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{
+	"gen": {"generate Go code from .proto files", runGen},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "protoplay: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return cmd.run(args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: protoplay <command> [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'protoplay <command> -h' for a command's flags.")
+}

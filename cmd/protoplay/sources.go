@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/protoplay/protoplay/compiler"
+)
+
+// multiFlag collects a repeatable string flag such as -I.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// importFlags registers -I/--proto_path on fs.
+func importFlags(fs *flag.FlagSet) *multiFlag {
+	var roots multiFlag
+	fs.Var(&roots, "I", "import root `DIR` (repeatable; default: the current directory)")
+	fs.Var(&roots, "proto_path", "same as -I")
+	return &roots
+}
+
+// compileFiles compiles files found under roots on disk, naming them as
+// protoc does: a file given by a path under one of the roots is named
+// relative to that root.
+func compileFiles(roots, files []string, opts compiler.Request) (*compiler.Result, error) {
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	absRoots := make([]string, len(roots))
+	for i, r := range roots {
+		a, err := filepath.Abs(r)
+		if err != nil {
+			return nil, err
+		}
+		absRoots[i] = a
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.ToSlash(relativeToRoot(absRoots, f))
+	}
+	fsRoots := make([]string, len(absRoots))
+	for i, a := range absRoots {
+		fsRoots[i] = strings.TrimPrefix(filepath.ToSlash(a), "/")
+		if fsRoots[i] == "" {
+			fsRoots[i] = "."
+		}
+	}
+	opts.FS = os.DirFS("/")
+	opts.ImportPaths = fsRoots
+	opts.Files = names
+	return compiler.Compile(context.Background(), opts), nil
+}
+
+// relativeToRoot maps a file path given on the command line to its name
+// under the first import root that contains it; other paths are taken as
+// already relative to a root.
+func relativeToRoot(absRoots []string, f string) string {
+	if _, err := os.Stat(f); err == nil {
+		if a, err := filepath.Abs(f); err == nil {
+			for _, r := range absRoots {
+				if rel, err := filepath.Rel(r, a); err == nil && !strings.HasPrefix(rel, "..") {
+					return rel
+				}
+			}
+		}
+	}
+	return f
+}
+
+// printDiagnostics writes every diagnostic as "file:line:col: message" and
+// reports whether any was an error.
+func printDiagnostics(w io.Writer, res *compiler.Result) bool {
+	for _, d := range res.Diagnostics {
+		fmt.Fprintln(w, d.String())
+	}
+	return res.HasErrors()
+}
