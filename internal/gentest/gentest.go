@@ -1,0 +1,164 @@
+// Package gentest builds and runs generated Go code in tests: it writes
+// generated files into a fresh Go module that uses this checkout's runtime
+// (through a replace directive) and runs the go command there.
+package gentest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
+)
+
+// ModulePath is the module path of the temporary module; generated import
+// paths are moved under it (see Rehome).
+const ModulePath = "gentest"
+
+// RepoRoot returns the root of this checkout.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// SharedDir returns ../shared beside the checkout, or $PROTOPLAY_SHARED,
+// and whether it exists.
+func SharedDir() (string, bool) {
+	dir := os.Getenv("PROTOPLAY_SHARED")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(), "..", "shared")
+	}
+	_, err := os.Stat(dir)
+	return dir, err == nil
+}
+
+// Rehome returns generator options that place every file reachable from
+// files (except the well-known types, which live in protoplay's runtime)
+// under ModulePath, keeping its own import path and package name below it.
+func Rehome(files []protoreflect.FileDescriptor, base gogen.Options) gogen.Options {
+	opts := base
+	opts.ImportMap = map[string]string{}
+	for k, v := range base.ImportMap {
+		opts.ImportMap[k] = v
+	}
+	seen := map[string]bool{}
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		if seen[fd.Path()] {
+			return
+		}
+		seen[fd.Path()] = true
+		for i := 0; i < fd.Imports().Len(); i++ {
+			walk(fd.Imports().Get(i).FileDescriptor)
+		}
+		if _, ok := gogen.WellKnownImportPath(fd.Path()); ok {
+			return
+		}
+		if _, ok := opts.ImportMap[fd.Path()]; ok {
+			return
+		}
+		gp := ""
+		if fo, ok := fd.Options().(*descriptorpb.FileOptions); ok {
+			gp = fo.GetGoPackage()
+		}
+		path, name, _ := strings.Cut(gp, ";")
+		if path == "" || !strings.ContainsAny(path, "./") {
+			if name == "" {
+				name = path
+			}
+			path = "protoplay.local/" + strings.ReplaceAll(string(fd.Package()), ".", "/")
+			if fd.Package() == "" {
+				path = "protoplay.local/" + strings.TrimSuffix(fd.Path(), ".proto")
+			}
+		}
+		v := ModulePath + "/" + path
+		if name != "" {
+			v += ";" + name
+		}
+		opts.ImportMap[fd.Path()] = v
+	}
+	for _, fd := range files {
+		walk(fd)
+	}
+	opts.Paths = "import"
+	opts.Module = ModulePath
+	return opts
+}
+
+// Generate compiles req, fails the test on any error, and generates its
+// files rehomed under ModulePath.
+func Generate(t testing.TB, req compiler.Request) (*compiler.Result, []gogen.File) {
+	t.Helper()
+	req.NoGenerate = true
+	res := compiler.Compile(context.Background(), req)
+	if err := res.Err(); err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	fds := make([]protoreflect.FileDescriptor, len(res.Files))
+	for i, f := range res.Files {
+		fds[i] = f
+	}
+	files, diags := gogen.Generate(fds, Rehome(fds, req.Options))
+	if len(diags) > 0 {
+		for _, d := range diags {
+			t.Errorf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
+		}
+		t.FailNow()
+	}
+	return res, files
+}
+
+// WriteModule writes files (generated .pb.go files and any extra files,
+// by slash path) into a new module directory and returns it. withProtobuf
+// adds google.golang.org/protobuf as a dependency, for tests that compare
+// against it.
+func WriteModule(t testing.TB, files []gogen.File, extra map[string]string, withProtobuf bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	root := RepoRoot()
+	gomod := "module " + ModulePath + "\n\ngo 1.26\n\nrequire github.com/protoplay/protoplay v0.0.0\n\nreplace github.com/protoplay/protoplay => " + root + "\n"
+	if withProtobuf {
+		gomod += "\nrequire google.golang.org/protobuf v1.36.12\n"
+		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, "go.sum"), string(sum))
+	}
+	write(t, filepath.Join(dir, "go.mod"), gomod)
+	for _, f := range files {
+		write(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Content)
+	}
+	for name, content := range extra {
+		write(t, filepath.Join(dir, filepath.FromSlash(name)), content)
+	}
+	return dir
+}
+
+func write(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Go runs the go command in dir and returns its combined output.
+func Go(t testing.TB, dir string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
