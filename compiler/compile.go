@@ -260,12 +260,20 @@ func diagnosticOf(err reporter.ErrorWithPos, sev Severity) Diagnostic {
 }
 
 func diagnosticOfError(err error) Diagnostic {
+	var ewp reporter.ErrorWithPos
+	if errors.As(err, &ewp) {
+		return diagnosticOf(ewp, SeverityError)
+	}
 	var fe *fileError
 	if errors.As(err, &fe) {
 		return Diagnostic{File: fe.name, Severity: SeverityError, Message: fe.err.Error()}
 	}
 	return Diagnostic{Severity: SeverityError, Message: err.Error()}
 }
+
+// errNotFound is the error for a file that is neither in the sources nor
+// under an import path; it matches fs.ErrNotExist.
+var errNotFound = fmt.Errorf("file not found in the sources or import paths: %w", fs.ErrNotExist)
 
 type fileError struct {
 	name string
@@ -328,5 +336,5 @@ func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult,
 			return protocompile.SearchResult{Source: strings.NewReader(string(data))}, nil
 		}
 	}
-	return protocompile.SearchResult{}, &fileError{name, fs.ErrNotExist}
+	return protocompile.SearchResult{}, &fileError{name, errNotFound}
 }

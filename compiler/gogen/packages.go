@@ -249,8 +249,9 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 func (g *generator) checkImportCycles() []Diagnostic {
 	// edges[p][q] is a file of p whose code refers to a type in q.
 	type edge struct {
-		file protoreflect.FileDescriptor
-		ref  protoreflect.Descriptor
+		file  protoreflect.FileDescriptor
+		field protoreflect.FieldDescriptor
+		ref   protoreflect.Descriptor
 	}
 	edges := map[string]map[string]edge{}
 	for _, f := range g.files {
@@ -264,7 +265,7 @@ func (g *generator) checkImportCycles() []Diagnostic {
 				edges[from] = map[string]edge{}
 			}
 			if _, ok := edges[from][to]; !ok {
-				edges[from][to] = edge{f.desc, t}
+				edges[from][to] = edge{f.desc, fd, t}
 			}
 		})
 	}
@@ -305,20 +306,22 @@ func (g *generator) checkImportCycles() []Diagnostic {
 			continue
 		}
 		var steps []string
+		first := edges[pathStack[0]][pathStack[1]].field
 		for i := 0; i+1 < len(pathStack); i++ {
 			e := edges[pathStack[i]][pathStack[i+1]]
 			steps = append(steps, fmt.Sprintf("%s (%s uses %s)", pathStack[i], e.file.Path(), e.ref.FullName()))
 			reported[pathStack[i]] = true
 		}
 		steps = append(steps, pathStack[len(pathStack)-1])
-		diags = append(diags, Diagnostic{File: f.desc.Path(), Line: 1, Column: 1, Message: "Go import cycle between packages: " +
-			strings.Join(steps, " -> ") + "; give the files in the cycle go_package options that break it"})
+		diags = append(diags, diagAt(first, "%s", "Go import cycle between packages: "+
+			strings.Join(steps, " -> ")+"; give the files in the cycle go_package options that break it"))
 	}
 	return diags
 }
 
 // forEachFieldType calls fn for every message or enum type a field of the
-// file refers to (extensions' extendees included).
+// file's messages refers to: the references generated code makes.
+// Extensions are left out; they generate no code yet.
 func forEachFieldType(fd protoreflect.FileDescriptor, fn func(protoreflect.FieldDescriptor, protoreflect.Descriptor)) {
 	field := func(f protoreflect.FieldDescriptor) {
 		if f.IsMap() {
@@ -344,18 +347,8 @@ func forEachFieldType(fd protoreflect.FileDescriptor, fn func(protoreflect.Field
 		for i := 0; i < md.Messages().Len(); i++ {
 			msg(md.Messages().Get(i))
 		}
-		for i := 0; i < md.Extensions().Len(); i++ {
-			x := md.Extensions().Get(i)
-			field(x)
-			fn(x, x.ContainingMessage())
-		}
 	}
 	for i := 0; i < fd.Messages().Len(); i++ {
 		msg(fd.Messages().Get(i))
-	}
-	for i := 0; i < fd.Extensions().Len(); i++ {
-		x := fd.Extensions().Get(i)
-		field(x)
-		fn(x, x.ContainingMessage())
 	}
 }

@@ -1,0 +1,175 @@
+package compiler_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/gentest"
+)
+
+func readCase(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(gentest.RepoRoot(), "testdata", "cases", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func compile(srcs map[string]string, files ...string) *compiler.Result {
+	return compiler.Compile(context.Background(), compiler.Request{Sources: srcs, Files: files})
+}
+
+// wantDiag fails unless some error diagnostic is at file:line and contains
+// every one of words.
+func wantDiag(t *testing.T, res *compiler.Result, file string, line int, words ...string) {
+	t.Helper()
+	for _, d := range res.Diagnostics {
+		if d.File != file || (line > 0 && d.Line != line) || d.Severity != compiler.SeverityError {
+			continue
+		}
+		ok := true
+		for _, w := range words {
+			ok = ok && strings.Contains(d.Message, w)
+		}
+		if ok {
+			return
+		}
+	}
+	t.Errorf("no error at %s:%d containing %q; got:\n%v", file, line, words, res.Diagnostics)
+}
+
+func TestParserErrorsHavePositions(t *testing.T) {
+	name := "28_parser_option_literal_panic.proto"
+	res := compile(map[string]string{name: readCase(t, name)}, name)
+	if !res.HasErrors() || res.Generated != nil || res.Files != nil {
+		t.Fatalf("want errors and no output, got %v", res.Diagnostics)
+	}
+	wantDiag(t, res, name, 29, "syntax error")
+	for _, d := range res.Diagnostics {
+		if d.Line == 0 || d.Column == 0 {
+			t.Errorf("diagnostic without position: %v", d)
+		}
+	}
+}
+
+func TestGoNameCollisionsAreDiagnostics(t *testing.T) {
+	name := "04_go_name_mangling_collisions.proto"
+	res := compile(map[string]string{name: readCase(t, name)}, name)
+	if res.Generated != nil {
+		t.Fatal("code generated despite collisions")
+	}
+	wantDiag(t, res, name, 0, "TallySheet", "bugcorpus.c04.TallySheet", "bugcorpus.c04.tally_sheet")
+	wantDiag(t, res, name, 0, "TallySheet", "bugcorpus.c04.tallySheet")
+	wantDiag(t, res, name, 0, "Outer_Inner_Part", "bugcorpus.c04.Outer.Inner_Part", "bugcorpus.c04.Outer_Inner.Part")
+	wantDiag(t, res, name, 0, "Outer_Inner_Tag", "bugcorpus.c04.Outer.Inner_Tag", "bugcorpus.c04.Outer_Inner.Tag")
+}
+
+func TestGoPackageCycleIsDiagnostic(t *testing.T) {
+	srcs := map[string]string{}
+	for _, n := range []string{"09_package_level_cycle.proto", "09_package_level_cycle__alpha2.proto", "09_package_level_cycle__beta.proto"} {
+		srcs[n] = readCase(t, n)
+	}
+	res := compile(srcs, "09_package_level_cycle.proto", "09_package_level_cycle__alpha2.proto", "09_package_level_cycle__beta.proto")
+	if res.Generated != nil {
+		t.Fatal("code generated despite a Go import cycle")
+	}
+	wantDiag(t, res, "09_package_level_cycle.proto", 0, "import cycle", "example.com/bugcorpus/c09/alpha", "example.com/bugcorpus/c09/beta",
+		"09_package_level_cycle__beta.proto uses bugcorpus.c09.alpha.Parcel")
+}
+
+func TestEnumAndJSONNameValidation(t *testing.T) {
+	name := "10_enum_prefix_strip.proto"
+	src := readCase(t, name)
+	bad := strings.Replace(strings.Replace(src, "option allow_alias = true;", "", 1), "DARK = 1;             //     alias", "DARK = 4;             //     alias", 1)
+	res := compile(map[string]string{name: bad}, name)
+	wantDiag(t, res, name, 0, "DARK")
+
+	name = "12_json_name_conflicts.proto"
+	src = readCase(t, name)
+	if res := compile(map[string]string{name: src}, name); res.HasErrors() {
+		t.Fatalf("valid json names rejected: %v", res.Diagnostics)
+	}
+	for _, line := range []string{
+		"// int32 queue_depth = 4 [json_name = \"qd\"];",
+		"// int32 other = 5 [json_name = \"queueDepth\"];",
+		"// int32 ext_like = 6 [json_name = \"[pkg.ext]\"];",
+	} {
+		res := compile(map[string]string{name: strings.Replace(src, line, line[3:], 1)}, name)
+		if !res.HasErrors() {
+			t.Errorf("uncommenting %q: no error", line)
+		}
+	}
+}
+
+func TestWarningsAreReported(t *testing.T) {
+	srcs := map[string]string{
+		"a.proto": "syntax = \"proto3\";\npackage a;\nimport \"google/protobuf/empty.proto\";\nmessage A {}\n",
+	}
+	res := compile(srcs, "a.proto")
+	if res.HasErrors() {
+		t.Fatal(res.Diagnostics)
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		if d.Severity == compiler.SeverityWarning && d.Line == 3 && strings.Contains(d.Message, "not used") {
+			found = true
+		}
+	}
+	if !found || len(res.Generated) != 1 {
+		t.Fatalf("want an unused-import warning at line 3 and output; got %v", res.Diagnostics)
+	}
+	if got := res.Diagnostics[0].String(); !strings.HasPrefix(got, "a.proto:3:1: warning: ") {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestMissingImportAndFile(t *testing.T) {
+	res := compile(map[string]string{"a.proto": "syntax = \"proto3\";\nimport \"nope.proto\";\n"}, "a.proto")
+	wantDiag(t, res, "a.proto", 2, "nope.proto")
+	res = compile(map[string]string{}, "missing.proto")
+	if !res.HasErrors() {
+		t.Fatal("missing file accepted")
+	}
+}
+
+func TestFSWithImportRoots(t *testing.T) {
+	fsys := fstest.MapFS{
+		"root1/a/a.proto": {Data: []byte("syntax = \"proto3\";\npackage a;\nimport \"b/b.proto\";\nmessage A { b.B b = 1; }\n")},
+		"root2/b/b.proto": {Data: []byte("syntax = \"proto3\";\npackage b;\nmessage B {}\n")},
+	}
+	res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{"root1", "root2"}, Files: []string{"a/a.proto"}})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Generated) != 1 || res.Generated[0].Name != "protoplay.local/a/a.pb.go" {
+		t.Fatalf("generated %v", res.Generated)
+	}
+	if !strings.Contains(res.Generated[0].Content, `"protoplay.local/b"`) {
+		t.Error("import of the default package of b.proto missing")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	srcs := map[string]string{}
+	var files []string
+	for _, n := range []string{"17_closed_enum_unknowns.proto", "20_recursive_message_defaults.proto", "30_proto2_required_and_defaults.proto"} {
+		srcs[n] = readCase(t, n)
+		files = append(files, n)
+	}
+	a := compile(srcs, files...)
+	b := compile(srcs, files...)
+	if a.Err() != nil || len(a.Generated) != len(b.Generated) {
+		t.Fatal(a.Err())
+	}
+	for i := range a.Generated {
+		if a.Generated[i] != b.Generated[i] {
+			t.Errorf("%s differs between two runs", a.Generated[i].Name)
+		}
+	}
+}

@@ -1,0 +1,333 @@
+// Package payload encodes, decodes and inspects protobuf payloads against a
+// schema compiled by package compiler. It is the schema-driven half of
+// protoplay's core, shared by the CLI and the browser playground, so every
+// result is a plain value with JSON tags and the package does no I/O.
+//
+// The wire format followed is the one specified at
+// https://protobuf.dev/programming-guides/encoding: a payload is a sequence of
+// fields, each a tag (a varint holding field number << 3 | wire type) and a
+// value whose shape the wire type gives: VARINT (0), I64 (1, 8 bytes little
+// endian), LEN (2, a varint byte count then that many bytes), SGROUP (3) and
+// EGROUP (4) bracketing a group's fields, and I32 (5, 4 bytes little endian).
+// JSON is the canonical ProtoJSON mapping
+// (https://protobuf.dev/programming-guides/json) and text is the protobuf
+// text format (https://protobuf.dev/reference/protobuf/textformat-spec),
+// both as implemented by google.golang.org/protobuf.
+//
+// Every entry point bounds its work: inputs larger than MaxInputBytes and
+// nesting deeper than MaxDepth are rejected with an *Error of kind KindLimit,
+// and malformed input of any kind gives an *Error, never a panic.
+package payload
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bufbuild/protocompile/linker"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// Limits on what one call accepts. They keep a browser tab and a shared CI
+// machine safe from pathological input.
+const (
+	// MaxInputBytes is the largest input accepted by any function of this
+	// package, in bytes: a binary payload, its hex or base64 text, or a
+	// JSON or text-format value.
+	MaxInputBytes = 8 << 20
+
+	// MaxDepth is the deepest nesting of messages and groups accepted, the
+	// top-level message being depth 1. It is also the recursion limit
+	// handed to google.golang.org/protobuf when decoding and parsing.
+	MaxDepth = 100
+
+	// MaxViewBytesPerInputByte bounds what DecodeRaw and WireView allocate:
+	// at most this many bytes per input byte, plus MaxViewOverhead. The
+	// raw decoder also does at most MaxDepth passes over any byte.
+	MaxViewBytesPerInputByte = 2048
+	// MaxViewOverhead is the fixed part of the allocation bound above.
+	MaxViewOverhead = 64 << 10
+)
+
+// Kinds of Error.
+const (
+	KindPayload  = "payload"  // malformed binary payload: Offset and Path say where
+	KindEncoding = "encoding" // hex or base64 text that does not decode: Offset is the input byte
+	KindJSON     = "json"     // bad JSON input: Line and Column say where
+	KindText     = "text"     // bad text-format input: Line and Column say where
+	KindValue    = "value"    // a value that cannot be represented (missing required field, bad UTF-8, ...)
+	KindType     = "type"     // unknown message type name
+	KindLimit    = "limit"    // input over MaxInputBytes or nesting over MaxDepth
+	KindUsage    = "usage"    // an option value this package does not know
+)
+
+// Error describes why an input was rejected, positioned as precisely as the
+// input allows. It is returned as an error (always a *Error) and embedded in
+// results such as View.
+type Error struct {
+	// Kind is one of the Kind constants.
+	Kind string `json:"kind"`
+	// Message says what is wrong, without position.
+	Message string `json:"message"`
+	// Offset is the byte offset in the binary payload where decoding
+	// failed (KindPayload), or the offset in the input text (KindEncoding);
+	// -1 when not applicable.
+	Offset int `json:"offset"`
+	// Path is the field path reached when the error was found, for example
+	// "child.items[2].name"; unknown fields appear as their field number
+	// ("#7"). Empty at the top level.
+	Path string `json:"path,omitempty"`
+	// Line and Column (1-based; Column counts bytes as reported by
+	// google.golang.org/protobuf) position KindJSON and KindText errors;
+	// 0 when unknown.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Record is the 0-based index of the message in a length-delimited
+	// stream; 0 for a single message.
+	Record int `json:"record,omitempty"`
+	// Suggestions lists the nearest known names for a KindType error.
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Record > 0 {
+		fmt.Fprintf(&b, "message %d: ", e.Record)
+	}
+	switch {
+	case e.Kind == KindPayload && e.Offset >= 0:
+		fmt.Fprintf(&b, "at byte %d", e.Offset)
+		if e.Path != "" {
+			fmt.Fprintf(&b, " (in %s)", e.Path)
+		}
+		b.WriteString(": ")
+	case e.Kind == KindEncoding && e.Offset >= 0:
+		fmt.Fprintf(&b, "at input byte %d: ", e.Offset)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	case e.Path != "":
+		fmt.Fprintf(&b, "%s: ", e.Path)
+	}
+	b.WriteString(e.Message)
+	return b.String()
+}
+
+func newError(kind string, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Offset: -1}
+}
+
+// AsError returns err as an *Error, wrapping other errors as KindValue.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Kind: KindValue, Message: err.Error(), Offset: -1}
+}
+
+func checkSize(n int) error {
+	if n > MaxInputBytes {
+		return newError(KindLimit, "input of %d bytes exceeds the limit of %d bytes (MaxInputBytes)", n, MaxInputBytes)
+	}
+	return nil
+}
+
+// Schema resolves message types, extensions and Any type URLs from the
+// files of one compile result and everything they import. It is safe for
+// concurrent use once built.
+type Schema struct {
+	// Files holds every file of the compile result and its transitive
+	// imports, registered by path.
+	Files *protoregistry.Files
+	// Types resolves messages, enums and extensions over Files as dynamic
+	// types; it is the resolver given to protojson, prototext and
+	// proto.Unmarshal, so Any values and extensions work.
+	Types *dynamicpb.Types
+	roots []protoreflect.FileDescriptor
+}
+
+// NewSchema builds a Schema from the Files of a compiler.Result. It fails
+// only if two files define the same name, which a successful compilation
+// rules out.
+func NewSchema(files linker.Files) (*Schema, error) {
+	s := &Schema{Files: new(protoregistry.Files)}
+	seen := map[string]bool{}
+	var add func(fd protoreflect.FileDescriptor) error
+	add = func(fd protoreflect.FileDescriptor) error {
+		if seen[fd.Path()] {
+			return nil
+		}
+		seen[fd.Path()] = true
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			if imp := imps.Get(i).FileDescriptor; imp != nil && !imp.IsPlaceholder() {
+				if err := add(imp); err != nil {
+					return err
+				}
+			}
+		}
+		if err := s.Files.RegisterFile(fd); err != nil {
+			return newError(KindType, "%v", err)
+		}
+		return nil
+	}
+	for _, f := range files {
+		s.roots = append(s.roots, f)
+		if err := add(f); err != nil {
+			return nil, err
+		}
+	}
+	s.Types = dynamicpb.NewTypes(s.Files)
+	return s, nil
+}
+
+// FindMessage finds a message type by its full name ("pkg.Message", a
+// leading dot allowed) in files and their imports. For an unknown name it
+// returns an *Error of kind KindType whose Suggestions are the nearest
+// message names by edit distance.
+func FindMessage(files linker.Files, name string) (protoreflect.MessageDescriptor, error) {
+	s, err := NewSchema(files)
+	if err != nil {
+		return nil, err
+	}
+	return s.FindMessage(name)
+}
+
+// FindMessage is the package-level FindMessage over the schema's files.
+func (s *Schema) FindMessage(name string) (protoreflect.MessageDescriptor, error) {
+	full := protoreflect.FullName(strings.TrimPrefix(strings.TrimSpace(name), "."))
+	if d, err := s.Files.FindDescriptorByName(full); err == nil {
+		if md, ok := d.(protoreflect.MessageDescriptor); ok {
+			return md, nil
+		}
+		return nil, newError(KindType, "%s is a %s, not a message", full, kindOf(d))
+	}
+	var all []string
+	s.Files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
+		rangeMessages(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+			all = append(all, string(md.FullName()))
+		})
+		return true
+	})
+	e := newError(KindType, "unknown message type %q", string(full))
+	e.Suggestions = nearest(string(full), all, 5)
+	if len(e.Suggestions) > 0 {
+		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
+	}
+	return nil, e
+}
+
+// Messages returns every message type declared in the files the schema was
+// built from (not their imports), nested types included and synthetic map
+// entry types excluded, in declaration order.
+func (s *Schema) Messages() []protoreflect.MessageDescriptor {
+	var out []protoreflect.MessageDescriptor
+	for _, fd := range s.roots {
+		rangeMessages(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+			out = append(out, md)
+		})
+	}
+	return out
+}
+
+func rangeMessages(mds protoreflect.MessageDescriptors, f func(protoreflect.MessageDescriptor)) {
+	for i := 0; i < mds.Len(); i++ {
+		md := mds.Get(i)
+		if md.IsMapEntry() {
+			continue
+		}
+		f(md)
+		rangeMessages(md.Messages(), f)
+	}
+}
+
+func kindOf(d protoreflect.Descriptor) string {
+	switch d.(type) {
+	case protoreflect.EnumDescriptor:
+		return "enum"
+	case protoreflect.EnumValueDescriptor:
+		return "enum value"
+	case protoreflect.FieldDescriptor:
+		return "field"
+	case protoreflect.ServiceDescriptor:
+		return "service"
+	case protoreflect.MethodDescriptor:
+		return "method"
+	case protoreflect.OneofDescriptor:
+		return "oneof"
+	}
+	return "descriptor"
+}
+
+// nearest returns up to n candidates closest to name by edit distance,
+// comparing against both the full name and its last component so that a
+// missing package still finds the type.
+func nearest(name string, candidates []string, n int) []string {
+	type scored struct {
+		name string
+		dist int
+	}
+	lname := strings.ToLower(name)
+	var list []scored
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := editDistance(lname, lc)
+		if i := strings.LastIndexByte(lc, '.'); i >= 0 {
+			if d2 := editDistance(lname, lc[i+1:]); d2 < d {
+				d = d2
+			}
+		}
+		list = append(list, scored{c, d})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].dist != list[j].dist {
+			return list[i].dist < list[j].dist
+		}
+		return list[i].name < list[j].name
+	})
+	// Suggest only names within about half the typed length, so a typo finds
+	// its type and nonsense does not list unrelated names.
+	limit := len(name)/2 + 1
+	var out []string
+	for _, s := range list {
+		if len(out) == n || s.dist > limit {
+			break
+		}
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	if len(a) > 256 || len(b) > 256 {
+		// Long names are not typos worth the quadratic cost.
+		if a == b {
+			return 0
+		}
+		return max(len(a), len(b))
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
