@@ -152,9 +152,9 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 		values = append(values, jen.Lit(string(v.Name())).Op(":").Lit(int(v.Number())))
 	}
 	jf.Comment("// " + name + "_name maps enum numbers to names (the first name, for aliases).")
-	jf.Var().Id(name+"_name").Op("=").Map(jen.Int32()).String().Add(multiline(names...))
+	jf.Var().Id(name + "_name").Op("=").Map(jen.Int32()).String().Add(multiline(names...))
 	jf.Comment("// " + name + "_value maps enum names to numbers.")
-	jf.Var().Id(name+"_value").Op("=").Map(jen.String()).Int32().Add(multiline(values...))
+	jf.Var().Id(name + "_value").Op("=").Map(jen.String()).Int32().Add(multiline(values...))
 	jf.Line()
 
 	// String: the value's name, or its number for values the schema does
