@@ -1,0 +1,224 @@
+package payload
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Encoding is how a binary payload is written as input or output.
+type Encoding string
+
+// Encodings of a binary payload.
+const (
+	// Auto detects the encoding of an input: Hex if the text parses as hex,
+	// else Base64 if it parses as base64, else Binary. Text that is valid
+	// both as hex and as base64 (for example "0a08") is taken as hex; force
+	// Base64 for it.
+	Auto Encoding = "auto"
+	// Binary is the payload bytes as they are.
+	Binary Encoding = "binary"
+	// Hex is two hex digits per byte. On input, whitespace and commas are
+	// ignored, and each byte may carry a 0x or \x prefix ("0a 08",
+	// "0x0a,0x08", "\x0a\x08"); a prefixed single digit is one byte
+	// ("0xa"). On output, lower-case pairs separated by spaces.
+	Hex Encoding = "hex"
+	// Base64 is RFC 4648 base64. On input, the standard and URL-safe
+	// alphabets, with or without '=' padding, and whitespace are accepted.
+	// On output, the standard alphabet with padding.
+	Base64 Encoding = "base64"
+)
+
+// ParseBinary turns input written in enc into payload bytes, and returns the
+// encoding used (the detected one when enc is Auto or empty). Errors are
+// *Error of kind KindEncoding with Offset set to the offending input byte,
+// KindLimit for input over MaxInputBytes, or KindUsage for an unknown enc.
+func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
+	if err := checkSize(len(input)); err != nil {
+		return nil, enc, err
+	}
+	switch enc {
+	case Binary:
+		return input, Binary, nil
+	case Hex:
+		b, err := parseHex(input)
+		return b, Hex, err
+	case Base64:
+		b, err := parseBase64(input)
+		return b, Base64, err
+	case Auto, "":
+		if len(strings.TrimSpace(string(input))) == 0 {
+			return input, Binary, nil
+		}
+		if b, err := parseHex(input); err == nil {
+			return b, Hex, nil
+		}
+		if looksBase64(input) {
+			if b, err := parseBase64(input); err == nil {
+				return b, Base64, nil
+			}
+		}
+		return input, Binary, nil
+	}
+	return nil, enc, newError(KindUsage, "unknown input encoding %q (want auto, binary, hex or base64)", string(enc))
+}
+
+// FormatBinary writes payload bytes in enc (Binary, Hex or Base64).
+func FormatBinary(b []byte, enc Encoding) ([]byte, error) {
+	switch enc {
+	case Binary, "":
+		return b, nil
+	case Hex:
+		if len(b) == 0 {
+			return nil, nil
+		}
+		out := make([]byte, 0, 3*len(b))
+		for i, c := range b {
+			if i > 0 {
+				out = append(out, ' ')
+			}
+			out = hex.AppendEncode(out, []byte{c})
+		}
+		return out, nil
+	case Base64:
+		return base64.StdEncoding.AppendEncode(nil, b), nil
+	}
+	return nil, newError(KindUsage, "unknown output encoding %q (want binary, hex or base64)", string(enc))
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+func parseHex(in []byte) ([]byte, error) {
+	out := make([]byte, 0, len(in)/2)
+	for i := 0; i < len(in); {
+		c := in[i]
+		if isSpace(c) || c == ',' {
+			i++
+			continue
+		}
+		prefixed := false
+		if i+1 < len(in) && (c == '0' && (in[i+1] == 'x' || in[i+1] == 'X') || c == '\\' && in[i+1] == 'x') {
+			i += 2
+			prefixed = true
+		}
+		start := i
+		for i < len(in) {
+			if _, ok := unhex(in[i]); !ok {
+				break
+			}
+			i++
+		}
+		run := in[start:i]
+		switch {
+		case len(run) == 0:
+			if i < len(in) {
+				return nil, &Error{Kind: KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
+			}
+			return nil, &Error{Kind: KindEncoding, Message: "hex prefix without digits", Offset: start}
+		case len(run) == 1 && prefixed:
+			d, _ := unhex(run[0])
+			out = append(out, d)
+		case len(run)%2 == 1:
+			return nil, &Error{Kind: KindEncoding, Message: "odd number of hex digits", Offset: i - 1}
+		default:
+			for j := 0; j < len(run); j += 2 {
+				hi, _ := unhex(run[j])
+				lo, _ := unhex(run[j+1])
+				out = append(out, hi<<4|lo)
+			}
+		}
+	}
+	return out, nil
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return "'" + string(rune(c)) + "'"
+	}
+	return "0x" + hex.EncodeToString([]byte{c})
+}
+
+func looksBase64(in []byte) bool {
+	for _, c := range in {
+		if !(isSpace(c) || c == '=' || c == '+' || c == '/' || c == '-' || c == '_' ||
+			'0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func parseBase64(in []byte) ([]byte, error) {
+	clean := make([]byte, 0, len(in))
+	pos := make([]int32, 0, len(in)) // input offset of each kept byte, for errors
+	for i, c := range in {
+		switch {
+		case isSpace(c):
+			continue
+		case c == '-':
+			c = '+'
+		case c == '_':
+			c = '/'
+		}
+		clean = append(clean, c)
+		pos = append(pos, int32(i))
+	}
+	for len(clean) > 0 && clean[len(clean)-1] == '=' {
+		clean = clean[:len(clean)-1]
+	}
+	out, err := base64.RawStdEncoding.DecodeString(string(clean))
+	if err != nil {
+		off := len(in)
+		if ce, ok := err.(base64.CorruptInputError); ok && int(ce) < len(pos) {
+			off = int(pos[ce])
+		}
+		return nil, &Error{Kind: KindEncoding, Message: "invalid base64", Offset: off}
+	}
+	return out, nil
+}
+
+// Record is one message of a length-delimited stream: its bytes start at
+// Offset in the stream, after a varint length prefix.
+type Record struct {
+	Offset int    `json:"offset"`
+	Bytes  []byte `json:"-"`
+}
+
+// SplitDelimited splits a length-delimited stream, where each message is
+// preceded by its length as a varint (the framing of Java's
+// writeDelimitedTo and Go's protodelim), into its records. A truncated
+// prefix or a length past the end gives an *Error of kind KindPayload at the
+// prefix's offset.
+func SplitDelimited(b []byte) ([]Record, error) {
+	var recs []Record
+	for pos := 0; pos < len(b); {
+		n, l := protowire.ConsumeVarint(b[pos:])
+		if l < 0 {
+			return recs, &Error{Kind: KindPayload, Message: "bad length prefix: " + protowire.ParseError(l).Error(), Offset: pos, Record: len(recs)}
+		}
+		if n > uint64(len(b)-pos-l) {
+			return recs, &Error{Kind: KindPayload, Offset: pos, Record: len(recs),
+				Message: "length prefix of " + utoa(n) + " bytes exceeds the " + itoa(len(b)-pos-l) + " bytes left"}
+		}
+		start := pos + l
+		recs = append(recs, Record{Offset: start, Bytes: b[start : start+int(n)]})
+		pos = start + int(n)
+	}
+	return recs, nil
+}

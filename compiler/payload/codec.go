@@ -1,0 +1,240 @@
+package payload
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// Format is a textual form of a message value.
+type Format string
+
+// Formats of a message value.
+const (
+	// JSON is canonical ProtoJSON: lowerCamelCase field names, 64-bit
+	// integers as strings, enums by name, bytes as base64. Output is
+	// indented by two spaces.
+	JSON Format = "json"
+	// Text is the protobuf text format. Output is indented by two spaces.
+	Text Format = "text"
+)
+
+// EncodeOptions configures Encode.
+type EncodeOptions struct {
+	// In is the form of the input value: JSON (the default) or Text.
+	In Format `json:"in,omitempty"`
+	// Out is the form of the output: Binary (the default), Hex or Base64.
+	Out Encoding `json:"out,omitempty"`
+}
+
+// Encode parses input, a value of message type md in opt.In form, and
+// returns its binary encoding in opt.Out form. Fields are written in field
+// number order and map entries sorted by key (deterministic output), as
+// google.golang.org/protobuf's deterministic marshaling does.
+//
+// Errors are *Error: KindJSON or KindText with Line and Column for input
+// that does not parse (unknown field, wrong value type, syntax), KindValue
+// for a value that cannot be encoded (a missing proto2 required field),
+// KindLimit for input over MaxInputBytes or nested deeper than MaxDepth,
+// KindUsage for unknown options.
+func (s *Schema) Encode(md protoreflect.MessageDescriptor, input []byte, opt EncodeOptions) ([]byte, error) {
+	m, err := s.ParseValue(md, input, opt.In)
+	if err != nil {
+		return nil, err
+	}
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	if err != nil {
+		return nil, valueError(err)
+	}
+	return FormatBinary(b, opt.Out)
+}
+
+// ParseValue parses input, a value of message type md written as JSON or
+// text format, into a dynamic message. Errors are as for Encode.
+func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in Format) (*dynamicpb.Message, error) {
+	if err := checkSize(len(input)); err != nil {
+		return nil, err
+	}
+	m := dynamicpb.NewMessage(md)
+	var err error
+	kind := KindJSON
+	switch in {
+	case JSON, "":
+		err = protojson.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
+	case Text:
+		kind = KindText
+		err = prototext.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
+	default:
+		return nil, newError(KindUsage, "unknown input format %q (want json or text)", string(in))
+	}
+	if err != nil {
+		return nil, positioned(kind, err)
+	}
+	return m, nil
+}
+
+var linePos = regexp.MustCompile(`\s*\(line (\d+):(\d+)\):?\s*`)
+
+// positioned turns an error from protojson or prototext, which carry their
+// position as "(line L:C)" in the message, into an *Error with Line and
+// Column set.
+func positioned(kind string, err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "proto: ")
+	e := &Error{Kind: kind, Offset: -1}
+	if m := linePos.FindStringSubmatchIndex(msg); m != nil {
+		e.Line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		e.Column, _ = strconv.Atoi(msg[m[4]:m[5]])
+		msg = strings.TrimSpace(msg[:m[0]] + ": " + msg[m[1]:])
+		msg = strings.TrimPrefix(msg, ": ")
+	} else if strings.Contains(msg, "recursion") || strings.Contains(msg, "exceeded max") {
+		e.Kind = KindLimit
+	} else {
+		e.Kind = KindValue
+	}
+	e.Message = msg
+	return e
+}
+
+func valueError(err error) *Error {
+	return &Error{Kind: KindValue, Message: strings.TrimPrefix(err.Error(), "proto: "), Offset: -1}
+}
+
+// DecodeOptions configures Decode.
+type DecodeOptions struct {
+	// In is the input's encoding; Auto (the default) detects it.
+	In Encoding `json:"in,omitempty"`
+	// Out is the form of each decoded value: JSON (the default) or Text.
+	Out Format `json:"out,omitempty"`
+	// Delimited reads the payload as a stream of messages, each preceded
+	// by its length as a varint.
+	Delimited bool `json:"delimited,omitempty"`
+}
+
+// Decoded is the result of Decode.
+type Decoded struct {
+	// Encoding is the input encoding used: the detected one when
+	// DecodeOptions.In was Auto.
+	Encoding Encoding `json:"encoding"`
+	// Size is the binary payload's length in bytes (after hex or base64
+	// decoding), length prefixes of a stream included.
+	Size int `json:"size"`
+	// Messages holds each decoded message in the requested Format, ending
+	// in a newline: one for a single payload, one per record of a stream.
+	Messages []string `json:"messages"`
+}
+
+// Decode reads input, a binary payload of message type md written in
+// opt.In encoding (or a length-delimited stream of them), and writes each
+// message as canonical JSON or text format. Unknown fields survive in text
+// format output (as field numbers) and are dropped by JSON, which cannot
+// represent them.
+//
+// Errors are *Error: KindEncoding for hex or base64 that does not decode;
+// KindPayload for a malformed payload, with the byte offset (from the
+// start of the payload, or of the stream) where decoding failed and the
+// field path reached, as WireView finds them; KindValue for a payload
+// that is well-formed but invalid for md (missing proto2 required field,
+// invalid UTF-8 in a proto3 string); KindLimit for input over
+// MaxInputBytes or nesting over MaxDepth.
+func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt DecodeOptions) (*Decoded, error) {
+	b, enc, err := ParseBinary(input, opt.In)
+	if err != nil {
+		return nil, err
+	}
+	out := &Decoded{Encoding: enc, Size: len(b), Messages: []string{}}
+	recs := []Record{{Offset: 0, Bytes: b}}
+	if opt.Delimited {
+		if recs, err = SplitDelimited(b); err != nil {
+			return out, err
+		}
+	}
+	for i, r := range recs {
+		m, err := s.Unmarshal(md, r.Bytes)
+		if err != nil {
+			e := AsError(err)
+			if e.Offset >= 0 {
+				e.Offset += r.Offset
+			}
+			e.Record = i
+			return out, e
+		}
+		text, err := s.FormatValue(m, opt.Out)
+		if err != nil {
+			e := AsError(err)
+			e.Record = i
+			return out, e
+		}
+		out.Messages = append(out.Messages, text)
+	}
+	return out, nil
+}
+
+// Unmarshal decodes a binary payload as message type md. A malformed
+// payload gives an *Error of kind KindPayload positioned by WireView.
+func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynamicpb.Message, error) {
+	if err := checkSize(len(b)); err != nil {
+		return nil, err
+	}
+	m := dynamicpb.NewMessage(md)
+	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(b, m)
+	if err == nil {
+		return m, nil
+	}
+	// google.golang.org/protobuf says what but not where; the wire view
+	// walks the same bytes and finds the offset and path.
+	if _, werr := s.WireView(md, b); werr != nil {
+		return nil, werr
+	}
+	return nil, valueError(err)
+}
+
+// FormatValue writes m as canonical JSON or text format, indented by two
+// spaces and ending in a newline. The output is stable: the whitespace
+// google.golang.org/protobuf randomizes is normalized.
+func (s *Schema) FormatValue(m proto.Message, f Format) (string, error) {
+	switch f {
+	case JSON, "":
+		j, err := protojson.MarshalOptions{Resolver: s.Types}.Marshal(m)
+		if err != nil {
+			return "", valueError(err)
+		}
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, j, "", "  "); err != nil {
+			return "", valueError(err)
+		}
+		buf.WriteByte('\n')
+		return buf.String(), nil
+	case Text:
+		t, err := prototext.MarshalOptions{Resolver: s.Types, Multiline: true, Indent: "  ", EmitUnknown: true}.Marshal(m)
+		if err != nil {
+			return "", valueError(err)
+		}
+		return normalizeText(string(t)), nil
+	}
+	return "", newError(KindUsage, "unknown output format %q (want json or text)", string(f))
+}
+
+// normalizeText removes the extra space prototext puts at random after a
+// field name's colon. Names hold no colon and string values are escaped on
+// one line, so the first ":  " of a line is always that one.
+func normalizeText(t string) string {
+	lines := strings.Split(t, "\n")
+	for i, l := range lines {
+		if j := strings.Index(l, ":  "); j >= 0 && !strings.Contains(l[:j], "\"") {
+			lines[i] = l[:j+1] + l[j+2:]
+		}
+	}
+	out := strings.Join(lines, "\n")
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return out
+}

@@ -1,0 +1,343 @@
+package payload
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// WireView decodes a binary payload as message type md and returns every
+// field with its byte range, tag bytes, wire type, field number, name, type,
+// decoded value and nested children (fields of messages, groups and map
+// entries; elements of packed fields). Fields whose number md does not
+// define (and that are not known extensions), or whose wire type does not
+// match the definition, are included with Unknown set and decoded as
+// DecodeRaw would. Notes point out overlong varints, enum numbers with no
+// name, invalid UTF-8 in strings and wire type mismatches.
+//
+// On malformed input the View holds the fields read up to the failure and
+// an *Error of kind KindPayload with the exact byte offset and the field
+// path reached ("child.items[2]"), also returned as the error; nesting over
+// MaxDepth and input over MaxInputBytes give KindLimit. WireView checks the
+// wire format only: it does not report missing required fields. It
+// allocates at most MaxViewBytesPerInputByte per input byte plus
+// MaxViewOverhead.
+func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*View, error) {
+	v := &View{Type: string(md.FullName()), Size: len(payload), Fields: []Field{}}
+	if err := checkSize(len(payload)); err != nil {
+		v.Error = err.(*Error)
+		return v, err
+	}
+	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+	fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
+	v.Fields = append(v.Fields, fields...)
+	if err != nil {
+		v.Error = err
+		return v, err
+	}
+	return v, nil
+}
+
+type wireWalker struct {
+	s   *Schema
+	raw rawDecoder
+}
+
+func (w *wireWalker) lookup(md protoreflect.MessageDescriptor, num protowire.Number) (protoreflect.FieldDescriptor, string) {
+	if fd := md.Fields().ByNumber(num); fd != nil {
+		return fd, string(fd.Name())
+	}
+	if w.s != nil && md.ExtensionRanges().Has(num) {
+		if xt, err := w.s.Types.FindExtensionByNumber(md.FullName(), num); err == nil {
+			xd := xt.TypeDescriptor()
+			return xd, "[" + string(xd.FullName()) + "]"
+		}
+	}
+	return nil, ""
+}
+
+func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth int, path string, group protowire.Number) ([]Field, int, *Error) {
+	b := w.raw.b
+	var out []Field
+	var counts map[protowire.Number]int
+	pos := start
+	for pos < end {
+		num, wt, n, err := readTag(b, pos, end, path)
+		if err != nil {
+			return out, pos, err
+		}
+		if wt == wtEGroup {
+			if group == num {
+				return out, pos + n, nil
+			}
+			if group == 0 {
+				return out, pos, payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
+			}
+			return out, pos, payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+		}
+		fd, name := w.lookup(md, num)
+		elem := name
+		if fd == nil {
+			elem = "#" + strconv.Itoa(int(num))
+		} else if fd.IsList() || fd.IsMap() {
+			if counts == nil {
+				counts = map[protowire.Number]int{}
+			}
+			elem += "[" + strconv.Itoa(counts[num]) + "]"
+			counts[num]++
+		}
+		fpath := joinPath(path, elem)
+		want := -1
+		if fd != nil {
+			want = wireTypeOf(fd.Kind())
+		}
+		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
+		if fd == nil || (wt != want && !packed) {
+			f, next, _, err := w.raw.field(pos, end, depth, fpath, group)
+			if f != nil {
+				f.Unknown = true
+				if fd != nil {
+					f.Name = name
+					f.Note = joinNote(f.Note, WireTypeName(wt)+" does not match the "+typeName(fd)+" field, which is "+WireTypeName(want)+"; kept as an unknown field")
+				}
+				out = append(out, *f)
+			}
+			if err != nil {
+				return out, next, err
+			}
+			pos = next
+			continue
+		}
+		f := Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num),
+			WireType: wt, Name: name, Type: typeName(fd), ValueOffset: pos + n}
+		var err2 *Error
+		var next int
+		switch {
+		case packed:
+			next, err2 = w.packed(&f, fd, end, fpath)
+		case wt == wtLen && (fd.Kind() == protoreflect.MessageKind):
+			var vs, ve int
+			vs, ve, err2 = lenValue(b, f.ValueOffset, end, fpath)
+			if err2 == nil {
+				f.ValueOffset, f.ValueLength = vs, ve-vs
+				if depth >= MaxDepth {
+					err2 = limitErr(pos, fpath)
+					break
+				}
+				var np int
+				f.Children, np, err2 = w.fields(fd.Message(), vs, ve, depth+1, fpath, 0)
+				if err2 != nil {
+					f.ValueLength = max(np, vs) - vs
+				}
+			}
+			next = f.ValueOffset + f.ValueLength
+		case wt == wtSGroup:
+			if depth >= MaxDepth {
+				err2 = limitErr(pos, fpath)
+				next = pos
+				break
+			}
+			var np int
+			f.Children, np, err2 = w.fields(fd.Message(), f.ValueOffset, end, depth+1, fpath, num)
+			if err2 != nil {
+				f.ValueLength = max(np, f.ValueOffset) - f.ValueOffset
+				next = f.ValueOffset + f.ValueLength
+			} else {
+				f.ValueLength = endGroupStart(f.ValueOffset, f.Children) - f.ValueOffset
+				next = np
+			}
+		default:
+			var vs, ve int
+			vs, ve, err2 = scalarValue(b, &f, fd, wt, end, fpath)
+			f.ValueOffset, f.ValueLength = vs, ve-vs
+			next = ve
+		}
+		if err2 != nil {
+			if f.ValueOffset > pos+n || len(f.Children) > 0 {
+				// A partly read message or group: keep it, so the view
+				// shows the path down to the failure.
+				f.Length = max(next, f.ValueOffset) - pos
+				out = append(out, f)
+			}
+			return out, err2.Offset, err2
+		}
+		f.Length = next - pos
+		out = append(out, f)
+		pos = next
+	}
+	if group != 0 {
+		return out, pos, payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
+	}
+	return out, pos, nil
+}
+
+// packed decodes a LEN field holding packed scalars into element children.
+func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, path string) (int, *Error) {
+	b := w.raw.b
+	vs, ve, err := lenValue(b, f.ValueOffset, end, path)
+	if err != nil {
+		return f.ValueOffset, err
+	}
+	f.Packed = true
+	f.ValueOffset, f.ValueLength = vs, ve-vs
+	want := wireTypeOf(fd.Kind())
+	for pos, i := vs, 0; pos < ve; i++ {
+		e := Field{Offset: pos, Number: f.Number, WireType: want, Name: f.Name, Type: f.Type, ValueOffset: pos}
+		epath := path + "[" + strconv.Itoa(i) + "]"
+		_, next, err := scalarValue(b, &e, fd, want, ve, epath)
+		if err != nil {
+			return ve, err
+		}
+		e.ValueLength = next - pos
+		e.Length = e.ValueLength
+		f.Children = append(f.Children, e)
+		pos = next
+	}
+	return ve, nil
+}
+
+// scalarValue decodes the value of a scalar, string or bytes field at
+// f.ValueOffset and sets f.Value and f.Note. It returns the value's bounds.
+func scalarValue(b []byte, f *Field, fd protoreflect.FieldDescriptor, wt, end int, path string) (int, int, *Error) {
+	pos := f.ValueOffset
+	switch wt {
+	case wtVarint:
+		v, m := protowire.ConsumeVarint(b[pos:end])
+		if m < 0 {
+			return pos, pos, payloadErr(pos, path, "%s", varintProblem(m))
+		}
+		f.Value, f.Note = formatVarint(fd, v)
+		f.Note = joinNote(overlongNote(v, m), f.Note)
+		return pos, pos + m, nil
+	case wtI32:
+		if end-pos < 4 {
+			return pos, pos, payloadErr(pos, path, "unexpected end of input: I32 needs 4 bytes, %d left", end-pos)
+		}
+		v, _ := protowire.ConsumeFixed32(b[pos:end])
+		switch fd.Kind() {
+		case protoreflect.FloatKind:
+			f.Value = formatFloat(float64(math.Float32frombits(v)), 32)
+		case protoreflect.Sfixed32Kind:
+			f.Value = strconv.FormatInt(int64(int32(v)), 10)
+		default:
+			f.Value = strconv.FormatUint(uint64(v), 10)
+		}
+		return pos, pos + 4, nil
+	case wtI64:
+		if end-pos < 8 {
+			return pos, pos, payloadErr(pos, path, "unexpected end of input: I64 needs 8 bytes, %d left", end-pos)
+		}
+		v, _ := protowire.ConsumeFixed64(b[pos:end])
+		switch fd.Kind() {
+		case protoreflect.DoubleKind:
+			f.Value = formatFloat(math.Float64frombits(v), 64)
+		case protoreflect.Sfixed64Kind:
+			f.Value = strconv.FormatInt(int64(v), 10)
+		default:
+			f.Value = strconv.FormatUint(v, 10)
+		}
+		return pos, pos + 8, nil
+	case wtLen:
+		vs, ve, err := lenValue(b, pos, end, path)
+		if err != nil {
+			return pos, pos, err
+		}
+		v := b[vs:ve]
+		if fd.Kind() == protoreflect.StringKind {
+			f.Value = strconv.Quote(string(v))
+			if !utf8.Valid(v) {
+				f.Note = "invalid UTF-8"
+			}
+		} else {
+			f.Value = hex.EncodeToString(v)
+		}
+		return vs, ve, nil
+	}
+	return pos, pos, payloadErr(pos, path, "internal error: wire type %d for %s", wt, typeName(fd))
+}
+
+func formatVarint(fd protoreflect.FieldDescriptor, v uint64) (value, note string) {
+	switch fd.Kind() {
+	case protoreflect.Int32Kind:
+		if x := int64(v); x != int64(int32(v)) && v>>32 != 0 {
+			note = "value does not fit int32; truncated to its low 32 bits"
+		}
+		return strconv.FormatInt(int64(int32(v)), 10), note
+	case protoreflect.Int64Kind:
+		return strconv.FormatInt(int64(v), 10), ""
+	case protoreflect.Uint32Kind:
+		if v>>32 != 0 {
+			note = "value does not fit uint32; truncated to its low 32 bits"
+		}
+		return strconv.FormatUint(uint64(uint32(v)), 10), note
+	case protoreflect.Uint64Kind:
+		return strconv.FormatUint(v, 10), ""
+	case protoreflect.Sint32Kind:
+		return strconv.FormatInt(int64(int32(protowire.DecodeZigZag(v&math.MaxUint32))), 10), ""
+	case protoreflect.Sint64Kind:
+		return strconv.FormatInt(protowire.DecodeZigZag(v), 10), ""
+	case protoreflect.BoolKind:
+		if v > 1 {
+			note = "bool written as " + strconv.FormatUint(v, 10)
+		}
+		return strconv.FormatBool(v != 0), note
+	case protoreflect.EnumKind:
+		n := protoreflect.EnumNumber(int32(v))
+		if ev := fd.Enum().Values().ByNumber(n); ev != nil {
+			return string(ev.Name()), ""
+		}
+		note = "no value of " + string(fd.Enum().FullName()) + " has this number"
+		if fd.Enum().IsClosed() {
+			note += "; closed enum: decoders keep it as an unknown field"
+		}
+		return strconv.FormatInt(int64(n), 10), note
+	}
+	return strconv.FormatUint(v, 10), ""
+}
+
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// wireTypeOf is the wire type a field of kind k is written with.
+func wireTypeOf(k protoreflect.Kind) int {
+	switch k {
+	case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+		return wtI64
+	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+		return wtI32
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return wtLen
+	case protoreflect.GroupKind:
+		return wtSGroup
+	}
+	return wtVarint
+}
+
+// typeName is a field's type as shown in a View: the scalar kind, or the
+// full name of its message or enum type ("map<K, V>" entries are messages).
+func typeName(fd protoreflect.FieldDescriptor) string {
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		if fd.IsMap() {
+			return "map<" + fd.MapKey().Kind().String() + ", " + typeName(fd.MapValue()) + ">"
+		}
+		if fd.Kind() == protoreflect.GroupKind {
+			return "group " + string(fd.Message().FullName())
+		}
+		return string(fd.Message().FullName())
+	case protoreflect.EnumKind:
+		return string(fd.Enum().FullName())
+	}
+	return fd.Kind().String()
+}
