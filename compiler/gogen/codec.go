@@ -128,6 +128,18 @@ func valueSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 	panic("valueSize: " + fd.Kind().String())
 }
 
+// sizeDependsOnValue reports whether valueSize of fd reads the value (it
+// does not for fixed-size kinds).
+func sizeDependsOnValue(fd protoreflect.FieldDescriptor) bool {
+	switch wireTypeOf(fd.Kind()) {
+	case wtFixed32, wtFixed64:
+		return false
+	case wtVarint:
+		return fd.Kind() != protoreflect.BoolKind
+	}
+	return true
+}
+
 // fieldSize is the size of one value with its tag (both tags for groups).
 func fieldSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 	t := len(tagBytes(fd.Number(), wireTypeOf(fd.Kind())))
@@ -244,10 +256,22 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 			body = append(body, g.sizeRepeated(fn)...)
 		case stMap:
 			k, v := fd.MapKey(), fd.MapValue()
-			body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(f)).Block(
-				jen.Id("n").Op("+=").Lit(len(tagBytes(fd.Number(), wtBytes))).Op("+").Add(rt("SizeBytes")).Call(
-					fieldSize(k, jen.Id("k")).Op("+").Add(fieldSize(v, jen.Id("v")))),
-			))
+			entry := jen.Lit(len(tagBytes(fd.Number(), wtBytes))).Op("+").Add(rt("SizeBytes")).Call(
+				fieldSize(k, jen.Id("k")).Op("+").Add(fieldSize(v, jen.Id("v"))))
+			var vars []jen.Code
+			switch kUsed, vUsed := sizeDependsOnValue(k), sizeDependsOnValue(v); {
+			case kUsed && vUsed:
+				vars = []jen.Code{jen.Id("k"), jen.Id("v")}
+			case kUsed:
+				vars = []jen.Code{jen.Id("k")}
+			case vUsed:
+				vars = []jen.Code{jen.Id("_"), jen.Id("v")}
+			default:
+				// Fixed-size entries: no loop needed.
+				body = append(body, jen.Id("n").Op("+=").Len(f).Op("*").Parens(entry))
+				continue
+			}
+			body = append(body, jen.For(jen.List(vars...).Op(":=").Range().Add(f)).Block(jen.Id("n").Op("+=").Add(entry)))
 		case stOneof:
 			if fn.oneof.fields[0] != fn {
 				continue

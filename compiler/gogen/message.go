@@ -118,7 +118,7 @@ func (g *generator) zeroValue(fd protoreflect.FieldDescriptor) *jen.Statement {
 func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	en := g.enums[ed.FullName()]
 	name := en.goName
-	jf.Add(docComments(ed, false, isDeprecated(ed))...)
+	addDoc(jf, docComments(ed, false, isDeprecated(ed)))
 	jf.Type().Id(name).Int32()
 	jf.Line()
 
@@ -182,6 +182,14 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	jf.Line()
 }
 
+// addDoc adds comment lines above the next top-level declaration, one
+// statement per line.
+func addDoc(jf *jen.File, lines []jen.Code) {
+	for _, l := range lines {
+		jf.Add(l)
+	}
+}
+
 // multiline renders items as a composite literal body, one per line.
 func multiline(items ...jen.Code) *jen.Statement {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
@@ -221,7 +229,7 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 		fields = append(fields, jen.Comment("// they came on the wire; nil when there are none."))
 		fields = append(fields, jen.Id("unknownFields").Op("*").Index().Byte())
 	}
-	jf.Add(docComments(md, false, isDeprecated(md))...)
+	addDoc(jf, docComments(md, false, isDeprecated(md)))
 	jf.Type().Id(mn.goName).Struct(fields...)
 	jf.Line()
 
@@ -380,7 +388,6 @@ func (g *generator) genGetters(jf *jen.File, mn *messageNames) {
 				jen.Return(g.defaultOrZero(mn, fn)),
 			}
 		}
-		jf.Add(docComments(fd, false, false)[:0]...)
 		if isDeprecated(fd) {
 			jf.Comment("// Deprecated: Marked as deprecated in " + fd.ParentFile().Path() + ".")
 		}
@@ -406,7 +413,7 @@ func (g *generator) genOneofTypes(jf *jen.File, mn *messageNames) {
 		jf.Type().Id(o.iface).Interface(jen.Id(o.iface).Params())
 		jf.Line()
 		for _, fn := range o.fields {
-			jf.Add(docComments(fn.desc, true, isDeprecated(fn.desc))...)
+			addDoc(jf, docComments(fn.desc, true, isDeprecated(fn.desc)))
 			jf.Type().Id(fn.wrapper).Struct(
 				jen.Id(fn.goName).Add(g.elemType(fn.desc)).Tag(map[string]string{"json": jsonTagName(fn.desc) + ",omitempty"}),
 			)
@@ -419,10 +426,22 @@ func (g *generator) genOneofTypes(jf *jen.File, mn *messageNames) {
 	}
 }
 
-// sortedFields returns the message's fields in field-number order, the
-// order Marshal writes them in (as protoc-gen-go's code does).
+// sortedFields returns the message's fields in the order Marshal writes
+// them, which is protoc-gen-go's (google.golang.org/protobuf's
+// order.LegacyFieldOrder): fields outside real oneofs by number, then the
+// members of each oneof, oneofs in declaration order, members by number.
+// Matching it makes protoplay's bytes identical to protoc-gen-go's.
 func sortedFields(mn *messageNames) []*fieldNames {
 	out := append([]*fieldNames(nil), mn.fields...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].desc.Number() < out[j].desc.Number() })
+	sort.SliceStable(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if (x.oneof != nil) != (y.oneof != nil) {
+			return x.oneof == nil
+		}
+		if x.oneof != nil && x.oneof != y.oneof {
+			return x.oneof.desc.Index() < y.oneof.desc.Index()
+		}
+		return x.desc.Number() < y.desc.Number()
+	})
 	return out
 }

@@ -222,3 +222,8 @@ func isGroupLike(fd protoreflect.FieldDescriptor) bool {
 	}
 	return md.Parent() == fd.ContainingMessage()
 }
+
+// GoName returns the Go identifier protoplay (like protoc-gen-go) gives a
+// message or enum type: its name relative to the file's package, camel-cased,
+// with nesting joined by "_" (Outer.Inner -> Outer_Inner).
+func GoName(d protoreflect.Descriptor) string { return goCamelCase(localName(d)) }

@@ -13,8 +13,9 @@ type Encoding string
 
 // Encodings of a binary payload.
 const (
-	// Auto detects the encoding of an input: Hex if the text parses as hex,
-	// else Base64 if it parses as base64, else Binary. Text that is valid
+	// Auto detects the encoding of an input: Hex if the text parses as hex
+	// (so whitespace alone is an empty payload), else Base64 if it parses
+	// as base64, else Binary. Text that is valid
 	// both as hex and as base64 (for example "0a08") is taken as hex; force
 	// Base64 for it.
 	Auto Encoding = "auto"
@@ -50,7 +51,8 @@ func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 		return b, Base64, err
 	case Auto, "":
 		if len(strings.TrimSpace(string(input))) == 0 {
-			return input, Binary, nil
+			// Nothing but whitespace: an empty payload (as empty hex).
+			return []byte{}, Hex, nil
 		}
 		if b, err := parseHex(input); err == nil {
 			return b, Hex, nil

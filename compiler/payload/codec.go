@@ -76,7 +76,15 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 		return nil, newError(KindUsage, "unknown input format %q (want json or text)", string(in))
 	}
 	if err != nil {
-		return nil, positioned(kind, err)
+		e := positioned(kind, err)
+		if e.Line == 0 && strings.HasSuffix(e.Message, "unexpected EOF") {
+			// Truncated input: point at its end.
+			e.Kind = kind
+			e.Line = 1 + bytes.Count(input, []byte("\n"))
+			e.Column = 1 + len(input) - (bytes.LastIndexByte(input, '\n') + 1)
+			e.Message = "unexpected end of input"
+		}
+		return nil, e
 	}
 	return m, nil
 }
@@ -87,7 +95,7 @@ var linePos = regexp.MustCompile(`\s*\(line (\d+):(\d+)\):?\s*`)
 // position as "(line L:C)" in the message, into an *Error with Line and
 // Column set.
 func positioned(kind string, err error) *Error {
-	msg := strings.TrimPrefix(err.Error(), "proto: ")
+	msg := cleanMessage(err)
 	e := &Error{Kind: kind, Offset: -1}
 	if m := linePos.FindStringSubmatchIndex(msg); m != nil {
 		e.Line, _ = strconv.Atoi(msg[m[2]:m[3]])
@@ -104,7 +112,17 @@ func positioned(kind string, err error) *Error {
 }
 
 func valueError(err error) *Error {
-	return &Error{Kind: KindValue, Message: strings.TrimPrefix(err.Error(), "proto: "), Offset: -1}
+	return &Error{Kind: KindValue, Message: cleanMessage(err), Offset: -1}
+}
+
+// cleanMessage drops the "proto: " prefix google.golang.org/protobuf puts
+// on its errors (its space is at random a no-break space, U+00A0).
+func cleanMessage(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "proto:"); ok {
+		msg = strings.TrimLeft(rest, " \u00a0")
+	}
+	return msg
 }
 
 // DecodeOptions configures Decode.

@@ -62,6 +62,9 @@ type Field struct {
 	Unknown bool `json:"unknown,omitempty"`
 	// Packed marks a LEN field holding packed scalar elements (Children).
 	Packed bool `json:"packed,omitempty"`
+	// Nested marks a message or group value: Children are its fields
+	// (possibly none).
+	Nested bool `json:"nested,omitempty"`
 	// ValueOffset and ValueLength locate the value: after the tag and any
 	// length prefix; for a group, the bytes between its tags.
 	ValueOffset int `json:"valueOffset"`
@@ -140,7 +143,7 @@ func WireTypeName(wt int) string {
 // or 7, field number 0 or over 536870911, LEN past the end, unmatched
 // EGROUP, nesting over MaxDepth) stops decoding: the View holds the fields
 // read so far and an *Error of kind KindPayload with the byte offset and
-// the path of field numbers reached ("2.1"), which is also returned as the
+// the path of field numbers reached ("#2.#1"), which is also returned as the
 // error. Input over MaxInputBytes gives KindLimit. DecodeRaw allocates at
 // most MaxViewBytesPerInputByte per input byte plus MaxViewOverhead.
 func DecodeRaw(payload []byte) (*View, error) {
@@ -247,7 +250,7 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		return nil, pos, false, payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
 	}
 	f = &Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num), WireType: wt}
-	fpath := joinPath(path, strconv.Itoa(int(num)))
+	fpath := joinPath(path, "#"+strconv.Itoa(int(num)))
 	vpos := pos + n
 	f.ValueOffset = vpos
 	switch wt {
@@ -263,7 +266,7 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		f.ValueLength = m
 	case wtI64:
 		if end-vpos < 8 {
-			return nil, pos, false, payloadErr(vpos, fpath, "unexpected end of input: I64 needs 8 bytes, %d left", end-vpos)
+			return nil, pos, false, payloadErr(vpos, fpath, "unexpected end of input: I64 needs 8 bytes, %d remain", end-vpos)
 		}
 		v, _ := protowire.ConsumeFixed64(b[vpos:end])
 		f.Type = "fixed64"
@@ -275,7 +278,7 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		f.ValueLength = 8
 	case wtI32:
 		if end-vpos < 4 {
-			return nil, pos, false, payloadErr(vpos, fpath, "unexpected end of input: I32 needs 4 bytes, %d left", end-vpos)
+			return nil, pos, false, payloadErr(vpos, fpath, "unexpected end of input: I32 needs 4 bytes, %d remain", end-vpos)
 		}
 		v, _ := protowire.ConsumeFixed32(b[vpos:end])
 		f.Type = "fixed32"
@@ -297,6 +300,7 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 			return nil, pos, false, limitErr(pos, fpath)
 		}
 		f.Type = "group"
+		f.Nested = true
 		children, np, err := d.fields(vpos, end, depth+1, fpath, num)
 		f.Children = children
 		if err != nil {
@@ -338,7 +342,7 @@ func lenValue(b []byte, pos, end int, path string) (int, int, *Error) {
 		return 0, 0, payloadErr(pos, path, "bad length: %s", varintProblem(m))
 	}
 	if l > uint64(end-pos-m) {
-		return 0, 0, payloadErr(pos, path, "LEN of %d bytes exceeds the %d bytes left", l, end-pos-m)
+		return 0, 0, payloadErr(pos, path, "LEN of %d bytes exceeds the %d remaining", l, end-pos-m)
 	}
 	vs := pos + m
 	return vs, vs + int(l), nil
@@ -351,6 +355,7 @@ func (d *rawDecoder) classifyLen(f *Field, vs, ve, depth int, path string) {
 		children, _, err := d.fields(vs, ve, depth+1, path, 0)
 		if err == nil {
 			f.Type = "message"
+			f.Nested = true
 			f.Children = children
 			if flat(children) {
 				if utf8.Valid(v) && printable(v) {
@@ -489,8 +494,8 @@ func varintAlternatives(v uint64) []Alternative {
 
 // overlongNote points out a varint written in more bytes than it needs.
 func overlongNote(v uint64, n int) string {
-	if min := protowire.SizeVarint(v); n > min {
-		return "overlong varint: " + itoa(n) + " bytes where " + itoa(min) + " suffice"
+	if need := protowire.SizeVarint(v); n > need {
+		return "overlong varint: " + itoa(n) + " bytes where " + itoa(need) + " suffice"
 	}
 	return ""
 }

@@ -97,7 +97,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
 		if fd == nil || (wt != want && !packed) {
-			f, next, _, err := w.raw.field(pos, end, depth, fpath, group)
+			f, next, _, err := w.raw.field(pos, end, depth, path, group)
 			if f != nil {
 				f.Unknown = true
 				if fd != nil {
@@ -124,18 +124,16 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			vs, ve, err2 = lenValue(b, f.ValueOffset, end, fpath)
 			if err2 == nil {
 				f.ValueOffset, f.ValueLength = vs, ve-vs
+				f.Nested = true
 				if depth >= MaxDepth {
 					err2 = limitErr(pos, fpath)
 					break
 				}
-				var np int
-				f.Children, np, err2 = w.fields(fd.Message(), vs, ve, depth+1, fpath, 0)
-				if err2 != nil {
-					f.ValueLength = max(np, vs) - vs
-				}
+				f.Children, _, err2 = w.fields(fd.Message(), vs, ve, depth+1, fpath, 0)
 			}
 			next = f.ValueOffset + f.ValueLength
 		case wt == wtSGroup:
+			f.Nested = true
 			if depth >= MaxDepth {
 				err2 = limitErr(pos, fpath)
 				next = pos
@@ -157,7 +155,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			next = ve
 		}
 		if err2 != nil {
-			if f.ValueOffset > pos+n || len(f.Children) > 0 {
+			if f.Nested {
 				// A partly read message or group: keep it, so the view
 				// shows the path down to the failure.
 				f.Length = max(next, f.ValueOffset) - pos
@@ -215,7 +213,7 @@ func scalarValue(b []byte, f *Field, fd protoreflect.FieldDescriptor, wt, end in
 		return pos, pos + m, nil
 	case wtI32:
 		if end-pos < 4 {
-			return pos, pos, payloadErr(pos, path, "unexpected end of input: I32 needs 4 bytes, %d left", end-pos)
+			return pos, pos, payloadErr(pos, path, "unexpected end of input: I32 needs 4 bytes, %d remain", end-pos)
 		}
 		v, _ := protowire.ConsumeFixed32(b[pos:end])
 		switch fd.Kind() {
@@ -229,7 +227,7 @@ func scalarValue(b []byte, f *Field, fd protoreflect.FieldDescriptor, wt, end in
 		return pos, pos + 4, nil
 	case wtI64:
 		if end-pos < 8 {
-			return pos, pos, payloadErr(pos, path, "unexpected end of input: I64 needs 8 bytes, %d left", end-pos)
+			return pos, pos, payloadErr(pos, path, "unexpected end of input: I64 needs 8 bytes, %d remain", end-pos)
 		}
 		v, _ := protowire.ConsumeFixed64(b[pos:end])
 		switch fd.Kind() {
@@ -263,7 +261,10 @@ func scalarValue(b []byte, f *Field, fd protoreflect.FieldDescriptor, wt, end in
 func formatVarint(fd protoreflect.FieldDescriptor, v uint64) (value, note string) {
 	switch fd.Kind() {
 	case protoreflect.Int32Kind:
-		if x := int64(v); x != int64(int32(v)) && v>>32 != 0 {
+		switch {
+		case v>>32 == 0 && int32(v) < 0:
+			note = "negative int32 not sign-extended (5-byte form; encoders write 10 bytes)"
+		case int64(v) != int64(int32(v)):
 			note = "value does not fit int32; truncated to its low 32 bits"
 		}
 		return strconv.FormatInt(int64(int32(v)), 10), note

@@ -11,7 +11,15 @@ import (
 	"unicode/utf8"
 )
 
-// Api is a light-weight descriptor for an API Interface. // // Interfaces are also described as "protocol buffer services" in some contexts, // such as by the "service" keyword in a .proto file, but they are different // from API Services, which represent a concrete implementation of an interface // as opposed to simply a description of methods and bindings. They are also // sometimes simply referred to as "APIs" in other contexts, such as the name of // this message itself. See https://cloud.google.com/apis/design/glossary for // detailed terminology.
+// Api is a light-weight descriptor for an API Interface.
+//
+// Interfaces are also described as "protocol buffer services" in some contexts,
+// such as by the "service" keyword in a .proto file, but they are different
+// from API Services, which represent a concrete implementation of an interface
+// as opposed to simply a description of methods and bindings. They are also
+// sometimes simply referred to as "APIs" in other contexts, such as the name of
+// this message itself. See https://cloud.google.com/apis/design/glossary for
+// detailed terminology.
 type Api struct {
 	// The fully qualified name of this interface, including package name
 	// followed by the interface's simple name.
@@ -854,7 +862,84 @@ func (m *Method) Equal(o *Method) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Declares an API Interface to be included in this interface. The including // interface must redeclare all the methods from the included interface, but // documentation and options are inherited as follows: // // - If after comment and whitespace stripping, the documentation //   string of the redeclared method is empty, it will be inherited //   from the original method. // // - Each annotation belonging to the service config (http, //   visibility) which is not set in the redeclared method will be //   inherited. // // - If an http annotation is inherited, the path pattern will be //   modified as follows. Any version prefix will be replaced by the //   version of the including interface plus the [root][] path if //   specified. // // Example of a simple mixin: // //     package google.acl.v1; //     service AccessControl { //       // Get the underlying ACL object. //       rpc GetAcl(GetAclRequest) returns (Acl) { //         option (google.api.http).get = "/v1/{resource=**}:getAcl"; //       } //     } // //     package google.storage.v2; //     service Storage { //       rpc GetAcl(GetAclRequest) returns (Acl); // //       // Get a data record. //       rpc GetData(GetDataRequest) returns (Data) { //         option (google.api.http).get = "/v2/{resource=**}"; //       } //     } // // Example of a mixin configuration: // //     apis: //     - name: google.storage.v2.Storage //       mixins: //       - name: google.acl.v1.AccessControl // // The mixin construct implies that all methods in `AccessControl` are // also declared with same name and request/response types in // `Storage`. A documentation generator or annotation processor will // see the effective `Storage.GetAcl` method after inherting // documentation and annotations as follows: // //     service Storage { //       // Get the underlying ACL object. //       rpc GetAcl(GetAclRequest) returns (Acl) { //         option (google.api.http).get = "/v2/{resource=**}:getAcl"; //       } //       ... //     } // // Note how the version in the path pattern changed from `v1` to `v2`. // // If the `root` field in the mixin is specified, it should be a // relative path under which inherited HTTP paths are placed. Example: // //     apis: //     - name: google.storage.v2.Storage //       mixins: //       - name: google.acl.v1.AccessControl //         root: acls // // This implies the following inherited HTTP annotation: // //     service Storage { //       // Get the underlying ACL object. //       rpc GetAcl(GetAclRequest) returns (Acl) { //         option (google.api.http).get = "/v2/acls/{resource=**}:getAcl"; //       } //       ... //     }
+// Declares an API Interface to be included in this interface. The including
+// interface must redeclare all the methods from the included interface, but
+// documentation and options are inherited as follows:
+//
+//   - If after comment and whitespace stripping, the documentation
+//     string of the redeclared method is empty, it will be inherited
+//     from the original method.
+//
+//   - Each annotation belonging to the service config (http,
+//     visibility) which is not set in the redeclared method will be
+//     inherited.
+//
+//   - If an http annotation is inherited, the path pattern will be
+//     modified as follows. Any version prefix will be replaced by the
+//     version of the including interface plus the [root][] path if
+//     specified.
+//
+// Example of a simple mixin:
+//
+//	package google.acl.v1;
+//	service AccessControl {
+//	  // Get the underlying ACL object.
+//	  rpc GetAcl(GetAclRequest) returns (Acl) {
+//	    option (google.api.http).get = "/v1/{resource=**}:getAcl";
+//	  }
+//	}
+//
+//	package google.storage.v2;
+//	service Storage {
+//	  rpc GetAcl(GetAclRequest) returns (Acl);
+//
+//	  // Get a data record.
+//	  rpc GetData(GetDataRequest) returns (Data) {
+//	    option (google.api.http).get = "/v2/{resource=**}";
+//	  }
+//	}
+//
+// Example of a mixin configuration:
+//
+//	apis:
+//	- name: google.storage.v2.Storage
+//	  mixins:
+//	  - name: google.acl.v1.AccessControl
+//
+// The mixin construct implies that all methods in `AccessControl` are
+// also declared with same name and request/response types in
+// `Storage`. A documentation generator or annotation processor will
+// see the effective `Storage.GetAcl` method after inherting
+// documentation and annotations as follows:
+//
+//	service Storage {
+//	  // Get the underlying ACL object.
+//	  rpc GetAcl(GetAclRequest) returns (Acl) {
+//	    option (google.api.http).get = "/v2/{resource=**}:getAcl";
+//	  }
+//	  ...
+//	}
+//
+// Note how the version in the path pattern changed from `v1` to `v2`.
+//
+// If the `root` field in the mixin is specified, it should be a
+// relative path under which inherited HTTP paths are placed. Example:
+//
+//	apis:
+//	- name: google.storage.v2.Storage
+//	  mixins:
+//	  - name: google.acl.v1.AccessControl
+//	    root: acls
+//
+// This implies the following inherited HTTP annotation:
+//
+//	service Storage {
+//	  // Get the underlying ACL object.
+//	  rpc GetAcl(GetAclRequest) returns (Acl) {
+//	    option (google.api.http).get = "/v2/acls/{resource=**}:getAcl";
+//	  }
+//	  ...
+//	}
 type Mixin struct {
 	// The fully qualified name of the interface which is included.
 	Name string `json:"name,omitempty"`

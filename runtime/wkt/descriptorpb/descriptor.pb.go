@@ -112,7 +112,8 @@ func (x Edition) Enum() *Edition {
 	return &x
 }
 
-// The protocol compiler can output a FileDescriptorSet containing the .proto // files it parses.
+// The protocol compiler can output a FileDescriptorSet containing the .proto
+// files it parses.
 type FileDescriptorSet struct {
 	File []*FileDescriptorProto `json:"file,omitempty"`
 	// unknownFields holds fields (and extensions) this schema does not declare, as
@@ -1848,7 +1849,9 @@ func (m *DescriptorProto_ExtensionRange) Equal(o *DescriptorProto_ExtensionRange
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Range of reserved tag numbers. Reserved tag numbers may not be used by // fields or extension ranges in the same message. Reserved ranges may // not overlap.
+// Range of reserved tag numbers. Reserved tag numbers may not be used by
+// fields or extension ranges in the same message. Reserved ranges may
+// not overlap.
 type DescriptorProto_ReservedRange struct {
 	// Inclusive.
 	Start *int32 `json:"start,omitempty"`
@@ -3992,7 +3995,12 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Range of reserved numeric values. Reserved values may not be used by // entries in the same enum. Reserved ranges may not overlap. // // Note that this is distinct from DescriptorProto.ReservedRange in that it // is inclusive such that it can appropriately represent the entire int32 // domain.
+// Range of reserved numeric values. Reserved values may not be used by
+// entries in the same enum. Reserved ranges may not overlap.
+//
+// Note that this is distinct from DescriptorProto.ReservedRange in that it
+// is inclusive such that it can appropriately represent the entire int32
+// domain.
 type EnumDescriptorProto_EnumReservedRange struct {
 	// Inclusive.
 	Start *int32 `json:"start,omitempty"`
@@ -6608,7 +6616,9 @@ func (x FieldOptions_JSType) Enum() *FieldOptions_JSType {
 	return &x
 }
 
-// If set to RETENTION_SOURCE, the option will be omitted from the binary. // Note: as of January 2023, support for this is in progress and does not yet // have an effect (b/264593489).
+// If set to RETENTION_SOURCE, the option will be omitted from the binary.
+// Note: as of January 2023, support for this is in progress and does not yet
+// have an effect (b/264593489).
 type FieldOptions_OptionRetention int32
 
 const (
@@ -6649,7 +6659,10 @@ func (x FieldOptions_OptionRetention) Enum() *FieldOptions_OptionRetention {
 	return &x
 }
 
-// This indicates the types of entities that the field may apply to when used // as an option. If it is unset, then the field may be freely used as an // option on any kind of entity. Note: as of January 2023, support for this is // in progress and does not yet have an effect (b/264593489).
+// This indicates the types of entities that the field may apply to when used
+// as an option. If it is unset, then the field may be freely used as an
+// option on any kind of entity. Note: as of January 2023, support for this is
+// in progress and does not yet have an effect (b/264593489).
 type FieldOptions_OptionTargetType int32
 
 const (
@@ -9156,7 +9169,9 @@ func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Is this method side-effect-free (or safe in HTTP parlance), or idempotent, // or neither? HTTP based RPC implementation may choose GET verb for safe // methods, and PUT verb for idempotent methods instead of the default POST.
+// Is this method side-effect-free (or safe in HTTP parlance), or idempotent,
+// or neither? HTTP based RPC implementation may choose GET verb for safe
+// methods, and PUT verb for idempotent methods instead of the default POST.
 type MethodOptions_IdempotencyLevel int32
 
 const (
@@ -9505,7 +9520,12 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// A message representing a option the parser does not recognize. This only // appears in options protos created by the compiler::Parser class. // DescriptorPool resolves these when building Descriptor objects. Therefore, // options protos in descriptor objects (e.g. returned by Descriptor::options(), // or produced by Descriptor::CopyTo()) will never have UninterpretedOptions // in them.
+// A message representing a option the parser does not recognize. This only
+// appears in options protos created by the compiler::Parser class.
+// DescriptorPool resolves these when building Descriptor objects. Therefore,
+// options protos in descriptor objects (e.g. returned by Descriptor::options(),
+// or produced by Descriptor::CopyTo()) will never have UninterpretedOptions
+// in them.
 type UninterpretedOption struct {
 	Name []*UninterpretedOption_NamePart `json:"name,omitempty"`
 	// The value of the uninterpreted option, in whatever type the tokenizer
@@ -9888,7 +9908,11 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// The name of the uninterpreted option.  Each string represents a segment in // a dot-separated name.  is_extension is true iff a segment represents an // extension (denoted with parentheses in options specs in .proto files). // E.g.,{ ["foo", false], ["bar.baz", true], ["moo", false] } represents // "foo.(bar.baz).moo".
+// The name of the uninterpreted option.  Each string represents a segment in
+// a dot-separated name.  is_extension is true iff a segment represents an
+// extension (denoted with parentheses in options specs in .proto files).
+// E.g.,{ ["foo", false], ["bar.baz", true], ["moo", false] } represents
+// "foo.(bar.baz).moo".
 type UninterpretedOption_NamePart struct {
 	NamePart    *string `json:"name_part,omitempty"`
 	IsExtension *bool   `json:"is_extension,omitempty"`
@@ -10342,7 +10366,12 @@ func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 	return &x
 }
 
-// TODO Enums in C++ gencode (and potentially other languages) are // not well scoped.  This means that each of the feature enums below can clash // with each other.  The short names we've chosen maximize call-site // readability, but leave us very open to this scenario.  A future feature will // be designed and implemented to handle this, hopefully before we ever hit a // conflict here.
+// TODO Enums in C++ gencode (and potentially other languages) are
+// not well scoped.  This means that each of the feature enums below can clash
+// with each other.  The short names we've chosen maximize call-site
+// readability, but leave us very open to this scenario.  A future feature will
+// be designed and implemented to handle this, hopefully before we ever hit a
+// conflict here.
 type FeatureSet struct {
 	FieldPresence         *FeatureSet_FieldPresence         `json:"field_presence,omitempty"`
 	EnumType              *FeatureSet_EnumType              `json:"enum_type,omitempty"`
@@ -10698,7 +10727,10 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// A compiled specification for the defaults of a set of features.  These // messages are generated from FeatureSet extensions and can be used to seed // feature resolution. The resolution with this object becomes a simple search // for the closest matching edition, followed by proto merges.
+// A compiled specification for the defaults of a set of features.  These
+// messages are generated from FeatureSet extensions and can be used to seed
+// feature resolution. The resolution with this object becomes a simple search
+// for the closest matching edition, followed by proto merges.
 type FeatureSetDefaults struct {
 	Defaults []*FeatureSetDefaults_FeatureSetEditionDefault `json:"defaults,omitempty"`
 	// The minimum supported edition (inclusive) when this was constructed.
@@ -10954,7 +10986,10 @@ func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// A map from every known edition with a unique set of defaults to its // defaults. Not all editions may be contained here.  For a given edition, // the defaults at the closest matching edition ordered at or before it should // be used.  This field must be in strict ascending order by edition.
+// A map from every known edition with a unique set of defaults to its
+// defaults. Not all editions may be contained here.  For a given edition,
+// the defaults at the closest matching edition ordered at or before it should
+// be used.  This field must be in strict ascending order by edition.
 type FeatureSetDefaults_FeatureSetEditionDefault struct {
 	Edition *Edition `json:"edition,omitempty"`
 	// Defaults of features that can be overridden in this edition.
@@ -11203,7 +11238,8 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Equal(o *FeatureSetDefault
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Encapsulates information about the original source file from which a // FileDescriptorProto was generated.
+// Encapsulates information about the original source file from which a
+// FileDescriptorProto was generated.
 type SourceCodeInfo struct {
 	// A Location identifies a piece of source code in a .proto file which
 	// corresponds to a particular definition.  This information is intended
@@ -11865,7 +11901,9 @@ func (m *SourceCodeInfo_Location) Equal(o *SourceCodeInfo_Location) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Describes the relationship between generated code and its original source // file. A GeneratedCodeInfo message is associated with only one generated // source file, but may contain references to different source .proto files.
+// Describes the relationship between generated code and its original source
+// file. A GeneratedCodeInfo message is associated with only one generated
+// source file, but may contain references to different source .proto files.
 type GeneratedCodeInfo struct {
 	// An Annotation connects some span of text in generated code to an element
 	// of its generating .proto file.
@@ -12041,7 +12079,8 @@ func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Represents the identified object's effect on the element in the original // .proto file.
+// Represents the identified object's effect on the element in the original
+// .proto file.
 type GeneratedCodeInfo_Annotation_Semantic int32
 
 const (

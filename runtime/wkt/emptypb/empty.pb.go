@@ -8,7 +8,13 @@ import (
 	"slices"
 )
 
-// A generic empty message that you can re-use to avoid defining duplicated // empty messages in your APIs. A typical example is to use it as the request // or the response type of an API method. For instance: // //     service Foo { //       rpc Bar(google.protobuf.Empty) returns (google.protobuf.Empty); //     } //
+// A generic empty message that you can re-use to avoid defining duplicated
+// empty messages in your APIs. A typical example is to use it as the request
+// or the response type of an API method. For instance:
+//
+//	service Foo {
+//	  rpc Bar(google.protobuf.Empty) returns (google.protobuf.Empty);
+//	}
 type Empty struct {
 	// unknownFields holds fields (and extensions) this schema does not declare, as
 	// they came on the wire; nil when there are none.

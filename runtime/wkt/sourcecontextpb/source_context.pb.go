@@ -9,7 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// `SourceContext` represents information about the source of a // protobuf element, like the file in which it is defined.
+// `SourceContext` represents information about the source of a
+// protobuf element, like the file in which it is defined.
 type SourceContext struct {
 	// The path-qualified name of the .proto file that contained the associated
 	// protobuf element.  For example: `"google/protobuf/source_context.proto"`.

@@ -11,7 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// `NullValue` is a singleton enumeration to represent the null value for the // `Value` type union. // // The JSON representation for `NullValue` is JSON `null`.
+// `NullValue` is a singleton enumeration to represent the null value for the
+// `Value` type union.
+//
+// The JSON representation for `NullValue` is JSON `null`.
 type NullValue int32
 
 const (
@@ -43,7 +46,14 @@ func (x NullValue) Enum() *NullValue {
 	return &x
 }
 
-// `Struct` represents a structured data value, consisting of fields // which map to dynamically typed values. In some languages, `Struct` // might be supported by a native representation. For example, in // scripting languages like JS a struct is represented as an // object. The details of that representation are described together // with the proto support for the language. // // The JSON representation for `Struct` is JSON object.
+// `Struct` represents a structured data value, consisting of fields
+// which map to dynamically typed values. In some languages, `Struct`
+// might be supported by a native representation. For example, in
+// scripting languages like JS a struct is represented as an
+// object. The details of that representation are described together
+// with the proto support for the language.
+//
+// The JSON representation for `Struct` is JSON object.
 type Struct struct {
 	// Unordered map of dynamically typed values.
 	Fields map[string]*Value `json:"fields,omitempty"`
@@ -283,7 +293,12 @@ func (m *Struct) Equal(o *Struct) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// `Value` represents a dynamically typed value which can be either // null, a number, a string, a boolean, a recursive struct value, or a // list of values. A producer of value is expected to set one of these // variants. Absence of any variant indicates an error. // // The JSON representation for `Value` is JSON value.
+// `Value` represents a dynamically typed value which can be either
+// null, a number, a string, a boolean, a recursive struct value, or a
+// list of values. A producer of value is expected to set one of these
+// variants. Absence of any variant indicates an error.
+//
+// The JSON representation for `Value` is JSON value.
 type Value struct {
 	// The kind of value.
 	// Types that are assignable to Kind: *Value_NullValue, *Value_NumberValue, *Value_StringValue, *Value_BoolValue, *Value_StructValue, *Value_ListValue
@@ -706,7 +721,9 @@ func (m *Value) Equal(o *Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// `ListValue` is a wrapper around a repeated field of values. // // The JSON representation for `ListValue` is JSON array.
+// `ListValue` is a wrapper around a repeated field of values.
+//
+// The JSON representation for `ListValue` is JSON array.
 type ListValue struct {
 	// Repeated field of dynamically typed values.
 	Values []*Value `json:"values,omitempty"`

@@ -1794,7 +1794,8 @@ func (m *EnumValue) Equal(o *EnumValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// A protocol buffer option, which can be attached to a message, field, // enumeration, etc.
+// A protocol buffer option, which can be attached to a message, field,
+// enumeration, etc.
 type Option struct {
 	// The option's name. For protobuf built-in options (options defined in
 	// descriptor.proto), this is the short name. For example, `"map_entry"`.

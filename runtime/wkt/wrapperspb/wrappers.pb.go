@@ -11,7 +11,9 @@ import (
 	"unicode/utf8"
 )
 
-// Wrapper message for `double`. // // The JSON representation for `DoubleValue` is JSON number.
+// Wrapper message for `double`.
+//
+// The JSON representation for `DoubleValue` is JSON number.
 type DoubleValue struct {
 	// The double value.
 	Value float64 `json:"value,omitempty"`
@@ -165,7 +167,9 @@ func (m *DoubleValue) Equal(o *DoubleValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `float`. // // The JSON representation for `FloatValue` is JSON number.
+// Wrapper message for `float`.
+//
+// The JSON representation for `FloatValue` is JSON number.
 type FloatValue struct {
 	// The float value.
 	Value float32 `json:"value,omitempty"`
@@ -319,7 +323,9 @@ func (m *FloatValue) Equal(o *FloatValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `int64`. // // The JSON representation for `Int64Value` is JSON string.
+// Wrapper message for `int64`.
+//
+// The JSON representation for `Int64Value` is JSON string.
 type Int64Value struct {
 	// The int64 value.
 	Value int64 `json:"value,omitempty"`
@@ -473,7 +479,9 @@ func (m *Int64Value) Equal(o *Int64Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `uint64`. // // The JSON representation for `UInt64Value` is JSON string.
+// Wrapper message for `uint64`.
+//
+// The JSON representation for `UInt64Value` is JSON string.
 type UInt64Value struct {
 	// The uint64 value.
 	Value uint64 `json:"value,omitempty"`
@@ -627,7 +635,9 @@ func (m *UInt64Value) Equal(o *UInt64Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `int32`. // // The JSON representation for `Int32Value` is JSON number.
+// Wrapper message for `int32`.
+//
+// The JSON representation for `Int32Value` is JSON number.
 type Int32Value struct {
 	// The int32 value.
 	Value int32 `json:"value,omitempty"`
@@ -781,7 +791,9 @@ func (m *Int32Value) Equal(o *Int32Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `uint32`. // // The JSON representation for `UInt32Value` is JSON number.
+// Wrapper message for `uint32`.
+//
+// The JSON representation for `UInt32Value` is JSON number.
 type UInt32Value struct {
 	// The uint32 value.
 	Value uint32 `json:"value,omitempty"`
@@ -935,7 +947,9 @@ func (m *UInt32Value) Equal(o *UInt32Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `bool`. // // The JSON representation for `BoolValue` is JSON `true` and `false`.
+// Wrapper message for `bool`.
+//
+// The JSON representation for `BoolValue` is JSON `true` and `false`.
 type BoolValue struct {
 	// The bool value.
 	Value bool `json:"value,omitempty"`
@@ -1089,7 +1103,9 @@ func (m *BoolValue) Equal(o *BoolValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `string`. // // The JSON representation for `StringValue` is JSON string.
+// Wrapper message for `string`.
+//
+// The JSON representation for `StringValue` is JSON string.
 type StringValue struct {
 	// The string value.
 	Value string `json:"value,omitempty"`
@@ -1250,7 +1266,9 @@ func (m *StringValue) Equal(o *StringValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// Wrapper message for `bytes`. // // The JSON representation for `BytesValue` is JSON string.
+// Wrapper message for `bytes`.
+//
+// The JSON representation for `BytesValue` is JSON string.
 type BytesValue struct {
 	// The bytes value.
 	Value []byte `json:"value,omitempty"`
