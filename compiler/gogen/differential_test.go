@@ -117,8 +117,8 @@ func TestDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	mod := gentest.WriteModule(t, gen, map[string]string{
-		"difftest/difftest_test.go": string(harness),
-		"difftest/registry.go":      reg.String(),
+		"difftest/difftest_test.go":  string(harness),
+		"difftest/registry.go":       reg.String(),
 		"difftest/descriptors.binpb": string(desc),
 	}, true)
 	datasets := []string{
