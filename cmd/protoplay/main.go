@@ -26,7 +26,10 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"gen": {"generate Go code from .proto files", runGen},
+	"gen":    {"generate Go code from .proto files", runGen},
+	"encode": {"encode a JSON or text value to binary, hex or base64", runEncode},
+	"decode": {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
+	"check":  {"round-trip a sample of every message type through binary and JSON", runCheck},
 }
 
 func main() {

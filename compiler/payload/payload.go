@@ -98,10 +98,10 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "message %d: ", e.Record)
 	}
 	switch {
-	case e.Kind == KindPayload && e.Offset >= 0:
+	case (e.Kind == KindPayload || e.Kind == KindLimit) && e.Offset >= 0:
 		fmt.Fprintf(&b, "at byte %d", e.Offset)
 		if e.Path != "" {
-			fmt.Fprintf(&b, " (in %s)", e.Path)
+			fmt.Fprintf(&b, " (in %s)", shortPath(e.Path))
 		}
 		b.WriteString(": ")
 	case e.Kind == KindEncoding && e.Offset >= 0:
@@ -109,10 +109,20 @@ func (e *Error) Error() string {
 	case e.Line > 0:
 		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
 	case e.Path != "":
-		fmt.Fprintf(&b, "%s: ", e.Path)
+		fmt.Fprintf(&b, "%s: ", shortPath(e.Path))
 	}
 	b.WriteString(e.Message)
 	return b.String()
+}
+
+// shortPath elides the middle of a path deeper than 8 fields, for
+// messages; Error.Path keeps it whole.
+func shortPath(p string) string {
+	parts := strings.Split(p, ".")
+	if len(parts) <= 8 {
+		return p
+	}
+	return strings.Join(parts[:3], ".") + fmt.Sprintf(".(%d more).", len(parts)-6) + strings.Join(parts[len(parts)-3:], ".")
 }
 
 func newError(kind string, format string, args ...any) *Error {

@@ -64,6 +64,8 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 	b := w.raw.b
 	var out []Field
 	var counts map[protowire.Number]int
+	isAny := md.FullName() == "google.protobuf.Any"
+	typeURL := ""
 	pos := start
 	for pos < end {
 		num, wt, n, err := readTag(b, pos, end, path)
@@ -153,6 +155,14 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			vs, ve, err2 = scalarValue(b, &f, fd, wt, end, fpath)
 			f.ValueOffset, f.ValueLength = vs, ve-vs
 			next = ve
+			if isAny && err2 == nil {
+				switch num {
+				case 1:
+					typeURL = string(b[vs:ve])
+				case 2:
+					w.expandAny(&f, typeURL, depth, fpath)
+				}
+			}
 		}
 		if err2 != nil {
 			if f.Nested {
@@ -171,6 +181,35 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		return out, pos, payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
 	}
 	return out, pos, nil
+}
+
+// expandAny shows the value bytes of a google.protobuf.Any as the message
+// its type URL names, when the schema has that type and the bytes parse.
+// It relies on type_url (field 1) coming before value (field 2), as every
+// encoder writes them.
+func (w *wireWalker) expandAny(f *Field, typeURL string, depth int, path string) {
+	if w.s == nil || typeURL == "" || depth >= MaxDepth {
+		return
+	}
+	mt, err := w.s.Types.FindMessageByURL(typeURL)
+	if err != nil {
+		f.Note = "type URL " + strconv.Quote(typeURL) + " is not in the schema"
+		return
+	}
+	vs, ve := f.ValueOffset, f.ValueOffset+f.ValueLength
+	if !validMessage(w.raw.b[vs:ve], depth+1) {
+		f.Note = "does not parse as " + string(mt.Descriptor().FullName())
+		return
+	}
+	children, _, err2 := w.fields(mt.Descriptor(), vs, ve, depth+1, path, 0)
+	if err2 != nil {
+		f.Note = "does not parse as " + string(mt.Descriptor().FullName()) + ": " + err2.Message
+		return
+	}
+	f.Value = ""
+	f.Nested = true
+	f.Type = "bytes: " + string(mt.Descriptor().FullName())
+	f.Children = children
 }
 
 // packed decodes a LEN field holding packed scalars into element children.
