@@ -127,6 +127,9 @@ func parseHex(in []byte) ([]byte, error) {
 			i++
 		}
 		run := in[start:i]
+		if i < len(in) && !isSpace(in[i]) && in[i] != ',' && in[i] != '\\' && !(in[i] == 'x' || in[i] == 'X') {
+			return nil, &Error{Kind: KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
+		}
 		switch {
 		case len(run) == 0:
 			if i < len(in) {

@@ -284,14 +284,16 @@ func nearest(name string, candidates []string, n int) []string {
 		dist int
 	}
 	lname := strings.ToLower(name)
+	lshort := lname[strings.LastIndexByte(lname, '.')+1:]
 	var list []scored
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := editDistance(lname, lc)
-		if i := strings.LastIndexByte(lc, '.'); i >= 0 {
-			if d2 := editDistance(lname, lc[i+1:]); d2 < d {
-				d = d2
-			}
+		short := lc[strings.LastIndexByte(lc, '.')+1:]
+		d := min(editDistance(lname, lc), editDistance(lname, short))
+		if lshort != lname {
+			// The typed package may be off too: compare last names, one
+			// edit worse than an exact full-name match.
+			d = min(d, editDistance(lshort, short)+1)
 		}
 		list = append(list, scored{c, d})
 	}

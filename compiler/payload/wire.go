@@ -222,11 +222,26 @@ func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, 
 	f.Packed = true
 	f.ValueOffset, f.ValueLength = vs, ve-vs
 	want := wireTypeOf(fd.Kind())
+	// Size the element list once: a varint ends at each byte below 0x80.
+	n := 0
+	switch want {
+	case wtI32:
+		n = (ve - vs) / 4
+	case wtI64:
+		n = (ve - vs) / 8
+	default:
+		for _, c := range b[vs:ve] {
+			if c < 0x80 {
+				n++
+			}
+		}
+	}
+	f.Children = make([]Field, 0, n)
 	for pos, i := vs, 0; pos < ve; i++ {
 		e := Field{Offset: pos, Number: f.Number, WireType: want, Name: f.Name, Type: f.Type, ValueOffset: pos}
-		epath := path + "[" + strconv.Itoa(i) + "]"
-		_, next, err := scalarValue(b, &e, fd, want, ve, epath)
+		_, next, err := scalarValue(b, &e, fd, want, ve, "")
 		if err != nil {
+			err.Path = path + "[" + strconv.Itoa(i) + "]"
 			return ve, err
 		}
 		e.ValueLength = next - pos

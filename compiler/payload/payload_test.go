@@ -1,0 +1,380 @@
+package payload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+func testSchema(t testing.TB, file string) *Schema {
+	t.Helper()
+	return compileFS(t, os.DirFS("testdata"), nil, file)
+}
+
+func TestParseBinary(t *testing.T) {
+	cases := []struct {
+		in   string
+		enc  Encoding
+		want []byte
+		as   Encoding
+	}{
+		{"0a 08", Auto, []byte{0x0a, 0x08}, Hex},
+		{"0x0a,0x08\n", Auto, []byte{0x0a, 0x08}, Hex},
+		{`\x0a\x08`, Auto, []byte{0x0a, 0x08}, Hex},
+		{"0xa 0x8", Hex, []byte{0x0a, 0x08}, Hex},
+		{"0A08FF", Hex, []byte{0x0a, 0x08, 0xff}, Hex},
+		{"CJYB", Auto, []byte{0x08, 0x96, 0x01}, Base64},
+		{"CJYB\n", Base64, []byte{0x08, 0x96, 0x01}, Base64},
+		{"AP9h", Base64, []byte{0x00, 0xff, 0x61}, Base64},
+		{"AP-h", Auto, []byte{0x00, 0xfe, 0x1}[:0], Binary}, // not hex; '-' is URL base64 -> see below
+		{"  \n", Auto, []byte{}, Hex},
+		{"\x08\x96\x01", Auto, []byte{0x08, 0x96, 0x01}, Binary},
+		{"0a08", Binary, []byte("0a08"), Binary},
+	}
+	for _, c := range cases {
+		got, as, err := ParseBinary([]byte(c.in), c.enc)
+		if c.in == "AP-h" {
+			// URL-safe base64 of 00 fe 1? Check it decodes as base64.
+			if err != nil || as != Base64 || len(got) != 3 {
+				t.Errorf("ParseBinary(%q) = %x, %s, %v; want 3 bytes of base64", c.in, got, as, err)
+			}
+			continue
+		}
+		if err != nil || as != c.as || !bytes.Equal(got, c.want) {
+			t.Errorf("ParseBinary(%q, %s) = %x, %s, %v; want %x, %s", c.in, c.enc, got, as, err, c.want, c.as)
+		}
+	}
+	bad := []struct {
+		in     string
+		enc    Encoding
+		offset int
+	}{
+		{"0a 0g", Hex, 4},
+		{"0a 0", Hex, 3},
+		{"0a 0x", Hex, 5},
+		{"CJY*", Base64, 3},
+	}
+	for _, c := range bad {
+		_, _, err := ParseBinary([]byte(c.in), c.enc)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindEncoding || e.Offset != c.offset {
+			t.Errorf("ParseBinary(%q, %s) error = %#v, want KindEncoding at %d", c.in, c.enc, err, c.offset)
+		}
+	}
+	if _, _, err := ParseBinary(nil, "octal"); AsError(err).Kind != KindUsage {
+		t.Errorf("unknown encoding: %v", err)
+	}
+}
+
+func TestFormatBinary(t *testing.T) {
+	b := []byte{0x08, 0x96, 0x01}
+	for enc, want := range map[Encoding]string{Binary: "\x08\x96\x01", Hex: "08 96 01", Base64: "CJYB"} {
+		got, err := FormatBinary(b, enc)
+		if err != nil || string(got) != want {
+			t.Errorf("FormatBinary(%s) = %q, %v; want %q", enc, got, err, want)
+		}
+		back, _, err := ParseBinary(got, enc)
+		if err != nil || !bytes.Equal(back, b) {
+			t.Errorf("ParseBinary(FormatBinary(%s)) = %x, %v", enc, back, err)
+		}
+	}
+}
+
+func TestFindMessage(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	if md, err := s.FindMessage(".pp.wire.Item"); err != nil || md.FullName() != "pp.wire.Item" {
+		t.Fatalf("FindMessage(.pp.wire.Item) = %v, %v", md, err)
+	}
+	for name, want := range map[string]string{
+		"pp.wire.Iten":   "pp.wire.Item",
+		"Item":           "pp.wire.Item",
+		"pp.wire.extra":  "pp.wire.Item.Extra",
+		"protobuf.Any":   "google.protobuf.Any",
+		"pp.wire.Item.K": "",
+	} {
+		_, err := s.FindMessage(name)
+		e := AsError(err)
+		if e == nil || e.Kind != KindType {
+			t.Fatalf("FindMessage(%q) error = %v, want KindType", name, err)
+		}
+		if want != "" && (len(e.Suggestions) == 0 || e.Suggestions[0] != want) {
+			t.Errorf("FindMessage(%q) suggests %v, want %s first", name, e.Suggestions, want)
+		}
+		if want != "" && !strings.Contains(e.Error(), "did you mean "+want) {
+			t.Errorf("FindMessage(%q) error %q does not suggest %s", name, e.Error(), want)
+		}
+	}
+	if _, err := s.FindMessage("pp.wire.Item.Kind"); err == nil || !strings.Contains(err.Error(), "is a enum") && !strings.Contains(err.Error(), "enum, not a message") {
+		t.Errorf("FindMessage(enum) error = %v", err)
+	}
+	// The package-level form builds the schema itself.
+	res := compileFS(t, os.DirFS("testdata"), nil, "16_negative_varints.proto")
+	if _, err := res.FindMessage("bugcorpus.c16.Reading"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestEncodeErrors(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	cases := []struct {
+		in           string
+		format       Format
+		kind         string
+		line, column int
+		msg          string
+	}{
+		{`{"id": 1, "bogus": 2}`, JSON, KindJSON, 1, 11, `unknown field "bogus"`},
+		{"{\n  \"id\": 1,\n  \"kind\": \"NOPE\"\n}", JSON, KindJSON, 3, 11, "invalid value for enum field kind"},
+		{"{\n  \"id\": 1,", JSON, KindJSON, 2, 11, "unexpected end of input"},
+		{`{"id": "x"}`, JSON, KindJSON, 1, 8, "invalid value for int32 field id"},
+		{"id: 1\nname: 3", Text, KindText, 2, 7, "invalid value for string type: 3"},
+		{`{"child": {"extra": {}}}`, JSON, "", 0, 0, ""},
+	}
+	for _, c := range cases {
+		_, err := s.Encode(md, []byte(c.in), EncodeOptions{In: c.format})
+		if c.kind == "" {
+			if err != nil {
+				t.Errorf("Encode(%q): %v", c.in, err)
+			}
+			continue
+		}
+		e := AsError(err)
+		if e == nil || e.Kind != c.kind || e.Line != c.line || e.Column != c.column || !strings.Contains(e.Message, c.msg) {
+			t.Errorf("Encode(%q) error = %#v, want %s at %d:%d containing %q", c.in, e, c.kind, c.line, c.column, c.msg)
+		}
+	}
+	job := mustFind(t, testSchema(t, "30_proto2_required_and_defaults.proto"), "bugcorpus.c30.Job")
+	if _, err := (testSchema(t, "30_proto2_required_and_defaults.proto")).Encode(job, []byte(`{"id": "1"}`), EncodeOptions{}); AsError(err).Kind != KindValue || !strings.Contains(err.Error(), "required field bugcorpus.c30.Job.mode not set") {
+		t.Errorf("missing required field: %v", err)
+	}
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	for _, out := range []Encoding{Binary, Hex, Base64} {
+		for _, in := range []Format{JSON, Text} {
+			src := `{"id": -5, "name": "ü", "deltas": [1, -2], "counts": {"z": "9"}, "extra": {"flag": true}, "[pp.wire.note]": "n"}`
+			if in == Text {
+				src = `id: -5 name: "ü" deltas: [1, -2] counts {key: "z" value: 9} Extra {flag: true} [pp.wire.note]: "n"`
+			}
+			enc, err := s.Encode(md, []byte(src), EncodeOptions{In: in, Out: out})
+			if err != nil {
+				t.Fatalf("Encode(%s -> %s): %v", in, out, err)
+			}
+			dec, err := s.Decode(md, enc, DecodeOptions{In: out, Out: JSON})
+			if err != nil {
+				t.Fatalf("Decode(%s): %v", out, err)
+			}
+			if dec.Encoding != out {
+				t.Errorf("Decode reports encoding %s, want %s", dec.Encoding, out)
+			}
+			want := "{\n  \"id\": -5,\n  \"name\": \"ü\",\n  \"deltas\": [\n    1,\n    -2\n  ],\n  \"counts\": {\n    \"z\": \"9\"\n  },\n  \"extra\": {\n    \"flag\": true\n  },\n  \"[pp.wire.note]\": \"n\"\n}\n"
+			if dec.Messages[0] != want {
+				t.Errorf("%s -> %s -> JSON = %s, want %s", in, out, dec.Messages[0], want)
+			}
+		}
+	}
+}
+
+func TestDecodeDelimited(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	// Three records: {id: 1}, {}, {name: "a"}.
+	stream := "02 08 01 00 03 12 01 61"
+	dec, err := s.Decode(md, []byte(stream), DecodeOptions{Delimited: true, Out: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"id: 1\n", "\n", "name: \"a\"\n"}
+	if strings.Join(dec.Messages, "|") != strings.Join(want, "|") {
+		t.Errorf("Decode(stream) = %q, want %q", dec.Messages, want)
+	}
+	// A truncated record: the error names the record and the stream offset.
+	_, err = s.Decode(md, []byte("02 08 01 03 12 05 61"), DecodeOptions{Delimited: true})
+	e := AsError(err)
+	if e == nil || e.Kind != KindPayload || e.Record != 1 || e.Offset != 5 || e.Path != "name" {
+		t.Errorf("Decode(bad stream) error = %#v, want record 1, offset 5, path name", e)
+	}
+	if !strings.HasPrefix(e.Error(), "message 1: at byte 5 (in name): LEN of 5 bytes") {
+		t.Errorf("error text = %q", e.Error())
+	}
+	_, err = s.Decode(md, []byte("02 08 01 09 12"), DecodeOptions{Delimited: true})
+	if e := AsError(err); e == nil || e.Offset != 3 || e.Record != 1 {
+		t.Errorf("Decode(length past end) error = %#v", e)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	big := make([]byte, MaxInputBytes+1)
+	check := func(name string, err error) {
+		t.Helper()
+		if e := AsError(err); e == nil || e.Kind != KindLimit {
+			t.Errorf("%s over MaxInputBytes: error = %v, want KindLimit", name, err)
+		}
+	}
+	_, _, err := ParseBinary(big, Binary)
+	check("ParseBinary", err)
+	_, err = DecodeRaw(big)
+	check("DecodeRaw", err)
+	_, err = s.WireView(md, big)
+	check("WireView", err)
+	_, err = s.Encode(md, big, EncodeOptions{})
+	check("Encode", err)
+	_, err = s.Decode(md, big, DecodeOptions{In: Binary})
+	check("Decode", err)
+
+	// Nesting: MaxDepth levels decode, one more is a limit error, for
+	// binary, JSON and text alike.
+	chain := mustFind(t, testSchema(t, "20_recursive_message_defaults.proto"), "bugcorpus.c20.Chain")
+	cs := testSchema(t, "20_recursive_message_defaults.proto")
+	ok, _, _ := ParseBinary([]byte(nestHex(1, MaxDepth-1)), Hex)
+	if _, err := cs.Unmarshal(chain, ok); err != nil {
+		t.Errorf("depth %d: %v", MaxDepth, err)
+	}
+	deep, _, _ := ParseBinary([]byte(nestHex(1, MaxDepth)), Hex)
+	if _, err := cs.Unmarshal(chain, deep); AsError(err).Kind != KindLimit {
+		t.Errorf("depth %d: error = %v, want KindLimit", MaxDepth+1, err)
+	}
+	deepJSON := strings.Repeat(`{"next":`, MaxDepth) + "{}" + strings.Repeat("}", MaxDepth)
+	if _, err := cs.Encode(chain, []byte(deepJSON), EncodeOptions{}); err == nil {
+		t.Errorf("JSON nested %d deep was accepted", MaxDepth+1)
+	}
+}
+
+// TestViewAllocationBound checks the documented allocation bound on
+// payloads that maximize fields per byte and nesting.
+func TestViewAllocationBound(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	n := 1 << 16
+	payloads := map[string][]byte{
+		"tiny fields":   bytes.Repeat([]byte{0x08, 0x01}, n/2),
+		"empty LEN":     bytes.Repeat([]byte{0x32, 0x00}, n/2),
+		"empty groups":  bytes.Repeat([]byte{0x53, 0x54}, n/2),
+		"packed":        append([]byte{0x1a, 0xfc, 0xff, 0x03}, bytes.Repeat([]byte{0x01}, n-4)...),
+		"bytes":         append([]byte{0x4a, 0xfc, 0xff, 0x03}, bytes.Repeat([]byte{0xff, 0x01}, (n-4)/2)...),
+		"nested groups": []byte(strings.Repeat("\x0b", MaxDepth-1) + strings.Repeat("\x0c", MaxDepth-1)),
+	}
+	deep, _, _ := ParseBinary([]byte(nestHex(6, MaxDepth-1)), Hex)
+	payloads["nested messages"] = deep
+	for name, p := range payloads {
+		bound := uint64(MaxViewBytesPerInputByte*len(p) + MaxViewOverhead)
+		raw := allocated(func() { DecodeRaw(p) })
+		wire := allocated(func() { s.WireView(md, p) })
+		t.Logf("%s (%d bytes): DecodeRaw %d B/byte, WireView %d B/byte", name, len(p), raw/uint64(len(p)), wire/uint64(len(p)))
+		if raw > bound || wire > bound {
+			t.Errorf("%s: allocated %d (raw) and %d (wire) bytes, bound %d", name, raw, wire, bound)
+		}
+	}
+}
+
+// allocated returns the bytes f allocates on the heap.
+func allocated(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+func TestViewJSONShape(t *testing.T) {
+	s := testSchema(t, "14_group_in_oneof.proto")
+	md := mustFind(t, s, "bugcorpus.c14.Check")
+	v, err := s.WireView(md, []byte{0x0b, 0x08, 0x05, 0x0c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(v)
+	want := `{"type":"bugcorpus.c14.Check","size":4,"fields":[{"offset":0,"length":4,"tagLength":1,"tag":"0b","number":1,"wireType":3,"name":"probe","type":"group bugcorpus.c14.Check.Probe","nested":true,"valueOffset":1,"valueLength":2,"children":[{"offset":1,"length":2,"tagLength":1,"tag":"08","number":1,"wireType":0,"name":"depth","type":"int32","valueOffset":2,"valueLength":1,"value":"5"}]}]}`
+	if string(got) != want {
+		t.Errorf("View JSON =\n%s\nwant\n%s", got, want)
+	}
+	_, err = s.WireView(md, []byte{0x0b, 0x08, 0x05, 0x14})
+	got, _ = json.Marshal(AsError(err))
+	if want := `{"kind":"payload","message":"EGROUP for field 2 does not close the group of field 1","offset":3,"path":"probe"}`; string(got) != want {
+		t.Errorf("Error JSON = %s, want %s", got, want)
+	}
+}
+
+// TestSample pins the sample of a small type and checks determinism.
+func TestSample(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	a, err := s.FormatValue(Sample(md), JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := s.FormatValue(Sample(md), JSON)
+	if a != b {
+		t.Fatal("Sample is not deterministic")
+	}
+	path := filepath.Join("testdata", "golden", "sample_item.json")
+	if *update {
+		os.WriteFile(path, []byte(a), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || a != string(want) {
+		t.Errorf("sample of pp.wire.Item differs from %s (go test -update rewrites it); got:\n%s", path, a)
+	}
+	// Every field of a oneof-free type is set; only the first oneof case.
+	m := Sample(mustFind(t, testSchema(t, "23_unsafe_unmarshal_empty_strings.proto"), "bugcorpus.c23.Labels"))
+	var set []string
+	m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool { set = append(set, string(fd.Name())); return true })
+	if strings.Join(set, ",") != "by_key,name,tags" {
+		t.Errorf("Labels sample sets %v, want by_key,name,tags", set)
+	}
+}
+
+// TestChecksTestdata runs the checks on every schema in testdata, so they
+// run without the shared corpus too.
+func TestChecksTestdata(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.proto"))
+	for _, f := range files {
+		s := testSchema(t, filepath.Base(f))
+		for _, r := range s.Check() {
+			if !r.Pass {
+				t.Errorf("%s: %s: step %s at %q: %s", filepath.Base(f), r.Type, r.Step, r.Path, r.Message)
+			}
+		}
+	}
+}
+
+func TestFirstDifference(t *testing.T) {
+	s := testSchema(t, "wire.proto")
+	md := mustFind(t, s, "pp.wire.Item")
+	parse := func(j string) protoreflect.ProtoMessage {
+		m, err := s.ParseValue(md, []byte(j), JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	cases := []struct{ a, b, path string }{
+		{`{"counts": {"a": "1", "b": "2"}}`, `{"counts": {"a": "1", "b": "3"}}`, `counts["b"]`},
+		{`{"child": {"deltas": [1, 2]}}`, `{"child": {"deltas": [1]}}`, `child.deltas[1]`},
+		{`{"child": {"extra": {"flag": true}}}`, `{"child": {"extra": {}}}`, `child.extra.flag`},
+		{`{"[pp.wire.note]": "x"}`, `{}`, `[pp.wire.note]`},
+		{`{"ratio": 0.5}`, `{"ratio": 0.5}`, ``},
+	}
+	for _, c := range cases {
+		p, ok := FirstDifference(parse(c.a), parse(c.b))
+		if p != c.path || ok != (c.path == "") {
+			t.Errorf("FirstDifference(%s, %s) = %q, %v; want %q", c.a, c.b, p, ok, c.path)
+		}
+	}
+}
+
+var _ = protojson.Marshal
