@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const shopProto = `syntax = "proto3";
+package shop;
+message Order {
+  int32 id = 1;
+  string item = 2;
+  repeated sint32 deltas = 3;
+  map<string, int64> stock = 4;
+  Order parent = 5;
+}
+`
+
+// runIn runs protoplay in-process in a directory holding shop.proto.
+func runIn(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "shop.proto"), []byte(shopProto), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.proto"), []byte("syntax = \"proto3\";\nmessage {"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range args {
+		if strings.HasSuffix(a, ".proto") {
+			args[i] = filepath.Join(dir, a)
+		}
+	}
+	args = append([]string{args[0], "-I", dir}, args[1:]...)
+	if args[0] == "decode" && contains(args, "--raw") {
+		args = append(args[:1], args[3:]...) // --raw takes no -I
+	}
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEncodeDecodeCommands(t *testing.T) {
+	cases := []struct {
+		name, stdin string
+		args        []string
+		code        int
+		out, errOut string // substrings expected
+	}{
+		{"encode hex", `{"id": 150, "item": "tea"}`, []string{"encode", "--type", "shop.Order", "shop.proto", "--out", "hex"}, 0, "08 96 01 12 03 74 65 61\n", ""},
+		{"encode text base64", `id: 150`, []string{"encode", "--type", "shop.Order", "--in", "text", "--out", "base64", "shop.proto"}, 0, "CJYB\n", ""},
+		{"encode binary", `{"id": 1}`, []string{"encode", "--type", "shop.Order", "shop.proto"}, 0, "\x08\x01", ""},
+		{"decode json", "08 96 01 12 03 74 65 61", []string{"decode", "--type", "shop.Order", "shop.proto"}, 0, "{\n  \"id\": 150,\n  \"item\": \"tea\"\n}\n", ""},
+		{"decode base64 text", "CJYB", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "text"}, 0, "id: 150\n", ""},
+		{"decode binary", "\x08\x96\x01", []string{"decode", "--in", "binary", "--type", "shop.Order", "shop.proto"}, 0, "\"id\": 150", ""},
+		{"decode stream", "03 08 96 01 02 08 01", []string{"decode", "--delimited", "--type", "shop.Order", "shop.proto", "--out", "text"}, 0, "id: 150\nid: 1\n", ""},
+		{"decode wire", "08 96 01 1a 02 01 04", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "wire"}, 0, "     3  1a 02     3 deltas (sint32, LEN 2, packed) [", ""},
+		{"decode raw", "08 96 01 12 03 74 65 61", []string{"decode", "--raw"}, 0, "     3  12 03     2 (string, LEN 3) = \"tea\"", ""},
+		{"decode raw stream", "03 08 96 01 02 08 01", []string{"decode", "--raw", "--delimited"}, 0, "# message 1 at byte 5", ""},
+
+		{"unknown type", "", []string{"decode", "--type", "shop.Ordr", "shop.proto"}, 1, "", `unknown message type "shop.Ordr"; did you mean shop.Order?`},
+		{"bad json", "{\"id\": 1,\n\"nope\": 2}", []string{"encode", "--type", "shop.Order", "shop.proto"}, 1, "", "protoplay encode: line 2, column 1: unknown field \"nope\""},
+		{"bad payload", "2a 05 08 96", []string{"decode", "--type", "shop.Order", "shop.proto"}, 1, "", "protoplay decode: at byte 1 (in parent): LEN of 5 bytes exceeds the 2 remaining"},
+		{"bad nested payload", "2a 02 08 96", []string{"decode", "--type", "shop.Order", "shop.proto"}, 1, "", "at byte 3 (in parent.id): unexpected end of input in varint"},
+		{"bad wire listing", "08 96 01 0f", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "wire"}, 1, "error at byte 3: invalid wire type 7", "invalid wire type 7"},
+		{"bad raw", "0a 05", []string{"decode", "--raw"}, 1, "", "at byte 1 (in #1): LEN of 5 bytes exceeds the 0 remaining"},
+		{"bad hex", "0a 0g", []string{"decode", "--in", "hex", "--raw"}, 1, "", "at input byte 4: not a hex digit: 'g'"},
+		{"compile error", "{}", []string{"encode", "--type", "shop.Order", "bad.proto"}, 1, "", "bad.proto:2:9"},
+
+		{"no type", "", []string{"encode", "shop.proto"}, 2, "", "usage: protoplay encode"},
+		{"bad out", "", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "xml"}, 2, "", "usage: protoplay decode"},
+		{"raw with type", "", []string{"decode", "--raw", "--type", "shop.Order"}, 2, "", "usage: protoplay decode"},
+		{"bad flag", "", []string{"encode", "--bogus"}, 2, "", "flag provided but not defined"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runIn(t, c.stdin, c.args...)
+			if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errOut, c.errOut) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nwant it to contain:\n%s\nstderr:\n%s\nwant it to contain:\n%s", code, c.code, out, c.out, errOut, c.errOut)
+			}
+		})
+	}
+}
+
+func TestCheckCommand(t *testing.T) {
+	code, out, errOut := runIn(t, "", "check", "shop.proto")
+	if code != 0 || !strings.Contains(out, "ok    shop.Order (sample: ") || !strings.Contains(out, "1 message types, 0 failed") {
+		t.Errorf("check: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runIn(t, "", "check", "bad.proto"); code != 1 || !strings.Contains(errOut, "bad.proto:2:9") {
+		t.Errorf("check bad.proto: exit %d, stderr %s", code, errOut)
+	}
+	if code, _, _ := runIn(t, "", "check"); code != 2 {
+		t.Errorf("check without files: exit %d, want 2", code)
+	}
+}
