@@ -304,8 +304,8 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		children, np, err := d.fields(vpos, end, depth+1, fpath, num)
 		f.Children = children
 		if err != nil {
-			f.Length = max(err.Offset, vpos) - pos
-			f.ValueLength = f.Length - n
+			f.ValueLength = partialEnd(vpos, err.Offset, children) - vpos
+			f.Length = f.ValueLength + n
 			return f, np, false, err
 		}
 		f.ValueLength = endGroupStart(vpos, children) - vpos
@@ -326,6 +326,17 @@ func endGroupStart(vpos int, children []Field) int {
 	}
 	last := children[len(children)-1]
 	return last.Offset + last.Length
+}
+
+// partialEnd is where a group cut short by an error at errOffset ends in a
+// view: past its last child and the error, so children stay inside it.
+func partialEnd(vpos, errOffset int, children []Field) int {
+	end := max(vpos, errOffset)
+	if len(children) > 0 {
+		last := children[len(children)-1]
+		end = max(end, last.Offset+last.Length)
+	}
+	return end
 }
 
 func limitErr(pos int, path string) *Error {

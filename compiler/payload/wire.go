@@ -144,7 +144,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			var np int
 			f.Children, np, err2 = w.fields(fd.Message(), f.ValueOffset, end, depth+1, fpath, num)
 			if err2 != nil {
-				f.ValueLength = max(np, f.ValueOffset) - f.ValueOffset
+				f.ValueLength = partialEnd(f.ValueOffset, err2.Offset, f.Children) - f.ValueOffset
 				next = f.ValueOffset + f.ValueLength
 			} else {
 				f.ValueLength = endGroupStart(f.ValueOffset, f.Children) - f.ValueOffset
