@@ -90,7 +90,18 @@ func resolvePackage(fd protoreflect.FileDescriptor, opts *Options) (importPath, 
 	if name == "" {
 		name = path.Base(importPath)
 	}
-	return importPath, goSanitized(name)
+	return importPath, goPackageName(name)
+}
+
+// goPackageName makes name a usable Go package name: a valid identifier
+// (goSanitized), and not "documentation", which the go command ignores
+// (go/build skips files of package documentation).
+func goPackageName(name string) string {
+	name = goSanitized(name)
+	if name == "documentation" {
+		return "_documentation"
+	}
+	return name
 }
 
 // outputPath is where the Go file for f goes.
