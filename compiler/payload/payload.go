@@ -303,9 +303,9 @@ func nearest(name string, candidates []string, n int) []string {
 		}
 		return list[i].name < list[j].name
 	})
-	// Suggest only names within about half the typed length, so a typo finds
-	// its type and nonsense does not list unrelated names.
-	limit := len(name)/2 + 1
+	// Suggest only names within about half the length of the typed last
+	// name, so a typo finds its type and nonsense lists nothing unrelated.
+	limit := len(lshort)/2 + 1
 	var out []string
 	for _, s := range list {
 		if len(out) == n || s.dist > limit {
