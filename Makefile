@@ -11,6 +11,7 @@ help: ## list targets
 build: ## build the CLI and the protoc plugin into bin/
 	$(GO) build -o bin/protoplay ./cmd/protoplay
 	$(GO) build -o bin/protoc-gen-protoplay ./cmd/protoc-gen-protoplay
+	$(GO) run ./cmd/conformance-testee/gen -missing-ok -o bin/conformance-testee
 
 test: ## run every test (what CI runs)
 	$(GO) vet ./...
@@ -32,3 +33,7 @@ demo: ## generate Go for the example schema and print it
 
 clean:
 	rm -rf bin .cache
+
+.PHONY: conformance
+conformance: ## build the conformance testee and run the Go conformance runner against it
+	$(GO) test -count=1 -v -run 'TestConformance' ./cmd/conformance-testee
