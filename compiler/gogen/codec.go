@@ -281,7 +281,16 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
 					jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName)))))
 			}
-			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+			// Bind x only when some member's size reads it (Go rejects an
+			// unused type-switch variable).
+			subject := jen.Id("m").Dot(fn.oneof.goName).Assert(jen.Type())
+			for _, m := range fn.oneof.fields {
+				if sizeDependsOnValue(m.desc) {
+					subject = jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())
+					break
+				}
+			}
+			body = append(body, jen.Switch(subject).Block(cases...))
 		}
 	}
 	if !g.opts.DropUnknown {
