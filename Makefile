@@ -16,6 +16,7 @@ build: ## build the CLI and the protoc plugin into bin/
 test: ## run every test (what CI runs)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./wasm/...
 
 test-short: ## run the fast tests only
 	$(GO) test -short ./...
@@ -33,7 +34,42 @@ demo: ## generate Go for the example schema and print it
 
 clean:
 	rm -rf bin .cache
+	rm -rf site/dist
 
 .PHONY: conformance
 conformance: ## build the conformance testee and run the Go conformance runner against it
 	$(GO) test -count=1 -v -run 'TestConformance' ./cmd/conformance-testee
+
+# ---- The playground: wasm/ (the core for the browser) and site/ (the page).
+# site/dist is built from the page's sources, the Go that goes into the wasm
+# and the npm lock file; make rebuilds it only when one of them changed.
+WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+SITE_INPUTS := site/index.html site/tsconfig.json site/package-lock.json \
+	$(shell find site/src site/build site/static -type f 2>/dev/null) \
+	$(shell find wasm compiler runtime -name '*.go' -not -name '*_test.go' 2>/dev/null) \
+	go.mod testdata/example/example.proto
+
+.PHONY: site serve chromium
+site: site/dist/index.html ## build the playground page into site/dist (wasm, bundles, .gz/.br)
+
+site/node_modules/.package-lock.json: site/package-lock.json
+	cd site && npm ci --no-audit --no-fund
+
+site/dist/index.html: site/node_modules/.package-lock.json $(SITE_INPUTS)
+	cd site && node node_modules/typescript/bin/tsc -p .
+	$(GO) run ./site/build -out site/dist
+
+serve: site ## build everything and serve the playground on http://127.0.0.1:8080
+	$(GO) build -tags playground -o bin/protoplay ./cmd/protoplay
+	bin/protoplay serve --addr 127.0.0.1:8080
+
+chromium: ## install Debian's chromium for the browser tests when it is missing
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo -n"; \
+	  echo "installing chromium (apt) for the browser tests"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=120 chromium >/dev/null; }
+
+# make test builds the page and has chromium, so the browser tests run
+# (PROTOPLAY_E2E=1 turns their skips into failures).
+test: site chromium
+test: export PROTOPLAY_E2E = 1

@@ -30,6 +30,7 @@ var commands = map[string]command{
 	"encode": {"encode a JSON or text value to binary, hex or base64", runEncode},
 	"decode": {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
 	"check":  {"round-trip a sample of every message type through binary and JSON", runCheck},
+	"serve":  {"serve the playground page on a local address", runServe},
 }
 
 func main() {

@@ -1,0 +1,295 @@
+// Command build turns the playground's sources into a directory a static
+// server (or `protoplay serve`) can serve as is:
+//
+//	go run ./site/build [-out site/dist]
+//
+// It builds the core for the browser (GOOS=js GOARCH=wasm go build ./wasm),
+// bundles site/src with esbuild's Go API (the Worker, with Go's
+// wasm_exec.js inlined, and the page), names every asset by its content
+// hash so it can be cached forever, writes index.html pointing at them, and
+// precompresses each file as .gz (and as .br when the brotli command is on
+// PATH; the standard library has no brotli encoder).
+//
+// The page's libraries come from site/node_modules (make site runs npm ci
+// first); nothing else is fetched.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+func main() {
+	out := flag.String("out", "site/dist", "output `dir` (replaced)")
+	root := flag.String("root", ".", "repository root `dir`")
+	goCmd := flag.String("go", "go", "the go `command` used to build the wasm")
+	dev := flag.Bool("dev", false, "quick build for working on the page: no minification, inline source maps, no brotli")
+	flag.Parse()
+	if err := run(*root, *out, *goCmd, *dev); err != nil {
+		fmt.Fprintln(os.Stderr, "site/build:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root, out, goCmd string, dev bool) error {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	site := filepath.Join(root, "site")
+	if _, err := os.Stat(filepath.Join(site, "node_modules", "@codemirror", "view")); err != nil {
+		return errors.New("site/node_modules is missing: run `npm ci` in site/ (make site does)")
+	}
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	b := &builder{root: root, site: site, out: out, dev: dev}
+
+	start := time.Now()
+	wasm, err := b.buildWasm(goCmd)
+	if err != nil {
+		return err
+	}
+	wasmName := hashedName("protoplay.wasm", wasm)
+	if err := b.write(wasmName, wasm); err != nil {
+		return err
+	}
+	wasmExec, err := findWasmExec(goCmd)
+	if err != nil {
+		return err
+	}
+
+	// The Worker first: the page needs its hashed name.
+	worker, err := b.bundle("src/worker.ts", map[string]string{
+		"__WASM_URL__":  strconv.Quote("./" + wasmName),
+		"__WASM_SIZE__": strconv.Itoa(len(wasm)),
+	}, wasmExec)
+	if err != nil {
+		return err
+	}
+	workerName := hashedName("worker.js", worker[".js"])
+	if err := b.write(workerName, worker[".js"]); err != nil {
+		return err
+	}
+	page, err := b.bundle("src/main.ts", map[string]string{
+		"__WORKER_URL__": strconv.Quote("./" + workerName),
+		"__WASM_SIZE__":  strconv.Itoa(len(wasm)),
+	}, wasmExec)
+	if err != nil {
+		return err
+	}
+	appJS := hashedName("app.js", page[".js"])
+	appCSS := hashedName("app.css", page[".css"])
+	if err := b.write(appJS, page[".js"]); err != nil {
+		return err
+	}
+	if err := b.write(appCSS, page[".css"]); err != nil {
+		return err
+	}
+	html, err := os.ReadFile(filepath.Join(site, "index.html"))
+	if err != nil {
+		return err
+	}
+	html = bytes.ReplaceAll(html, []byte("{{app.js}}"), []byte(appJS))
+	html = bytes.ReplaceAll(html, []byte("{{app.css}}"), []byte(appCSS))
+	html = bytes.ReplaceAll(html, []byte("{{protoplay.wasm}}"), []byte(wasmName))
+	html = bytes.ReplaceAll(html, []byte("{{worker.js}}"), []byte(workerName))
+	if bytes.Contains(html, []byte("{{")) {
+		return errors.New("site/index.html: unknown {{placeholder}} left")
+	}
+	if err := b.write("index.html", html); err != nil {
+		return err
+	}
+	for _, f := range []string{"favicon.svg"} {
+		data, err := os.ReadFile(filepath.Join(site, "static", f))
+		if err != nil {
+			return err
+		}
+		if err := b.write(f, data); err != nil {
+			return err
+		}
+	}
+	if err := b.compress(); err != nil {
+		return err
+	}
+	b.report(time.Since(start))
+	return nil
+}
+
+type builder struct {
+	root, site, out string
+	dev             bool
+	written         []string
+}
+
+// buildWasm compiles ./wasm for the browser. -trimpath keeps machine paths
+// out of the binary; -s drops the symbol table (Go's wasm panics still
+// name functions, from pclntab).
+func (b *builder) buildWasm(goCmd string) ([]byte, error) {
+	tmp := filepath.Join(b.out, ".protoplay.wasm.tmp")
+	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
+	cmd.Dir = b.root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("building the wasm: %w", err)
+	}
+	defer os.Remove(tmp)
+	return os.ReadFile(tmp)
+}
+
+// findWasmExec locates Go's JS glue for the running toolchain: lib/wasm
+// since Go 1.24, misc/wasm before.
+func findWasmExec(goCmd string) (string, error) {
+	outb, err := exec.Command(goCmd, "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	goroot := strings.TrimSpace(string(outb))
+	for _, dir := range []string{"lib/wasm", "misc/wasm"} {
+		p := filepath.Join(goroot, dir, "wasm_exec.js")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("wasm_exec.js not found under %s/lib/wasm or misc/wasm", goroot)
+}
+
+// bundle runs esbuild on one entry point and returns its outputs by
+// extension (".js", and ".css" when the entry imports CSS).
+func (b *builder) bundle(entry string, define map[string]string, wasmExec string) (map[string][]byte, error) {
+	res := api.Build(api.BuildOptions{
+		EntryPoints:       []string{filepath.Join(b.site, entry)},
+		AbsWorkingDir:     b.site,
+		Bundle:            true,
+		Format:            api.FormatESModule,
+		Platform:          api.PlatformBrowser,
+		Target:            api.ES2022,
+		Outdir:            b.out,
+		Write:             false,
+		MinifyWhitespace:  !b.dev,
+		MinifyIdentifiers: !b.dev,
+		MinifySyntax:      !b.dev,
+		Sourcemap:         map[bool]api.SourceMap{true: api.SourceMapInline, false: api.SourceMapNone}[b.dev],
+		Define:            define,
+		Loader:            map[string]api.Loader{".proto": api.LoaderText},
+		LegalComments:     api.LegalCommentsEndOfFile,
+		Charset:           api.CharsetUTF8,
+		Tsconfig:          filepath.Join(b.site, "tsconfig.json"),
+		LogLevel:          api.LogLevelWarning,
+		Plugins: []api.Plugin{{
+			// "go:wasm_exec" is the toolchain's wasm_exec.js, whose
+			// protocol must match the Go that built the wasm.
+			Name: "go-wasm-exec",
+			Setup: func(pb api.PluginBuild) {
+				pb.OnResolve(api.OnResolveOptions{Filter: `^go:wasm_exec$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
+					return api.OnResolveResult{Path: wasmExec}, nil
+				})
+			},
+		}},
+	})
+	if len(res.Errors) > 0 {
+		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
+		return nil, fmt.Errorf("esbuild %s:\n%s", entry, strings.Join(msgs, ""))
+	}
+	outs := map[string][]byte{}
+	for _, f := range res.OutputFiles {
+		outs[filepath.Ext(f.Path)] = f.Contents
+	}
+	return outs, nil
+}
+
+func (b *builder) write(name string, data []byte) error {
+	b.written = append(b.written, name)
+	return os.WriteFile(filepath.Join(b.out, name), data, 0o644)
+}
+
+// compress writes name.gz (and name.br) beside each file when that saves
+// at least a tenth, so the server can send the smaller form as is.
+func (b *builder) compress() error {
+	brotli, _ := exec.LookPath("brotli")
+	if b.dev {
+		brotli = "" // quality 11 takes the better part of a minute on the wasm
+	}
+	for _, name := range b.written {
+		p := filepath.Join(b.out, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(data)
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		if buf.Len() < len(data)*9/10 {
+			if err := os.WriteFile(p+".gz", buf.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+		if brotli != "" {
+			cmd := exec.Command(brotli, "-q", "11", "-f", "-o", p+".br", p)
+			cmd.Stderr = os.Stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("brotli %s: %w", name, err)
+			}
+			if st, err := os.Stat(p + ".br"); err == nil && st.Size() >= int64(len(data)*9/10) {
+				os.Remove(p + ".br")
+			}
+		}
+	}
+	return nil
+}
+
+func (b *builder) report(took time.Duration) {
+	names := append([]string(nil), b.written...)
+	sort.Strings(names)
+	fmt.Fprintf(os.Stderr, "site/build: wrote %s in %.1fs\n", b.out, took.Seconds())
+	for _, n := range names {
+		line := fmt.Sprintf("  %-34s %9s", n, size(filepath.Join(b.out, n)))
+		for _, ext := range []string{".gz", ".br"} {
+			if s := size(filepath.Join(b.out, n+ext)); s != "" {
+				line += fmt.Sprintf("  %s %9s", ext[1:], s)
+			}
+		}
+		fmt.Fprintln(os.Stderr, line)
+	}
+}
+
+func size(p string) string {
+	st, err := os.Stat(p)
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatInt(st.Size(), 10)
+}
+
+// hashedName inserts a short content hash before the extension:
+// app.js -> app-1a2b3c4d5e.js. Assets so named never change, so they can
+// be cached for good; only index.html is revalidated.
+func hashedName(name string, data []byte) string {
+	sum := sha256.Sum256(data)
+	ext := filepath.Ext(name)
+	return strings.TrimSuffix(name, ext) + "-" + hex.EncodeToString(sum[:5]) + ext
+}

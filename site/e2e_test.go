@@ -1,0 +1,449 @@
+package site_test
+
+// The playground in a real browser: Debian's chromium, headless, driven by
+// chromedp, against site/dist served by this package's Handler.
+//
+// It needs site/dist (make site) and chromium (make chromium installs it
+// with apt). When either is missing the tests skip with a line saying so,
+// unless PROTOPLAY_E2E=1 (set by make test), which turns the skip into a
+// failure. Parts that read ../shared skip when it is absent.
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/protoplay/protoplay/site"
+)
+
+const shared = "../../shared"
+
+// browser starts a headless chromium on a fresh profile with the page
+// server and returns a context for it and the server's URL.
+func browser(t *testing.T) (context.Context, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	if _, err := os.Stat("dist/index.html"); err != nil {
+		skipOrFail(t, "site/dist is not built (run make site)")
+	}
+	chromium := chromiumPath()
+	if chromium == "" {
+		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
+	}
+	srv := httptest.NewServer(site.Handler(os.DirFS("dist")))
+	t.Cleanup(srv.Close)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	// Start the browser now, so later timeouts measure the page only.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", chromium, err)
+	}
+	return ctx, srv.URL + "/"
+}
+
+func chromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func skipOrFail(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("PROTOPLAY_E2E") == "1" {
+		t.Fatal(why)
+	}
+	t.Skip("skipping the browser test: " + why)
+}
+
+func needShared(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join(shared, rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: %s not found (the shared corpus is absent)", p)
+	}
+	return p
+}
+
+// waitJS polls a JavaScript expression until it is truthy.
+func waitJS(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=status]').innerText + ' | ' + document.querySelector('[data-testid=diagnostics]').innerText + ' | ' + document.querySelector('[data-testid=notice]').innerText + ' | payload: ' + document.querySelector('[data-testid=payload-error]').innerText + ' | json: ' + __protoplay.jsonText().slice(0, 200)`))
+			t.Fatalf("timed out after %v waiting for %s (page status: %s)", timeout, what, status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// do runs browser actions and fails the test on an error.
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// script runs JavaScript statements for their effect.
+func script(js string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[bool]("(() => {"+js+"; return true})()")(ctx, t)
+		return err
+	})
+}
+
+// insertText types text at the focus as one input, as a paste or an IME
+// does.
+func insertText(text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: text})
+		return err
+	})
+}
+
+var ctrl = chromedp.KeyModifiers(chromedp.ModifierCtrl)
+
+const (
+	goText      = `__protoplay.viewer.state.doc.toString()`
+	goState     = `document.querySelector('[data-testid=go-output]').dataset.state`
+	compiles    = `__protoplay.stats.compiles`
+	jsonText    = `__protoplay.jsonText()`
+	diagnostics = `[...document.querySelectorAll('[data-testid=diagnostic]')]`
+)
+
+// replaceSource selects all of the .proto editor and types text over it,
+// as a paste does.
+func replaceSource(t *testing.T, ctx context.Context, text string) {
+	t.Helper()
+	n := eval[int](t, ctx, compiles)
+	err := chromedp.Do(ctx,
+		script(`__protoplay.editor.focus()`),
+		chromedp.KeyEvent("a", ctrl),
+		insertText(text),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "a compile after the paste", fmt.Sprintf("%s > %d", compiles, n), 30*time.Second)
+}
+
+func TestPlayground(t *testing.T) {
+	ctx, url := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("example compiles and shows Go", func(t *testing.T) {
+		waitJS(t, ctx, "the example's Go", goText+`.includes("type Person struct")`, 60*time.Second)
+		if got := eval[string](t, ctx, goState); got != "ok" {
+			t.Errorf("output state %q, want ok", got)
+		}
+		tabs := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=go-file-tab]')].map(e => e.dataset.name)`)
+		if len(tabs) != 1 || !strings.HasSuffix(tabs[0], "example.pb.go") {
+			t.Errorf("Go tabs %q, want one example.pb.go", tabs)
+		}
+		t.Logf("first output %.0f ms after navigation", eval[float64](t, ctx, `__protoplay.stats.firstOutputMs`))
+	})
+
+	t.Run("typed syntax error marks its line; fixing it brings output back", func(t *testing.T) {
+		// Line 12 of the example is `  string name = 1;`: type a stray
+		// "=" after it.
+		n := eval[int](t, ctx, compiles)
+		err := chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`[data-testid=editor] .cm-line:nth-child(12)`)),
+			chromedp.KeyEvent(kb.End),
+			chromedp.KeyEvent("="),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, "a compile after typing", fmt.Sprintf("%s > %d", compiles, n), 30*time.Second)
+		waitJS(t, ctx, "an error mark", `document.querySelector('[data-testid=editor] .cm-lintRange-error')`, 10*time.Second)
+		markLine := eval[int](t, ctx, `(() => {
+			const m = document.querySelector('[data-testid=editor] .cm-lintRange-error');
+			const lines = [...document.querySelectorAll('[data-testid=editor] .cm-line')];
+			return lines.indexOf(m.closest('.cm-line')) + 1;
+		})()`)
+		if markLine != 12 {
+			t.Errorf("error mark on line %d, want 12", markLine)
+		}
+		diags := eval[[]map[string]string](t, ctx, diagnostics+`.map(e => ({line: e.dataset.line, text: e.innerText}))`)
+		if len(diags) == 0 || diags[0]["line"] != "12" {
+			t.Fatalf("diagnostics %v, want one on line 12", diags)
+		}
+		t.Logf("diagnostic: %s", diags[0]["text"])
+		if got := eval[string](t, ctx, goState); got != "stale" {
+			t.Errorf("output state %q with an error, want stale", got)
+		}
+		// Clicking the diagnostic puts the cursor on its line.
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid=diagnostic]`))); err != nil {
+			t.Fatal(err)
+		}
+		if l := eval[int](t, ctx, `__protoplay.editor.state.doc.lineAt(__protoplay.editor.state.selection.main.head).number`); l != 12 {
+			t.Errorf("clicking the diagnostic moved the cursor to line %d, want 12", l)
+		}
+
+		n = eval[int](t, ctx, compiles)
+		err = chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`[data-testid=editor] .cm-line:nth-child(12)`)),
+			chromedp.KeyEvent(kb.End),
+			chromedp.KeyEvent(kb.Backspace),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, "output back after the fix", goState+` === "ok" && `+diagnostics+`.length === 0`, 30*time.Second)
+		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=editor] .cm-lintRange-error')`) {
+			t.Error("error mark still shown after the fix")
+		}
+	})
+
+	t.Run("GoogleMessage1 payload pasted as hex decodes to its JSON", func(t *testing.T) {
+		schema := readFile(t, needShared(t, "corpus/benchmarks/datasets/google_message1/proto3/benchmark_message1_proto3.proto"))
+		payload := googleMessage1Payload(t)
+		replaceSource(t, ctx, schema)
+		waitJS(t, ctx, "GoogleMessage1's Go", goText+`.includes("type GoogleMessage1 struct")`, 30*time.Second)
+		selectTab(t, ctx, "tab-payload")
+		pickType(t, ctx, "benchmarks.proto3.GoogleMessage1")
+
+		pasteInto(t, ctx, "hex-input", spacedHex(payload))
+		want := expectedJSON(t, schema, "benchmarks.proto3.GoogleMessage1", payload)
+		waitJS(t, ctx, "the decoded JSON", jsonText+`.includes('"field1"') && document.querySelector('[data-testid=base64-input]').value === `+jsString(base64.StdEncoding.EncodeToString(payload)), 30*time.Second)
+		sameJSON(t, eval[string](t, ctx, jsonText), want)
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=wire-field]').length`); n < 10 {
+			t.Errorf("wire view shows %d fields", n)
+		}
+
+		// Encode round trip: the decoded JSON encodes to the payload's
+		// canonical bytes (the recording also holds explicit proto3 zero
+		// values, which JSON cannot carry).
+		do(t, ctx, script(`document.querySelector('[data-testid=hex-input]').value = ''`), chromedp.Click(chromedp.CSS(`[data-testid=encode]`)))
+		waitJS(t, ctx, "the encoded hex", `document.querySelector('[data-testid=hex-input]').value !== ''`, 30*time.Second)
+		canonical := canonicalBytes(t, schema, "benchmarks.proto3.GoogleMessage1", payload)
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=hex-input]').value`); got != spacedHex(canonical) {
+			t.Errorf("encoding the decoded JSON gave\n%s\nwant\n%s", got, spacedHex(canonical))
+		}
+	})
+
+	t.Run("encode panel round-trips the sample", func(t *testing.T) {
+		replaceSource(t, ctx, readFile(t, "../testdata/example/example.proto"))
+		selectTab(t, ctx, "tab-payload")
+		pickType(t, ctx, "example.addressbook.v1.Person")
+		waitJS(t, ctx, "the sample's bytes", jsonText+`.includes('"name"') && document.querySelector('[data-testid=hex-input]').value.length > 10`, 30*time.Second)
+		sample := eval[string](t, ctx, jsonText)
+		hex := eval[string](t, ctx, `document.querySelector('[data-testid=hex-input]').value`)
+		// Replace the JSON with nothing, then paste the bytes back.
+		pasteInto(t, ctx, "base64-input", eval[string](t, ctx, `document.querySelector('[data-testid=base64-input]').value`))
+		pasteInto(t, ctx, "hex-input", hex)
+		waitJS(t, ctx, "the decoded sample", `document.querySelectorAll('[data-testid=wire-field]').length > 3`, 30*time.Second)
+		time.Sleep(300 * time.Millisecond)
+		sameJSON(t, eval[string](t, ctx, jsonText), sample)
+		// Hovering a field lights its bytes.
+		do(t, ctx, script(`document.querySelector('[data-testid=wire-field]').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))`))
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=wire-bytes] .lit, [data-testid=wire-bytes] .tag').length`); n == 0 {
+			t.Error("hovering a field lit no bytes")
+		}
+	})
+
+	t.Run("checks are green for test_messages_proto3", func(t *testing.T) {
+		src := readFile(t, needShared(t, "corpus/protobuf/google/protobuf/test_messages_proto3.proto"))
+		replaceSource(t, ctx, src)
+		waitJS(t, ctx, "Go for TestAllTypesProto3", goText+`.includes("TestAllTypesProto3")`, 60*time.Second)
+		selectTab(t, ctx, "tab-checks")
+		waitJS(t, ctx, "check results", `document.querySelector('[data-testid=checks]').dataset.state === 'done' && document.querySelector('[data-testid=check-result][data-type="protobuf_test_messages.proto3.TestAllTypesProto3"]')`, 60*time.Second)
+		res := eval[[]map[string]string](t, ctx, `[...document.querySelectorAll('[data-testid=check-result]')].map(e => ({type: e.dataset.type, status: e.dataset.status, text: e.innerText}))`)
+		if len(res) < 5 {
+			t.Fatalf("%d check results, want every message type", len(res))
+		}
+		for _, r := range res {
+			if r["status"] != "pass" {
+				t.Errorf("check failed: %s", r["text"])
+			}
+		}
+		t.Logf("%d message types checked", len(res))
+	})
+
+	t.Run("a share link restores files and options", func(t *testing.T) {
+		replaceSource(t, ctx, readFile(t, "../testdata/example/example.proto"))
+		err := chromedp.Do(ctx,
+			chromedp.Click(chromedp.CSS(`[data-testid=add-file]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid=rename-file]`)),
+			chromedp.KeyEvent("a", ctrl),
+			insertText("extra/notes.proto"),
+			chromedp.KeyEvent(kb.Enter),
+			chromedp.Click(chromedp.CSS(`[data-testid=options-toggle]`)),
+			chromedp.SetValue(chromedp.CSS(`[data-testid=opt-unknown]`), "drop"),
+			script(`document.querySelector('[data-testid=opt-unknown]').dispatchEvent(new Event('input', {bubbles: true}))`),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, "output for both files", `document.querySelectorAll('[data-testid=go-file-tab]').length === 2`, 30*time.Second)
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("s", ctrl)); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, "the share link", `location.hash.startsWith('#s=') && !document.querySelector('[data-testid=toast]').hidden`, 10*time.Second)
+		link := eval[string](t, ctx, `location.href`)
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(link)); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, "the restored session's output", `document.querySelectorAll('[data-testid=go-file-tab]').length === 2`, 60*time.Second)
+		files := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=file-tab]')].map(e => e.dataset.name)`)
+		if !reflect.DeepEqual(files, []string{"example.proto", "extra/notes.proto"}) {
+			t.Errorf("restored files %q", files)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=opt-unknown]').value`); got != "drop" {
+			t.Errorf("restored unknown_fields option %q, want drop", got)
+		}
+		if !eval[bool](t, ctx, `__protoplay.sources()["extra/notes.proto"].includes("message Extra")`) {
+			t.Error("the second file's text was not restored")
+		}
+		if eval[bool](t, ctx, goText+`.includes("unknownFields")`) {
+			t.Error("unknown_fields=drop not applied after the restore")
+		}
+	})
+}
+
+func TestWorkerReplacedOnTimeout(t *testing.T) {
+	ctx, url := browser(t)
+	// A 1 ms limit: the first compile overruns it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=1")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the restart notice", `!document.querySelector('[data-testid=notice]').hidden && document.querySelector('[data-testid=notice]').innerText.includes('restarted')`, 60*time.Second)
+	waitJS(t, ctx, "a replacement Worker", `__protoplay.core.restarts >= 1`, 10*time.Second)
+}
+
+func selectTab(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid=`+id+`]`))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pickType(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	waitJS(t, ctx, "type "+name+" in the picker", `[...document.querySelector('[data-testid=type-picker]').options].some(o => o.value === `+jsString(name)+`)`, 30*time.Second)
+	do(t, ctx, script(`
+		const s = document.querySelector('[data-testid=type-picker]');
+		if (s.value !== `+jsString(name)+`) { s.value = `+jsString(name)+`; s.dispatchEvent(new Event('change')); }`))
+}
+
+// pasteInto replaces a textarea's text as a paste would: select all, then
+// insert.
+func pasteInto(t *testing.T, ctx context.Context, id, text string) {
+	t.Helper()
+	sel := `[data-testid=` + id + `]`
+	do(t, ctx,
+		chromedp.Focus(chromedp.CSS(sel)),
+		script(`document.querySelector('`+sel+`').select()`),
+		insertText(text),
+	)
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func spacedHex(b []byte) string {
+	var s strings.Builder
+	for i, c := range b {
+		if i > 0 {
+			s.WriteByte(' ')
+		}
+		fmt.Fprintf(&s, "%02x", c)
+	}
+	return s.String()
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func sameJSON(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("page JSON does not parse: %v\n%s", err, got)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("JSON differs:\ngot  %s\nwant %s", got, want)
+	}
+}
+
+// encodeSession writes a share-link hash the way share.ts does: JSON,
+// deflate-raw, base64url.
+func encodeSession(t *testing.T, state any) string {
+	t.Helper()
+	js, _ := json.Marshal(state)
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(js)
+	w.Close()
+	return "#s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}

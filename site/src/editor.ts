@@ -1,0 +1,218 @@
+// CodeMirror 6 set-ups for the page's three kinds of editor: the .proto
+// editor, the read-only Go viewer and the JSON editor. Colours are CSS
+// variables (style.css), so light and dark follow prefers-color-scheme
+// without rebuilding any editor.
+import { defaultKeymap, history, historyKeymap, indentWithTab, toggleComment } from "@codemirror/commands";
+import {
+  bracketMatching,
+  foldGutter,
+  foldKeymap,
+  HighlightStyle,
+  indentOnInput,
+  indentUnit,
+  StreamLanguage,
+  syntaxHighlighting,
+  type StringStream,
+} from "@codemirror/language";
+import { go } from "@codemirror/legacy-modes/mode/go";
+import { json } from "@codemirror/legacy-modes/mode/javascript";
+import { lintGutter } from "@codemirror/lint";
+import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
+import { EditorState, type Extension } from "@codemirror/state";
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+import { tags as t } from "@lezer/highlight";
+
+// The protobuf language: proto2, proto3 and editions. The legacy mode in
+// @codemirror/legacy-modes predates oneof, map, edition and block
+// comments, so this one is written here.
+const keywords = new Set(
+  (
+    "syntax edition package import public weak option message enum service rpc returns stream oneof map " +
+    "extend extensions reserved to max group optional required repeated"
+  ).split(" "),
+);
+const scalars = new Set(
+  "double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes".split(" "),
+);
+const constants = new Set("true false inf nan".split(" "));
+
+interface ProtoState {
+  depth: number; // open braces
+  inComment: boolean;
+  after: string; // the previous keyword, to tell declarations apart
+}
+
+export const protoLanguage = StreamLanguage.define<ProtoState>({
+  name: "protobuf",
+  startState: () => ({ depth: 0, inComment: false, after: "" }),
+  copyState: (s) => ({ ...s }),
+  token(stream: StringStream, s: ProtoState): string | null {
+    if (s.inComment) {
+      if (stream.skipTo("*/")) {
+        stream.match("*/");
+        s.inComment = false;
+      } else stream.skipToEnd();
+      return "blockComment";
+    }
+    if (stream.eatSpace()) return null;
+    if (stream.match("//")) {
+      stream.skipToEnd();
+      return "lineComment";
+    }
+    if (stream.match("/*")) {
+      s.inComment = true;
+      return "blockComment";
+    }
+    if (stream.match(/^"(?:[^"\\]|\\.)*"?/) || stream.match(/^'(?:[^'\\]|\\.)*'?/)) return "string";
+    if (stream.match(/^[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/)) return "number";
+    const w = stream.match(/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/) as RegExpMatchArray | null;
+    if (w) {
+      const word = w[0];
+      const prev = s.after;
+      s.after = "";
+      if (keywords.has(word)) {
+        s.after = word;
+        return "keyword";
+      }
+      if (scalars.has(word)) return "typeName";
+      if (constants.has(word)) return "atom";
+      if (prev === "message" || prev === "enum" || prev === "service" || prev === "oneof" || prev === "rpc")
+        return "definition";
+      if (stream.match(/^\s*=/, false)) return "propertyName";
+      return /^[A-Z]/.test(word.slice(word.lastIndexOf(".") + 1)) || word.includes(".") ? "typeName" : "variableName";
+    }
+    if (stream.match(/^\.[A-Za-z_]/, false)) {
+      stream.next();
+      return null;
+    }
+    const c = stream.next();
+    if (c === "{") s.depth++;
+    else if (c === "}") s.depth = Math.max(0, s.depth - 1);
+    s.after = "";
+    return c === "{" || c === "}" ? "brace" : c === "=" ? "operator" : "punctuation";
+  },
+  indent(s: ProtoState, textAfter: string, cx) {
+    const closing = /^\s*}/.test(textAfter) ? 1 : 0;
+    return Math.max(0, s.depth - closing) * cx.unit;
+  },
+  languageData: { commentTokens: { line: "//", block: { open: "/*", close: "*/" } }, indentOnInput: /^\s*}$/ },
+  tokenTable: {
+    lineComment: t.lineComment,
+    blockComment: t.blockComment,
+    definition: t.definition(t.typeName),
+    propertyName: t.propertyName,
+    brace: t.brace,
+  },
+});
+
+const goLanguage = StreamLanguage.define(go);
+const jsonLanguage = StreamLanguage.define(json);
+
+const highlight = HighlightStyle.define([
+  { tag: [t.keyword, t.modifier, t.controlKeyword, t.operatorKeyword, t.definitionKeyword], color: "var(--hl-keyword)" },
+  { tag: [t.typeName, t.className, t.standard(t.typeName)], color: "var(--hl-type)" },
+  { tag: [t.definition(t.typeName), t.definition(t.variableName), t.function(t.variableName)], color: "var(--hl-def)", fontWeight: "600" },
+  { tag: [t.string, t.special(t.string)], color: "var(--hl-string)" },
+  { tag: [t.number, t.atom, t.bool, t.null], color: "var(--hl-number)" },
+  { tag: [t.comment, t.lineComment, t.blockComment], color: "var(--hl-comment)", fontStyle: "italic" },
+  { tag: [t.propertyName], color: "var(--hl-property)" },
+  { tag: [t.operator, t.punctuation, t.brace], color: "var(--hl-punct)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", fontSize: "13px", color: "var(--fg)", backgroundColor: "var(--editor-bg)" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.5" },
+  ".cm-content": { caretColor: "var(--fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
+  "&.cm-focused": { outline: "none" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
+    { backgroundColor: "var(--selection)" },
+  ".cm-gutters": { backgroundColor: "var(--editor-bg)", color: "var(--muted)", border: "none" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)" },
+  ".cm-matchingBracket": { backgroundColor: "var(--selection)", outline: "none" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
+  ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
+  ".cm-searchMatch": { backgroundColor: "var(--search-match)" },
+});
+
+const common: Extension = [theme, syntaxHighlighting(highlight), highlightSpecialChars(), drawSelection(), EditorState.tabSize.of(2)];
+
+// protoExtensions is the .proto editor: editable, linted, with history.
+export function protoExtensions(onChange: () => void): Extension {
+  return [
+    common,
+    lineNumbers(),
+    lintGutter(),
+    foldGutter(),
+    highlightActiveLine(),
+    highlightActiveLineGutter(),
+    history(),
+    indentOnInput(),
+    indentUnit.of("  "),
+    bracketMatching(),
+    highlightSelectionMatches(),
+    protoLanguage,
+    keymap.of([
+      ...defaultKeymap,
+      ...historyKeymap,
+      ...searchKeymap,
+      ...foldKeymap,
+      indentWithTab,
+      { key: "Mod-/", run: toggleComment },
+    ]),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged) onChange();
+    }),
+    EditorView.contentAttributes.of({ "aria-label": ".proto source", autocapitalize: "off", autocorrect: "off" }),
+  ];
+}
+
+// viewerExtensions is the read-only generated Go.
+export function viewerExtensions(): Extension {
+  return [
+    common,
+    lineNumbers(),
+    foldGutter(),
+    goLanguage,
+    EditorState.readOnly.of(true),
+    EditorView.editable.of(false),
+    EditorView.contentAttributes.of({ tabindex: "0", "aria-label": "generated Go" }),
+    keymap.of([...searchKeymap, ...foldKeymap, { key: "Mod-a", run: selectAllInView }]),
+  ];
+}
+
+// jsonExtensions is the payload panel's JSON editor.
+export function jsonExtensions(onChange: () => void): Extension {
+  return [
+    common,
+    lineNumbers(),
+    history(),
+    bracketMatching(),
+    indentOnInput(),
+    jsonLanguage,
+    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged && u.transactions.some((tr) => tr.isUserEvent("input") || tr.isUserEvent("delete") || tr.isUserEvent("undo") || tr.isUserEvent("redo")))
+        onChange();
+    }),
+    EditorView.contentAttributes.of({ "aria-label": "message as JSON", autocapitalize: "off", autocorrect: "off" }),
+  ];
+}
+
+function selectAllInView(v: EditorView): boolean {
+  v.dispatch({ selection: { anchor: 0, head: v.state.doc.length } });
+  return true;
+}
+
+export function languageFor(name: string): Extension {
+  return name.endsWith(".go") ? goLanguage : protoLanguage;
+}

@@ -1,0 +1,217 @@
+// The encode/decode panel: a message type, its value as JSON, the bytes as
+// hex and base64, and the wire view linking the two. Editing the JSON
+// encodes it; typing or pasting hex or base64 decodes it. With "raw" on,
+// bytes are decoded with no schema at all.
+import { EditorState } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
+import type { Files, MessageInfo, PayloadError, WireView } from "./api";
+import { CallError, type Core } from "./client";
+import { jsonExtensions } from "./editor";
+import { byId, debounce } from "./ui";
+import { parseHex, renderWire } from "./wire";
+
+export class PayloadPanel {
+  private json: EditorView;
+  private picker = byId<HTMLSelectElement>("type-picker");
+  private hex = byId<HTMLTextAreaElement>("hex-input");
+  private b64 = byId<HTMLTextAreaElement>("base64-input");
+  private raw = byId<HTMLInputElement>("raw-toggle");
+  private errBox = byId("payload-error");
+  private wire = byId("wire-view");
+  private files: Files | null = null; // the last schema that compiled
+  private filesKey = "";
+  // lastInput is where the user last typed: a new schema re-reads that
+  // (re-decodes pasted bytes, or re-encodes written JSON).
+  private lastInput: "json" | "hex" | "base64" = "json";
+  // touched is set once the JSON holds the user's value rather than a
+  // sample, so a recompile re-encodes it instead of replacing it.
+  touched = false;
+  private seq = 0; // the latest request; older answers are dropped
+  onStateChange: () => void = () => {};
+
+  constructor(private core: Core) {
+    this.json = new EditorView({
+      parent: byId("json-editor"),
+      state: EditorState.create({ doc: "", extensions: jsonExtensions(() => this.jsonEdited()) }),
+    });
+    const encodeSoon = debounce(() => this.encode(), 250);
+    this.jsonEdited = () => {
+      this.touched = true;
+      this.lastInput = "json";
+      this.onStateChange();
+      encodeSoon();
+    };
+    this.picker.onchange = () => {
+      this.touched = false;
+      this.lastInput = "json";
+      this.onStateChange();
+      this.loadSample();
+    };
+    byId("sample-reset").onclick = () => {
+      this.touched = false;
+      this.lastInput = "json";
+      this.onStateChange();
+      this.loadSample();
+    };
+    byId("encode").onclick = () => {
+      this.lastInput = "json";
+      this.encode();
+    };
+    const fromHex = debounce(() => this.decode(this.hex.value, "hex"), 150);
+    const fromB64 = debounce(() => this.decode(this.b64.value, "base64"), 150);
+    this.hex.oninput = () => {
+      this.lastInput = "hex";
+      fromHex();
+    };
+    this.b64.oninput = () => {
+      this.lastInput = "base64";
+      fromB64();
+    };
+    this.raw.onchange = () => {
+      this.json.dom.classList.toggle("disabled", this.raw.checked);
+      if (this.hex.value.trim()) this.decode(this.hex.value, "hex");
+      else if (!this.raw.checked) this.encode();
+    };
+  }
+
+  private jsonEdited: () => void;
+
+  get type(): string {
+    return this.picker.value;
+  }
+
+  get jsonText(): string {
+    return this.json.state.doc.toString();
+  }
+
+  // restore puts a shared session's type and JSON back before the first
+  // compile; schemaChanged then encodes them.
+  restore(type?: string, json?: string) {
+    if (type) {
+      this.picker.replaceChildren(new Option(type, type));
+      this.picker.value = type;
+    }
+    if (json !== undefined) {
+      this.setJSON(json);
+      this.touched = true;
+    }
+  }
+
+  // schemaChanged is called after each successful compile.
+  schemaChanged(files: Files, messages: MessageInfo[]) {
+    const key = JSON.stringify(files);
+    if (key === this.filesKey) return; // recompiled, not changed
+    this.filesKey = key;
+    this.files = files;
+    const keep = this.picker.value;
+    this.picker.replaceChildren(...messages.map((m) => new Option(m.name, m.name)));
+    if (messages.some((m) => m.name === keep)) this.picker.value = keep;
+    else {
+      this.touched = false;
+      this.lastInput = "json";
+    }
+    if (!messages.length) {
+      this.setJSON("");
+      this.showError("No message types in the schema.");
+      return;
+    }
+    if (this.raw.checked) return;
+    if (this.lastInput === "hex" && this.hex.value.trim()) this.decode(this.hex.value, "hex");
+    else if (this.lastInput === "base64" && this.b64.value.trim()) this.decode(this.b64.value, "base64");
+    else if (this.touched) this.encode();
+    else this.loadSample();
+  }
+
+  private async loadSample() {
+    if (!this.files || !this.type) return;
+    const seq = ++this.seq;
+    try {
+      const s = await this.core.call("sample", { files: this.files, type: this.type });
+      if (seq !== this.seq) return;
+      this.setJSON(s.value);
+      await this.encode();
+    } catch (e) {
+      if (seq === this.seq) this.showError(e);
+    }
+  }
+
+  async encode() {
+    if (!this.files || !this.type || this.raw.checked) return;
+    const seq = ++this.seq;
+    try {
+      const files = this.files;
+      const r = await this.core.call("encode", { files, type: this.type, input: this.jsonText });
+      if (seq !== this.seq) return;
+      this.hex.value = r.hex;
+      this.b64.value = r.base64;
+      const v = await this.core.call("wireView", { files, type: this.type, input: r.hex, encoding: "hex" });
+      if (seq !== this.seq) return;
+      this.showView(v, r.hex, `${r.size} bytes`);
+    } catch (e) {
+      if (seq === this.seq) this.showError(e);
+    }
+  }
+
+  async decode(input: string, encoding: "hex" | "base64") {
+    const seq = ++this.seq;
+    try {
+      if (!input.trim()) {
+        (encoding === "hex" ? this.b64 : this.hex).value = "";
+        this.showView({ size: 0, fields: [] }, "", "");
+        return;
+      }
+      if (this.raw.checked || !this.files || !this.type) {
+        const v = await this.core.call("decodeRaw", { input, encoding });
+        if (seq !== this.seq) return;
+        const hex = (v as WireView & { hex: string }).hex;
+        if (encoding === "hex") this.b64.value = (v as WireView & { base64: string }).base64;
+        else this.hex.value = hex;
+        this.showView(v, hex, `${v.size} bytes, decoded without a schema`);
+        return;
+      }
+      const files = this.files;
+      const r = await this.core.call("decode", { files, type: this.type, input, encoding });
+      if (seq !== this.seq) return;
+      if (encoding === "hex") this.b64.value = r.base64;
+      else this.hex.value = r.hex;
+      this.setJSON(r.value);
+      this.touched = true;
+      this.onStateChange();
+      const v = await this.core.call("wireView", { files, type: this.type, input: r.hex, encoding: "hex" });
+      if (seq !== this.seq) return;
+      this.showView(v, r.hex, `${r.size} bytes`);
+    } catch (e) {
+      if (seq !== this.seq) return;
+      this.showError(e);
+      // Show how far the bytes parse, to point at the fault.
+      try {
+        const v = await this.core.call("decodeRaw", { input, encoding });
+        if (seq === this.seq) renderWire(this.wire, v, parseHex((v as WireView & { hex: string }).hex));
+      } catch {
+        this.wire.replaceChildren();
+      }
+    }
+  }
+
+  private setJSON(text: string) {
+    this.json.dispatch({ changes: { from: 0, to: this.json.state.doc.length, insert: text } });
+  }
+
+  private showView(v: WireView, hex: string, summary: string) {
+    this.errBox.hidden = true;
+    this.wire.dataset.summary = summary;
+    renderWire(this.wire, v, parseHex(hex));
+  }
+
+  private showError(e: unknown) {
+    let msg = e instanceof Error ? e.message : String(e);
+    const d: PayloadError | undefined = e instanceof CallError ? e.detail : undefined;
+    if (d?.kind === "json" && d.line) msg = `JSON ${msg}`;
+    this.errBox.textContent = msg;
+    this.errBox.hidden = false;
+    if (d?.kind === "json" && d.line && d.line <= this.json.state.doc.lines) {
+      const line = this.json.state.doc.line(d.line);
+      this.json.dispatch({ selection: { anchor: Math.min(line.from + Math.max(0, (d.column ?? 1) - 1), line.to) } });
+    }
+  }
+}

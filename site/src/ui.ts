@@ -1,0 +1,83 @@
+// Small DOM helpers shared by the page's modules.
+
+// byId finds an element by its data-testid, the page's stable handle
+// (tests use the same attributes).
+export function byId<T extends HTMLElement = HTMLElement>(id: string, root: ParentNode = document): T {
+  const e = root.querySelector<T>(`[data-testid="${id}"]`);
+  if (!e) throw new Error(`no element [data-testid=${id}]`);
+  return e;
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, v);
+    else e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+let toastTimer: ReturnType<typeof setTimeout> | undefined;
+
+// toast shows a short message for a few seconds.
+export function toast(msg: string) {
+  const t = byId("toast");
+  t.textContent = msg;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 2500);
+}
+
+// notice shows a message that stays until dismissed (a restarted Worker,
+// a link that could not be read).
+export function notice(msg: string) {
+  const n = byId("notice");
+  n.querySelector("span")!.textContent = msg;
+  n.hidden = false;
+}
+
+export function debounce(fn: () => void, ms: number): { (): void; cancel(): void; now(): void } {
+  let t: ReturnType<typeof setTimeout> | undefined;
+  const f = () => {
+    clearTimeout(t);
+    t = setTimeout(fn, ms);
+  };
+  f.cancel = () => clearTimeout(t);
+  f.now = () => {
+    clearTimeout(t);
+    fn();
+  };
+  return f;
+}
+
+// byteColumnToOffset converts a 1-based column counted in UTF-8 bytes, as
+// the compiler reports it, to a 0-based UTF-16 offset into line.
+export function byteColumnToOffset(line: string, col: number): number {
+  let bytes = 0;
+  let i = 0;
+  while (i < line.length && bytes < col - 1) {
+    const cp = line.codePointAt(i)!;
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return i;
+}
+
+export async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Older or locked-down browsers: the selection route still works.
+    const ta = el("textarea", {}, text);
+    document.body.append(ta);
+    ta.select();
+    document.execCommand("copy");
+    ta.remove();
+  }
+}
