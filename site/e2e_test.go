@@ -190,7 +190,8 @@ func TestPlayground(t *testing.T) {
 	}
 
 	t.Run("example compiles and shows Go", func(t *testing.T) {
-		waitJS(t, ctx, "the example's Go", goText+`.includes("type Person struct")`, 60*time.Second)
+		// compiles > 0: the browser's own output, not the prebuilt one.
+		waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
 		if got := eval[string](t, ctx, goState); got != "ok" {
 			t.Errorf("output state %q, want ok", got)
 		}
@@ -198,7 +199,8 @@ func TestPlayground(t *testing.T) {
 		if len(tabs) != 1 || !strings.HasSuffix(tabs[0], "example.pb.go") {
 			t.Errorf("Go tabs %q, want one example.pb.go", tabs)
 		}
-		t.Logf("first output %.0f ms after navigation", eval[float64](t, ctx, `__protoplay.stats.firstOutputMs`))
+		t.Logf("first output %.0f ms after navigation (prebuilt: %v), compiled in the browser at %.0f ms",
+			eval[float64](t, ctx, `__protoplay.stats.firstOutputMs`), eval[bool](t, ctx, `__protoplay.stats.prebuilt`), eval[float64](t, ctx, `__protoplay.stats.firstCompiledMs`))
 	})
 
 	t.Run("typed syntax error marks its line; fixing it brings output back", func(t *testing.T) {

@@ -17,8 +17,10 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +33,8 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/protoplay/protoplay/compiler"
 )
 
 func main() {
@@ -80,10 +84,7 @@ func run(root, out, goCmd string, dev bool) error {
 	}
 
 	// The Worker first: the page needs its hashed name.
-	worker, err := b.bundle("src/worker.ts", map[string]string{
-		"__WASM_URL__":  strconv.Quote("./" + wasmName),
-		"__WASM_SIZE__": strconv.Itoa(len(wasm)),
-	}, wasmExec)
+	worker, err := b.bundle("src/worker.ts", nil, wasmExec)
 	if err != nil {
 		return err
 	}
@@ -91,9 +92,15 @@ func run(root, out, goCmd string, dev bool) error {
 	if err := b.write(workerName, worker[".js"]); err != nil {
 		return err
 	}
+	prebuilt, err := prebuildExample(root)
+	if err != nil {
+		return err
+	}
 	page, err := b.bundle("src/main.ts", map[string]string{
-		"__WORKER_URL__": strconv.Quote("./" + workerName),
-		"__WASM_SIZE__":  strconv.Itoa(len(wasm)),
+		"__PREBUILT_EXAMPLE__": prebuilt,
+		"__WORKER_URL__":       strconv.Quote("./" + workerName),
+		"__WASM_URL__":         strconv.Quote("./" + wasmName),
+		"__WASM_SIZE__":        strconv.Itoa(len(wasm)),
 	}, wasmExec)
 	if err != nil {
 		return err
@@ -134,6 +141,34 @@ func run(root, out, goCmd string, dev bool) error {
 	}
 	b.report(time.Since(start))
 	return nil
+}
+
+// prebuildExample compiles the built-in example with the core, natively and
+// with default options, as the page's first-visit output: the page shows it
+// while the wasm loads and replaces it with the browser's own compile
+// (the same bytes: the core is deterministic). It returns a JS expression.
+func prebuildExample(root string) (string, error) {
+	src, err := os.ReadFile(filepath.Join(root, "testdata", "example", "example.proto"))
+	if err != nil {
+		return "", err
+	}
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: map[string]string{"example.proto": string(src)}})
+	if err := res.Err(); err != nil {
+		return "", fmt.Errorf("the example does not compile: %w", err)
+	}
+	type file struct {
+		Name    string `json:"name"`
+		Content string `json:"content"`
+	}
+	out := struct {
+		Source    string `json:"source"`
+		Generated []file `json:"generated"`
+	}{Source: string(src)}
+	for _, g := range res.Generated {
+		out.Generated = append(out.Generated, file{g.Name, g.Content})
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
 }
 
 type builder struct {

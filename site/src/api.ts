@@ -102,12 +102,19 @@ export type Method = keyof Methods;
 
 // Messages between the page and the Worker.
 export type ToWorker =
-  | { type: "init"; module?: WebAssembly.Module }
+  | { type: "init"; module: WebAssembly.Module }
   | { type: "call"; id: number; method: Method; params: unknown };
 
 export type FromWorker =
-  | { type: "progress"; loaded: number; total: number }
-  | { type: "ready"; ms: number; module: WebAssembly.Module; version: string }
+  | { type: "ready"; ms: number; version: string }
   | { type: "fatal"; message: string }
   | { type: "result"; id: number; result: unknown; memory: number; ms: number }
   | { type: "error"; id: number; message: string; detail?: PayloadError; memory: number; ms: number };
+
+// FetchInfo is the wasm download as the page's resource timing saw it.
+export interface FetchInfo {
+  transferSize: number; // bytes on the wire, headers included
+  encodedBodySize: number; // compressed body
+  decodedBodySize: number;
+  ms: number; // request start to last byte
+}

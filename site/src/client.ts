@@ -3,13 +3,13 @@
 // time limit, or a Worker whose memory has grown past the limit, gets the
 // Worker terminated and replaced by a fresh one (which reuses the compiled
 // wasm module), and onRestart says why, so the page can tell the user.
-import type { FromWorker, Method, Methods, PayloadError } from "./api";
+import type { FetchInfo, FromWorker, Method, Methods, PayloadError } from "./api";
 
 export interface CoreOptions {
   timeoutMs: number; // per call
   memoryLimit: number; // bytes of wasm memory
   onProgress(loaded: number, total: number): void;
-  onReady(ms: number, version: string): void;
+  onReady(ms: number, version: string, fetch?: FetchInfo): void;
   onRestart(reason: string): void;
   onFatal(message: string): void;
 }
@@ -33,14 +33,18 @@ interface Pending {
 
 export class Core {
   private worker!: Worker;
-  private module?: WebAssembly.Module;
+  private module: Promise<WebAssembly.Module>;
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private readyPromise!: Promise<void>;
   private markReady!: () => void;
   restarts = 0;
+  moduleReadyMs = 0; // when the wasm was downloaded and compiled, since navigation start
 
   constructor(private opts: CoreOptions) {
+    this.module = compileWasm(opts.onProgress);
+    this.module.then(() => (this.moduleReadyMs = performance.now()));
+    this.module.catch((e) => opts.onFatal(`loading the compiler: ${e?.message ?? e}`));
     this.spawn();
   }
 
@@ -52,9 +56,9 @@ export class Core {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const p: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
+      this.pending.set(id, p);
       // The clock starts when the Worker is ready, so a slow download is
       // not mistaken for a runaway call.
-      this.pending.set(id, p);
       this.readyPromise.then(() => {
         if (!this.pending.has(id)) return;
         p.timer = setTimeout(() => this.timeout(id), this.opts.timeoutMs);
@@ -65,21 +69,18 @@ export class Core {
 
   private spawn() {
     this.readyPromise = new Promise((r) => (this.markReady = r));
-    this.worker = new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" });
-    this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
-    this.worker.onerror = (e) => this.opts.onFatal(e.message || "the compiler Worker failed to start");
-    this.worker.postMessage({ type: "init", module: this.module });
+    const w = new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" });
+    this.worker = w;
+    w.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
+    w.onerror = (e) => this.opts.onFatal(e.message || "the compiler Worker failed to start");
+    this.module.then((module) => w.postMessage({ type: "init", module }));
   }
 
   private onMessage(m: FromWorker) {
     switch (m.type) {
-      case "progress":
-        this.opts.onProgress(m.loaded, m.total);
-        return;
       case "ready":
-        this.module = m.module;
         this.markReady();
-        this.opts.onReady(m.ms, m.version);
+        this.opts.onReady(m.ms, m.version, wasmFetchInfo());
         return;
       case "fatal":
         this.opts.onFatal(m.message);
@@ -117,6 +118,56 @@ export class Core {
     this.spawn();
     this.opts.onRestart(reason);
   }
+}
+
+// compileWasm downloads and compiles the core while reporting progress. It
+// hands compileStreaming the fetch's own Response, which lets the browser
+// compile as bytes arrive and cache the machine code for the next visit;
+// a clone of the body is only counted. The total is the uncompressed size
+// the build recorded: Content-Length counts compressed bytes.
+async function compileWasm(onProgress: (loaded: number, total: number) => void): Promise<WebAssembly.Module> {
+  const url = new URL(__WASM_URL__, import.meta.url);
+  const resp = await fetch(url);
+  if (!resp.ok) throw new Error(`fetching ${url.pathname}: HTTP ${resp.status}`);
+  const total = __WASM_SIZE__;
+  const counted = resp.clone().body;
+  if (counted) {
+    (async () => {
+      const r = counted.getReader();
+      let loaded = 0;
+      let last = 0;
+      for (;;) {
+        const { done, value } = await r.read();
+        if (done) break;
+        loaded += value.byteLength;
+        const now = performance.now();
+        if (now - last > 50) {
+          last = now;
+          onProgress(loaded, total);
+        }
+      }
+      onProgress(total, total);
+    })();
+  }
+  try {
+    return await WebAssembly.compileStreaming(resp);
+  } catch (e) {
+    // A server that sends another Content-Type defeats streaming only.
+    if (!(e instanceof TypeError)) throw e;
+    return WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+  }
+}
+
+function wasmFetchInfo(): FetchInfo | undefined {
+  const e = performance.getEntriesByType("resource").find((e) => e.name.endsWith(".wasm")) as PerformanceResourceTiming | undefined;
+  return (
+    e && {
+      transferSize: e.transferSize,
+      encodedBodySize: e.encodedBodySize,
+      decodedBodySize: e.decodedBodySize,
+      ms: e.responseEnd - e.startTime,
+    }
+  );
 }
 
 const mib = (n: number) => `${Math.round(n / (1 << 20))} MiB`;

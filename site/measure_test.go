@@ -1,0 +1,114 @@
+package site_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestMeasure prints the playground's performance numbers (the README and
+// issue 4 quote them): PROTOPLAY_MEASURE=1 go test -run TestMeasure -v ./site
+//
+//   - cold start: navigation to the first generated Go on screen, in a
+//     fresh browser profile (nothing cached), and its parts;
+//   - edit to output: an edit in the editor to the new Go on screen, for
+//     the example and for a ~1,000-line googleapis file, median and p95.
+func TestMeasure(t *testing.T) {
+	if os.Getenv("PROTOPLAY_MEASURE") == "" {
+		t.Skip("set PROTOPLAY_MEASURE=1 to measure")
+	}
+	for i := 1; i <= 5; i++ {
+		// A subtest per run, so each browser is gone before the next
+		// starts.
+		t.Run(fmt.Sprintf("cold%d", i), func(t *testing.T) {
+			ctx, url := browser(t)
+			do(t, ctx, chromedp.Navigate(url))
+			waitJS(t, ctx, "first output", `__protoplay.stats.firstOutputMs > 0`, 60*time.Second)
+			coldStart(t, ctx, fmt.Sprintf("cold start %d", i))
+			if i == 5 {
+				// The same profile again, once V8 has had time to cache
+				// the module's optimised code: a repeat visit.
+				time.Sleep(5 * time.Second)
+				do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url))
+				waitJS(t, ctx, "first output", `__protoplay.stats.firstOutputMs > 0`, 60*time.Second)
+				coldStart(t, ctx, "repeat visit")
+			}
+		})
+	}
+
+	small := map[string]any{"files": []map[string]string{{"name": "example.proto", "text": readFile(t, "../testdata/example/example.proto")}}, "active": "example.proto", "options": ""}
+	t.Run("small", func(t *testing.T) { measureEdits(t, "example.proto (42 lines)", small, 40) })
+
+	root := filepath.Join(shared, "corpus/googleapis")
+	big := needShared(t, "corpus/googleapis/google/privacy/dlp/v2/storage.proto")
+	bigText := readFile(t, big)
+	bigFiles := []map[string]string{
+		{"name": "google/privacy/dlp/v2/storage.proto", "text": bigText},
+		{"name": "google/api/resource.proto", "text": readFile(t, filepath.Join(root, "google/api/resource.proto"))},
+	}
+	t.Run("big", func(t *testing.T) {
+		measureEdits(t, fmt.Sprintf("google/privacy/dlp/v2/storage.proto (%d lines, + google/api/resource.proto)", strings.Count(bigText, "\n")),
+			map[string]any{"files": bigFiles, "active": "google/privacy/dlp/v2/storage.proto", "options": ""}, 40)
+	})
+}
+
+func coldStart(t *testing.T, ctx context.Context, what string) {
+	waitJS(t, ctx, "the first compile in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	s := eval[map[string]float64](t, ctx, `({first: __protoplay.stats.firstOutputMs, compiled: __protoplay.stats.firstCompiledMs, module: __protoplay.stats.moduleReadyMs, ready: __protoplay.stats.wasmReadyMs, compile: __protoplay.stats.lastCompileMs})`)
+	wasm := eval[map[string]float64](t, ctx, `__protoplay.stats.wasmFetch || {}`)
+	t.Logf("%s: first output on screen at %.0f ms (prebuilt example); compiled in the browser at %.0f ms (wasm module compiled at %.0f, Go ready at %.0f, first compile %.0f ms in the core); wasm fetch %.0f ms, %.0f bytes of body for %.0f",
+		what, s["first"], s["compiled"], s["module"], s["ready"], s["compile"], wasm["ms"], wasm["encodedBodySize"], wasm["decodedBodySize"])
+}
+
+func measureEdits(t *testing.T, name string, session any, n int) {
+	ctx, url := browser(t)
+	do(t, ctx, chromedp.Navigate(url+encodeSession(t, session)))
+	waitJS(t, ctx, "first output", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	// Warm up: let the engine tier the hot code up, as it would for a
+	// person who has typed for a few seconds.
+	for i := 0; i < 5; i++ {
+		edit(t, ctx, i)
+	}
+	var lat, core []float64
+	for i := 0; i < n; i++ {
+		l, c := edit(t, ctx, i)
+		lat = append(lat, l)
+		core = append(core, c)
+	}
+	t.Logf("%s: edit -> output median %.0f ms, p95 %.0f ms (time in the core: median %.0f ms, p95 %.0f ms), %d edits",
+		name, pct(lat, 50), pct(lat, 95), pct(core, 50), pct(core, 95), n)
+}
+
+// edit appends a comment line to the end of the file (or takes it away
+// again), waits for the new output and for the follow-up work (checks,
+// payload panel) to settle, and returns the page's edit->output latency and
+// the core's compile time.
+func edit(t *testing.T, ctx context.Context, i int) (float64, float64) {
+	t.Helper()
+	n := eval[int](t, ctx, `__protoplay.stats.latencies.length`)
+	do(t, ctx, script(`
+		const v = __protoplay.editor, d = v.state.doc;
+		if (d.toString().endsWith("// edit\n")) v.dispatch({changes: {from: d.length - 8, to: d.length}});
+		else v.dispatch({changes: {from: d.length, insert: "// edit\n"}});`))
+	waitJS(t, ctx, "the edit's output", fmt.Sprintf(`__protoplay.stats.latencies.length > %d`, n), 60*time.Second)
+	time.Sleep(200 * time.Millisecond) // the follow-up starts 120 ms after the output
+	waitJS(t, ctx, "checks", `document.querySelector('[data-testid=checks]').dataset.state === 'done'`, 60*time.Second)
+	return eval[float64](t, ctx, `__protoplay.stats.latencies.at(-1)`), eval[float64](t, ctx, `__protoplay.stats.lastCompileMs`)
+}
+
+func pct(xs []float64, p int) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := (len(s)*p + 99) / 100
+	if i > 0 {
+		i--
+	}
+	return s[i]
+}
