@@ -66,6 +66,9 @@ func browser(t *testing.T) (context.Context, string) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1400, 900),
 	}
+	if f := os.Getenv("PROTOPLAY_JS_FLAGS"); f != "" {
+		opts = append(opts, chromedp.Flag("js-flags", f))
+	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
 	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)

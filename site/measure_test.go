@@ -69,6 +69,9 @@ func coldStart(t *testing.T, ctx context.Context, what string) {
 
 func measureEdits(t *testing.T, name string, session any, n int) {
 	ctx, url := browser(t)
+	if q := os.Getenv("PROTOPLAY_QUERY"); q != "" {
+		url += "?" + q // e.g. gogc=400
+	}
 	do(t, ctx, chromedp.Navigate(url+encodeSession(t, session)))
 	waitJS(t, ctx, "first output", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 	// Warm up: let the engine tier the hot code up, as it would for a
@@ -84,12 +87,16 @@ func measureEdits(t *testing.T, name string, session any, n int) {
 	}
 	t.Logf("%s: edit -> output median %.0f ms, p95 %.0f ms (time in the core: median %.0f ms, p95 %.0f ms), %d edits",
 		name, pct(lat, 50), pct(lat, 95), pct(core, 50), pct(core, 95), n)
+	sort.Float64s(lat)
+	sort.Float64s(core)
+	t.Logf("  latencies (sorted): %.0f", lat)
+	t.Logf("  core (sorted): %.0f", core)
 }
 
 // edit appends a comment line to the end of the file (or takes it away
 // again), waits for the new output and for the follow-up work (checks,
-// payload panel) to settle, and returns the page's edit->output latency and
-// the core's compile time.
+// payload panel) to finish, so each edit meets an idle Worker, and returns
+// the page's edit->output latency and the core's compile time.
 func edit(t *testing.T, ctx context.Context, i int) (float64, float64) {
 	t.Helper()
 	n := eval[int](t, ctx, `__protoplay.stats.latencies.length`)
@@ -98,8 +105,8 @@ func edit(t *testing.T, ctx context.Context, i int) (float64, float64) {
 		if (d.toString().endsWith("// edit\n")) v.dispatch({changes: {from: d.length - 8, to: d.length}});
 		else v.dispatch({changes: {from: d.length, insert: "// edit\n"}});`))
 	waitJS(t, ctx, "the edit's output", fmt.Sprintf(`__protoplay.stats.latencies.length > %d`, n), 60*time.Second)
-	time.Sleep(200 * time.Millisecond) // the follow-up starts 120 ms after the output
-	waitJS(t, ctx, "checks", `document.querySelector('[data-testid=checks]').dataset.state === 'done'`, 60*time.Second)
+	time.Sleep(300 * time.Millisecond) // the follow-up starts 200 ms after the output
+	waitJS(t, ctx, "an idle Worker", `__protoplay.core.busy === 0 && document.querySelector('[data-testid=checks]').dataset.state === 'done'`, 60*time.Second)
 	return eval[float64](t, ctx, `__protoplay.stats.latencies.at(-1)`), eval[float64](t, ctx, `__protoplay.stats.lastCompileMs`)
 }
 

@@ -102,7 +102,7 @@ export type Method = keyof Methods;
 
 // Messages between the page and the Worker.
 export type ToWorker =
-  | { type: "init"; module: WebAssembly.Module }
+  | { type: "init"; module: WebAssembly.Module; env: Record<string, string> }
   | { type: "call"; id: number; method: Method; params: unknown };
 
 export type FromWorker =

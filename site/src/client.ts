@@ -8,6 +8,7 @@ import type { FetchInfo, FromWorker, Method, Methods, PayloadError } from "./api
 export interface CoreOptions {
   timeoutMs: number; // per call
   memoryLimit: number; // bytes of wasm memory
+  env: Record<string, string>; // the Go program's environment (GOGC, GODEBUG...)
   onProgress(loaded: number, total: number): void;
   onReady(ms: number, version: string, fetch?: FetchInfo): void;
   onRestart(reason: string): void;
@@ -48,6 +49,11 @@ export class Core {
     this.spawn();
   }
 
+  // busy is the number of calls not yet answered.
+  get busy(): number {
+    return this.pending.size;
+  }
+
   get ready(): Promise<void> {
     return this.readyPromise;
   }
@@ -73,7 +79,7 @@ export class Core {
     this.worker = w;
     w.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
     w.onerror = (e) => this.opts.onFatal(e.message || "the compiler Worker failed to start");
-    this.module.then((module) => w.postMessage({ type: "init", module }));
+    this.module.then((module) => w.postMessage({ type: "init", module, env: this.opts.env }));
   }
 
   private onMessage(m: FromWorker) {

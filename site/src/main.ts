@@ -14,7 +14,7 @@ import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, byteColumnToOffset, copyText, debounce, el, notice, toast } from "./ui";
 import { zip } from "./zip";
 
-// Test and measurement knobs: ?timeout=MS and ?memlimit=MiB.
+// Test and measurement knobs: ?timeout=MS, ?memlimit=MiB and ?gogc=N.
 const params = new URLSearchParams(location.search);
 
 // stats is read by the browser tests and the measurements in the README.
@@ -37,6 +37,7 @@ const progress = byId<HTMLProgressElement>("progress");
 const core = new Core({
   timeoutMs: Number(params.get("timeout")) || 10_000,
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),
+  env: params.get("gogc") ? { GOGC: params.get("gogc")! } : {},
   onProgress(loaded, total) {
     progress.value = Math.min(1, loaded / total);
     status.textContent =
@@ -83,6 +84,7 @@ let editAt = 0; // performance.now() of the oldest edit not yet compiled
 const editor = new EditorView({ parent: byId("editor") });
 const onEdit = () => {
   editSeq++;
+  payload.invalidate();
   if (!editAt) editAt = performance.now();
   compileSoon();
   saveSoon();
@@ -200,7 +202,9 @@ byId("add-file").onclick = () => {
 // ---- Compiling: latest edit wins, one compile in flight at a time.
 
 let compiling = false;
-const compileSoon = debounce(() => compile(), 30);
+// No delay: when idle, an edit compiles at once; edits made while a compile
+// runs are taken together by the next one (see compile).
+const compileSoon = debounce(() => compile(), 0);
 
 async function compile() {
   if (compiling) return; // the running compile starts another when it ends
@@ -364,7 +368,7 @@ byId("download").onclick = async () => {
 };
 
 // ---- After a good compile: checks and the payload panel, once the
-// edits pause, so a burst of typing is not slowed by them.
+// edits pause (200 ms), so a burst of typing is not slowed by them.
 
 const payload = new PayloadPanel(core);
 payload.onStateChange = () => saveSoon();
@@ -388,7 +392,7 @@ function afterCompile(src: Files, r: CompileResult) {
       checksList.replaceChildren(el("li", { class: "fail" }, (e as Error).message));
       checksList.dataset.state = "error";
     }
-  }, 120);
+  }, 200);
 }
 
 function renderChecks(results: CheckResult[]) {

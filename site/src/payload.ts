@@ -97,6 +97,12 @@ export class PayloadPanel {
     }
   }
 
+  // invalidate drops the answers of requests in flight and stops their
+  // follow-ups: the schema they were for is being edited.
+  invalidate() {
+    this.seq++;
+  }
+
   // schemaChanged is called after each successful compile.
   schemaChanged(files: Files, messages: MessageInfo[]) {
     const key = JSON.stringify(files);

@@ -12,13 +12,14 @@ const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
 let memory: WebAssembly.Memory | undefined;
 // Calls may arrive before the page has the module to send: they wait for
 // "init".
-let init!: (m: WebAssembly.Module) => void;
-const api: Promise<API> = new Promise<WebAssembly.Module>((r) => (init = r)).then(start);
+let init!: (m: { module: WebAssembly.Module; env: Record<string, string> }) => void;
+const api: Promise<API> = new Promise<{ module: WebAssembly.Module; env: Record<string, string> }>((r) => (init = r)).then(start);
 api.catch((err) => post({ type: "fatal", message: String(err?.message ?? err) }));
 
-async function start(module: WebAssembly.Module): Promise<API> {
+async function start({ module, env }: { module: WebAssembly.Module; env: Record<string, string> }): Promise<API> {
   const t0 = performance.now();
   const go = new Go();
+  (go as unknown as { env: Record<string, string> }).env = env;
   const ready = new Promise<void>((resolve) => {
     (globalThis as any).protoplayReady = resolve;
   });
@@ -37,7 +38,7 @@ async function start(module: WebAssembly.Module): Promise<API> {
 self.onmessage = async (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   if (m.type === "init") {
-    init(m.module);
+    init(m);
     return;
   }
   const t0 = performance.now();
