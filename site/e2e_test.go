@@ -9,12 +9,14 @@ package site_test
 // failure. Parts that read ../shared skip when it is absent.
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/flate"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -24,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -34,9 +37,9 @@ import (
 
 const shared = "../../shared"
 
-// browser starts a headless chromium on a fresh profile with the page
+// startBrowser starts a headless chromium on a fresh profile with the page
 // server and returns a context for it and the server's URL.
-func browser(t *testing.T) (context.Context, string) {
+func startBrowser(t *testing.T) (context.Context, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -187,7 +190,7 @@ func replaceSource(t *testing.T, ctx context.Context, text string) {
 }
 
 func TestPlayground(t *testing.T) {
-	ctx, url := browser(t)
+	ctx, url := startBrowser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +207,54 @@ func TestPlayground(t *testing.T) {
 		}
 		t.Logf("first output %.0f ms after navigation (prebuilt: %v), compiled in the browser at %.0f ms",
 			eval[float64](t, ctx, `__protoplay.stats.firstOutputMs`), eval[bool](t, ctx, `__protoplay.stats.prebuilt`), eval[float64](t, ctx, `__protoplay.stats.firstCompiledMs`))
+	})
+
+	t.Run("download gives a zip of the generated files", func(t *testing.T) {
+		dir := t.TempDir()
+		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+		zipPath := filepath.Join(dir, "protoplay-go.zip")
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if st, err := os.Stat(zipPath); err == nil && st.Size() > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no protoplay-go.zip downloaded")
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond) // let the write finish
+		zr, err := zip.OpenReader(zipPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zr.Close()
+		want := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('[data-testid=go-file-tab]')].map(e => [e.dataset.name, '']))`)
+		if len(zr.File) != len(want) {
+			t.Fatalf("zip holds %d files, want %d", len(zr.File), len(want))
+		}
+		for _, f := range zr.File {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(rc) // checks the CRC-32 too
+			rc.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			if _, ok := want[f.Name]; !ok {
+				t.Errorf("unexpected file %s in the zip", f.Name)
+			}
+			if !strings.Contains(string(got), "type Person struct") {
+				t.Errorf("%s does not hold the generated Go", f.Name)
+			}
+		}
 	})
 
 	t.Run("typed syntax error marks its line; fixing it brings output back", func(t *testing.T) {
@@ -366,7 +417,7 @@ func TestPlayground(t *testing.T) {
 }
 
 func TestWorkerReplacedOnTimeout(t *testing.T) {
-	ctx, url := browser(t)
+	ctx, url := startBrowser(t)
 	// A 1 ms limit: the first compile overruns it.
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=1")); err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func TestMeasure(t *testing.T) {
 		// A subtest per run, so each browser is gone before the next
 		// starts.
 		t.Run(fmt.Sprintf("cold%d", i), func(t *testing.T) {
-			ctx, url := browser(t)
+			ctx, url := startBrowser(t)
 			do(t, ctx, chromedp.Navigate(url))
 			waitJS(t, ctx, "first output", `__protoplay.stats.firstOutputMs > 0`, 60*time.Second)
 			coldStart(t, ctx, fmt.Sprintf("cold start %d", i))
@@ -68,7 +68,7 @@ func coldStart(t *testing.T, ctx context.Context, what string) {
 }
 
 func measureEdits(t *testing.T, name string, session any, n int) {
-	ctx, url := browser(t)
+	ctx, url := startBrowser(t)
 	if q := os.Getenv("PROTOPLAY_QUERY"); q != "" {
 		url += "?" + q // e.g. gogc=400
 	}

@@ -19,7 +19,7 @@ func TestScreenshot(t *testing.T) {
 	if dir == "" {
 		t.Skip("set PROTOPLAY_SCREENSHOTS=DIR to write screenshots")
 	}
-	ctx, url := browser(t)
+	ctx, url := startBrowser(t)
 	shoot := func(name string, w, h int64, setup ...chromedp.Action[chromedp.Void]) {
 		do(t, ctx, chromedp.EmulateViewport(w, h))
 		do(t, ctx, setup...)
@@ -55,7 +55,7 @@ func TestREADMEScreenshot(t *testing.T) {
 	}
 	schema := readFile(t, needShared(t, "corpus/benchmarks/datasets/google_message1/proto3/benchmark_message1_proto3.proto"))
 	payload := googleMessage1Payload(t)
-	ctx, url := browser(t)
+	ctx, url := startBrowser(t)
 	for _, scheme := range []string{"light", "dark"} {
 		do(t, ctx, chromedp.EmulateViewport(1440, 900), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
