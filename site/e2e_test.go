@@ -201,6 +201,9 @@ func TestPlayground(t *testing.T) {
 		if got := eval[string](t, ctx, goState); got != "ok" {
 			t.Errorf("output state %q, want ok", got)
 		}
+		if n := eval[int](t, ctx, `__protoplay.stats.progressEvents`); n == 0 {
+			t.Error("no download progress was shown")
+		}
 		tabs := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=go-file-tab]')].map(e => e.dataset.name)`)
 		if len(tabs) != 1 || !strings.HasSuffix(tabs[0], "example.pb.go") {
 			t.Errorf("Go tabs %q, want one example.pb.go", tabs)

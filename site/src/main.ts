@@ -28,6 +28,7 @@ const stats = {
   firstCompiledMs: 0, // first Go compiled in this browser, since navigation start
   prebuilt: false, // the first output was the example's, built ahead
   compiles: 0,
+  progressEvents: 0, // download progress updates shown
   lastCompileMs: 0, // time in the core for the last compile
   latencies: [] as number[], // edit -> new output on screen, ms
 };
@@ -39,6 +40,7 @@ const core = new Core({
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),
   env: params.get("gogc") ? { GOGC: params.get("gogc")! } : {},
   onProgress(loaded, total) {
+    stats.progressEvents++;
     progress.value = Math.min(1, loaded / total);
     status.textContent =
       loaded < total
@@ -52,6 +54,7 @@ const core = new Core({
       stats.moduleReadyMs = core.moduleReadyMs;
       stats.wasmFetch = fetch;
       stats.version = version;
+      byId("status").title = `protoplay core, built with ${version}`;
     }
     progress.hidden = true;
     status.textContent = `Compiler ready in ${Math.round(ms)} ms`;
