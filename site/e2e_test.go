@@ -380,6 +380,10 @@ func TestPlayground(t *testing.T) {
 
 	t.Run("a share link restores files and options", func(t *testing.T) {
 		replaceSource(t, ctx, readFile(t, "../testdata/example/example.proto"))
+		waitJS(t, ctx, "the example's Go", goText+`.includes("type Person struct")`, 30*time.Second)
+		if !eval[bool](t, ctx, goText+`.includes("unknownFields")`) {
+			t.Fatal("default output has no unknownFields: the unknown_fields=drop check below would prove nothing")
+		}
 		err := chromedp.Do(ctx,
 			chromedp.Click(chromedp.CSS(`[data-testid=add-file]`)),
 			chromedp.WaitVisible(chromedp.CSS(`[data-testid=rename-file]`)),
