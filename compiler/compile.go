@@ -24,7 +24,6 @@ import (
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
 	"github.com/bufbuild/protocompile/reporter"
-	"github.com/bufbuild/protocompile/wellknownimports"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protoplay/protoplay/compiler/gogen"
@@ -206,7 +205,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		},
 	)
 	c := protocompile.Compiler{
-		Resolver:       wellknownimports.WithStandardImports(&sourceResolver{req: &req, diags: &res.Diagnostics}),
+		Resolver:       standardResolver(&sourceResolver{req: &req, diags: &res.Diagnostics}),
 		Reporter:       rep,
 		SourceInfoMode: protocompile.SourceInfoStandard,
 		// One goroutine: the result must not depend on scheduling, and

@@ -173,3 +173,24 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// The standard files are compiled once per process and shared; a request
+// that brings its own copy of one still gets its own.
+func TestStandardFilesSharedAndOverridable(t *testing.T) {
+	user := map[string]string{
+		"a.proto": "syntax = \"proto3\";\npackage a;\nimport \"google/protobuf/descriptor.proto\";\nimport \"google/protobuf/timestamp.proto\";\n" +
+			"extend google.protobuf.FieldOptions { string note = 50001; }\nmessage A { google.protobuf.Timestamp t = 1 [(note) = \"x\"]; }\n",
+	}
+	for i := 0; i < 2; i++ {
+		if err := compile(user, "a.proto").Err(); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	own := map[string]string{
+		"google/protobuf/timestamp.proto": "syntax = \"proto3\";\npackage google.protobuf;\noption go_package = \"example.com/ts\";\nmessage Timestamp { int64 seconds = 1; }\nmessage Extra {}\n",
+		"b.proto": "syntax = \"proto3\";\nimport \"google/protobuf/timestamp.proto\";\nmessage B { google.protobuf.Extra e = 1; }\n",
+	}
+	if err := compile(own, "b.proto").Err(); err != nil {
+		t.Fatalf("a request's own timestamp.proto was not used: %v", err)
+	}
+}
