@@ -188,7 +188,7 @@ func TestStandardFilesSharedAndOverridable(t *testing.T) {
 	}
 	own := map[string]string{
 		"google/protobuf/timestamp.proto": "syntax = \"proto3\";\npackage google.protobuf;\noption go_package = \"example.com/ts\";\nmessage Timestamp { int64 seconds = 1; }\nmessage Extra {}\n",
-		"b.proto": "syntax = \"proto3\";\nimport \"google/protobuf/timestamp.proto\";\nmessage B { google.protobuf.Extra e = 1; }\n",
+		"b.proto":                         "syntax = \"proto3\";\nimport \"google/protobuf/timestamp.proto\";\nmessage B { google.protobuf.Extra e = 1; }\n",
 	}
 	if err := compile(own, "b.proto").Err(); err != nil {
 		t.Fatalf("a request's own timestamp.proto was not used: %v", err)
