@@ -501,15 +501,26 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	}
 	loop := []jen.Code{
 		jen.Id("start").Op(":=").Id("i"),
-		jen.List(jen.Id("num"), jen.Id("typ"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
-		jen.Id("i").Op("+=").Id("n"),
+		jen.Var().Id("num").Int32(),
+		jen.Var().Id("typ").Add(rt("Type")),
+		// Tags of fields 1 to 15 are one byte: decode those inline. c >= 8
+		// excludes field number 0; wire types 6 and 7 are rejected by
+		// ConsumeFieldValue below.
+		jen.If(jen.Id("c").Op(":=").Id("b").Index(jen.Id("i")).Op(";").Id("c").Op("<").Lit(0x80).Op("&&").Id("c").Op(">=").Lit(8)).Block(
+			jen.List(jen.Id("num"), jen.Id("typ")).Op("=").List(jen.Int32().Call(jen.Id("c").Op(">>").Lit(3)), rt("Type").Call(jen.Id("c").Op("&").Lit(7))),
+			jen.Id("i").Op("++"),
+		).Else().Block(
+			jen.Var().Id("n").Int(),
+			jen.List(jen.Id("num"), jen.Id("typ"), jen.Id("n")).Op("=").Add(rt("ConsumeTag")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.Id("i").Op("+=").Id("n"),
+		),
 	}
 	if len(cases) > 0 {
 		loop = append(loop, jen.Switch(jen.Id("num")).Block(cases...))
 	}
 	loop = append(loop,
-		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
+		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("i").Op("+=").Id("n"),
 	)

@@ -261,11 +261,19 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -379,7 +387,7 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			m.Syntax = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -675,11 +683,19 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -790,7 +806,7 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			m.Syntax = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1049,11 +1065,19 @@ func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -1094,7 +1118,7 @@ func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 			m.Root = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}

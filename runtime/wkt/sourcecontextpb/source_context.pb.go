@@ -103,11 +103,19 @@ func (m *SourceContext) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -129,7 +137,7 @@ func (m *SourceContext) UnmarshalDepth(b []byte, depth int) error {
 			m.FileName = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}

@@ -168,11 +168,19 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -238,7 +246,7 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 			m.Fields[key] = val
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -529,11 +537,19 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -631,7 +647,7 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			i += n
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -822,11 +838,19 @@ func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -844,7 +868,7 @@ func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Values = append(m.Values, e)
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}

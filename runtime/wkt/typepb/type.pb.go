@@ -271,11 +271,19 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -393,7 +401,7 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			m.Edition = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -927,11 +935,19 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -1085,7 +1101,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			m.DefaultValue = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1364,11 +1380,19 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -1467,7 +1491,7 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			m.Edition = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1681,11 +1705,19 @@ func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -1734,7 +1766,7 @@ func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Options = append(m.Options, e)
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1917,11 +1949,19 @@ func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -1959,7 +1999,7 @@ func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 			i += n
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}

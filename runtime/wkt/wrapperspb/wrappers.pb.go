@@ -105,11 +105,19 @@ func (m *DoubleValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.Fixed64Type {
@@ -124,7 +132,7 @@ func (m *DoubleValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -261,11 +269,19 @@ func (m *FloatValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.Fixed32Type {
@@ -280,7 +296,7 @@ func (m *FloatValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -417,11 +433,19 @@ func (m *Int64Value) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -436,7 +460,7 @@ func (m *Int64Value) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -573,11 +597,19 @@ func (m *UInt64Value) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -592,7 +624,7 @@ func (m *UInt64Value) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -729,11 +761,19 @@ func (m *Int32Value) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -748,7 +788,7 @@ func (m *Int32Value) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -885,11 +925,19 @@ func (m *UInt32Value) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -904,7 +952,7 @@ func (m *UInt32Value) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1041,11 +1089,19 @@ func (m *BoolValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.VarintType {
@@ -1060,7 +1116,7 @@ func (m *BoolValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1197,11 +1253,19 @@ func (m *StringValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -1223,7 +1287,7 @@ func (m *StringValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
@@ -1360,11 +1424,19 @@ func (m *BytesValue) UnmarshalDepth(b []byte, depth int) error {
 	}
 	for i := 0; i < len(b); {
 		start := i
-		num, typ, n := wire.ConsumeTag(b[i:])
-		if n < 0 {
-			return wire.ErrorAt(i, n)
+		var num int32
+		var typ wire.Type
+		if c := b[i]; c < 128 && c >= 8 {
+			num, typ = int32(c>>3), wire.Type(c&7)
+			i++
+		} else {
+			var n int
+			num, typ, n = wire.ConsumeTag(b[i:])
+			if n < 0 {
+				return wire.ErrorAt(i, n)
+			}
+			i += n
 		}
-		i += n
 		switch num {
 		case 1:
 			if typ != wire.BytesType {
@@ -1379,7 +1451,7 @@ func (m *BytesValue) UnmarshalDepth(b []byte, depth int) error {
 			m.Value = v
 			continue
 		}
-		n = wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
 			return wire.ErrorAt(i, n)
 		}
