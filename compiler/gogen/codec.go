@@ -360,9 +360,9 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 	jf.Comment("// MarshalAppend appends the wire encoding of m to b and returns the extended")
 	jf.Comment("// slice; on error b is returned unchanged.")
 	jf.Func().Params(recv(mn)).Id("MarshalAppend").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Id("start").Op(":=").Len(jen.Id("b")),
-		jen.Id("b").Op("=").Qual("slices", "Grow").Call(jen.Id("b"), jen.Id("m").Dot("Size").Call()),
-		jen.Id("end").Op(":=").Id("start").Op("+").Id("m").Dot("Size").Call(),
+		jen.List(jen.Id("start"), jen.Id("size")).Op(":=").List(jen.Len(jen.Id("b")), jen.Id("m").Dot("Size").Call()),
+		jen.Id("b").Op("=").Qual("slices", "Grow").Call(jen.Id("b"), jen.Id("size")),
+		jen.Id("end").Op(":=").Id("start").Op("+").Id("size"),
 		jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("end"))).Op(";").Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Id("b").Index(jen.Empty(), jen.Id("start")), jen.Err())),
 		jen.Return(jen.Id("b").Index(jen.Empty(), jen.Id("end")), jen.Nil()),

@@ -158,9 +158,9 @@ func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FileDescriptorSet) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -488,9 +488,9 @@ func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FileDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1172,9 +1172,9 @@ func (m *DescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *DescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1705,9 +1705,9 @@ func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *DescriptorProto_ExtensionRange) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1941,9 +1941,9 @@ func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *DescriptorProto_ReservedRange) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -2212,9 +2212,9 @@ func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *ExtensionRangeOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -2551,9 +2551,9 @@ func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *ExtensionRangeOptions_Declaration) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -3136,9 +3136,9 @@ func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FieldDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -3569,9 +3569,9 @@ func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *OneofDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -3815,9 +3815,9 @@ func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *EnumDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -4138,9 +4138,9 @@ func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -4349,9 +4349,9 @@ func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *EnumValueDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -4592,9 +4592,9 @@ func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *ServiceDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -4895,9 +4895,9 @@ func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *MethodDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -5536,9 +5536,9 @@ func (m *FileOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FileOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -6364,9 +6364,9 @@ func (m *MessageOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *MessageOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -7122,9 +7122,9 @@ func (m *FieldOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FieldOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -7707,9 +7707,9 @@ func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FieldOptions_EditionDefault) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -7943,9 +7943,9 @@ func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FieldOptions_FeatureSupport) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -8204,9 +8204,9 @@ func (m *OneofOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *OneofOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -8484,9 +8484,9 @@ func (m *EnumOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *EnumOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -8830,9 +8830,9 @@ func (m *EnumValueOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *EnumValueOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -9157,9 +9157,9 @@ func (m *ServiceOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *ServiceOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -9487,9 +9487,9 @@ func (m *MethodOptions) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *MethodOptions) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -9830,9 +9830,9 @@ func (m *UninterpretedOption) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *UninterpretedOption) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -10168,9 +10168,9 @@ func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -10679,9 +10679,9 @@ func (m *FeatureSet) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FeatureSet) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -11017,9 +11017,9 @@ func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FeatureSetDefaults) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -11282,9 +11282,9 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) 
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -11564,9 +11564,9 @@ func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *SourceCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -11883,9 +11883,9 @@ func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *SourceCodeInfo_Location) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -12198,9 +12198,9 @@ func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *GeneratedCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -12480,9 +12480,9 @@ func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *GeneratedCodeInfo_Annotation) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}

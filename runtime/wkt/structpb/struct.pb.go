@@ -99,9 +99,9 @@ func (m *Struct) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Struct) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -452,9 +452,9 @@ func (m *Value) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Value) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -785,9 +785,9 @@ func (m *ListValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *ListValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}

@@ -159,9 +159,9 @@ func (m *Timestamp) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Timestamp) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}

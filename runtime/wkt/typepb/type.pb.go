@@ -174,9 +174,9 @@ func (m *Type) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Type) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -837,9 +837,9 @@ func (m *Field) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Field) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1288,9 +1288,9 @@ func (m *Enum) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Enum) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1642,9 +1642,9 @@ func (m *EnumValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *EnumValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1891,9 +1891,9 @@ func (m *Option) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Option) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}

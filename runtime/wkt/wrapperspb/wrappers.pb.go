@@ -59,9 +59,9 @@ func (m *DoubleValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *DoubleValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -223,9 +223,9 @@ func (m *FloatValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *FloatValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -387,9 +387,9 @@ func (m *Int64Value) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Int64Value) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -551,9 +551,9 @@ func (m *UInt64Value) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *UInt64Value) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -715,9 +715,9 @@ func (m *Int32Value) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *Int32Value) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -879,9 +879,9 @@ func (m *UInt32Value) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *UInt32Value) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1043,9 +1043,9 @@ func (m *BoolValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *BoolValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1207,9 +1207,9 @@ func (m *StringValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *StringValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
@@ -1378,9 +1378,9 @@ func (m *BytesValue) Marshal() ([]byte, error) {
 // MarshalAppend appends the wire encoding of m to b and returns the extended
 // slice; on error b is returned unchanged.
 func (m *BytesValue) MarshalAppend(b []byte) ([]byte, error) {
-	start := len(b)
-	b = slices.Grow(b, m.Size())
-	end := start + m.Size()
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
 	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
 		return b[:start], err
 	}
