@@ -46,6 +46,7 @@ func unhex(t *testing.T, s string) []byte {
 
 type message interface {
 	Marshal() ([]byte, error)
+	MarshalAppend([]byte) ([]byte, error)
 	Unmarshal([]byte) error
 	Size() int
 }
@@ -65,6 +66,10 @@ func roundTrip(t *testing.T, m message, in, want string) {
 	}
 	if m.Size() != len(out) {
 		t.Errorf("Size() = %d, Marshal wrote %d bytes", m.Size(), len(out))
+	}
+	appended, err := m.MarshalAppend([]byte("pre"))
+	if err != nil || string(appended) != "pre"+string(out) {
+		t.Errorf("MarshalAppend = %x, %v; want the prefix then %x", appended, err, out)
 	}
 }
 
