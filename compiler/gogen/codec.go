@@ -673,6 +673,8 @@ func (g *generator) unmarshalField(mn *messageNames, fn *fieldNames) []jen.Code 
 			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, jen.Len(jen.Id("p")).Op("/").Lit(4))
 		case wtFixed64:
 			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, jen.Len(jen.Id("p")).Op("/").Lit(8))
+		case wtVarint:
+			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, rt("CountVarints").Call(jen.Id("p")))
 		}
 		out = append(out, jen.If(jen.Id("typ").Op("==").Add(rt("BytesType"))).Block(
 			jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),

@@ -52,3 +52,16 @@ func UnknownEqual(a, b *[]byte) bool {
 func RequiredError(missing []string) error {
 	return &Error{Offset: -1, Err: ErrRequired, Detail: strings.Join(missing, ", ")}
 }
+
+// CountVarints returns the number of varints in b, a packed repeated field's
+// payload: the bytes without the continuation bit. Generated Unmarshal uses
+// it to size the slice once before decoding the elements.
+func CountVarints(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x80 {
+			n++
+		}
+	}
+	return n
+}

@@ -785,6 +785,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 					return wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
+				m.PublicDependency = slices.Grow(m.PublicDependency, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
@@ -815,6 +816,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 					return wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
+				m.WeakDependency = slices.Grow(m.WeakDependency, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
@@ -7409,6 +7411,7 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 					return wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
+				m.Targets = slices.Grow(m.Targets, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
@@ -11978,6 +11981,7 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 					return wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
+				m.Path = slices.Grow(m.Path, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
@@ -12008,6 +12012,7 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 					return wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
+				m.Span = slices.Grow(m.Span, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
@@ -12571,6 +12576,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 					return wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
+				m.Path = slices.Grow(m.Path, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
