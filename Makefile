@@ -73,3 +73,11 @@ chromium: ## install Debian's chromium for the browser tests when it is missing
 # (PROTOPLAY_E2E=1 turns their skips into failures).
 test: site chromium
 test: export PROTOPLAY_E2E = 1
+
+# ---- make bench: protoplay's generated code against protoc-gen-go and
+# vtprotobuf (bench/, a module of its own; the peers' code is generated into
+# bench/gen at bench time and never committed). Not part of make test.
+# BENCHFLAGS passes flags to bench/cmd/benchrun (e.g. -benchtime 50ms -count 5).
+.PHONY: bench
+bench: ## run the benchmark tables (bench/): protoplay vs protoc-gen-go and vtprotobuf, ~10 min
+	cd bench && $(GO) run ./cmd/benchrun $(BENCHFLAGS)

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
+)
+
+// A Peer is one column of the tables: a generator (and option) and the
+// calls its generated code is used through.
+type Peer struct {
+	Name string // as shown in tables
+	Dir  string // gen/<Dir>/<set>: also the Go package alias prefix
+	Kind string // "pp" (protoplay API), "pg" (proto.Marshal ...), "vt" (MarshalVT ...)
+}
+
+// Peers in table order; protoplay (keep) is the reference every table
+// compares against.
+var (
+	PeerPP     = Peer{"protoplay", "pp", "pp"}
+	PeerPPDrop = Peer{"protoplay unknown_fields=drop", "ppdrop", "pp"}
+	PeerPG     = Peer{"protoc-gen-go", "pg", "pg"}
+	PeerVT     = Peer{"vtprotobuf", "vt", "vt"}
+	AllPeers   = []Peer{PeerPP, PeerPPDrop, PeerPG, PeerVT}
+)
+
+// A MessageSet is one .proto file, generated into one Go package per peer.
+type MessageSet struct {
+	Name     string // Go package name and directory under gen/<peer>/
+	Root     string // import root
+	File     string // path under Root
+	Messages []Message
+	// NoVT is set when the file has groups: protoc-gen-go-vtproto v0.6.0
+	// generates code that does not compile for repeated groups (GoogleMessage2).
+	NoVT bool
+}
+
+// A Message is one benchmarked message type.
+type Message struct {
+	Key     string // row label
+	GoName  string
+	Payload string // dataset file (BenchmarkDataset) or "" to marshal the literal
+	Desc    protoreflect.MessageDescriptor
+}
+
+func messageSets(shared string, haveShared bool) []*MessageSet {
+	sets := []*MessageSet{
+		{Name: "origin", Root: "testdata", File: "origin.proto", Messages: []Message{{Key: "origin", GoName: "Origin"}}},
+		{Name: "flat", Root: "testdata", File: "flat.proto", Messages: []Message{
+			{Key: "flat0", GoName: "Flat0"}, {Key: "flat3", GoName: "Flat3"}, {Key: "flat5", GoName: "Flat5"},
+			{Key: "flat10", GoName: "Flat10"}, {Key: "flat50", GoName: "Flat50"}}},
+		{Name: "mixed", Root: "testdata", File: "mixed.proto", Messages: []Message{{Key: "mixed", GoName: "Mixed"}}},
+	}
+	if haveShared {
+		ds := filepath.Join(shared, "corpus", "benchmarks", "datasets")
+		sets = append(sets,
+			&MessageSet{Name: "gm1p3", Root: filepath.Join(ds, "google_message1", "proto3"), File: "benchmark_message1_proto3.proto",
+				Messages: []Message{{Key: "gm1_proto3", GoName: "GoogleMessage1", Payload: filepath.Join(ds, "google_message1", "proto3", "dataset.google_message1_proto3.pb")}}},
+			&MessageSet{Name: "gm1p2", Root: filepath.Join(ds, "google_message1", "proto2"), File: "benchmark_message1_proto2.proto",
+				Messages: []Message{{Key: "gm1_proto2", GoName: "GoogleMessage1", Payload: filepath.Join(ds, "google_message1", "proto2", "dataset.google_message1_proto2.pb")}}},
+			&MessageSet{Name: "gm2", Root: filepath.Join(ds, "google_message2"), File: "benchmark_message2.proto",
+				Messages: []Message{{Key: "gm2", GoName: "GoogleMessage2", Payload: filepath.Join(ds, "google_message2", "dataset.google_message2.pb")}}},
+		)
+	}
+	return sets
+}
+
+func importPath(p Peer, set *MessageSet) string {
+	dir := p.Dir
+	if p.Kind == "vt" {
+		dir = PeerPG.Dir // vtprotobuf adds methods to protoc-gen-go's types
+	}
+	return benchModule + "/gen/" + dir + "/" + set.Name
+}
+
+func generateAll(sets []*MessageSet) error {
+	for _, set := range sets {
+		src, err := os.ReadFile(filepath.Join(set.Root, set.File))
+		if err != nil {
+			return err
+		}
+		res := compiler.Compile(context.Background(), compiler.Request{
+			Sources:    map[string]string{set.File: string(src)},
+			Files:      []string{set.File},
+			NoGenerate: true,
+		})
+		if err := res.Err(); err != nil {
+			return fmt.Errorf("%s: %v", set.File, err)
+		}
+		var fd protoreflect.FileDescriptor
+		for _, f := range res.Files {
+			if f.Path() == set.File {
+				fd = f
+			}
+		}
+		if fd == nil {
+			return fmt.Errorf("%s: not compiled", set.File)
+		}
+		for i := range set.Messages {
+			m := &set.Messages[i]
+			m.Desc = fd.Messages().ByName(protoreflect.Name(m.GoName))
+			if m.Desc == nil {
+				return fmt.Errorf("%s: no message %s", set.File, m.GoName)
+			}
+		}
+		// protoplay, keep and drop.
+		for _, p := range []Peer{PeerPP, PeerPPDrop} {
+			opts := gogen.Options{
+				Module:      benchModule,
+				ImportMap:   map[string]string{set.File: importPath(p, set) + ";" + set.Name},
+				DropUnknown: p == PeerPPDrop,
+			}
+			files, diags := gogen.Generate([]protoreflect.FileDescriptor{fd}, opts)
+			if len(diags) > 0 {
+				return fmt.Errorf("%s: protoplay: %v", set.File, diags)
+			}
+			dir := filepath.Join("gen", p.Dir, set.Name)
+			os.RemoveAll(dir)
+			for _, f := range files {
+				if err := writeFile(filepath.FromSlash(f.Name), f.Content); err != nil {
+					return err
+				}
+			}
+		}
+		// protoc-gen-go then vtprotobuf into the same package, driven
+		// without protoc through a CodeGeneratorRequest.
+		os.RemoveAll(filepath.Join("gen", PeerPG.Dir, set.Name))
+		fdp := protodesc.ToFileDescriptorProto(fd)
+		param := "module=" + benchModule + ",M" + set.File + "=" + importPath(PeerPG, set) + ";" + set.Name
+		if err := runPlugin("protoc-gen-go", param, fdp); err != nil {
+			return err
+		}
+		set.NoVT = hasGroups(fd.Messages())
+		if set.NoVT {
+			fmt.Fprintf(os.Stderr, "benchrun: %s has groups: no vtprotobuf rows (protoc-gen-go-vtproto v0.6.0 emits code that does not compile for them)\n", set.File)
+			continue
+		}
+		if err := runPlugin("protoc-gen-go-vtproto", param+",features=marshal+unmarshal+size+clone+equal", fdp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func runPlugin(name, param string, fdp *descriptorpb.FileDescriptorProto) error {
+	req := &pluginpb.CodeGeneratorRequest{
+		FileToGenerate: []string{fdp.GetName()},
+		Parameter:      proto.String(param),
+		ProtoFile:      []*descriptorpb.FileDescriptorProto{fdp},
+	}
+	in, err := proto.Marshal(req)
+	if err != nil {
+		return err
+	}
+	bin, _ := filepath.Abs(filepath.Join("gen", "bin", name))
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(in)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	var resp pluginpb.CodeGeneratorResponse
+	if err := proto.Unmarshal(out.Bytes(), &resp); err != nil {
+		return fmt.Errorf("%s: response: %v", name, err)
+	}
+	if resp.Error != nil {
+		return fmt.Errorf("%s: %s", name, resp.GetError())
+	}
+	for _, f := range resp.File {
+		if err := writeFile(filepath.FromSlash(f.GetName()), f.GetContent()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(content), 0o644)
+}
+
+// firstPayload reads the first payload of a BenchmarkDataset
+// (benchmarks.proto: field 3, repeated bytes).
+func firstPayload(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, fmt.Errorf("%s: bad tag", path)
+		}
+		b = b[n:]
+		if num == 3 && typ == protowire.BytesType {
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return nil, fmt.Errorf("%s: bad payload", path)
+			}
+			return v, nil
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return nil, fmt.Errorf("%s: bad field", path)
+		}
+		b = b[n:]
+	}
+	return nil, fmt.Errorf("%s: no payload", path)
+}
+
+// goCamelCase is protoc-gen-go's field-name mangling (strs.GoCamelCase);
+// protoplay picks the same names.
+func goCamelCase(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.' && i+1 < len(s) && isASCIILower(s[i+1]):
+		case c == '.':
+			b = append(b, '_')
+		case c == '_' && (i == 0 || s[i-1] == '.'):
+			b = append(b, 'X')
+		case c == '_' && i+1 < len(s) && isASCIILower(s[i+1]):
+		case isASCIIDigit(c):
+			b = append(b, c)
+		default:
+			if isASCIILower(c) {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+			for ; i+1 < len(s) && isASCIILower(s[i+1]); i++ {
+				b = append(b, s[i+1])
+			}
+		}
+	}
+	return string(b)
+}
+
+func isASCIILower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+var _ = strings.TrimSpace
+
+func hasGroups(ms protoreflect.MessageDescriptors) bool {
+	for i := 0; i < ms.Len(); i++ {
+		m := ms.Get(i)
+		for j := 0; j < m.Fields().Len(); j++ {
+			if m.Fields().Get(j).Kind() == protoreflect.GroupKind {
+				return true
+			}
+		}
+		if hasGroups(m.Messages()) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+// Command benchrun is `make bench`: it generates protoplay's and the peers'
+// code (protoc-gen-go, vtprotobuf) for the benchmark messages into gen/
+// (gitignored), writes the benchmark suite from a template, runs it in one
+// `go test -bench` invocation, measures init overhead, first-call cost,
+// stripped binary size and compiler speed, and prints the tables in the
+// origin's form: peer | protoplay | ratio (protoplay / peer, medians).
+//
+// Run from the bench/ directory:
+//
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+const benchModule = "github.com/protoplay/protoplay/bench"
+
+var (
+	flagCount     = flag.Int("count", 5, "go test -count")
+	flagBenchtime = flag.String("benchtime", "100ms", "go test -benchtime")
+	flagBench     = flag.String("bench", ".", "go test -bench pattern")
+	flagSkipComp  = flag.Bool("skip-compiler", false, "skip the compiler-speed comparison")
+	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")
+	flagReport    = flag.String("report-only", "", "only print tables from this saved go test output")
+)
+
+func main() {
+	flag.Parse()
+	log := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "benchrun: "+format+"\n", args...) }
+	if _, err := os.Stat("go.mod"); err != nil {
+		fatal(fmt.Errorf("run from the bench/ directory: %v", err))
+	}
+	shared, haveShared := sharedDir()
+	if !haveShared {
+		log("../shared is absent: skipping GoogleMessage1/2 rows and compiler speed (set PROTOPLAY_SHARED to point at it)")
+	}
+	if *flagReport != "" {
+		out, err := os.ReadFile(*flagReport)
+		if err != nil {
+			fatal(err)
+		}
+		extra := loadExtra()
+		printReport(os.Stdout, string(out), extra)
+		return
+	}
+	sets := messageSets(shared, haveShared)
+	log("installing protoc-gen-go and protoc-gen-go-vtproto into gen/bin")
+	if err := installPlugins(); err != nil {
+		fatal(err)
+	}
+	log("generating code for %d message sets", len(sets))
+	if err := generateAll(sets); err != nil {
+		fatal(err)
+	}
+	if err := writeSuite(sets); err != nil {
+		fatal(err)
+	}
+	if err := writeProgs(sets); err != nil {
+		fatal(err)
+	}
+	extra := &Extra{}
+	log("overhead: init trace and first call (%d runs per peer)", *flagRuns)
+	if err := measureOverhead(extra); err != nil {
+		fatal(err)
+	}
+	log("binary size: stripped programs")
+	if err := measureBinSize(extra); err != nil {
+		fatal(err)
+	}
+	if !*flagSkipComp {
+		if haveShared {
+			log("compiler speed: protoplay gen vs protoc + protoc-gen-go over googleapis")
+			if err := measureCompiler(shared, extra); err != nil {
+				log("compiler speed skipped: %v", err)
+				extra.CompilerNote = "skipped: " + err.Error()
+			}
+		} else {
+			extra.CompilerNote = "skipped: ../shared is absent"
+		}
+	}
+	saveExtra(extra)
+	log("go test -bench %s -count %d -benchtime %s (all peers, one invocation)", *flagBench, *flagCount, *flagBenchtime)
+	out, err := runBench()
+	if err != nil {
+		fatal(err)
+	}
+	printReport(os.Stdout, out, extra)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "benchrun:", err)
+	os.Exit(1)
+}
+
+// sharedDir is ../shared beside the checkout (bench/../../shared), or
+// $PROTOPLAY_SHARED.
+func sharedDir() (string, bool) {
+	dir := os.Getenv("PROTOPLAY_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir, false
+	}
+	st, err := os.Stat(abs)
+	return abs, err == nil && st.IsDir()
+}
+
+// goCmd runs the go command in dir with output to stderr.
+func goCmd(dir string, env []string, args ...string) error {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+func installPlugins() error {
+	bin, err := filepath.Abs("gen/bin")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	env := []string{"GOBIN=" + bin}
+	if err := goCmd(".", env, "install", "google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12"); err != nil {
+		return err
+	}
+	return goCmd(".", env, "install", "github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto@v0.6.0")
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// results[row][message][peer][unit] = samples
+type results map[string]map[string]map[string]map[string][]float64
+
+var procSuffix = regexp.MustCompile(`-\d+$`)
+
+func parseBench(out string) (results, []string) {
+	r := results{}
+	var order []string // messages in first-seen order
+	seen := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		parts := strings.Split(procSuffix.ReplaceAllString(strings.TrimPrefix(f[0], "Benchmark"), ""), "/")
+		if len(parts) != 3 {
+			continue
+		}
+		row, msg, peer := parts[0], parts[1], parts[2]
+		if !seen[msg] {
+			seen[msg] = true
+			order = append(order, msg)
+		}
+		if r[row] == nil {
+			r[row] = map[string]map[string]map[string][]float64{}
+		}
+		if r[row][msg] == nil {
+			r[row][msg] = map[string]map[string][]float64{}
+		}
+		if r[row][msg][peer] == nil {
+			r[row][msg][peer] = map[string][]float64{}
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			r[row][msg][peer][f[i+1]] = append(r[row][msg][peer][f[i+1]], v)
+		}
+	}
+	return r, order
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func (r results) med(row, msg, peer, unit string) (float64, bool) {
+	xs := r[row][msg][peer][unit]
+	if len(xs) == 0 {
+		return 0, false
+	}
+	return median(xs), true
+}
+
+func num(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func ratio(pp, peer float64) string {
+	if peer == 0 {
+		if pp == 0 {
+			return "="
+		}
+		return "∞"
+	}
+	return fmt.Sprintf("%.2f", pp/peer)
+}
+
+func printReport(w io.Writer, out string, e *Extra) {
+	r, msgs := parseBench(out)
+	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	pf("\nRatios are protoplay / peer, medians of the runs; below 1.00 means protoplay is faster or smaller.\n")
+	for _, peer := range AllPeers[1:] {
+		pf("\n### protoplay vs %s\n\n", peer.Name)
+		if peer.Kind == "vt" {
+			pf("(instantiation, init_with_values, attribute access and setting and size_of are protoc-gen-go's: vtprotobuf adds methods to the same structs.)\n\n")
+		}
+		pf("| row | message | %s ns/op | protoplay ns/op | ratio | %s B/op, allocs | protoplay B/op, allocs | alloc ratio | MB/s %s / protoplay |\n", peer.Name, peer.Name, peer.Name)
+		pf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, row := range Rows {
+			if row.Func == "SizeOf" || (row.Typed && peer.Kind == "vt") {
+				continue
+			}
+			for _, msg := range msgs {
+				a, ok1 := r.med(row.Func, msg, peer.Dir, "ns/op")
+				b, ok2 := r.med(row.Func, msg, PeerPP.Dir, "ns/op")
+				if !ok1 || !ok2 {
+					continue
+				}
+				ab, _ := r.med(row.Func, msg, peer.Dir, "B/op")
+				aa, _ := r.med(row.Func, msg, peer.Dir, "allocs/op")
+				bb, _ := r.med(row.Func, msg, PeerPP.Dir, "B/op")
+				ba, _ := r.med(row.Func, msg, PeerPP.Dir, "allocs/op")
+				mbs := ""
+				if am, ok := r.med(row.Func, msg, peer.Dir, "MB/s"); ok {
+					bm, _ := r.med(row.Func, msg, PeerPP.Dir, "MB/s")
+					mbs = num(am) + " / " + num(bm)
+				}
+				pf("| %s | %s | %s | %s | **%s** | %s B, %s | %s B, %s | %s | %s |\n", row.Label, msg, num(a), num(b), ratio(b, a),
+					num(ab), num(aa), num(bb), num(ba), ratio(ba, aa), mbs)
+			}
+		}
+		if peer.Kind == "vt" {
+			continue
+		}
+		pf("\nsize_of: bytes per instance (unsafe.Sizeof of the struct; heap bytes of one populated instance, struct included)\n\n")
+		pf("| message | %s sizeof | protoplay sizeof | ratio | %s heap | protoplay heap | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n", peer.Name, peer.Name)
+		for _, msg := range msgs {
+			as, ok1 := r.med("SizeOf", msg, peer.Dir, "sizeof-B")
+			bs, ok2 := r.med("SizeOf", msg, PeerPP.Dir, "sizeof-B")
+			if !ok1 || !ok2 {
+				continue
+			}
+			ah, _ := r.med("SizeOf", msg, peer.Dir, "heap-B")
+			bh, _ := r.med("SizeOf", msg, PeerPP.Dir, "heap-B")
+			pf("| %s | %s | %s | **%s** | %s | %s | **%s** |\n", msg, num(as), num(bs), ratio(bs, as), num(ah), num(bh), ratio(bh, ah))
+		}
+	}
+	if e == nil {
+		return
+	}
+	if len(e.Init) > 0 {
+		pf("\n### overhead: package init (GODEBUG=inittrace=1, a program importing every generated package)\n\n")
+		pf("| peer | generated packages: bytes, allocs, ms | with their runtime (all non-std packages): bytes, allocs, ms |\n|---|---:|---:|\n")
+		for _, p := range AllPeers {
+			c, ok := e.Init[p.Dir]
+			if !ok {
+				continue
+			}
+			pf("| %s | %d B, %d allocs, %.3f ms | %d B, %d allocs, %.3f ms |\n", p.Name, c.GenBytes, c.GenAllocs, c.GenMs, c.AllBytes, c.AllAllocs, c.AllMs)
+		}
+		pf("\n### overhead: first call vs steady state (ns; first call in a fresh process, steady = median of the next 100; median of runs)\n\n")
+		pf("Origin/flat/mixed messages are marshalled first, then unmarshalled; the recorded payloads are unmarshalled first.\n\n")
+		pf("| message | peer | first Unmarshal | steady Unmarshal | first Marshal | steady Marshal |\n|---|---|---:|---:|---:|---:|\n")
+		var keys []string
+		for k := range e.FirstCall[PeerPP.Dir] {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return indexOf(msgs, keys[i]) < indexOf(msgs, keys[j]) })
+		for _, k := range keys {
+			for _, p := range AllPeers {
+				v, ok := e.FirstCall[p.Dir][k]
+				if !ok {
+					continue
+				}
+				pf("| %s | %s | %d | %d | %d | %d |\n", k, p.Name, v[0], v[1], v[2], v[3])
+			}
+		}
+	}
+	if len(e.BinSize) > 0 {
+		pf("\n### binary_size: stripped program (-trimpath -ldflags='-s -w') marshalling the origin's message\n\n")
+		pf("| peer | bytes | protoplay bytes | protoplay − peer | ratio |\n|---|---:|---:|---:|---:|\n")
+		ppb := e.BinSize[PeerPP.Dir]
+		for _, name := range []string{"baseline", PeerPPDrop.Dir, PeerPG.Dir, PeerVT.Dir} {
+			label := name
+			for _, p := range AllPeers {
+				if p.Dir == name {
+					label = p.Name
+				}
+			}
+			if name == "baseline" {
+				label = "baseline (fmt only)"
+			}
+			v := e.BinSize[name]
+			pf("| %s | %d | %d | %+d | %s |\n", label, v, ppb, ppb-v, ratio(float64(ppb), float64(v)))
+		}
+	}
+	if len(e.Compiler) > 0 || e.CompilerNote != "" {
+		pf("\n### compiler speed: ../shared/corpus/googleapis (%d files, -I googleapis -I protobuf), wall time\n\n", e.CompilerN)
+		if e.CompilerNote != "" {
+			pf("%s\n", e.CompilerNote)
+		} else {
+			a, b := e.Compiler["protoc+protoc-gen-go"], e.Compiler["protoplay"]
+			pf("| protoc + protoc-gen-go s | protoplay gen s | ratio | runs (protoc / protoplay) |\n|---:|---:|---:|---|\n")
+			pf("| %.2f | %.2f | **%s** | %s / %s |\n", median(a), median(b), ratio(median(b), median(a)), secs(a), secs(b))
+		}
+	}
+}
+
+func secs(xs []float64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprintf("%.2f", x))
+	}
+	return strings.Join(s, " ")
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return len(xs)
+}
