@@ -74,6 +74,22 @@ chromium: ## install Debian's chromium for the browser tests when it is missing
 test: site chromium
 test: export PROTOPLAY_E2E = 1
 
+# ---- The npm package (site/npm, site/src/lib): built by site/build -npm
+# into .cache/npm/package and packed into .cache/npm/protoplay-VERSION.tgz.
+NPM_INPUTS := $(SITE_INPUTS) $(shell find site/npm -type f 2>/dev/null)
+.PHONY: npm
+npm: .cache/npm/packed ## build the npm package (widget and JS API) and npm pack it into .cache/npm
+
+.cache/npm/packed: site/node_modules/.package-lock.json $(NPM_INPUTS)
+	cd site && node node_modules/typescript/bin/tsc -p .
+	$(GO) run ./site/build -npm .cache/npm/package
+	rm -f .cache/npm/protoplay-*.tgz
+	cd .cache/npm && npm pack ./package --pack-destination . | tail -1 > packed
+	@echo "packed .cache/npm/$$(cat .cache/npm/packed)"
+
+# make test packs the package, so its tests (site/npm_test.go) run.
+test: npm
+
 # ---- make bench: protoplay's generated code against protoc-gen-go and
 # vtprotobuf (bench/, a module of its own; the peers' code is generated into
 # bench/gen at bench time and never committed). Not part of make test.

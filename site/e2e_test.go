@@ -51,9 +51,17 @@ func startBrowser(t *testing.T) (context.Context, string) {
 	if chromium == "" {
 		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
 	}
+	ctx := launchChromium(t, chromium)
 	srv := httptest.NewServer(site.Handler(os.DirFS("dist")))
 	t.Cleanup(srv.Close)
 
+	return ctx, srv.URL + "/"
+}
+
+// launchChromium starts a headless chromium on a fresh profile and returns
+// a context for it.
+func launchChromium(t *testing.T, chromium string) context.Context {
+	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium),
 		chromedp.Flag("headless", true),
@@ -80,7 +88,7 @@ func startBrowser(t *testing.T) (context.Context, string) {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting %s: %v", chromium, err)
 	}
-	return ctx, srv.URL + "/"
+	return ctx
 }
 
 func chromiumPath() string {

@@ -2,6 +2,7 @@
 // server (or `protoplay serve`) can serve as is:
 //
 //	go run ./site/build [-out site/dist]
+//	go run ./site/build -npm .cache/npm/package   (the npm package; see npm.go)
 //
 // It builds the core for the browser (GOOS=js GOARCH=wasm go build ./wasm),
 // bundles site/src with esbuild's Go API (the Worker, with Go's
@@ -42,8 +43,15 @@ func main() {
 	root := flag.String("root", ".", "repository root `dir`")
 	goCmd := flag.String("go", "go", "the go `command` used to build the wasm")
 	dev := flag.Bool("dev", false, "quick build for working on the page: no minification, inline source maps, no brotli")
+	npm := flag.String("npm", "", "build the npm package `dir` (see npm.go) instead of the page")
 	flag.Parse()
-	if err := run(*root, *out, *goCmd, *dev); err != nil {
+	var err error
+	if *npm != "" {
+		err = runNPM(*root, *npm, *goCmd)
+	} else {
+		err = run(*root, *out, *goCmd, *dev)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "site/build:", err)
 		os.Exit(1)
 	}

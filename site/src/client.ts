@@ -6,10 +6,14 @@
 import type { FetchInfo, FromWorker, Method, Methods, PayloadError } from "./api";
 
 export interface CoreOptions {
+  // module is the compiled core; a replacement Worker reuses it.
+  module: Promise<WebAssembly.Module>;
+  // newWorker starts a Worker running worker.ts (the page's is a file
+  // beside it, the npm package's a Blob of the same code).
+  newWorker(): Worker;
   timeoutMs: number; // per call
   memoryLimit: number; // bytes of wasm memory
   env: Record<string, string>; // the Go program's environment (GOGC, GODEBUG...)
-  onProgress(loaded: number, total: number): void;
   onReady(ms: number, version: string, fetch?: FetchInfo): void;
   onRestart(reason: string): void;
   onFatal(message: string): void;
@@ -43,7 +47,7 @@ export class Core {
   moduleReadyMs = 0; // when the wasm was downloaded and compiled, since navigation start
 
   constructor(private opts: CoreOptions) {
-    this.module = compileWasm(opts.onProgress);
+    this.module = opts.module;
     this.module.then(() => (this.moduleReadyMs = performance.now()));
     this.module.catch((e) => opts.onFatal(`loading the compiler: ${e?.message ?? e}`));
     this.spawn();
@@ -75,7 +79,7 @@ export class Core {
 
   private spawn() {
     this.readyPromise = new Promise((r) => (this.markReady = r));
-    const w = new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" });
+    const w = this.opts.newWorker();
     this.worker = w;
     w.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
     w.onerror = (e) => this.opts.onFatal(e.message || "the compiler Worker failed to start");
@@ -126,16 +130,19 @@ export class Core {
   }
 }
 
-// compileWasm downloads and compiles the core while reporting progress. It
+// compileWasm downloads and compiles the core while reporting progress
+// (total 0: unknown, the bytes counted so far stand for it). It
 // hands compileStreaming the fetch's own Response, which lets the browser
 // compile as bytes arrive and cache the machine code for the next visit;
 // a clone of the body is only counted. The total is the uncompressed size
 // the build recorded: Content-Length counts compressed bytes.
-async function compileWasm(onProgress: (loaded: number, total: number) => void): Promise<WebAssembly.Module> {
-  const url = new URL(__WASM_URL__, import.meta.url);
+export async function compileWasm(
+  url: URL,
+  total: number,
+  onProgress: (loaded: number, total: number) => void,
+): Promise<WebAssembly.Module> {
   const resp = await fetch(url);
   if (!resp.ok) throw new Error(`fetching ${url.pathname}: HTTP ${resp.status}`);
-  const total = __WASM_SIZE__;
   const counted = resp.clone().body;
   if (counted) {
     (async () => {
@@ -152,7 +159,7 @@ async function compileWasm(onProgress: (loaded: number, total: number) => void):
           onProgress(loaded, total);
         }
       }
-      onProgress(total, total);
+      onProgress(total || loaded, total || loaded);
     })();
   }
   try {

@@ -7,7 +7,7 @@ import { setDiagnostics, type Diagnostic as CMDiagnostic } from "@codemirror/lin
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { CheckResult, CompileResult, Diagnostic, FetchInfo, Files, GeneratedFile } from "./api";
-import { CallError, Core } from "./client";
+import { CallError, compileWasm, Core } from "./client";
 import { protoExtensions, viewerExtensions } from "./editor";
 import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
@@ -35,18 +35,20 @@ const stats = {
 
 const status = byId("status-text");
 const progress = byId<HTMLProgressElement>("progress");
+function onProgress(loaded: number, total: number) {
+  stats.progressEvents++;
+  progress.value = Math.min(1, loaded / total);
+  status.textContent =
+    loaded < total
+      ? `Loading the compiler… ${(loaded / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB`
+      : "Starting the compiler…";
+}
 const core = new Core({
+  module: compileWasm(new URL(__WASM_URL__, import.meta.url), __WASM_SIZE__, onProgress),
+  newWorker: () => new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" }),
   timeoutMs: Number(params.get("timeout")) || 10_000,
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),
   env: params.get("gogc") ? { GOGC: params.get("gogc")! } : {},
-  onProgress(loaded, total) {
-    stats.progressEvents++;
-    progress.value = Math.min(1, loaded / total);
-    status.textContent =
-      loaded < total
-        ? `Loading the compiler… ${(loaded / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB`
-        : "Starting the compiler…";
-  },
   onReady(ms, version, fetch) {
     if (!stats.wasmReadyMs) {
       stats.wasmReadyMs = performance.now();

@@ -1,0 +1,230 @@
+package main
+
+// The npm package "protoplay" (go run ./site/build -npm DIR): the same
+// core and the same Worker code as the page, laid out as
+//
+//	package.json     from site/npm/package.json, version from the Go module
+//	README.md        site/npm/README.md
+//	index.js         browser entry (site/src/lib/index.ts), the Worker inlined
+//	element.js       <protoplay-editor> (site/src/lib/element.ts)
+//	chunk-*.js       code index.js and element.js share (one Worker per page)
+//	node.js          Node entry (site/src/lib/node.ts), wasm_exec.js inlined
+//	protoplay.wasm   the core
+//	types/           declarations, emitted by tsc
+//
+// make npm then runs npm pack on DIR.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+func runNPM(root, out, goCmd string) error {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	site := filepath.Join(root, "site")
+	if _, err := os.Stat(filepath.Join(site, "node_modules", "@codemirror", "view")); err != nil {
+		return errors.New("site/node_modules is missing: run `npm ci` in site/ (make npm does)")
+	}
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	version, err := moduleVersion(root)
+	if err != nil {
+		return err
+	}
+	b := &builder{root: root, site: site, out: out}
+	wasm, err := b.buildWasm(goCmd)
+	if err != nil {
+		return err
+	}
+	if err := b.write("protoplay.wasm", wasm); err != nil {
+		return err
+	}
+	wasmExec, err := findWasmExec(goCmd)
+	if err != nil {
+		return err
+	}
+
+	// The Worker, as a classic script: the browser entry starts it from a
+	// Blob, so no bundler or server has to know of a second file.
+	worker, err := b.esbuild(api.BuildOptions{
+		EntryPoints: []string{filepath.Join(site, "src/worker.ts")},
+		Format:      api.FormatIIFE,
+		Platform:    api.PlatformBrowser,
+	}, wasmExec)
+	if err != nil {
+		return err
+	}
+	define := map[string]string{
+		"__PROTOPLAY_VERSION__": strconv.Quote(version),
+		"__PROTOPLAY_WORKER__":  strconv.Quote(string(worker["worker.js"])),
+	}
+	browser, err := b.esbuild(api.BuildOptions{
+		EntryPoints: []string{filepath.Join(site, "src/lib/index.ts"), filepath.Join(site, "src/lib/element.ts")},
+		Format:      api.FormatESModule,
+		Platform:    api.PlatformBrowser,
+		Splitting:   true,
+		ChunkNames:  "[name]-[hash]", // beside index.js: import.meta.url finds protoplay.wasm
+		Define:      define,
+	}, wasmExec)
+	if err != nil {
+		return err
+	}
+	node, err := b.esbuild(api.BuildOptions{
+		EntryPoints: []string{filepath.Join(site, "src/lib/node.ts")},
+		Format:      api.FormatESModule,
+		Platform:    api.PlatformNode,
+		Target:      api.ES2022,
+		Define:      define,
+	}, wasmExec)
+	if err != nil {
+		return err
+	}
+	for _, outs := range []map[string][]byte{browser, node} {
+		for name, data := range outs {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755); err != nil {
+				return err
+			}
+			if err := b.write(name, data); err != nil {
+				return err
+			}
+		}
+	}
+
+	// Declarations: tsc, from the same sources.
+	tsc := exec.Command("node", filepath.Join(site, "node_modules/typescript/bin/tsc"), "-p", filepath.Join(site, "src/lib/tsconfig.json"), "--outDir", filepath.Join(out, "types"))
+	tsc.Dir = site
+	tsc.Stdout, tsc.Stderr = os.Stderr, os.Stderr
+	if err := tsc.Run(); err != nil {
+		return fmt.Errorf("tsc (declarations): %w", err)
+	}
+
+	// The template's text is kept as is (key order matters in "exports":
+	// the first matching condition wins); only the version is put in.
+	pj, err := os.ReadFile(filepath.Join(site, "npm", "package.json"))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(pj, new(map[string]any)); err != nil {
+		return fmt.Errorf("site/npm/package.json: %w", err)
+	}
+	verRE := regexp.MustCompile(`"version":\s*"[^"]*"`)
+	if !verRE.Match(pj) {
+		return errors.New(`site/npm/package.json: no "version" to fill in`)
+	}
+	pj = verRE.ReplaceAll(pj, []byte(`"version": `+strconv.Quote(version)))
+	if err := b.write("package.json", pj); err != nil {
+		return err
+	}
+	readme, err := os.ReadFile(filepath.Join(site, "npm", "README.md"))
+	if err != nil {
+		return err
+	}
+	if err := b.write("README.md", readme); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "site/build: npm package protoplay@%s in %s\n", version, out)
+	for _, n := range b.written {
+		fmt.Fprintf(os.Stderr, "  %-34s %9s\n", n, size(filepath.Join(out, n)))
+	}
+	return nil
+}
+
+// esbuild bundles for the package (minified, no hashes in entry names)
+// and returns the outputs by path relative to the output directory.
+func (b *builder) esbuild(o api.BuildOptions, wasmExec string) (map[string][]byte, error) {
+	o.AbsWorkingDir = b.site
+	o.Bundle = true
+	o.Outdir = b.out
+	o.Write = false
+	o.EntryNames = "[name]"
+	if o.Target == 0 {
+		o.Target = api.ES2022
+	}
+	o.MinifyWhitespace, o.MinifySyntax, o.MinifyIdentifiers = true, true, true
+	o.Loader = map[string]api.Loader{".proto": api.LoaderText, ".css": api.LoaderText}
+	o.LegalComments = api.LegalCommentsEndOfFile
+	o.Charset = api.CharsetUTF8
+	o.Tsconfig = filepath.Join(b.site, "tsconfig.json")
+	o.LogLevel = api.LogLevelWarning
+	o.Plugins = []api.Plugin{{
+		Name: "go-wasm-exec",
+		Setup: func(pb api.PluginBuild) {
+			pb.OnResolve(api.OnResolveOptions{Filter: `^go:wasm_exec$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: wasmExec}, nil
+			})
+		},
+	}}
+	res := api.Build(o)
+	if len(res.Errors) > 0 {
+		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
+		return nil, fmt.Errorf("esbuild %v:\n%s", o.EntryPoints, strings.Join(msgs, ""))
+	}
+	outs := map[string][]byte{}
+	for _, f := range res.OutputFiles {
+		rel, err := filepath.Rel(b.out, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		outs[filepath.ToSlash(rel)] = f.Contents
+	}
+	return outs, nil
+}
+
+var semverRE = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
+
+// moduleVersion is the Go module's version as npm wants it: the VERSION
+// file at the root when there is one, else the latest v* tag (git
+// describe; commits past it make a -dev prerelease), else
+// 0.0.0-dev.<commits>.g<hash>.
+func moduleVersion(root string) (string, error) {
+	if b, err := os.ReadFile(filepath.Join(root, "VERSION")); err == nil {
+		v := strings.TrimPrefix(strings.TrimSpace(string(b)), "v")
+		if !semverRE.MatchString(v) {
+			return "", fmt.Errorf("VERSION: %q is not a semantic version", v)
+		}
+		return v, nil
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if d := git("describe", "--tags", "--match", "v[0-9]*"); d != "" {
+		// v1.2.3 or v1.2.3-4-gabcdef
+		d = strings.TrimPrefix(d, "v")
+		if m := regexp.MustCompile(`^(\d+\.\d+\.\d+)-(\d+)-(g[0-9a-f]+)$`).FindStringSubmatch(d); m != nil {
+			return fmt.Sprintf("%s-dev.%s.%s", m[1], m[2], m[3]), nil
+		}
+		if semverRE.MatchString(d) {
+			return d, nil
+		}
+	}
+	n, h := git("rev-list", "--count", "HEAD"), git("rev-parse", "--short=10", "HEAD")
+	if n == "" || h == "" {
+		return "0.0.0-dev", nil
+	}
+	return fmt.Sprintf("0.0.0-dev.%s.g%s", n, h), nil
+}

@@ -1,0 +1,299 @@
+package site_test
+
+// The npm package (make npm packs it into ../.cache/npm) as a user gets
+// it: installed from the tarball into a fresh project, then used from Node
+// and, through <protoplay-editor>, from a plain HTML page in chromium.
+// Without the tarball, node or chromium the tests skip with a line saying
+// so, unless PROTOPLAY_E2E=1 (make test), which makes that a failure.
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const googleMessage1 = "corpus/benchmarks/datasets/google_message1/proto3/benchmark_message1_proto3.proto"
+
+// installPackage installs the packed package into a new project in a
+// temporary directory and returns the directory.
+func installPackage(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("npm package test skipped in -short mode")
+	}
+	name, err := os.ReadFile("../.cache/npm/packed")
+	if err != nil {
+		skipOrFail(t, "the npm package is not packed (run make npm)")
+	}
+	tgz, err := filepath.Abs(filepath.Join("../.cache/npm", strings.TrimSpace(string(name))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tgz); err != nil {
+		skipOrFail(t, fmt.Sprintf("%s is missing (run make npm)", tgz))
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		skipOrFail(t, "npm is not installed")
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "package.json"), `{"name": "protoplay-npm-test", "private": true, "type": "module"}`)
+	// --offline: the package has no dependencies, so nothing may be
+	// fetched from a registry.
+	cmd := exec.Command("npm", "install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", tgz)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(dir, ".npm-cache"), "npm_config_update_notifier=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm install %s: %v\n%s", tgz, err, out)
+	}
+	return dir
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testSchema is GoogleMessage1 from the shared corpus, or the repository's
+// example when ../shared is absent (said in the log).
+func testSchema(t *testing.T) (name, text, typ string) {
+	p := filepath.Join(shared, googleMessage1)
+	if b, err := os.ReadFile(p); err == nil {
+		return "benchmark_message1_proto3.proto", string(b), "benchmarks.proto3.GoogleMessage1"
+	}
+	t.Logf("%s not found (the shared corpus is absent): using testdata/example/example.proto", p)
+	return "example.proto", readFile(t, "../testdata/example/example.proto"), ""
+}
+
+// nodeScript runs in the installed project: compile, sample, encode,
+// decode, and a broken schema that must reject with a diagnostic. It
+// prints one JSON object.
+const nodeScript = `
+import * as pp from "protoplay";
+import { readFileSync } from "node:fs";
+const [name, typeArg, broken] = process.argv.slice(2);
+const files = { [name]: readFileSync(process.env.SCHEMA, "utf8") };
+const out = { version: pp.version };
+const t0 = performance.now();
+const r = await pp.compile(files);
+out.compileMs = performance.now() - t0;
+out.generated = r.generated.map((g) => g.name);
+out.goHasStruct = r.generated.some((g) => g.content.includes(" struct {"));
+const type = typeArg || r.messages[0].name;
+out.type = type;
+const sample = await pp.sample(files, type);
+const enc = await pp.encode(files, type, JSON.parse(sample));
+out.size = enc.size;
+out.bytesMatch = enc.bytes.length === enc.size;
+const dec = await pp.decode(files, type, enc.bytes);
+out.roundTrip = JSON.stringify(JSON.parse(dec.value)) === JSON.stringify(JSON.parse(sample));
+const decHex = await pp.decode(files, type, enc.hex);
+out.roundTripHex = decHex.value === dec.value;
+out.checks = (await pp.check(files)).map((c) => c.pass);
+try {
+  await pp.compile({ [name]: readFileSync(broken, "utf8") });
+  out.brokenRejected = false;
+} catch (e) {
+  out.brokenRejected = true;
+  out.isError = e instanceof Error && e instanceof pp.ProtoplayError;
+  out.message = e.message;
+  out.diagnostics = e.diagnostics;
+}
+try {
+  await pp.encode({ [name]: readFileSync(broken, "utf8") }, type, {});
+} catch (e) {
+  out.encodeBrokenDiagnostics = e.diagnostics?.length ?? 0;
+}
+console.log(JSON.stringify(out));
+`
+
+func TestNPMPackageNode(t *testing.T) {
+	dir := installPackage(t)
+	name, text, typ := testSchema(t)
+	writeFile(t, filepath.Join(dir, "schema.proto"), text)
+	// The broken schema: a field with no number, inserted as line n.
+	lines := strings.Split(text, "\n")
+	n := 0
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "message ") && strings.HasSuffix(strings.TrimSpace(l), "{") {
+			n = i + 2 // the line after the first message's opening
+			break
+		}
+	}
+	if n == 0 {
+		t.Fatal("no message in the schema to break")
+	}
+	broken := append(append(append([]string{}, lines[:n-1]...), "  int32 broken_field = ;"), lines[n-1:]...)
+	writeFile(t, filepath.Join(dir, "broken.proto"), strings.Join(broken, "\n"))
+	writeFile(t, filepath.Join(dir, "test.mjs"), nodeScript)
+
+	cmd := exec.Command("node", "test.mjs", name, typ, "broken.proto")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SCHEMA="+filepath.Join(dir, "schema.proto"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	outb, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node test.mjs: %v\n%s%s", err, outb, stderr.String())
+	}
+	var out struct {
+		Version        string
+		CompileMs      float64
+		Generated      []string
+		GoHasStruct    bool
+		Type           string
+		Size           int
+		BytesMatch     bool
+		RoundTrip      bool
+		RoundTripHex   bool
+		Checks         []bool
+		BrokenRejected bool
+		IsError        bool
+		Message        string
+		Diagnostics    []struct {
+			File                   string
+			Line, Column, Severity int
+			Message                string
+		}
+		EncodeBrokenDiagnostics int
+	}
+	if err := json.Unmarshal(outb, &out); err != nil {
+		t.Fatalf("node printed %q: %v", outb, err)
+	}
+	t.Logf("protoplay@%s in Node: %s compiled in %.0f ms (first call, with the core's start), %s sample %d bytes; whole script %v",
+		out.Version, name, out.CompileMs, out.Type, out.Size, time.Since(start).Round(time.Millisecond))
+	if len(out.Generated) == 0 || !out.GoHasStruct {
+		t.Errorf("compile generated %v, with a struct: %v", out.Generated, out.GoHasStruct)
+	}
+	if typ != "" && out.Type != typ {
+		t.Errorf("type %q, want %q", out.Type, typ)
+	}
+	if out.Size == 0 || !out.BytesMatch || !out.RoundTrip || !out.RoundTripHex {
+		t.Errorf("encode/decode: size %d, bytes match %v, round trip %v, from hex %v", out.Size, out.BytesMatch, out.RoundTrip, out.RoundTripHex)
+	}
+	for i, ok := range out.Checks {
+		if !ok {
+			t.Errorf("check %d failed", i)
+		}
+	}
+	if !out.BrokenRejected || !out.IsError {
+		t.Fatalf("broken schema: rejected %v, with a ProtoplayError %v", out.BrokenRejected, out.IsError)
+	}
+	found := false
+	for _, d := range out.Diagnostics {
+		if d.Severity == 1 && d.Line == n && d.File == name {
+			found = true
+		}
+	}
+	if !found || !strings.Contains(out.Message, fmt.Sprintf("%s:%d:", name, n)) {
+		t.Errorf("broken schema: want an error at %s:%d, got %q %+v", name, n, out.Message, out.Diagnostics)
+	}
+	if out.EncodeBrokenDiagnostics == 0 {
+		t.Errorf("encode on the broken schema rejected without diagnostics")
+	}
+}
+
+// The page: two elements, one with its schema as text and the encode
+// panel, one from src; a listener counts compiled events.
+const elementPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>protoplay-editor</title>
+<script>
+  window.compiledEvents = [];
+  document.addEventListener("compiled", (e) => compiledEvents.push({ id: e.target.id, ms: performance.now(), files: e.detail.generated.length }));
+  window.errorEvents = [];
+  document.addEventListener("error", (e) => e.detail && errorEvents.push(e.detail.message), true);
+</script>
+<script type="module" src="./node_modules/protoplay/element.js"></script>
+</head><body>
+<protoplay-editor id="a" panels="go,encode" height="300px" filename="person.proto">
+  syntax = "proto3";
+  package demo;
+  message Person {
+    string name = 1;
+    int32 id = 2;
+    repeated string emails = 3;
+  }
+</protoplay-editor>
+<protoplay-editor id="b" src="./schema.proto" filename="%s" theme="dark" readonly></protoplay-editor>
+</body></html>`
+
+func TestNPMPackageElement(t *testing.T) {
+	dir := installPackage(t)
+	chromium := chromiumPath()
+	if chromium == "" {
+		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
+	}
+	name, text, _ := testSchema(t)
+	writeFile(t, filepath.Join(dir, "schema.proto"), text)
+	writeFile(t, filepath.Join(dir, "index.html"), fmt.Sprintf(elementPage, name))
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	ctx := launchChromium(t, chromium)
+	do(t, ctx, chromedp.Navigate(srv.URL+"/index.html"))
+
+	goOf := func(id string) string {
+		return fmt.Sprintf(`(document.getElementById(%q).goText || "")`, id)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		done := eval[bool](t, ctx, `compiledEvents.some(e => e.id === "a") && compiledEvents.some(e => e.id === "b") && `+
+			goOf("a")+`.includes("type Person struct") && `+goOf("b")+`.includes(" struct {")`)
+		if done {
+			break
+		}
+		if time.Now().After(deadline) || eval[bool](t, ctx, `errorEvents.some(m => m.startsWith("protoplay:"))`) {
+			t.Fatalf("no output: compiled events %s, errors %s, a's Go %q, b's Go %q", eval[string](t, ctx, `JSON.stringify(compiledEvents)`),
+				eval[string](t, ctx, `JSON.stringify(errorEvents)`), eval[string](t, ctx, goOf("a")+`.slice(0, 80)`), eval[string](t, ctx, goOf("b")+`.slice(0, 80)`))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	first := eval[float64](t, ctx, `Math.min(...compiledEvents.map(e => e.ms))`)
+	t.Logf("page load to the first element showing Go: %.0f ms (navigation start to its compiled event; %s)", first,
+		eval[string](t, ctx, `JSON.stringify(compiledEvents.map(e => [e.id, Math.round(e.ms)]))`))
+
+	// The encode panel of a: Person's sample encoded to bytes.
+	waitFor := func(what, expr string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !eval[bool](t, ctx, expr) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	bytesText := `document.getElementById("a").shadowRoot.querySelector(".bytes").textContent`
+	waitFor("a's encode panel", bytesText+`.includes("hex ")`)
+	if sel := eval[string](t, ctx, `document.getElementById("a").shadowRoot.querySelector("select").value`); sel != "demo.Person" {
+		t.Errorf("encode panel type %q", sel)
+	}
+	if eval[bool](t, ctx, `getComputedStyle(document.getElementById("b").shadowRoot.querySelector(".encode")).display !== "none"`) {
+		t.Error("b shows the encode panel it did not ask for")
+	}
+	// One Worker for both (the wasm fetched once).
+	if n := eval[int](t, ctx, `performance.getEntriesByType("resource").filter(e => e.name.endsWith(".wasm")).length`); n != 1 {
+		t.Errorf("the wasm was fetched %d times, want once (one shared Worker)", n)
+	}
+
+	// An error in a's schema: an error event with a diagnostic on its line,
+	// and the Go of the last good schema stays.
+	do(t, ctx, script(`document.getElementById("a").value = 'syntax = "proto3";\nmessage P {\n  int32 x = \n}\n'`))
+	waitFor("a's error event", `errorEvents.length > 0`)
+	if msg := eval[string](t, ctx, `errorEvents[0]`); !strings.Contains(msg, "person.proto:4:") {
+		t.Errorf("error event %q, want one at person.proto:4", msg)
+	}
+	if !strings.Contains(eval[string](t, ctx, goOf("a")), "type Person struct") {
+		t.Error("the last good Go is gone after an error")
+	}
+}

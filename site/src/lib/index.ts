@@ -1,0 +1,56 @@
+// protoplay for browsers: the core runs in a Worker (one per page, shared
+// by every caller and every <protoplay-editor>), loaded from
+// protoplay.wasm beside this module unless initialize() says otherwise.
+import { compileWasm, Core } from "../client";
+import { createAPI, ProtoplayError, type Backend, type InitializeOptions } from "./common";
+
+export * from "./common";
+
+let workerURL: string | undefined;
+
+async function start(options: InitializeOptions): Promise<Backend> {
+  const base = (globalThis as any).location?.href as string | undefined;
+  const module = options.wasmModule
+    ? Promise.resolve(options.wasmModule)
+    : compileWasm(
+        options.wasmURL ? new URL(String(options.wasmURL), base) : new URL("./protoplay.wasm", import.meta.url),
+        0,
+        () => {},
+      );
+  if (options.worker === false) {
+    const { runInThread } = await import("./inthread");
+    return runInThread(await module);
+  }
+  let fail!: (e: Error) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  let version = "";
+  const core = new Core({
+    module,
+    newWorker() {
+      // The Worker's code ships inside this module (a Blob), so neither a
+      // bundler nor a server has to know about a second file.
+      workerURL ??= URL.createObjectURL(new Blob([__PROTOPLAY_WORKER__], { type: "text/javascript" }));
+      return new Worker(workerURL, { name: "protoplay core" });
+    },
+    timeoutMs: 60_000,
+    memoryLimit: 1 << 30,
+    env: {},
+    onReady(_ms, v) {
+      version = v;
+    },
+    onRestart() {},
+    onFatal(message) {
+      fail(new ProtoplayError(`protoplay: ${message}`));
+    },
+  });
+  await Promise.race([core.ready, failed]);
+  return {
+    call: (method, params) => core.call(method, params),
+    get version() {
+      return version;
+    },
+  } as Backend;
+}
+
+const api = createAPI(start);
+export const { initialize, compile, encode, decode, decodeRaw, wireView, sample, check, coreVersion } = api;
