@@ -259,8 +259,10 @@ func TestNPMPackageElement(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	first := eval[float64](t, ctx, `Math.min(...compiledEvents.map(e => e.ms))`)
-	t.Logf("page load to the first element showing Go: %.0f ms (navigation start to its compiled event; %s)", first,
-		eval[string](t, ctx, `JSON.stringify(compiledEvents.map(e => [e.id, Math.round(e.ms)]))`))
+	t.Logf("page load to the first element showing Go: %.0f ms (navigation start to its compiled event; per element %s; wasm fetched by %.0f ms, element.js by %.0f ms)", first,
+		eval[string](t, ctx, `JSON.stringify(compiledEvents.map(e => [e.id, Math.round(e.ms)]))`),
+		eval[float64](t, ctx, `performance.getEntriesByType("resource").find(e => e.name.endsWith(".wasm")).responseEnd`),
+		eval[float64](t, ctx, `performance.getEntriesByType("resource").find(e => e.name.endsWith("element.js")).responseEnd`))
 
 	// The encode panel of a: Person's sample encoded to bytes.
 	waitFor := func(what, expr string) {
