@@ -299,3 +299,35 @@ func TestNPMPackageElement(t *testing.T) {
 		t.Error("the last good Go is gone after an error")
 	}
 }
+
+// TestNPMPackageTypes type-checks a consumer of the installed package with
+// the site's tsc, under node16 and bundler resolution, library checks on.
+func TestNPMPackageTypes(t *testing.T) {
+	dir := installPackage(t)
+	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tsc); err != nil {
+		skipOrFail(t, "site/node_modules has no typescript (run npm ci in site)")
+	}
+	writeFile(t, filepath.Join(dir, "use.ts"), `import { compile, encode, ProtoplayError, type CompileResult } from "protoplay";
+import { ProtoplayEditor } from "protoplay/element";
+export async function f(): Promise<number> {
+  const r: CompileResult = await compile({ "a.proto": "syntax = \"proto3\";" }, { options: { paths: "source_relative" } });
+  const e = document.querySelector("protoplay-editor") as ProtoplayEditor;
+  e.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
+  try { await encode("x", "T", { a: 1 }); } catch (x: unknown) { if (x instanceof ProtoplayError) return x.diagnostics[0].line; }
+  return r.generated.length + e.goText.length;
+}
+`)
+	for _, res := range []string{"NodeNext", "Bundler"} {
+		mod := map[string]string{"NodeNext": "NodeNext", "Bundler": "ESNext"}[res]
+		cmd := exec.Command("node", tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022",
+			"--lib", "ES2022,DOM", "--module", mod, "--moduleResolution", res, "use.ts")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("tsc with moduleResolution %s: %v\n%s", res, err, out)
+		}
+	}
+}

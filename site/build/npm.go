@@ -116,6 +116,9 @@ func runNPM(root, out, goCmd string) error {
 	if err := tsc.Run(); err != nil {
 		return fmt.Errorf("tsc (declarations): %w", err)
 	}
+	if err := fixDeclarationImports(filepath.Join(out, "types")); err != nil {
+		return err
+	}
 
 	// The template's text is kept as is (key order matters in "exports":
 	// the first matching condition wins); only the version is put in.
@@ -227,4 +230,32 @@ func moduleVersion(root string) (string, error) {
 		return "0.0.0-dev", nil
 	}
 	return fmt.Sprintf("0.0.0-dev.%s.g%s", n, h), nil
+}
+
+// relImport matches a relative module specifier in a declaration file:
+// from "./x", import("../x").
+var relImport = regexp.MustCompile(`((?:from|import)\s*\(?\s*)"(\.{1,2}/[^"]+)"`)
+
+// fixDeclarationImports gives relative imports in the emitted .d.ts files
+// a .js extension: the sources are written for bundler resolution, but a
+// consumer with "moduleResolution": "node16"/"nodenext" needs one.
+func fixDeclarationImports(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".d.ts") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fixed := relImport.ReplaceAllFunc(b, func(m []byte) []byte {
+			sm := relImport.FindSubmatch(m)
+			spec := string(sm[2])
+			if strings.HasSuffix(spec, ".js") || strings.HasSuffix(spec, ".css") || strings.HasSuffix(spec, ".proto") {
+				return m
+			}
+			return []byte(string(sm[1]) + strconv.Quote(spec+".js"))
+		})
+		return os.WriteFile(p, fixed, 0o644)
+	})
 }
