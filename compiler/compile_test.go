@@ -2,6 +2,7 @@ package compiler_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,5 +193,26 @@ func TestStandardFilesSharedAndOverridable(t *testing.T) {
 	}
 	if err := compile(own, "b.proto").Err(); err != nil {
 		t.Fatalf("a request's own timestamp.proto was not used: %v", err)
+	}
+}
+
+// panicFS panics on every Open, standing in for any bug below Compile.
+type panicFS struct{}
+
+func (panicFS) Open(string) (fs.File, error) { panic("boom") }
+
+// A panic anywhere inside Compile becomes an error diagnostic, never a
+// crash of the caller (the playground's Worker, the CLI).
+func TestPanicBecomesDiagnostic(t *testing.T) {
+	res := compiler.Compile(context.Background(), compiler.Request{FS: panicFS{}, Files: []string{"a.proto"}})
+	if !res.HasErrors() || res.Generated != nil {
+		t.Fatalf("want an error and no output, got %v", res.Diagnostics)
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		found = found || strings.Contains(d.Message, "boom")
+	}
+	if !found {
+		t.Fatalf("the panic's value is not reported: %v", res.Diagnostics)
 	}
 }
