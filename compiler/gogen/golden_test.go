@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
 	"github.com/protoplay/protoplay/internal/gentest"
 )
 
@@ -73,9 +74,16 @@ func TestGoldenBuild(t *testing.T) {
 		srcs[filepath.Base(p)] = string(b)
 		files = append(files, filepath.Base(p))
 	}
-	_, gen := gentest.Generate(t, compiler.Request{Sources: srcs, Files: files})
-	mod := gentest.WriteModule(t, gen, nil, false)
-	if out, err := gentest.Go(t, mod, "vet", "./..."); err != nil {
-		t.Fatalf("go vet: %v\n%s", err, out)
+	// The default options, and the options that remove code.
+	for _, param := range []string{"", "unknown_fields=drop,enum_maps=false"} {
+		opts, err := gogen.ParseOptions(param)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, gen := gentest.Generate(t, compiler.Request{Sources: srcs, Files: files, Options: opts})
+		mod := gentest.WriteModule(t, gen, nil, false)
+		if out, err := gentest.Go(t, mod, "vet", "./..."); err != nil {
+			t.Fatalf("go vet with options %q: %v\n%s", param, err, out)
+		}
 	}
 }

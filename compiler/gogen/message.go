@@ -138,24 +138,9 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	jf.Const().Defs(consts...)
 	jf.Line()
 
-	// Name and value maps, as protoc-gen-go declares them. The linker drops
-	// an unreferenced package-level map with its initialization, so they
-	// cost nothing at init unless a program uses them; String does not.
-	var names, values []jen.Code
-	firstByNum := map[protoreflect.EnumNumber]bool{}
-	for i := 0; i < vals.Len(); i++ {
-		v := vals.Get(i)
-		if !firstByNum[v.Number()] {
-			firstByNum[v.Number()] = true
-			names = append(names, jen.Lit(int(v.Number())).Op(":").Lit(string(v.Name())))
-		}
-		values = append(values, jen.Lit(string(v.Name())).Op(":").Lit(int(v.Number())))
+	if !g.opts.NoEnumMaps {
+		g.genEnumMaps(jf, ed, name)
 	}
-	jf.Comment("// " + name + "_name maps enum numbers to names (the first name, for aliases).")
-	jf.Var().Id(name + "_name").Op("=").Map(jen.Int32()).String().Add(multiline(names...))
-	jf.Comment("// " + name + "_value maps enum names to numbers.")
-	jf.Var().Id(name + "_value").Op("=").Map(jen.String()).Int32().Add(multiline(values...))
-	jf.Line()
 
 	// String: the value's name, or its number for values the schema does
 	// not declare (open enums keep them).
@@ -179,6 +164,27 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	jf.Func().Params(jen.Id("x").Id(name)).Id("Enum").Params().Op("*").Id(name).Block(
 		jen.Return(jen.Op("&").Id("x")),
 	)
+	jf.Line()
+}
+
+// genEnumMaps prints the name and value maps protoc-gen-go declares for an
+// enum (see Options.NoEnumMaps for their cost).
+func (g *generator) genEnumMaps(jf *jen.File, ed protoreflect.EnumDescriptor, name string) {
+	vals := ed.Values()
+	var names, values []jen.Code
+	firstByNum := map[protoreflect.EnumNumber]bool{}
+	for i := 0; i < vals.Len(); i++ {
+		v := vals.Get(i)
+		if !firstByNum[v.Number()] {
+			firstByNum[v.Number()] = true
+			names = append(names, jen.Lit(int(v.Number())).Op(":").Lit(string(v.Name())))
+		}
+		values = append(values, jen.Lit(string(v.Name())).Op(":").Lit(int(v.Number())))
+	}
+	jf.Comment("// " + name + "_name maps enum numbers to names (the first name, for aliases).")
+	jf.Var().Id(name + "_name").Op("=").Map(jen.Int32()).String().Add(multiline(names...))
+	jf.Comment("// " + name + "_value maps enum names to numbers.")
+	jf.Var().Id(name + "_value").Op("=").Map(jen.String()).Int32().Add(multiline(values...))
 	jf.Line()
 }
 

@@ -206,8 +206,10 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 	var enum func(ed protoreflect.EnumDescriptor)
 	enum = func(ed protoreflect.EnumDescriptor) {
 		en := g.enums[ed.FullName()]
-		out = append(out, goDecl{en.goName, ed, "enum"},
-			goDecl{en.goName + "_name", ed, "enum"}, goDecl{en.goName + "_value", ed, "enum"})
+		out = append(out, goDecl{en.goName, ed, "enum"})
+		if !g.opts.NoEnumMaps {
+			out = append(out, goDecl{en.goName + "_name", ed, "enum"}, goDecl{en.goName + "_value", ed, "enum"})
+		}
 		seen := map[string]bool{}
 		for i, v := range en.values {
 			if seen[v] {
