@@ -345,7 +345,6 @@ func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 }
 
 func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
-	name := mn.goName
 	jf.Comment("// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).")
 	jf.Comment("// Fields are written in field-number order, map entries in key order, unknown")
 	jf.Comment("// fields last, so equal messages give equal bytes. It fails only when a required")
@@ -390,7 +389,6 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 	jf.Comment("// returns the number of bytes written. len(b) must be at least m.Size().")
 	jf.Func().Params(recv(mn)).Id("MarshalToSizedBuffer").Params(jen.Id("b").Index().Byte()).Params(jen.Int(), jen.Error()).Block(body...)
 	jf.Line()
-	_ = name
 }
 
 func (g *generator) marshalField(fn *fieldNames) []jen.Code {
@@ -497,7 +495,7 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 
 	var cases []jen.Code
 	for _, fn := range sortedFields(mn) {
-		cases = append(cases, jen.Case(jen.Lit(int(fn.desc.Number()))).Block(g.unmarshalField(mn, fn)...))
+		cases = append(cases, jen.Case(jen.Lit(int(fn.desc.Number()))).Block(g.unmarshalField(fn)...))
 	}
 	loop := []jen.Code{
 		jen.Id("start").Op(":=").Id("i"),
@@ -643,10 +641,9 @@ func (g *generator) unknownAdd(raw jen.Code) jen.Code {
 	return rt("AddUnknown").Call(jen.Op("&").Id("m").Dot("unknownFields"), raw)
 }
 
-func (g *generator) unmarshalField(mn *messageNames, fn *fieldNames) []jen.Code {
+func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
-	path := string(fd.Name())
 	st := storageOf(fd)
 	if st == stMap {
 		return g.unmarshalMap(fn)
@@ -702,11 +699,10 @@ func (g *generator) unmarshalField(mn *messageNames, fn *fieldNames) []jen.Code 
 	case stOneof:
 		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("v")}))
 	}
-	_ = path
 	return append(out, jen.Continue())
 }
 
-// subMessage emits the decode of a LEN-encoded message (or a group) for fd
+// subDecode emits the decode of a LEN-encoded message (or a group) for fd
 // into target (an expression of type *T, already non-nil).
 func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, path string) []jen.Code {
 	if fd.Kind() == protoreflect.GroupKind {
