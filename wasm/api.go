@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/compiler/gogen"
 	"github.com/protoplay/protoplay/compiler/payload"
@@ -213,6 +215,19 @@ func (s *session) schemaOf(sources map[string]string) (*payload.Schema, error) {
 	return e.schema, nil
 }
 
+// typeOf returns the schema of sources and the message type name in it.
+func (s *session) typeOf(sources map[string]string, name string) (*payload.Schema, protoreflect.MessageDescriptor, error) {
+	sc, err := s.schemaOf(sources)
+	if err != nil {
+		return nil, nil, err
+	}
+	md, err := sc.FindMessage(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, md, nil
+}
+
 func messagesOf(e *schemaEntry) []Message {
 	out := []Message{}
 	if e.schema == nil {
@@ -229,11 +244,7 @@ func (s *session) encode(req []byte) (any, error) {
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, err := s.schemaOf(r.Files)
-	if err != nil {
-		return nil, err
-	}
-	md, err := sc.FindMessage(r.Type)
+	sc, md, err := s.typeOf(r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -249,11 +260,7 @@ func (s *session) decode(req []byte) (any, error) {
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, err := s.schemaOf(r.Files)
-	if err != nil {
-		return nil, err
-	}
-	md, err := sc.FindMessage(r.Type)
+	sc, md, err := s.typeOf(r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -277,11 +284,7 @@ func (s *session) wireView(req []byte) (any, error) {
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, err := s.schemaOf(r.Files)
-	if err != nil {
-		return nil, err
-	}
-	md, err := sc.FindMessage(r.Type)
+	sc, md, err := s.typeOf(r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -319,11 +322,7 @@ func (s *session) sample(req []byte) (any, error) {
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, err := s.schemaOf(r.Files)
-	if err != nil {
-		return nil, err
-	}
-	md, err := sc.FindMessage(r.Type)
+	sc, md, err := s.typeOf(r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}

@@ -57,22 +57,30 @@ func main() {
 	}
 }
 
-func run(root, out, goCmd string, dev bool) error {
-	root, err := filepath.Abs(root)
-	if err != nil {
-		return err
+// prepare resolves the repository root and the output folder (relative
+// to the root unless absolute), checks that site/node_modules is there
+// (target names the make target that installs it), and empties out.
+func prepare(root, out, target string) (absRoot, site, absOut string, err error) {
+	if absRoot, err = filepath.Abs(root); err != nil {
+		return "", "", "", err
 	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
+	absOut = out
+	if !filepath.IsAbs(absOut) {
+		absOut = filepath.Join(absRoot, absOut)
 	}
-	site := filepath.Join(root, "site")
+	site = filepath.Join(absRoot, "site")
 	if _, err := os.Stat(filepath.Join(site, "node_modules", "@codemirror", "view")); err != nil {
-		return errors.New("site/node_modules is missing: run `npm ci` in site/ (make site does)")
+		return "", "", "", errors.New("site/node_modules is missing: run `npm ci` in site/ (" + target + " does)")
 	}
-	if err := os.RemoveAll(out); err != nil {
-		return err
+	if err := os.RemoveAll(absOut); err != nil {
+		return "", "", "", err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	return absRoot, site, absOut, os.MkdirAll(absOut, 0o755)
+}
+
+func run(root, out, goCmd string, dev bool) error {
+	root, site, out, err := prepare(root, out, "make site")
+	if err != nil {
 		return err
 	}
 	b := &builder{root: root, site: site, out: out, dev: dev}

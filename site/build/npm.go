@@ -29,21 +29,8 @@ import (
 )
 
 func runNPM(root, out, goCmd string) error {
-	root, err := filepath.Abs(root)
+	root, site, out, err := prepare(root, out, "make npm")
 	if err != nil {
-		return err
-	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
-	}
-	site := filepath.Join(root, "site")
-	if _, err := os.Stat(filepath.Join(site, "node_modules", "@codemirror", "view")); err != nil {
-		return errors.New("site/node_modules is missing: run `npm ci` in site/ (make npm does)")
-	}
-	if err := os.RemoveAll(out); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
 	version, err := moduleVersion(root)
