@@ -175,7 +175,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		sortDiagnostics(res.Diagnostics)
 	}()
 
-	files := req.Files
+	files := append([]string(nil), req.Files...) // cleaned below; the caller's slice stays as given
 	if len(files) == 0 {
 		for name := range req.Sources {
 			files = append(files, name)
@@ -205,7 +205,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		},
 	)
 	c := protocompile.Compiler{
-		Resolver:       standardResolver(&sourceResolver{req: &req, diags: &res.Diagnostics}),
+		Resolver:       standardResolver(&sourceResolver{req: &req}),
 		Reporter:       rep,
 		SourceInfoMode: protocompile.SourceInfoStandard,
 		// One goroutine: the result must not depend on scheduling, and
@@ -296,11 +296,10 @@ func sortDiagnostics(ds []Diagnostic) {
 }
 
 // sourceResolver finds files in Request.Sources, then in Request.FS under
-// each import path. Files it cannot find fall through to the well-known
-// imports bundled with protocompile.
+// each import path. Files it cannot find fall through to the standard
+// files (see standardResolver).
 type sourceResolver struct {
-	req   *Request
-	diags *[]Diagnostic
+	req *Request
 }
 
 func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult, error) {

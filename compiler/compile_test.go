@@ -216,3 +216,17 @@ func TestPanicBecomesDiagnostic(t *testing.T) {
 		t.Fatalf("the panic's value is not reported: %v", res.Diagnostics)
 	}
 }
+
+// Compile cleans file names (./a.proto -> a.proto) in its own copy: the
+// caller's Request.Files is left as given.
+func TestRequestFilesNotModified(t *testing.T) {
+	files := []string{"./a.proto"}
+	res := compiler.Compile(context.Background(), compiler.Request{
+		Sources: map[string]string{"a.proto": "syntax = \"proto3\";\nmessage A {}\n"}, Files: files})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if files[0] != "./a.proto" {
+		t.Fatalf("Request.Files was modified to %q", files[0])
+	}
+}
