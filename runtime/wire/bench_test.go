@@ -183,3 +183,29 @@ func BenchmarkWalk(b *testing.B) {
 }
 
 var sink uint64
+
+var sinkInt32s [benchN]*int32
+
+// BenchmarkPointerScalars takes benchN *int32 for proto2 optional fields one
+// allocation each, as protoc-gen-go's decoder does, and from a Decoder's
+// slabs.
+func BenchmarkPointerScalars(b *testing.B) {
+	b.Run("alloc-each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range sinkInt32s {
+				v := int32(i)
+				sinkInt32s[i] = &v
+			}
+		}
+	})
+	b.Run("decoder", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var d wire.Decoder
+			for i := range sinkInt32s {
+				sinkInt32s[i] = d.Int32(int32(i))
+			}
+		}
+	})
+}

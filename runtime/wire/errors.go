@@ -183,3 +183,21 @@ func Nest(err error, base int, field string) error {
 	}
 	return e
 }
+
+// EndGroupError is the error for an END_GROUP tag at offset that does not
+// close the group being decoded: group is that group's field number, or 0
+// when a message is being decoded as a LEN value or at top level, where no
+// END_GROUP may appear (ErrWireType). Otherwise the tag closes another
+// field's group (ErrGroupMismatch).
+func EndGroupError(group int32, offset int) error {
+	if group == 0 {
+		return ErrorAt(offset, errCodeEndGroup)
+	}
+	return ErrorAt(offset, errCodeGroupMismatch)
+}
+
+// UnterminatedGroupError is the error for a group whose input ends, at
+// offset, before its END_GROUP tag (ErrTruncated).
+func UnterminatedGroupError(offset int) error {
+	return ErrorAt(offset, errCodeTruncated)
+}

@@ -27,7 +27,9 @@ const (
 	MaxValidNumber = 1<<29 - 1
 
 	// DefaultMaxDepth is the nesting limit for messages and groups enforced
-	// by generated Unmarshal (the same as the C++ and Java runtimes).
+	// by generated Unmarshal: the levels allowed, the top-level message
+	// included, counted as protobuf-go's UnmarshalOptions.RecursionLimit
+	// counts them (100, as in the C++ and Java runtimes).
 	DefaultMaxDepth = 100
 )
 

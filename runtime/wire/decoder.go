@@ -1,0 +1,129 @@
+package wire
+
+// A Decoder carries the allocation state of one top-level Unmarshal down
+// through the nested messages it decodes, so that many small values share a
+// few allocations instead of taking one each:
+//
+//   - the pointers that proto2 optional scalars (and editions fields with
+//     explicit presence) are stored as point into shared slabs of 4, 8, ...
+//     up to [MaxSlab] values of their type;
+//   - messages (singular and repeated fields, oneof members, map values)
+//     come from shared slabs of 2, 4, ... up to [MaxMessageSlab] messages of
+//     their type, after the first of each type, which is allocated alone.
+//
+// A value kept alive keeps its slab alive: at most MaxSlab scalars or
+// MaxMessageSlab messages. Nothing is shared between two Decoders, and no
+// value aliases the input: strings and bytes are copied, one allocation each.
+//
+// The zero Decoder is ready to use. Generated UnmarshalDepth declares one and
+// passes its address to UnmarshalWith; a Decoder must not be copied after
+// first use, nor used by two goroutines at once.
+type Decoder struct {
+	bools    slab[bool]
+	int32s   slab[int32]
+	int64s   slab[int64]
+	uint32s  slab[uint32]
+	uint64s  slab[uint64]
+	float32s slab[float32]
+	float64s slab[float64]
+	strings  slab[string]
+	// msgs holds a *slab[T] per message type handed out by [New] after
+	// the first message.
+	msgs    [maxMsgTypes]any
+	nmsgs   int
+	msgSeen bool
+}
+
+const (
+	// MaxSlab is the most values in one pointer slab; slabs start at 4
+	// values and double.
+	MaxSlab = 64
+	// MaxMessageSlab is the most messages in one slab of [New]; slabs start
+	// at 2 and double.
+	MaxMessageSlab = 16
+	// maxMsgTypes bounds the message types a Decoder keeps slabs for, and
+	// so the linear search in New; further types are allocated one by one.
+	maxMsgTypes = 8
+)
+
+// slab hands out pointers to values of type T from shared backing arrays of
+// first, 2*first, ... up to max values.
+type slab[T any] struct {
+	free []T // the unused rest of the current array
+	last int // length of the current array, 0 before the first
+}
+
+func (s *slab[T]) next(first, max int) *T {
+	if len(s.free) == 0 {
+		n := min(2*s.last, max)
+		if s.last == 0 {
+			n = first
+		}
+		s.free = make([]T, n)
+		s.last = n
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+func (s *slab[T]) new(v T) *T {
+	p := s.next(4, MaxSlab)
+	*p = v
+	return p
+}
+
+// Bool returns a pointer to a copy of v from the Decoder's bool slab.
+func (d *Decoder) Bool(v bool) *bool { return d.bools.new(v) }
+
+// Int32 returns a pointer to a copy of v from the Decoder's int32 slab.
+func (d *Decoder) Int32(v int32) *int32 { return d.int32s.new(v) }
+
+// Int64 returns a pointer to a copy of v from the Decoder's int64 slab.
+func (d *Decoder) Int64(v int64) *int64 { return d.int64s.new(v) }
+
+// Uint32 returns a pointer to a copy of v from the Decoder's uint32 slab.
+func (d *Decoder) Uint32(v uint32) *uint32 { return d.uint32s.new(v) }
+
+// Uint64 returns a pointer to a copy of v from the Decoder's uint64 slab.
+func (d *Decoder) Uint64(v uint64) *uint64 { return d.uint64s.new(v) }
+
+// Float32 returns a pointer to a copy of v from the Decoder's float32 slab.
+func (d *Decoder) Float32(v float32) *float32 { return d.float32s.new(v) }
+
+// Float64 returns a pointer to a copy of v from the Decoder's float64 slab.
+func (d *Decoder) Float64(v float64) *float64 { return d.float64s.new(v) }
+
+// StringPtr returns a pointer to a copy of v (a string header, not its
+// bytes) from the Decoder's string slab.
+func (d *Decoder) StringPtr(v string) *string { return d.strings.new(v) }
+
+// New returns a pointer to a new zero message of type T. The Decoder's
+// first message is allocated on its own, as with new(T), so that a message
+// with one nested message pays nothing more; later ones come from slabs the
+// Decoder keeps per type, of 2, 4, ... up to [MaxMessageSlab] messages (for
+// at most 8 types; further types are allocated one by one). A message kept
+// alive keeps its slab alive. Generated code takes singular and repeated
+// message fields, oneof members and map values from New.
+func New[T any](d *Decoder) *T {
+	if !d.msgSeen {
+		d.msgSeen = true
+		return new(T)
+	}
+	return newShared[T](d)
+}
+
+func newShared[T any](d *Decoder) *T {
+	for i := 0; i < d.nmsgs; i++ {
+		if s, ok := d.msgs[i].(*slab[T]); ok {
+			return s.next(2, MaxMessageSlab)
+		}
+	}
+	if d.nmsgs == len(d.msgs) {
+		return new(T)
+	}
+	s := new(slab[T])
+	d.msgs[d.nmsgs] = s
+	d.nmsgs++
+	return s.next(2, MaxMessageSlab)
+}

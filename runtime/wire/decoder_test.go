@@ -1,0 +1,129 @@
+package wire_test
+
+import (
+	"testing"
+
+	"github.com/protoplay/protoplay/runtime/wire"
+)
+
+// Pointers from a slab hold their own values: writing through one leaves
+// the rest alone, across slab boundaries too.
+func TestDecoderScalarSlabs(t *testing.T) {
+	var d wire.Decoder
+	const n = 3*wire.MaxSlab + 5
+	ps := make([]*int64, n)
+	for i := range ps {
+		ps[i] = d.Int64(int64(i))
+	}
+	*ps[0] = -1
+	*ps[wire.MaxSlab] = -2
+	for i, p := range ps {
+		want := int64(i)
+		switch i {
+		case 0:
+			want = -1
+		case wire.MaxSlab:
+			want = -2
+		}
+		if *p != want {
+			t.Fatalf("ps[%d] = %d, want %d", i, *p, want)
+		}
+	}
+	s1, s2 := d.StringPtr("a"), d.StringPtr("b")
+	b1, f1, f2 := d.Bool(true), d.Float32(1.5), d.Float64(2.5)
+	u1, u2, i1 := d.Uint32(7), d.Uint64(8), d.Int32(-9)
+	if *s1 != "a" || *s2 != "b" || !*b1 || *f1 != 1.5 || *f2 != 2.5 || *u1 != 7 || *u2 != 8 || *i1 != -9 {
+		t.Fatal("values")
+	}
+}
+
+// Slabs grow 4, 8, ... MaxSlab: n values take about n/MaxSlab allocations,
+// not n.
+func TestDecoderScalarSlabAllocs(t *testing.T) {
+	const n = 1000
+	allocs := testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		for i := range n {
+			d.Int32(int32(i))
+		}
+	})
+	// 4+8+16+32 = 60 values in the first four slabs, then 64 per slab.
+	if want := float64(4 + (n-60+wire.MaxSlab-1)/wire.MaxSlab); allocs != want {
+		t.Errorf("%d values: %v allocations, want %v", n, allocs, want)
+	}
+}
+
+type msgA struct {
+	x int
+	s string
+}
+
+type msgB struct{ y [3]float64 }
+
+var sinkA *msgA
+
+// New: the first message costs what new(T) does; later ones share slabs per
+// type; every message is distinct and zero.
+func TestDecoderNew(t *testing.T) {
+	if allocs := testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		sinkA = wire.New[msgA](&d)
+	}); allocs != 1 {
+		t.Errorf("one message: %v allocations, want 1", allocs)
+	}
+	var d wire.Decoder
+	seen := map[*msgA]bool{}
+	for i := range 100 {
+		a := wire.New[msgA](&d)
+		b := wire.New[msgB](&d)
+		if seen[a] || a.x != 0 || a.s != "" || b.y != [3]float64{} {
+			t.Fatalf("message %d reused or not zero", i)
+		}
+		seen[a] = true
+		a.x, a.s = i, "v"
+		b.y[0] = float64(i)
+	}
+	for a := range seen {
+		if a.s != "v" {
+			t.Fatal("a message was overwritten")
+		}
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		for range 1000 {
+			sinkA = wire.New[msgA](&d)
+		}
+	})
+	if allocs > 1000/wire.MaxMessageSlab+8 {
+		t.Errorf("1000 messages: %v allocations, want slabs", allocs)
+	}
+}
+
+// More message types than a Decoder keeps slabs for still get fresh,
+// distinct messages.
+func TestDecoderNewManyTypes(t *testing.T) {
+	var d wire.Decoder
+	type t0 struct{ v int }
+	type t1 struct{ v int }
+	type t2 struct{ v int }
+	type t3 struct{ v int }
+	type t4 struct{ v int }
+	type t5 struct{ v int }
+	type t6 struct{ v int }
+	type t7 struct{ v int }
+	type t8 struct{ v int }
+	type t9 struct{ v int }
+	for range 3 {
+		ps := []*int{
+			&wire.New[t0](&d).v, &wire.New[t1](&d).v, &wire.New[t2](&d).v, &wire.New[t3](&d).v,
+			&wire.New[t4](&d).v, &wire.New[t5](&d).v, &wire.New[t6](&d).v, &wire.New[t7](&d).v,
+			&wire.New[t8](&d).v, &wire.New[t9](&d).v,
+		}
+		for i, p := range ps {
+			if *p != 0 {
+				t.Fatalf("type %d: message not zero", i)
+			}
+			*p = i + 1
+		}
+	}
+}
