@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
 	"github.com/protoplay/protoplay/internal/gentest"
 )
 
@@ -47,7 +48,8 @@ func TestCasesBuild(t *testing.T) {
 		}
 		files = append(files, name)
 	}
-	_, gen := gentest.Generate(t, compiler.Request{Sources: srcs, Files: files})
+	// enum_maps=true: case 10 checks the maps protoc-gen-go users rely on.
+	_, gen := gentest.Generate(t, compiler.Request{Sources: srcs, Files: files, Options: gogen.Options{EnumMaps: true}})
 	extra := map[string]string{}
 	tests, _ := filepath.Glob(filepath.Join(casesDir, "*_test.go"))
 	for _, p := range tests {

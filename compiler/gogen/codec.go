@@ -8,7 +8,7 @@ import (
 )
 
 // This file prints the wire-format methods: Size, Marshal, MarshalAppend,
-// MarshalToSizedBuffer, Unmarshal and UnmarshalDepth.
+// MarshalToSizedBuffer, Unmarshal, UnmarshalDepth and UnmarshalWith.
 //
 // Marshal computes Size once and then writes the buffer from its end toward
 // its start, fields in descending number order, so that a nested message's
@@ -497,6 +497,11 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	for _, fn := range sortedFields(mn) {
 		cases = append(cases, jen.Case(jen.Lit(int(fn.desc.Number()))).Block(g.unmarshalField(fn)...))
 	}
+	// done is the error of a complete message: a missing required field.
+	var done jen.Code = jen.Nil()
+	if hasRequired(mn) {
+		done = jen.Id("m").Dot("missingRequired").Call()
+	}
 	loop := []jen.Code{
 		jen.Id("start").Op(":=").Id("i"),
 		jen.Var().Id("num").Int32(),
@@ -510,7 +515,7 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		).Else().Block(
 			jen.Var().Id("n").Int(),
 			jen.List(jen.Id("num"), jen.Id("typ"), jen.Id("n")).Op("=").Add(rt("ConsumeTag")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 			jen.Id("i").Op("+=").Id("n"),
 		),
 	}
@@ -518,8 +523,15 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		loop = append(loop, jen.Switch(jen.Id("num")).Block(cases...))
 	}
 	loop = append(loop,
+		// An END_GROUP tag ends the group being decoded, if it is that
+		// group's; anywhere else it is an error.
+		jen.If(jen.Id("typ").Op("==").Add(rt("EndGroupType"))).Block(
+			jen.If(jen.Id("num").Op("!=").Id("group").Op("||").Id("group").Op("==").Lit(0)).Block(
+				jen.Return(jen.Lit(0), rt("EndGroupError").Call(jen.Id("group"), jen.Id("start")))),
+			jen.Return(jen.Id("i"), done),
+		),
 		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("i").Op("+=").Id("n"),
 	)
 	if !g.opts.DropUnknown {
@@ -528,19 +540,58 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		loop = append(loop, jen.Id("_").Op("=").Id("start"))
 	}
 	body := []jen.Code{
-		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(jen.Return(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+		// depth counts the levels still allowed, this message included,
+		// as protobuf-go's RecursionLimit does.
+		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(jen.Return(jen.Lit(0), jen.Op("&").Add(rt("Error")).Values(jen.Dict{
 			jen.Id("Offset"): jen.Lit(0), jen.Id("Err"): rt("ErrDepth")}))),
 		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("b")), jen.Empty()).Block(loop...),
+		jen.If(jen.Id("group").Op("!=").Lit(0)).Block(jen.Return(jen.Lit(0), rt("UnterminatedGroupError").Call(jen.Len(jen.Id("b"))))),
 	}
-	if hasRequired(mn) {
-		body = append(body, jen.Return(jen.Id("m").Dot("missingRequired").Call()))
-	} else {
-		body = append(body, jen.Return(jen.Nil()))
-	}
-	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth more")
-	jf.Comment("// levels of nested messages and groups. Offsets in errors are relative to b.")
-	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(body...)
+	body = append(body, jen.Return(jen.Len(jen.Id("b")), done))
+	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth levels")
+	jf.Comment("// of messages and groups, m's own included. Offsets in errors are relative to b.")
+	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(
+		jen.Var().Id("d").Add(rt("Decoder")),
+		jen.Return(jen.Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth"))),
+	)
 	jf.Line()
+	jf.Comment("// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which")
+	jf.Comment("// generated code passes down to nested messages: see wire.Decoder.")
+	jf.Func().Params(recv(mn)).Id("UnmarshalWith").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(
+		jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b"), jen.Lit(0), jen.Id("depth")),
+		jen.Return(jen.Err()),
+	)
+	jf.Line()
+	jf.Comment("// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,")
+	jf.Comment("// or a field with editions' DELIMITED message encoding) of field number group:")
+	jf.Comment("// it decodes from b up to and including the END_GROUP tag of that field and")
+	jf.Comment("// returns the bytes consumed. group 0 decodes all of b as a message.")
+	jf.Func().Params(recv(mn)).Id("UnmarshalGroup").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("group").Int32(), jen.Id("depth").Int()).Params(jen.Int(), jen.Error()).Block(body...)
+	jf.Line()
+}
+
+// slabMethod is the wire.Decoder method that hands out a *T for a scalar of
+// kind k, or "" for enums, whose named types have no slab.
+func slabMethod(k protoreflect.Kind) string {
+	switch k {
+	case protoreflect.BoolKind:
+		return "Bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "Int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "Uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "Int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "Uint64"
+	case protoreflect.FloatKind:
+		return "Float32"
+	case protoreflect.DoubleKind:
+		return "Float64"
+	case protoreflect.StringKind:
+		return "StringPtr"
+	}
+	return ""
 }
 
 // checkWire emits "if typ != T { break }": a value of the wrong wire type is
@@ -557,7 +608,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 		if base != nil {
 			off = jen.Add(base).Op("+").Id(pos)
 		}
-		return jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(off, jen.Id("n"))))
+		return jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(off, jen.Id("n"))))
 	}
 	var fn string
 	switch fd.Kind() {
@@ -586,7 +637,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 				off = jen.Add(base).Op("+").Id(pos)
 			}
 			out = append(out, jen.If(jen.Op("!").Qual("unicode/utf8", "Valid").Call(jen.Id(raw))).Block(
-				jen.Return(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+				jen.Return(jen.Lit(0), jen.Op("&").Add(rt("Error")).Values(jen.Dict{
 					jen.Id("Offset"): off, jen.Id("Err"): rt("ErrUTF8"), jen.Id("Detail"): jen.Lit(string(fd.FullName()))}))))
 		}
 		out = append(out, jen.Id(val).Op(":=").String().Call(jen.Id(raw)))
@@ -675,7 +726,7 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 		}
 		out = append(out, jen.If(jen.Id("typ").Op("==").Add(rt("BytesType"))).Block(
 			jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 			jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
 			prealloc,
 			jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
@@ -693,7 +744,11 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	case stImplicit, stBytes:
 		out = append(out, f.Clone().Op("=").Id("v"))
 	case stPointer:
-		out = append(out, f.Clone().Op("=").Op("&").Id("v"))
+		if m := slabMethod(fd.Kind()); m != "" {
+			out = append(out, f.Clone().Op("=").Id("d").Dot(m).Call(jen.Id("v")))
+		} else {
+			out = append(out, f.Clone().Op("=").Op("&").Id("v"))
+		}
 	case stRepeated:
 		out = append(out, f.Clone().Op("=").Append(f, jen.Id("v")))
 	case stOneof:
@@ -706,19 +761,19 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 // into target (an expression of type *T, already non-nil).
 func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, path string) []jen.Code {
 	if fd.Kind() == protoreflect.GroupKind {
+		// One pass: the group's decoder finds its own END_GROUP tag.
 		return []jen.Code{
-			jen.List(jen.Id("v"), jen.Id("n")).Op(":=").Add(rt("ConsumeGroup")).Call(jen.Id("num"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
-			jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalDepth").Call(jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
-				jen.Return(rt("Nest").Call(jen.Err(), jen.Id("i"), jen.Lit(path)))),
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(target).Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("num"), jen.Id("depth").Op("-").Lit(1)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Id("i"), jen.Lit(path)))),
 			jen.Id("i").Op("+=").Id("n"),
 		}
 	}
 	return []jen.Code{
 		jen.List(jen.Id("v"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
-		jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalDepth").Call(jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
-			jen.Return(rt("Nest").Call(jen.Err(), jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v")), jen.Lit(path)))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalWith").Call(jen.Id("d"), jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v")), jen.Lit(path)))),
 		jen.Id("i").Op("+=").Id("n"),
 	}
 }
@@ -731,10 +786,10 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	out := []jen.Code{checkWire(wireTypeOf(fd.Kind()))}
 	switch storageOf(fd) {
 	case stMessage:
-		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").New(typ)))
+		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d"))))
 		out = append(out, subDecode(fd, f, path)...)
 	case stRepeated:
-		out = append(out, jen.Id("e").Op(":=").New(typ))
+		out = append(out, jen.Id("e").Op(":=").Add(rt("New")).Types(typ).Call(jen.Id("d")))
 		out = append(out, subDecode(fd, jen.Id("e"), path+"[]")...)
 		out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
 	case stOneof:
@@ -744,7 +799,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 			jen.If(jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("w").Dot(fn.goName).Op("!=").Nil()).Block(
 				jen.Id("e").Op("=").Id("w").Dot(fn.goName),
 			).Else().Block(
-				jen.Id("e").Op("=").New(typ),
+				jen.Id("e").Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d")),
 				jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("e")}),
 			))
 		out = append(out, subDecode(fd, jen.Id("e"), path)...)
@@ -764,10 +819,10 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	if isMsg {
 		valRead = []jen.Code{
 			jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
-			jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").New(g.msgType(v.Message()))),
-			jen.If(jen.Err().Op(":=").Id("val").Dot("UnmarshalDepth").Call(jen.Id("x"), jen.Id("depth").Op("-").Lit(2)).Op(";").Err().Op("!=").Nil()).Block(
-				jen.Return(rt("Nest").Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(path+"[]")))),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+			jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").Add(rt("New")).Types(g.msgType(v.Message())).Call(jen.Id("d"))),
+			jen.If(jen.Err().Op(":=").Id("val").Dot("UnmarshalWith").Call(jen.Id("d"), jen.Id("x"), jen.Id("depth").Op("-").Lit(2)).Op(";").Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(path+"[]")))),
 			jen.Id("j").Op("+=").Id("n"),
 		}
 	} else {
@@ -776,20 +831,20 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	}
 	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
 		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(k.Kind())]))).Block(
 			append(keyRead, jen.Continue())...),
 		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(v.Kind())]))).Block(
 			append(valRead, jen.Continue())...),
 		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 	)
 	out := []jen.Code{
 		checkWire(wtBytes),
 		jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
 		jen.Id("i").Op("+=").Id("n"),
 		jen.Var().Id("key").Add(g.elemType(k)),
@@ -797,7 +852,7 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		entryLoop,
 	}
 	if isMsg {
-		out = append(out, jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").New(g.msgType(v.Message()))))
+		out = append(out, jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").Add(rt("New")).Types(g.msgType(v.Message())).Call(jen.Id("d"))))
 	}
 	if c := closedEnumCheck(v, jen.Id("val")); c != nil {
 		// An undeclared closed-enum value sends the whole entry to the

@@ -127,7 +127,7 @@ func TestDifferential(t *testing.T) {
 		filepath.Join(dir, "benchmarks/datasets/google_message2/dataset.google_message2.pb"),
 	}
 	os.Setenv("DATASETS", strings.Join(datasets, ","))
-	out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-count=1", "-v", "-run", "TestDifferential|TestRecordedPayloads|FuzzUnmarshal", "./difftest/")
+	out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-count=1", "-v", "-run", "TestDifferential|TestRecordedPayloads|TestDepthLimit|FuzzUnmarshal", "./difftest/")
 	if err != nil {
 		t.Fatalf("differential tests failed: %v\n%s", err, out)
 	}

@@ -75,7 +75,7 @@ func TestGoldenBuild(t *testing.T) {
 		files = append(files, filepath.Base(p))
 	}
 	// The default options, and the options that remove code.
-	for _, param := range []string{"", "unknown_fields=drop,enum_maps=false"} {
+	for _, param := range []string{"", "unknown_fields=drop,enum_maps=true"} {
 		opts, err := gogen.ParseOptions(param)
 		if err != nil {
 			t.Fatal(err)

@@ -138,7 +138,7 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	jf.Const().Defs(consts...)
 	jf.Line()
 
-	if !g.opts.NoEnumMaps {
+	if g.opts.EnumMaps {
 		g.genEnumMaps(jf, ed, name)
 	}
 
@@ -168,7 +168,7 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 }
 
 // genEnumMaps prints the name and value maps protoc-gen-go declares for an
-// enum (see Options.NoEnumMaps for their cost).
+// enum under enum_maps=true (see Options.EnumMaps for their cost).
 func (g *generator) genEnumMaps(jf *jen.File, ed protoreflect.EnumDescriptor, name string) {
 	vals := ed.Values()
 	var names, values []jen.Code

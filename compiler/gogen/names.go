@@ -25,7 +25,7 @@ var reservedMethods = []string{
 	"ExtensionRangeArray", "ExtensionMap", "Descriptor",
 	// protoplay's own methods.
 	"Size", "Clone", "Equal", "MarshalAppend", "MarshalToSizedBuffer",
-	"UnmarshalDepth", "MarshalJSON", "UnmarshalJSON",
+	"UnmarshalDepth", "UnmarshalWith", "UnmarshalGroup", "MarshalJSON", "UnmarshalJSON",
 }
 
 type messageNames struct {

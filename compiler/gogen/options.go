@@ -38,13 +38,13 @@ type Options struct {
 	// ".proto" when it has no package), and the package name is the last
 	// element of that path. Default "protoplay.local".
 	DefaultImportPrefix string
-	// NoEnumMaps, parameter enum_maps=false, omits each enum's
-	// Enum_name/Enum_value maps (String does not need them). Go initializes
-	// package-level maps at program start even when nothing refers to them:
-	// each enum's pair costs about 512 bytes and 4 allocations at init
-	// (3 values, measured with GODEBUG=inittrace=1). Default: emitted, as
-	// protoc-gen-go does, so code using them keeps compiling.
-	NoEnumMaps bool
+	// EnumMaps, parameter enum_maps=true, emits each enum's
+	// Enum_name/Enum_value maps, as protoc-gen-go does, for code that uses
+	// them. Off by default: String does not need them, and Go initializes
+	// package-level maps at program start even when nothing refers to them,
+	// about 512 bytes and 4 allocations per enum of 3 values (measured with
+	// GODEBUG=inittrace=1), where a package without them has no init work.
+	EnumMaps bool
 }
 
 // DefaultImportPrefix is the default of Options.DefaultImportPrefix.
@@ -90,9 +90,9 @@ func (o *Options) Set(kv string) error {
 	case k == "enum_maps":
 		switch v {
 		case "true":
-			o.NoEnumMaps = false
+			o.EnumMaps = true
 		case "false":
-			o.NoEnumMaps = true
+			o.EnumMaps = false
 		default:
 			return fmt.Errorf(`option enum_maps=%q: want "true" or "false"`, v)
 		}
@@ -125,8 +125,8 @@ func (o Options) String() string {
 	if o.DropUnknown {
 		parts = append(parts, "unknown_fields=drop")
 	}
-	if o.NoEnumMaps {
-		parts = append(parts, "enum_maps=false")
+	if o.EnumMaps {
+		parts = append(parts, "enum_maps=true")
 	}
 	if o.DefaultImportPrefix != "" {
 		parts = append(parts, "default_import_prefix="+o.DefaultImportPrefix)

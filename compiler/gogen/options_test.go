@@ -10,11 +10,11 @@ import (
 )
 
 func TestParseOptions(t *testing.T) {
-	o, err := gogen.ParseOptions("paths=source_relative,Ma.proto=example.com/a;a,unknown_fields=drop,enum_maps=false")
+	o, err := gogen.ParseOptions("paths=source_relative,Ma.proto=example.com/a;a,unknown_fields=drop,enum_maps=true")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Paths != "source_relative" || o.ImportMap["a.proto"] != "example.com/a;a" || !o.DropUnknown || !o.NoEnumMaps {
+	if o.Paths != "source_relative" || o.ImportMap["a.proto"] != "example.com/a;a" || !o.DropUnknown || !o.EnumMaps {
 		t.Fatalf("%+v", o)
 	}
 	back, err := gogen.ParseOptions(o.String())
@@ -28,14 +28,14 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
-// enum_maps=false removes the maps (and their init-time cost); the enum
-// and its String method stay.
+// The enum maps (and their init-time cost) come only with enum_maps=true;
+// the enum and its String method are always there.
 func TestEnumMapsOption(t *testing.T) {
 	src := map[string]string{"e.proto": "syntax = \"proto3\";\npackage e;\nenum Color { RED = 0; BLUE = 1; }\n"}
 	for _, tc := range []struct {
 		param string
 		maps  bool
-	}{{"", true}, {"enum_maps=true", true}, {"enum_maps=false", false}} {
+	}{{"", false}, {"enum_maps=true", true}, {"enum_maps=false", false}} {
 		o, _ := gogen.ParseOptions(tc.param)
 		res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: o})
 		if err := res.Err(); err != nil {

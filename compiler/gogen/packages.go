@@ -207,7 +207,7 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 	enum = func(ed protoreflect.EnumDescriptor) {
 		en := g.enums[ed.FullName()]
 		out = append(out, goDecl{en.goName, ed, "enum"})
-		if !g.opts.NoEnumMaps {
+		if g.opts.EnumMaps {
 			out = append(out, goDecl{en.goName + "_name", ed, "enum"}, goDecl{en.goName + "_value", ed, "enum"})
 		}
 		seen := map[string]bool{}

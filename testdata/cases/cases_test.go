@@ -29,6 +29,7 @@ import (
 	c25 "gentest/example.com/bugcorpus/c25"
 	c27 "gentest/example.com/bugcorpus/c27"
 	c30 "gentest/example.com/bugcorpus/c30"
+	c31 "gentest/example.com/bugcorpus/c31"
 
 	"github.com/protoplay/protoplay/runtime/wire"
 	"github.com/protoplay/protoplay/runtime/wkt/structpb"
@@ -364,3 +365,102 @@ func TestC30RequiredAndDefaults(t *testing.T) {
 		t.Fatalf("nested required: %v", err)
 	}
 }
+
+func TestC31DelimitedGroups(t *testing.T) {
+	var n c31.Node
+	roundTrip(t, &n, "13 08 01 14", "13 08 01 14")
+	if n.Child == nil || n.Child.GetId() != 1 {
+		t.Fatalf("child: %+v", n.Child)
+	}
+	roundTrip(t, &n, "1b 08 01 1c 1b 08 02 1c 28 07", "1b 08 01 1c 1b 08 02 1c 28 07")
+	if len(n.Items) != 2 || n.Items[1].GetId() != 2 {
+		t.Fatalf("items: %+v", n.Items)
+	}
+	// An unknown group inside a group stays with the inner message.
+	roundTrip(t, &n, "13 5b 08 01 5c 14", "13 5b 08 01 5c 14")
+	if n.Child == nil || n.Child.Id != nil {
+		t.Fatalf("unknown group read as a field: %+v", n.Child)
+	}
+	for _, tc := range []struct {
+		in     string
+		want   error
+		offset int
+		path   string
+	}{
+		{"13 08 01 1c", wire.ErrGroupMismatch, 3, "child"},
+		{"13 08 01", wire.ErrTruncated, 3, "child"},
+		{"14", wire.ErrWireType, 0, ""},
+		{"2a 00 14", wire.ErrWireType, 2, ""},
+		{"13 1b 08 01 14 14", wire.ErrGroupMismatch, 4, "child.items[]"},
+		{"23 24", wire.ErrRequired, -1, "leaf"},
+	} {
+		var m c31.Node
+		err := m.Unmarshal(unhex(t, tc.in))
+		var we *wire.Error
+		if !errors.Is(err, tc.want) || !errors.As(err, &we) || we.Offset != tc.offset || we.Path != tc.path {
+			t.Errorf("%s: got %#v, want %v at offset %d path %q", tc.in, err, tc.want, tc.offset, tc.path)
+		}
+	}
+	// wire.DefaultMaxDepth counts the top-level message: 99 groups may nest
+	// inside it, as protobuf-go's RecursionLimit allows.
+	deep := bytes.Repeat([]byte{0x13}, 100)
+	deep = append(deep, bytes.Repeat([]byte{0x14}, 100)...)
+	if err := new(c31.Node).Unmarshal(deep); !errors.Is(err, wire.ErrDepth) {
+		t.Errorf("100 nested groups: %v, want ErrDepth", err)
+	}
+	if err := new(c31.Node).Unmarshal(deep[1 : len(deep)-1]); err != nil {
+		t.Errorf("99 nested groups: %v", err)
+	}
+}
+
+func TestC31SharedAllocations(t *testing.T) {
+	src := &c31.Node{}
+	for i := range 100 {
+		id := int32(i)
+		src.Items = append(src.Items, &c31.Node{Id: &id, Leaf: &c31.Leaf{Need: &id}})
+		src.Leaves = append(src.Leaves, &c31.Leaf{Need: &id})
+	}
+	b, err := src.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n c31.Node
+	if err := n.Unmarshal(b); err != nil {
+		t.Fatal(err)
+	}
+	if !n.Equal(src) {
+		t.Fatal("round trip differs")
+	}
+	// Values from one slab are distinct: writes through one pointer leave
+	// the others alone.
+	*n.Items[0].Id = 1000
+	n.Items[1].Leaf.Weight = ptr(float32(2))
+	*n.Leaves[2].Need = 2000
+	for i := range 100 {
+		want := int32(i)
+		if i == 0 {
+			want = 1000
+		}
+		if n.Items[i].GetId() != want || n.Items[i].Leaf.GetNeed() != int32(i) {
+			t.Fatalf("item %d: id %d need %d", i, n.Items[i].GetId(), n.Items[i].Leaf.GetNeed())
+		}
+		if (i == 1) != (n.Items[i].Leaf.Weight != nil) {
+			t.Fatalf("item %d: weight %v", i, n.Items[i].Leaf.Weight)
+		}
+		if i != 2 && n.Leaves[i].GetNeed() != int32(i) {
+			t.Fatalf("leaf %d: need %d", i, n.Leaves[i].GetNeed())
+		}
+	}
+	// 300 messages and 300 *int32 would be 600 allocations one by one.
+	allocs := testing.AllocsPerRun(10, func() {
+		var m c31.Node
+		if err := m.Unmarshal(b); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 60 {
+		t.Errorf("decoding 300 messages and 300 scalars: %v allocations, want slabs (<= 60)", allocs)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

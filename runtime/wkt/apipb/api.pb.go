@@ -250,11 +250,27 @@ func (m *Api) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Api) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Api) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -270,7 +286,7 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -281,10 +297,10 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Api.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -298,13 +314,13 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Method)
+			e := wire.New[Method](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "methods[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "methods[]")
 			}
 			i += n
 			m.Methods = append(m.Methods, e)
@@ -313,13 +329,13 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(typepb.Option)
+			e := wire.New[typepb.Option](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options[]")
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -330,10 +346,10 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Api.version",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -348,14 +364,14 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.SourceContext == nil {
-				m.SourceContext = new(sourcecontextpb.SourceContext)
+				m.SourceContext = wire.New[sourcecontextpb.SourceContext](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.SourceContext.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "source_context")
+			if err := m.SourceContext.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "source_context")
 			}
 			i += n
 			continue
@@ -363,13 +379,13 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Mixin)
+			e := wire.New[Mixin](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "mixins[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "mixins[]")
 			}
 			i += n
 			m.Mixins = append(m.Mixins, e)
@@ -380,21 +396,30 @@ func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := typepb.Syntax(int32(x))
 			i += n
 			m.Syntax = v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -672,11 +697,27 @@ func (m *Method) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Method) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Method) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -692,7 +733,7 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -703,10 +744,10 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Method.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -722,10 +763,10 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Method.request_type_url",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -741,7 +782,7 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
@@ -753,10 +794,10 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Method.response_type_url",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -772,7 +813,7 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
@@ -782,13 +823,13 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(typepb.Option)
+			e := wire.New[typepb.Option](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options[]")
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -799,21 +840,30 @@ func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := typepb.Syntax(int32(x))
 			i += n
 			m.Syntax = v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1054,11 +1104,27 @@ func (m *Mixin) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Mixin) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -1074,7 +1140,7 @@ func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -1085,10 +1151,10 @@ func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Mixin.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1104,10 +1170,10 @@ func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Mixin.root",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1118,14 +1184,23 @@ func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 			m.Root = v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.

@@ -44,38 +44,6 @@ const (
 	Edition_EDITION_MAX Edition = 2147483647
 )
 
-// Edition_name maps enum numbers to names (the first name, for aliases).
-var Edition_name = map[int32]string{
-	0:          "EDITION_UNKNOWN",
-	900:        "EDITION_LEGACY",
-	998:        "EDITION_PROTO2",
-	999:        "EDITION_PROTO3",
-	1000:       "EDITION_2023",
-	1001:       "EDITION_2024",
-	1:          "EDITION_1_TEST_ONLY",
-	2:          "EDITION_2_TEST_ONLY",
-	99997:      "EDITION_99997_TEST_ONLY",
-	99998:      "EDITION_99998_TEST_ONLY",
-	99999:      "EDITION_99999_TEST_ONLY",
-	2147483647: "EDITION_MAX",
-}
-
-// Edition_value maps enum names to numbers.
-var Edition_value = map[string]int32{
-	"EDITION_UNKNOWN":         0,
-	"EDITION_LEGACY":          900,
-	"EDITION_PROTO2":          998,
-	"EDITION_PROTO3":          999,
-	"EDITION_2023":            1000,
-	"EDITION_2024":            1001,
-	"EDITION_1_TEST_ONLY":     1,
-	"EDITION_2_TEST_ONLY":     2,
-	"EDITION_99997_TEST_ONLY": 99997,
-	"EDITION_99998_TEST_ONLY": 99998,
-	"EDITION_99999_TEST_ONLY": 99999,
-	"EDITION_MAX":             2147483647,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x Edition) String() string {
 	switch x {
@@ -200,11 +168,27 @@ func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FileDescriptorSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -220,7 +204,7 @@ func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -229,26 +213,35 @@ func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(FileDescriptorProto)
+			e := wire.New[FileDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "file[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "file[]")
 			}
 			i += n
 			m.File = append(m.File, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -625,11 +618,27 @@ func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FileDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -645,7 +654,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -656,11 +665,11 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -668,11 +677,11 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Package = &v
+			m.Package = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -680,7 +689,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
@@ -690,13 +699,13 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(DescriptorProto)
+			e := wire.New[DescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "message_type[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "message_type[]")
 			}
 			i += n
 			m.MessageType = append(m.MessageType, e)
@@ -705,13 +714,13 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(EnumDescriptorProto)
+			e := wire.New[EnumDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "enum_type[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "enum_type[]")
 			}
 			i += n
 			m.EnumType = append(m.EnumType, e)
@@ -720,13 +729,13 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(ServiceDescriptorProto)
+			e := wire.New[ServiceDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "service[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "service[]")
 			}
 			i += n
 			m.Service = append(m.Service, e)
@@ -735,13 +744,13 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(FieldDescriptorProto)
+			e := wire.New[FieldDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "extension[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "extension[]")
 			}
 			i += n
 			m.Extension = append(m.Extension, e)
@@ -751,14 +760,14 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(FileOptions)
+				m.Options = wire.New[FileOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
@@ -767,14 +776,14 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.SourceCodeInfo == nil {
-				m.SourceCodeInfo = new(SourceCodeInfo)
+				m.SourceCodeInfo = wire.New[SourceCodeInfo](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.SourceCodeInfo.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "source_code_info")
+			if err := m.SourceCodeInfo.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "source_code_info")
 			}
 			i += n
 			continue
@@ -782,14 +791,14 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ == wire.BytesType {
 				p, n := wire.ConsumeBytes(b[i:])
 				if n < 0 {
-					return wire.ErrorAt(i, n)
+					return 0, wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
 				m.PublicDependency = slices.Grow(m.PublicDependency, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					v := int32(x)
 					j += n
@@ -803,7 +812,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -813,14 +822,14 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ == wire.BytesType {
 				p, n := wire.ConsumeBytes(b[i:])
 				if n < 0 {
-					return wire.ErrorAt(i, n)
+					return 0, wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
 				m.WeakDependency = slices.Grow(m.WeakDependency, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					v := int32(x)
 					j += n
@@ -834,7 +843,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -846,11 +855,11 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Syntax = &v
+			m.Syntax = d.StringPtr(v)
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -858,7 +867,7 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -869,14 +878,23 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			m.Edition = &v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1310,11 +1328,27 @@ func (m *DescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *DescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -1330,7 +1364,7 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -1341,23 +1375,23 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(FieldDescriptorProto)
+			e := wire.New[FieldDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "field[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "field[]")
 			}
 			i += n
 			m.Field = append(m.Field, e)
@@ -1366,13 +1400,13 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(DescriptorProto)
+			e := wire.New[DescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "nested_type[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "nested_type[]")
 			}
 			i += n
 			m.NestedType = append(m.NestedType, e)
@@ -1381,13 +1415,13 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(EnumDescriptorProto)
+			e := wire.New[EnumDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "enum_type[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "enum_type[]")
 			}
 			i += n
 			m.EnumType = append(m.EnumType, e)
@@ -1396,13 +1430,13 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(DescriptorProto_ExtensionRange)
+			e := wire.New[DescriptorProto_ExtensionRange](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "extension_range[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "extension_range[]")
 			}
 			i += n
 			m.ExtensionRange = append(m.ExtensionRange, e)
@@ -1411,13 +1445,13 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(FieldDescriptorProto)
+			e := wire.New[FieldDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "extension[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "extension[]")
 			}
 			i += n
 			m.Extension = append(m.Extension, e)
@@ -1427,14 +1461,14 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(MessageOptions)
+				m.Options = wire.New[MessageOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
@@ -1442,13 +1476,13 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(OneofDescriptorProto)
+			e := wire.New[OneofDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "oneof_decl[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "oneof_decl[]")
 			}
 			i += n
 			m.OneofDecl = append(m.OneofDecl, e)
@@ -1457,13 +1491,13 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(DescriptorProto_ReservedRange)
+			e := wire.New[DescriptorProto_ReservedRange](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "reserved_range[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "reserved_range[]")
 			}
 			i += n
 			m.ReservedRange = append(m.ReservedRange, e)
@@ -1474,21 +1508,30 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
 			m.ReservedName = append(m.ReservedName, v)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1759,11 +1802,27 @@ func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *DescriptorProto_ExtensionRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -1779,7 +1838,7 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) err
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -1790,11 +1849,11 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) err
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Start = &v
+			m.Start = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -1802,37 +1861,46 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) err
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.End = &v
+			m.End = d.Int32(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(ExtensionRangeOptions)
+				m.Options = wire.New[ExtensionRangeOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1983,11 +2051,27 @@ func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *DescriptorProto_ReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -2003,7 +2087,7 @@ func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) erro
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -2014,11 +2098,11 @@ func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) erro
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Start = &v
+			m.Start = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -2026,21 +2110,30 @@ func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) erro
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.End = &v
+			m.End = d.Int32(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2095,18 +2188,6 @@ const (
 	ExtensionRangeOptions_DECLARATION ExtensionRangeOptions_VerificationState = 0
 	ExtensionRangeOptions_UNVERIFIED  ExtensionRangeOptions_VerificationState = 1
 )
-
-// ExtensionRangeOptions_VerificationState_name maps enum numbers to names (the first name, for aliases).
-var ExtensionRangeOptions_VerificationState_name = map[int32]string{
-	0: "DECLARATION",
-	1: "UNVERIFIED",
-}
-
-// ExtensionRangeOptions_VerificationState_value maps enum names to numbers.
-var ExtensionRangeOptions_VerificationState_value = map[string]int32{
-	"DECLARATION": 0,
-	"UNVERIFIED":  1,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x ExtensionRangeOptions_VerificationState) String() string {
@@ -2287,11 +2368,27 @@ func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *ExtensionRangeOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -2307,7 +2404,7 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -2316,13 +2413,13 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(ExtensionRangeOptions_Declaration)
+			e := wire.New[ExtensionRangeOptions_Declaration](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "declaration[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "declaration[]")
 			}
 			i += n
 			m.Declaration = append(m.Declaration, e)
@@ -2333,7 +2430,7 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := ExtensionRangeOptions_VerificationState(int32(x))
 			i += n
@@ -2348,14 +2445,14 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -2363,26 +2460,35 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2608,11 +2714,27 @@ func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *ExtensionRangeOptions_Declaration) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -2628,7 +2750,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) 
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -2639,11 +2761,11 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Number = &v
+			m.Number = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2651,11 +2773,11 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) 
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.FullName = &v
+			m.FullName = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -2663,11 +2785,11 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) 
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Type = &v
+			m.Type = d.StringPtr(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -2675,11 +2797,11 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Reserved = &v
+			m.Reserved = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -2687,21 +2809,30 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Repeated = &v
+			m.Repeated = d.Bool(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2807,50 +2938,6 @@ const (
 	FieldDescriptorProto_TYPE_SINT64 FieldDescriptorProto_Type = 18
 )
 
-// FieldDescriptorProto_Type_name maps enum numbers to names (the first name, for aliases).
-var FieldDescriptorProto_Type_name = map[int32]string{
-	1:  "TYPE_DOUBLE",
-	2:  "TYPE_FLOAT",
-	3:  "TYPE_INT64",
-	4:  "TYPE_UINT64",
-	5:  "TYPE_INT32",
-	6:  "TYPE_FIXED64",
-	7:  "TYPE_FIXED32",
-	8:  "TYPE_BOOL",
-	9:  "TYPE_STRING",
-	10: "TYPE_GROUP",
-	11: "TYPE_MESSAGE",
-	12: "TYPE_BYTES",
-	13: "TYPE_UINT32",
-	14: "TYPE_ENUM",
-	15: "TYPE_SFIXED32",
-	16: "TYPE_SFIXED64",
-	17: "TYPE_SINT32",
-	18: "TYPE_SINT64",
-}
-
-// FieldDescriptorProto_Type_value maps enum names to numbers.
-var FieldDescriptorProto_Type_value = map[string]int32{
-	"TYPE_DOUBLE":   1,
-	"TYPE_FLOAT":    2,
-	"TYPE_INT64":    3,
-	"TYPE_UINT64":   4,
-	"TYPE_INT32":    5,
-	"TYPE_FIXED64":  6,
-	"TYPE_FIXED32":  7,
-	"TYPE_BOOL":     8,
-	"TYPE_STRING":   9,
-	"TYPE_GROUP":    10,
-	"TYPE_MESSAGE":  11,
-	"TYPE_BYTES":    12,
-	"TYPE_UINT32":   13,
-	"TYPE_ENUM":     14,
-	"TYPE_SFIXED32": 15,
-	"TYPE_SFIXED64": 16,
-	"TYPE_SINT32":   17,
-	"TYPE_SINT64":   18,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FieldDescriptorProto_Type) String() string {
 	switch x {
@@ -2910,20 +2997,6 @@ const (
 	// can be used to get this behavior.
 	FieldDescriptorProto_LABEL_REQUIRED FieldDescriptorProto_Label = 2
 )
-
-// FieldDescriptorProto_Label_name maps enum numbers to names (the first name, for aliases).
-var FieldDescriptorProto_Label_name = map[int32]string{
-	1: "LABEL_OPTIONAL",
-	3: "LABEL_REPEATED",
-	2: "LABEL_REQUIRED",
-}
-
-// FieldDescriptorProto_Label_value maps enum names to numbers.
-var FieldDescriptorProto_Label_value = map[string]int32{
-	"LABEL_OPTIONAL": 1,
-	"LABEL_REPEATED": 3,
-	"LABEL_REQUIRED": 2,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x FieldDescriptorProto_Label) String() string {
@@ -3231,11 +3304,27 @@ func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FieldDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -3251,7 +3340,7 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -3262,11 +3351,11 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3274,11 +3363,11 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Extendee = &v
+			m.Extendee = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -3286,11 +3375,11 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Number = &v
+			m.Number = d.Int32(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -3298,7 +3387,7 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FieldDescriptorProto_Label(int32(x))
 			i += n
@@ -3314,7 +3403,7 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FieldDescriptorProto_Type(int32(x))
 			i += n
@@ -3330,11 +3419,11 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.TypeName = &v
+			m.TypeName = d.StringPtr(v)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -3342,25 +3431,25 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.DefaultValue = &v
+			m.DefaultValue = d.StringPtr(v)
 			continue
 		case 8:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(FieldOptions)
+				m.Options = wire.New[FieldOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
@@ -3370,11 +3459,11 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.OneofIndex = &v
+			m.OneofIndex = d.Int32(v)
 			continue
 		case 10:
 			if typ != wire.BytesType {
@@ -3382,11 +3471,11 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.JsonName = &v
+			m.JsonName = d.StringPtr(v)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -3394,21 +3483,30 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Proto3Optional = &v
+			m.Proto3Optional = d.Bool(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -3618,11 +3716,27 @@ func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *OneofDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -3638,7 +3752,7 @@ func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -3649,37 +3763,46 @@ func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(OneofOptions)
+				m.Options = wire.New[OneofOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -3893,11 +4016,27 @@ func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *EnumDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -3913,7 +4052,7 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -3924,23 +4063,23 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(EnumValueDescriptorProto)
+			e := wire.New[EnumValueDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "value[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "value[]")
 			}
 			i += n
 			m.Value = append(m.Value, e)
@@ -3950,14 +4089,14 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(EnumOptions)
+				m.Options = wire.New[EnumOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
@@ -3965,13 +4104,13 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(EnumDescriptorProto_EnumReservedRange)
+			e := wire.New[EnumDescriptorProto_EnumReservedRange](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "reserved_range[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "reserved_range[]")
 			}
 			i += n
 			m.ReservedRange = append(m.ReservedRange, e)
@@ -3982,21 +4121,30 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
 			m.ReservedName = append(m.ReservedName, v)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4180,11 +4328,27 @@ func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -4200,7 +4364,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth i
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -4211,11 +4375,11 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth i
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Start = &v
+			m.Start = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4223,21 +4387,30 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth i
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.End = &v
+			m.End = d.Int32(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4403,11 +4576,27 @@ func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *EnumValueDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -4423,7 +4612,7 @@ func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -4434,11 +4623,11 @@ func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4446,37 +4635,46 @@ func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Number = &v
+			m.Number = d.Int32(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(EnumValueOptions)
+				m.Options = wire.New[EnumValueOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4653,11 +4851,27 @@ func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *ServiceDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -4673,7 +4887,7 @@ func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -4684,23 +4898,23 @@ func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(MethodDescriptorProto)
+			e := wire.New[MethodDescriptorProto](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "method[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "method[]")
 			}
 			i += n
 			m.Method = append(m.Method, e)
@@ -4710,26 +4924,35 @@ func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(ServiceOptions)
+				m.Options = wire.New[ServiceOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4964,11 +5187,27 @@ func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *MethodDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -4984,7 +5223,7 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -4995,11 +5234,11 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Name = &v
+			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5007,11 +5246,11 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.InputType = &v
+			m.InputType = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5019,25 +5258,25 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.OutputType = &v
+			m.OutputType = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Options == nil {
-				m.Options = new(MethodOptions)
+				m.Options = wire.New[MethodOptions](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Options.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options")
+			if err := m.Options.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options")
 			}
 			i += n
 			continue
@@ -5047,11 +5286,11 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.ClientStreaming = &v
+			m.ClientStreaming = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -5059,21 +5298,30 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.ServerStreaming = &v
+			m.ServerStreaming = d.Bool(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -5158,20 +5406,6 @@ const (
 	// Generate code using MessageLite and the lite runtime.
 	FileOptions_LITE_RUNTIME FileOptions_OptimizeMode = 3
 )
-
-// FileOptions_OptimizeMode_name maps enum numbers to names (the first name, for aliases).
-var FileOptions_OptimizeMode_name = map[int32]string{
-	1: "SPEED",
-	2: "CODE_SIZE",
-	3: "LITE_RUNTIME",
-}
-
-// FileOptions_OptimizeMode_value maps enum names to numbers.
-var FileOptions_OptimizeMode_value = map[string]int32{
-	"SPEED":        1,
-	"CODE_SIZE":    2,
-	"LITE_RUNTIME": 3,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x FileOptions_OptimizeMode) String() string {
@@ -5703,11 +5937,27 @@ func (m *FileOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FileOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -5723,7 +5973,7 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -5734,11 +5984,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.JavaPackage = &v
+			m.JavaPackage = d.StringPtr(v)
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -5746,11 +5996,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.JavaOuterClassname = &v
+			m.JavaOuterClassname = d.StringPtr(v)
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -5758,7 +6008,7 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FileOptions_OptimizeMode(int32(x))
 			i += n
@@ -5774,11 +6024,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.JavaMultipleFiles = &v
+			m.JavaMultipleFiles = d.Bool(v)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -5786,11 +6036,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.GoPackage = &v
+			m.GoPackage = d.StringPtr(v)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -5798,11 +6048,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.CcGenericServices = &v
+			m.CcGenericServices = d.Bool(v)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -5810,11 +6060,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.JavaGenericServices = &v
+			m.JavaGenericServices = d.Bool(v)
 			continue
 		case 18:
 			if typ != wire.VarintType {
@@ -5822,11 +6072,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.PyGenericServices = &v
+			m.PyGenericServices = d.Bool(v)
 			continue
 		case 20:
 			if typ != wire.VarintType {
@@ -5834,11 +6084,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.JavaGenerateEqualsAndHash = &v
+			m.JavaGenerateEqualsAndHash = d.Bool(v)
 			continue
 		case 23:
 			if typ != wire.VarintType {
@@ -5846,11 +6096,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 27:
 			if typ != wire.VarintType {
@@ -5858,11 +6108,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.JavaStringCheckUtf8 = &v
+			m.JavaStringCheckUtf8 = d.Bool(v)
 			continue
 		case 31:
 			if typ != wire.VarintType {
@@ -5870,11 +6120,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.CcEnableArenas = &v
+			m.CcEnableArenas = d.Bool(v)
 			continue
 		case 36:
 			if typ != wire.BytesType {
@@ -5882,11 +6132,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.ObjcClassPrefix = &v
+			m.ObjcClassPrefix = d.StringPtr(v)
 			continue
 		case 37:
 			if typ != wire.BytesType {
@@ -5894,11 +6144,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.CsharpNamespace = &v
+			m.CsharpNamespace = d.StringPtr(v)
 			continue
 		case 39:
 			if typ != wire.BytesType {
@@ -5906,11 +6156,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.SwiftPrefix = &v
+			m.SwiftPrefix = d.StringPtr(v)
 			continue
 		case 40:
 			if typ != wire.BytesType {
@@ -5918,11 +6168,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.PhpClassPrefix = &v
+			m.PhpClassPrefix = d.StringPtr(v)
 			continue
 		case 41:
 			if typ != wire.BytesType {
@@ -5930,11 +6180,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.PhpNamespace = &v
+			m.PhpNamespace = d.StringPtr(v)
 			continue
 		case 44:
 			if typ != wire.BytesType {
@@ -5942,11 +6192,11 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.PhpMetadataNamespace = &v
+			m.PhpMetadataNamespace = d.StringPtr(v)
 			continue
 		case 45:
 			if typ != wire.BytesType {
@@ -5954,25 +6204,25 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.RubyPackage = &v
+			m.RubyPackage = d.StringPtr(v)
 			continue
 		case 50:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -5980,26 +6230,35 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -6446,11 +6705,27 @@ func (m *MessageOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *MessageOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -6466,7 +6741,7 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -6477,11 +6752,11 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.MessageSetWireFormat = &v
+			m.MessageSetWireFormat = d.Bool(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -6489,11 +6764,11 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.NoStandardDescriptorAccessor = &v
+			m.NoStandardDescriptorAccessor = d.Bool(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -6501,11 +6776,11 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -6513,11 +6788,11 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.MapEntry = &v
+			m.MapEntry = d.Bool(v)
 			continue
 		case 11:
 			if typ != wire.VarintType {
@@ -6525,25 +6800,25 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.DeprecatedLegacyJsonFieldConflicts = &v
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(v)
 			continue
 		case 12:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -6551,26 +6826,35 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -6671,20 +6955,6 @@ const (
 	FieldOptions_STRING_PIECE FieldOptions_CType = 2
 )
 
-// FieldOptions_CType_name maps enum numbers to names (the first name, for aliases).
-var FieldOptions_CType_name = map[int32]string{
-	0: "STRING",
-	1: "CORD",
-	2: "STRING_PIECE",
-}
-
-// FieldOptions_CType_value maps enum names to numbers.
-var FieldOptions_CType_value = map[string]int32{
-	"STRING":       0,
-	"CORD":         1,
-	"STRING_PIECE": 2,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FieldOptions_CType) String() string {
 	switch x {
@@ -6714,20 +6984,6 @@ const (
 	FieldOptions_JS_NUMBER FieldOptions_JSType = 2
 )
 
-// FieldOptions_JSType_name maps enum numbers to names (the first name, for aliases).
-var FieldOptions_JSType_name = map[int32]string{
-	0: "JS_NORMAL",
-	1: "JS_STRING",
-	2: "JS_NUMBER",
-}
-
-// FieldOptions_JSType_value maps enum names to numbers.
-var FieldOptions_JSType_value = map[string]int32{
-	"JS_NORMAL": 0,
-	"JS_STRING": 1,
-	"JS_NUMBER": 2,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FieldOptions_JSType) String() string {
 	switch x {
@@ -6756,20 +7012,6 @@ const (
 	FieldOptions_RETENTION_RUNTIME FieldOptions_OptionRetention = 1
 	FieldOptions_RETENTION_SOURCE  FieldOptions_OptionRetention = 2
 )
-
-// FieldOptions_OptionRetention_name maps enum numbers to names (the first name, for aliases).
-var FieldOptions_OptionRetention_name = map[int32]string{
-	0: "RETENTION_UNKNOWN",
-	1: "RETENTION_RUNTIME",
-	2: "RETENTION_SOURCE",
-}
-
-// FieldOptions_OptionRetention_value maps enum names to numbers.
-var FieldOptions_OptionRetention_value = map[string]int32{
-	"RETENTION_UNKNOWN": 0,
-	"RETENTION_RUNTIME": 1,
-	"RETENTION_SOURCE":  2,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x FieldOptions_OptionRetention) String() string {
@@ -6807,34 +7049,6 @@ const (
 	FieldOptions_TARGET_TYPE_SERVICE         FieldOptions_OptionTargetType = 8
 	FieldOptions_TARGET_TYPE_METHOD          FieldOptions_OptionTargetType = 9
 )
-
-// FieldOptions_OptionTargetType_name maps enum numbers to names (the first name, for aliases).
-var FieldOptions_OptionTargetType_name = map[int32]string{
-	0: "TARGET_TYPE_UNKNOWN",
-	1: "TARGET_TYPE_FILE",
-	2: "TARGET_TYPE_EXTENSION_RANGE",
-	3: "TARGET_TYPE_MESSAGE",
-	4: "TARGET_TYPE_FIELD",
-	5: "TARGET_TYPE_ONEOF",
-	6: "TARGET_TYPE_ENUM",
-	7: "TARGET_TYPE_ENUM_ENTRY",
-	8: "TARGET_TYPE_SERVICE",
-	9: "TARGET_TYPE_METHOD",
-}
-
-// FieldOptions_OptionTargetType_value maps enum names to numbers.
-var FieldOptions_OptionTargetType_value = map[string]int32{
-	"TARGET_TYPE_UNKNOWN":         0,
-	"TARGET_TYPE_FILE":            1,
-	"TARGET_TYPE_EXTENSION_RANGE": 2,
-	"TARGET_TYPE_MESSAGE":         3,
-	"TARGET_TYPE_FIELD":           4,
-	"TARGET_TYPE_ONEOF":           5,
-	"TARGET_TYPE_ENUM":            6,
-	"TARGET_TYPE_ENUM_ENTRY":      7,
-	"TARGET_TYPE_SERVICE":         8,
-	"TARGET_TYPE_METHOD":          9,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x FieldOptions_OptionTargetType) String() string {
@@ -7259,11 +7473,27 @@ func (m *FieldOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FieldOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -7279,7 +7509,7 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -7290,7 +7520,7 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FieldOptions_CType(int32(x))
 			i += n
@@ -7306,11 +7536,11 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Packed = &v
+			m.Packed = d.Bool(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -7318,11 +7548,11 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -7330,11 +7560,11 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Lazy = &v
+			m.Lazy = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -7342,7 +7572,7 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FieldOptions_JSType(int32(x))
 			i += n
@@ -7358,11 +7588,11 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Weak = &v
+			m.Weak = d.Bool(v)
 			continue
 		case 15:
 			if typ != wire.VarintType {
@@ -7370,11 +7600,11 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.UnverifiedLazy = &v
+			m.UnverifiedLazy = d.Bool(v)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -7382,11 +7612,11 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.DebugRedact = &v
+			m.DebugRedact = d.Bool(v)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -7394,7 +7624,7 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FieldOptions_OptionRetention(int32(x))
 			i += n
@@ -7408,14 +7638,14 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ == wire.BytesType {
 				p, n := wire.ConsumeBytes(b[i:])
 				if n < 0 {
-					return wire.ErrorAt(i, n)
+					return 0, wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
 				m.Targets = slices.Grow(m.Targets, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					v := FieldOptions_OptionTargetType(int32(x))
 					j += n
@@ -7433,7 +7663,7 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FieldOptions_OptionTargetType(int32(x))
 			i += n
@@ -7447,13 +7677,13 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(FieldOptions_EditionDefault)
+			e := wire.New[FieldOptions_EditionDefault](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "edition_defaults[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "edition_defaults[]")
 			}
 			i += n
 			m.EditionDefaults = append(m.EditionDefaults, e)
@@ -7463,14 +7693,14 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -7479,14 +7709,14 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.FeatureSupport == nil {
-				m.FeatureSupport = new(FieldOptions_FeatureSupport)
+				m.FeatureSupport = wire.New[FieldOptions_FeatureSupport](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.FeatureSupport.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "feature_support")
+			if err := m.FeatureSupport.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "feature_support")
 			}
 			i += n
 			continue
@@ -7494,26 +7724,35 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -7750,11 +7989,27 @@ func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FieldOptions_EditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -7770,7 +8025,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error 
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -7781,11 +8036,11 @@ func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error 
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.Value = &v
+			m.Value = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -7793,7 +8048,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -7804,14 +8059,23 @@ func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error 
 			m.Edition = &v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -7996,11 +8260,27 @@ func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FieldOptions_FeatureSupport) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -8016,7 +8296,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error 
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -8027,7 +8307,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -8043,7 +8323,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -8059,11 +8339,11 @@ func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error 
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.DeprecationWarning = &v
+			m.DeprecationWarning = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -8071,7 +8351,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error 
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -8082,14 +8362,23 @@ func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error 
 			m.EditionRemoved = &v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8262,11 +8551,27 @@ func (m *OneofOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *OneofOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -8282,7 +8587,7 @@ func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -8292,14 +8597,14 @@ func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -8307,26 +8612,35 @@ func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8557,11 +8871,27 @@ func (m *EnumOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *EnumOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -8577,7 +8907,7 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -8588,11 +8918,11 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.AllowAlias = &v
+			m.AllowAlias = d.Bool(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8600,11 +8930,11 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -8612,25 +8942,25 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.DeprecatedLegacyJsonFieldConflicts = &v
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(v)
 			continue
 		case 7:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -8638,26 +8968,35 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8910,11 +9249,27 @@ func (m *EnumValueOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *EnumValueOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -8930,7 +9285,7 @@ func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -8941,25 +9296,25 @@ func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -8969,25 +9324,25 @@ func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.DebugRedact = &v
+			m.DebugRedact = d.Bool(v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.FeatureSupport == nil {
-				m.FeatureSupport = new(FieldOptions_FeatureSupport)
+				m.FeatureSupport = wire.New[FieldOptions_FeatureSupport](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.FeatureSupport.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "feature_support")
+			if err := m.FeatureSupport.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "feature_support")
 			}
 			i += n
 			continue
@@ -8995,26 +9350,35 @@ func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9222,11 +9586,27 @@ func (m *ServiceOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *ServiceOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -9242,7 +9622,7 @@ func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -9253,25 +9633,25 @@ func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 34:
 			if typ != wire.BytesType {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -9279,26 +9659,35 @@ func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9368,20 +9757,6 @@ const (
 	// idempotent, but may have side effects
 	MethodOptions_IDEMPOTENT MethodOptions_IdempotencyLevel = 2
 )
-
-// MethodOptions_IdempotencyLevel_name maps enum numbers to names (the first name, for aliases).
-var MethodOptions_IdempotencyLevel_name = map[int32]string{
-	0: "IDEMPOTENCY_UNKNOWN",
-	1: "NO_SIDE_EFFECTS",
-	2: "IDEMPOTENT",
-}
-
-// MethodOptions_IdempotencyLevel_value maps enum names to numbers.
-var MethodOptions_IdempotencyLevel_value = map[string]int32{
-	"IDEMPOTENCY_UNKNOWN": 0,
-	"NO_SIDE_EFFECTS":     1,
-	"IDEMPOTENT":          2,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x MethodOptions_IdempotencyLevel) String() string {
@@ -9558,11 +9933,27 @@ func (m *MethodOptions) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *MethodOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -9578,7 +9969,7 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -9589,11 +9980,11 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.Deprecated = &v
+			m.Deprecated = d.Bool(v)
 			continue
 		case 34:
 			if typ != wire.VarintType {
@@ -9601,7 +9992,7 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := MethodOptions_IdempotencyLevel(int32(x))
 			i += n
@@ -9616,14 +10007,14 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Features == nil {
-				m.Features = new(FeatureSet)
+				m.Features = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Features.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "features")
+			if err := m.Features.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "features")
 			}
 			i += n
 			continue
@@ -9631,26 +10022,35 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption)
+			e := wire.New[UninterpretedOption](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9905,11 +10305,27 @@ func (m *UninterpretedOption) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *UninterpretedOption) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -9925,7 +10341,7 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -9934,13 +10350,13 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(UninterpretedOption_NamePart)
+			e := wire.New[UninterpretedOption_NamePart](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "name[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "name[]")
 			}
 			i += n
 			m.Name = append(m.Name, e)
@@ -9951,11 +10367,11 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.IdentifierValue = &v
+			m.IdentifierValue = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -9963,11 +10379,11 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x
 			i += n
-			m.PositiveIntValue = &v
+			m.PositiveIntValue = d.Uint64(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -9975,11 +10391,11 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int64(x)
 			i += n
-			m.NegativeIntValue = &v
+			m.NegativeIntValue = d.Int64(v)
 			continue
 		case 6:
 			if typ != wire.Fixed64Type {
@@ -9987,11 +10403,11 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeFixed64(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := math.Float64frombits(x)
 			i += n
-			m.DoubleValue = &v
+			m.DoubleValue = d.Float64(v)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -9999,7 +10415,7 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := append([]byte{}, x...)
 			i += n
@@ -10011,21 +10427,30 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.AggregateValue = &v
+			m.AggregateValue = d.StringPtr(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -10214,11 +10639,27 @@ func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *UninterpretedOption_NamePart) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -10234,7 +10675,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -10245,11 +10686,11 @@ func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.NamePart = &v
+			m.NamePart = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -10257,21 +10698,30 @@ func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
-			m.IsExtension = &v
+			m.IsExtension = d.Bool(v)
 			continue
+		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, m.missingRequired()
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return m.missingRequired()
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), m.missingRequired()
 }
 
 func (m *UninterpretedOption_NamePart) missingRequired() error {
@@ -10341,22 +10791,6 @@ const (
 	FeatureSet_LEGACY_REQUIRED        FeatureSet_FieldPresence = 3
 )
 
-// FeatureSet_FieldPresence_name maps enum numbers to names (the first name, for aliases).
-var FeatureSet_FieldPresence_name = map[int32]string{
-	0: "FIELD_PRESENCE_UNKNOWN",
-	1: "EXPLICIT",
-	2: "IMPLICIT",
-	3: "LEGACY_REQUIRED",
-}
-
-// FeatureSet_FieldPresence_value maps enum names to numbers.
-var FeatureSet_FieldPresence_value = map[string]int32{
-	"FIELD_PRESENCE_UNKNOWN": 0,
-	"EXPLICIT":               1,
-	"IMPLICIT":               2,
-	"LEGACY_REQUIRED":        3,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FeatureSet_FieldPresence) String() string {
 	switch x {
@@ -10385,20 +10819,6 @@ const (
 	FeatureSet_CLOSED            FeatureSet_EnumType = 2
 )
 
-// FeatureSet_EnumType_name maps enum numbers to names (the first name, for aliases).
-var FeatureSet_EnumType_name = map[int32]string{
-	0: "ENUM_TYPE_UNKNOWN",
-	1: "OPEN",
-	2: "CLOSED",
-}
-
-// FeatureSet_EnumType_value maps enum names to numbers.
-var FeatureSet_EnumType_value = map[string]int32{
-	"ENUM_TYPE_UNKNOWN": 0,
-	"OPEN":              1,
-	"CLOSED":            2,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FeatureSet_EnumType) String() string {
 	switch x {
@@ -10424,20 +10844,6 @@ const (
 	FeatureSet_PACKED                          FeatureSet_RepeatedFieldEncoding = 1
 	FeatureSet_EXPANDED                        FeatureSet_RepeatedFieldEncoding = 2
 )
-
-// FeatureSet_RepeatedFieldEncoding_name maps enum numbers to names (the first name, for aliases).
-var FeatureSet_RepeatedFieldEncoding_name = map[int32]string{
-	0: "REPEATED_FIELD_ENCODING_UNKNOWN",
-	1: "PACKED",
-	2: "EXPANDED",
-}
-
-// FeatureSet_RepeatedFieldEncoding_value maps enum names to numbers.
-var FeatureSet_RepeatedFieldEncoding_value = map[string]int32{
-	"REPEATED_FIELD_ENCODING_UNKNOWN": 0,
-	"PACKED":                          1,
-	"EXPANDED":                        2,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x FeatureSet_RepeatedFieldEncoding) String() string {
@@ -10465,20 +10871,6 @@ const (
 	FeatureSet_NONE                    FeatureSet_Utf8Validation = 3
 )
 
-// FeatureSet_Utf8Validation_name maps enum numbers to names (the first name, for aliases).
-var FeatureSet_Utf8Validation_name = map[int32]string{
-	0: "UTF8_VALIDATION_UNKNOWN",
-	2: "VERIFY",
-	3: "NONE",
-}
-
-// FeatureSet_Utf8Validation_value maps enum names to numbers.
-var FeatureSet_Utf8Validation_value = map[string]int32{
-	"UTF8_VALIDATION_UNKNOWN": 0,
-	"VERIFY":                  2,
-	"NONE":                    3,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FeatureSet_Utf8Validation) String() string {
 	switch x {
@@ -10505,20 +10897,6 @@ const (
 	FeatureSet_DELIMITED                FeatureSet_MessageEncoding = 2
 )
 
-// FeatureSet_MessageEncoding_name maps enum numbers to names (the first name, for aliases).
-var FeatureSet_MessageEncoding_name = map[int32]string{
-	0: "MESSAGE_ENCODING_UNKNOWN",
-	1: "LENGTH_PREFIXED",
-	2: "DELIMITED",
-}
-
-// FeatureSet_MessageEncoding_value maps enum names to numbers.
-var FeatureSet_MessageEncoding_value = map[string]int32{
-	"MESSAGE_ENCODING_UNKNOWN": 0,
-	"LENGTH_PREFIXED":          1,
-	"DELIMITED":                2,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x FeatureSet_MessageEncoding) String() string {
 	switch x {
@@ -10544,20 +10922,6 @@ const (
 	FeatureSet_ALLOW               FeatureSet_JsonFormat = 1
 	FeatureSet_LEGACY_BEST_EFFORT  FeatureSet_JsonFormat = 2
 )
-
-// FeatureSet_JsonFormat_name maps enum numbers to names (the first name, for aliases).
-var FeatureSet_JsonFormat_name = map[int32]string{
-	0: "JSON_FORMAT_UNKNOWN",
-	1: "ALLOW",
-	2: "LEGACY_BEST_EFFORT",
-}
-
-// FeatureSet_JsonFormat_value maps enum names to numbers.
-var FeatureSet_JsonFormat_value = map[string]int32{
-	"JSON_FORMAT_UNKNOWN": 0,
-	"ALLOW":               1,
-	"LEGACY_BEST_EFFORT":  2,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x FeatureSet_JsonFormat) String() string {
@@ -10742,11 +11106,27 @@ func (m *FeatureSet) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FeatureSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -10762,7 +11142,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -10773,7 +11153,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FeatureSet_FieldPresence(int32(x))
 			i += n
@@ -10789,7 +11169,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FeatureSet_EnumType(int32(x))
 			i += n
@@ -10805,7 +11185,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FeatureSet_RepeatedFieldEncoding(int32(x))
 			i += n
@@ -10821,7 +11201,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FeatureSet_Utf8Validation(int32(x))
 			i += n
@@ -10837,7 +11217,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FeatureSet_MessageEncoding(int32(x))
 			i += n
@@ -10853,7 +11233,7 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := FeatureSet_JsonFormat(int32(x))
 			i += n
@@ -10864,14 +11244,23 @@ func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 			m.JsonFormat = &v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11072,11 +11461,27 @@ func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FeatureSetDefaults) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -11092,7 +11497,7 @@ func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -11101,13 +11506,13 @@ func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(FeatureSetDefaults_FeatureSetEditionDefault)
+			e := wire.New[FeatureSetDefaults_FeatureSetEditionDefault](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "defaults[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "defaults[]")
 			}
 			i += n
 			m.Defaults = append(m.Defaults, e)
@@ -11118,7 +11523,7 @@ func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -11134,7 +11539,7 @@ func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -11145,14 +11550,23 @@ func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 			m.MaximumEdition = &v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11344,11 +11758,27 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error 
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -11364,7 +11794,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, d
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -11375,7 +11805,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, d
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Edition(int32(x))
 			i += n
@@ -11390,14 +11820,14 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, d
 				break
 			}
 			if m.OverridableFeatures == nil {
-				m.OverridableFeatures = new(FeatureSet)
+				m.OverridableFeatures = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.OverridableFeatures.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "overridable_features")
+			if err := m.OverridableFeatures.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "overridable_features")
 			}
 			i += n
 			continue
@@ -11406,26 +11836,35 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, d
 				break
 			}
 			if m.FixedFeatures == nil {
-				m.FixedFeatures = new(FeatureSet)
+				m.FixedFeatures = wire.New[FeatureSet](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.FixedFeatures.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "fixed_features")
+			if err := m.FixedFeatures.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "fixed_features")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11609,11 +12048,27 @@ func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *SourceCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -11629,7 +12084,7 @@ func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -11638,26 +12093,35 @@ func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(SourceCodeInfo_Location)
+			e := wire.New[SourceCodeInfo_Location](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "location[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "location[]")
 			}
 			i += n
 			m.Location = append(m.Location, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11949,11 +12413,27 @@ func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *SourceCodeInfo_Location) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -11969,7 +12449,7 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -11978,14 +12458,14 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			if typ == wire.BytesType {
 				p, n := wire.ConsumeBytes(b[i:])
 				if n < 0 {
-					return wire.ErrorAt(i, n)
+					return 0, wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
 				m.Path = slices.Grow(m.Path, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					v := int32(x)
 					j += n
@@ -11999,7 +12479,7 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -12009,14 +12489,14 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			if typ == wire.BytesType {
 				p, n := wire.ConsumeBytes(b[i:])
 				if n < 0 {
-					return wire.ErrorAt(i, n)
+					return 0, wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
 				m.Span = slices.Grow(m.Span, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					v := int32(x)
 					j += n
@@ -12030,7 +12510,7 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -12042,11 +12522,11 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.LeadingComments = &v
+			m.LeadingComments = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -12054,11 +12534,11 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.TrailingComments = &v
+			m.TrailingComments = d.StringPtr(v)
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -12066,21 +12546,30 @@ func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
 			m.LeadingDetachedComments = append(m.LeadingDetachedComments, v)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -12245,11 +12734,27 @@ func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *GeneratedCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -12265,7 +12770,7 @@ func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -12274,26 +12779,35 @@ func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(GeneratedCodeInfo_Annotation)
+			e := wire.New[GeneratedCodeInfo_Annotation](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "annotation[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "annotation[]")
 			}
 			i += n
 			m.Annotation = append(m.Annotation, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -12352,20 +12866,6 @@ const (
 	// An alias to the element is returned.
 	GeneratedCodeInfo_Annotation_ALIAS GeneratedCodeInfo_Annotation_Semantic = 2
 )
-
-// GeneratedCodeInfo_Annotation_Semantic_name maps enum numbers to names (the first name, for aliases).
-var GeneratedCodeInfo_Annotation_Semantic_name = map[int32]string{
-	0: "NONE",
-	1: "SET",
-	2: "ALIAS",
-}
-
-// GeneratedCodeInfo_Annotation_Semantic_value maps enum names to numbers.
-var GeneratedCodeInfo_Annotation_Semantic_value = map[string]int32{
-	"NONE":  0,
-	"SET":   1,
-	"ALIAS": 2,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x GeneratedCodeInfo_Annotation_Semantic) String() string {
@@ -12544,11 +13044,27 @@ func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *GeneratedCodeInfo_Annotation) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -12564,7 +13080,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -12573,14 +13089,14 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			if typ == wire.BytesType {
 				p, n := wire.ConsumeBytes(b[i:])
 				if n < 0 {
-					return wire.ErrorAt(i, n)
+					return 0, wire.ErrorAt(i, n)
 				}
 				off := i + n - len(p)
 				m.Path = slices.Grow(m.Path, wire.CountVarints(p))
 				for j := 0; j < len(p); {
 					x, n := wire.ConsumeVarint(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					v := int32(x)
 					j += n
@@ -12594,7 +13110,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -12606,11 +13122,11 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := string(x)
 			i += n
-			m.SourceFile = &v
+			m.SourceFile = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -12618,11 +13134,11 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.Begin = &v
+			m.Begin = d.Int32(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -12630,11 +13146,11 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
-			m.End = &v
+			m.End = d.Int32(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -12642,7 +13158,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := GeneratedCodeInfo_Annotation_Semantic(int32(x))
 			i += n
@@ -12653,14 +13169,23 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error
 			m.Semantic = &v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.

@@ -78,11 +78,27 @@ func (m *Empty) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Empty) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Empty) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Empty) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -98,18 +114,27 @@ func (m *Empty) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.

@@ -22,16 +22,6 @@ const (
 	NullValue_NULL_VALUE NullValue = 0
 )
 
-// NullValue_name maps enum numbers to names (the first name, for aliases).
-var NullValue_name = map[int32]string{
-	0: "NULL_VALUE",
-}
-
-// NullValue_value maps enum names to numbers.
-var NullValue_value = map[string]int32{
-	"NULL_VALUE": 0,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x NullValue) String() string {
 	switch x {
@@ -157,11 +147,27 @@ func (m *Struct) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Struct) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -177,7 +183,7 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -188,7 +194,7 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 			}
 			p, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			off := i + n - len(p)
 			i += n
@@ -197,16 +203,16 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 			for j := 0; j < len(p); {
 				knum, ktyp, n := wire.ConsumeTag(p[j:])
 				if n < 0 {
-					return wire.ErrorAt(off+j, n)
+					return 0, wire.ErrorAt(off+j, n)
 				}
 				j += n
 				if knum == 1 && ktyp == wire.BytesType {
 					x, n := wire.ConsumeBytes(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					if !utf8.Valid(x) {
-						return &wire.Error{
+						return 0, &wire.Error{
 							Detail: "google.protobuf.Struct.FieldsEntry.key",
 							Err:    wire.ErrUTF8,
 							Offset: off + j,
@@ -220,25 +226,25 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 				if knum == 2 && ktyp == wire.BytesType {
 					x, n := wire.ConsumeBytes(p[j:])
 					if n < 0 {
-						return wire.ErrorAt(off+j, n)
+						return 0, wire.ErrorAt(off+j, n)
 					}
 					if val == nil {
-						val = new(Value)
+						val = wire.New[Value](d)
 					}
-					if err := val.UnmarshalDepth(x, depth-2); err != nil {
-						return wire.Nest(err, off+j+n-len(x), "fields[]")
+					if err := val.UnmarshalWith(d, x, depth-2); err != nil {
+						return 0, wire.Nest(err, off+j+n-len(x), "fields[]")
 					}
 					j += n
 					continue
 				}
 				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], depth-1)
 				if n < 0 {
-					return wire.ErrorAt(off+j, n)
+					return 0, wire.ErrorAt(off+j, n)
 				}
 				j += n
 			}
 			if val == nil {
-				val = new(Value)
+				val = wire.New[Value](d)
 			}
 			if m.Fields == nil {
 				m.Fields = make(map[string]*Value)
@@ -246,14 +252,23 @@ func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 			m.Fields[key] = val
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -526,11 +541,27 @@ func (m *Value) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Value) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -546,7 +577,7 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -557,7 +588,7 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := NullValue(int32(x))
 			i += n
@@ -569,7 +600,7 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeFixed64(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := math.Float64frombits(x)
 			i += n
@@ -581,10 +612,10 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Value.string_value",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -600,7 +631,7 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
@@ -614,15 +645,15 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			if w, ok := m.Kind.(*Value_StructValue); ok && w.StructValue != nil {
 				e = w.StructValue
 			} else {
-				e = new(Struct)
+				e = wire.New[Struct](d)
 				m.Kind = &Value_StructValue{StructValue: e}
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "struct_value")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "struct_value")
 			}
 			i += n
 			continue
@@ -634,27 +665,36 @@ func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 			if w, ok := m.Kind.(*Value_ListValue); ok && w.ListValue != nil {
 				e = w.ListValue
 			} else {
-				e = new(ListValue)
+				e = wire.New[ListValue](d)
 				m.Kind = &Value_ListValue{ListValue: e}
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "list_value")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "list_value")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -827,11 +867,27 @@ func (m *ListValue) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *ListValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -847,7 +903,7 @@ func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -856,26 +912,35 @@ func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Value)
+			e := wire.New[Value](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "values[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "values[]")
 			}
 			i += n
 			m.Values = append(m.Values, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.

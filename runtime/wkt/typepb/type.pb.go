@@ -24,20 +24,6 @@ const (
 	Syntax_SYNTAX_EDITIONS Syntax = 2
 )
 
-// Syntax_name maps enum numbers to names (the first name, for aliases).
-var Syntax_name = map[int32]string{
-	0: "SYNTAX_PROTO2",
-	1: "SYNTAX_PROTO3",
-	2: "SYNTAX_EDITIONS",
-}
-
-// Syntax_value maps enum names to numbers.
-var Syntax_value = map[string]int32{
-	"SYNTAX_PROTO2":   0,
-	"SYNTAX_PROTO3":   1,
-	"SYNTAX_EDITIONS": 2,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x Syntax) String() string {
 	switch x {
@@ -260,11 +246,27 @@ func (m *Type) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Type) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Type) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -280,7 +282,7 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -291,10 +293,10 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Type.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -308,13 +310,13 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Field)
+			e := wire.New[Field](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "fields[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "fields[]")
 			}
 			i += n
 			m.Fields = append(m.Fields, e)
@@ -325,10 +327,10 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Type.oneofs",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -342,13 +344,13 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Option)
+			e := wire.New[Option](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options[]")
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -358,14 +360,14 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.SourceContext == nil {
-				m.SourceContext = new(sourcecontextpb.SourceContext)
+				m.SourceContext = wire.New[sourcecontextpb.SourceContext](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.SourceContext.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "source_context")
+			if err := m.SourceContext.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "source_context")
 			}
 			i += n
 			continue
@@ -375,7 +377,7 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Syntax(int32(x))
 			i += n
@@ -387,10 +389,10 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Type.edition",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -401,14 +403,23 @@ func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 			m.Edition = v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -535,52 +546,6 @@ const (
 	Field_TYPE_SINT64 Field_Kind = 18
 )
 
-// Field_Kind_name maps enum numbers to names (the first name, for aliases).
-var Field_Kind_name = map[int32]string{
-	0:  "TYPE_UNKNOWN",
-	1:  "TYPE_DOUBLE",
-	2:  "TYPE_FLOAT",
-	3:  "TYPE_INT64",
-	4:  "TYPE_UINT64",
-	5:  "TYPE_INT32",
-	6:  "TYPE_FIXED64",
-	7:  "TYPE_FIXED32",
-	8:  "TYPE_BOOL",
-	9:  "TYPE_STRING",
-	10: "TYPE_GROUP",
-	11: "TYPE_MESSAGE",
-	12: "TYPE_BYTES",
-	13: "TYPE_UINT32",
-	14: "TYPE_ENUM",
-	15: "TYPE_SFIXED32",
-	16: "TYPE_SFIXED64",
-	17: "TYPE_SINT32",
-	18: "TYPE_SINT64",
-}
-
-// Field_Kind_value maps enum names to numbers.
-var Field_Kind_value = map[string]int32{
-	"TYPE_UNKNOWN":  0,
-	"TYPE_DOUBLE":   1,
-	"TYPE_FLOAT":    2,
-	"TYPE_INT64":    3,
-	"TYPE_UINT64":   4,
-	"TYPE_INT32":    5,
-	"TYPE_FIXED64":  6,
-	"TYPE_FIXED32":  7,
-	"TYPE_BOOL":     8,
-	"TYPE_STRING":   9,
-	"TYPE_GROUP":    10,
-	"TYPE_MESSAGE":  11,
-	"TYPE_BYTES":    12,
-	"TYPE_UINT32":   13,
-	"TYPE_ENUM":     14,
-	"TYPE_SFIXED32": 15,
-	"TYPE_SFIXED64": 16,
-	"TYPE_SINT32":   17,
-	"TYPE_SINT64":   18,
-}
-
 // String returns the name of x, or its number when x is not a declared value.
 func (x Field_Kind) String() string {
 	switch x {
@@ -644,22 +609,6 @@ const (
 	// For repeated fields.
 	Field_CARDINALITY_REPEATED Field_Cardinality = 3
 )
-
-// Field_Cardinality_name maps enum numbers to names (the first name, for aliases).
-var Field_Cardinality_name = map[int32]string{
-	0: "CARDINALITY_UNKNOWN",
-	1: "CARDINALITY_OPTIONAL",
-	2: "CARDINALITY_REQUIRED",
-	3: "CARDINALITY_REPEATED",
-}
-
-// Field_Cardinality_value maps enum names to numbers.
-var Field_Cardinality_value = map[string]int32{
-	"CARDINALITY_UNKNOWN":  0,
-	"CARDINALITY_OPTIONAL": 1,
-	"CARDINALITY_REQUIRED": 2,
-	"CARDINALITY_REPEATED": 3,
-}
 
 // String returns the name of x, or its number when x is not a declared value.
 func (x Field_Cardinality) String() string {
@@ -924,11 +873,27 @@ func (m *Field) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Field) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Field) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -944,7 +909,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -955,7 +920,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Field_Kind(int32(x))
 			i += n
@@ -967,7 +932,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Field_Cardinality(int32(x))
 			i += n
@@ -979,7 +944,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -991,10 +956,10 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Field.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1010,10 +975,10 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Field.type_url",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1029,7 +994,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -1041,7 +1006,7 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := x != 0
 			i += n
@@ -1051,13 +1016,13 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Option)
+			e := wire.New[Option](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options[]")
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -1068,10 +1033,10 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Field.json_name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1087,10 +1052,10 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Field.default_value",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1101,14 +1066,23 @@ func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 			m.DefaultValue = v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1369,11 +1343,27 @@ func (m *Enum) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Enum) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -1389,7 +1379,7 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -1400,10 +1390,10 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Enum.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1417,13 +1407,13 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(EnumValue)
+			e := wire.New[EnumValue](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "enumvalue[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "enumvalue[]")
 			}
 			i += n
 			m.Enumvalue = append(m.Enumvalue, e)
@@ -1432,13 +1422,13 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Option)
+			e := wire.New[Option](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options[]")
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -1448,14 +1438,14 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.SourceContext == nil {
-				m.SourceContext = new(sourcecontextpb.SourceContext)
+				m.SourceContext = wire.New[sourcecontextpb.SourceContext](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.SourceContext.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "source_context")
+			if err := m.SourceContext.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "source_context")
 			}
 			i += n
 			continue
@@ -1465,7 +1455,7 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := Syntax(int32(x))
 			i += n
@@ -1477,10 +1467,10 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Enum.edition",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1491,14 +1481,23 @@ func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 			m.Edition = v
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1694,11 +1693,27 @@ func (m *EnumValue) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *EnumValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -1714,7 +1729,7 @@ func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -1725,10 +1740,10 @@ func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.EnumValue.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1744,7 +1759,7 @@ func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeVarint(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			v := int32(x)
 			i += n
@@ -1754,26 +1769,35 @@ func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 			if typ != wire.BytesType {
 				break
 			}
-			e := new(Option)
+			e := wire.New[Option](d)
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := e.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "options[]")
+			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "options[]")
 			}
 			i += n
 			m.Options = append(m.Options, e)
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1938,11 +1962,27 @@ func (m *Option) Unmarshal(b []byte) error {
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth more
-// levels of nested messages and groups. Offsets in errors are relative to b.
+// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
+// of messages and groups, m's own included. Offsets in errors are relative to b.
 func (m *Option) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
+// generated code passes down to nested messages: see wire.Decoder.
+func (m *Option) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
+// or a field with editions' DELIMITED message encoding) of field number group:
+// it decodes from b up to and including the END_GROUP tag of that field and
+// returns the bytes consumed. group 0 decodes all of b as a message.
+func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return &wire.Error{
+		return 0, &wire.Error{
 			Err:    wire.ErrDepth,
 			Offset: 0,
 		}
@@ -1958,7 +1998,7 @@ func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
 		}
@@ -1969,10 +2009,10 @@ func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 			}
 			x, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return &wire.Error{
+				return 0, &wire.Error{
 					Detail: "google.protobuf.Option.name",
 					Err:    wire.ErrUTF8,
 					Offset: i,
@@ -1987,26 +2027,35 @@ func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 				break
 			}
 			if m.Value == nil {
-				m.Value = new(anypb.Any)
+				m.Value = wire.New[anypb.Any](d)
 			}
 			v, n := wire.ConsumeBytes(b[i:])
 			if n < 0 {
-				return wire.ErrorAt(i, n)
+				return 0, wire.ErrorAt(i, n)
 			}
-			if err := m.Value.UnmarshalDepth(v, depth-1); err != nil {
-				return wire.Nest(err, i+n-len(v), "value")
+			if err := m.Value.UnmarshalWith(d, v, depth-1); err != nil {
+				return 0, wire.Nest(err, i+n-len(v), "value")
 			}
 			i += n
 			continue
 		}
+		if typ == wire.EndGroupType {
+			if num != group || group == 0 {
+				return 0, wire.EndGroupError(group, start)
+			}
+			return i, nil
+		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
-			return wire.ErrorAt(i, n)
+			return 0, wire.ErrorAt(i, n)
 		}
 		i += n
 		wire.AddUnknown(&m.unknownFields, b[start:i])
 	}
-	return nil
+	if group != 0 {
+		return 0, wire.UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }
 
 // Reset clears every field of m, unknown fields included.
