@@ -7,7 +7,7 @@
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-gen-only]
 package main
 
 import (
@@ -28,6 +28,7 @@ var (
 	flagSkipComp  = flag.Bool("skip-compiler", false, "skip the compiler-speed comparison")
 	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")
 	flagReport    = flag.String("report-only", "", "only print tables from this saved go test output")
+	flagGenOnly   = flag.Bool("gen-only", false, "only generate gen/ (to run go test -bench in gen/suite by hand)")
 )
 
 func main() {
@@ -63,6 +64,9 @@ func main() {
 	}
 	if err := writeProgs(sets); err != nil {
 		fatal(err)
+	}
+	if *flagGenOnly {
+		return
 	}
 	extra := &Extra{}
 	log("overhead: init trace and first call (%d runs per peer)", *flagRuns)
