@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/bufbuild/protocompile"
@@ -30,35 +31,62 @@ var standardFiles = []string{
 	"google/protobuf/wrappers.proto",
 }
 
-// std holds the standard files, compiled from source (with comments) once
-// per process and shared by every Compile call. Parsing descriptor.proto
-// alone costs milliseconds and tens of thousands of allocations, which the
-// playground would otherwise pay on every keystroke.
+// std holds the standard files, each compiled from source (with comments)
+// the first time a compilation imports it, with the standard files it
+// imports, and shared by every later Compile call. Parsing descriptor.proto
+// alone costs milliseconds and tens of thousands of allocations natively
+// (hundreds of milliseconds in the browser's first compile), which the
+// playground would otherwise pay on every keystroke; a schema importing only
+// timestamp.proto never pays for api.proto or plugin.proto.
 var std struct {
-	once  sync.Once
-	files map[string]linker.File
+	mu    sync.Mutex
+	files map[string]*stdFile
+}
+
+type stdFile struct {
+	once sync.Once
+	file linker.File // nil if it failed to compile
 }
 
 // standardFile returns the compiled standard file name, if it is one.
 func standardFile(name string) (linker.File, bool) {
-	std.once.Do(func() {
-		std.files = map[string]linker.File{}
+	if !slices.Contains(standardFiles, name) {
+		return nil, false
+	}
+	std.mu.Lock()
+	if std.files == nil {
+		std.files = map[string]*stdFile{}
+	}
+	e := std.files[name]
+	if e == nil {
+		e = &stdFile{}
+		std.files[name] = e
+	}
+	std.mu.Unlock()
+	e.once.Do(func() {
+		bundled := wellknownimports.WithStandardImports(protocompile.ResolverFunc(notFound))
 		c := protocompile.Compiler{
-			Resolver:       wellknownimports.WithStandardImports(protocompile.ResolverFunc(notFound)),
+			// The file itself from protocompile's bundled sources; the
+			// standard files it imports compiled (and cached) on their own.
+			Resolver: protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
+				if path != name {
+					if f, ok := standardFile(path); ok {
+						return protocompile.SearchResult{Desc: f}, nil
+					}
+				}
+				return bundled.FindFileByPath(path)
+			}),
 			Reporter:       reporter.NewReporter(func(err reporter.ErrorWithPos) error { return err }, nil),
 			SourceInfoMode: protocompile.SourceInfoStandard,
 			MaxParallelism: 1,
 		}
-		files, err := c.Compile(context.Background(), standardFiles...)
-		if err != nil {
-			return // fall back to compiling them with each request
+		files, err := c.Compile(context.Background(), name)
+		if err == nil && len(files) == 1 {
+			e.file = files[0]
 		}
-		for _, f := range files {
-			std.files[f.Path()] = f
-		}
+		// On failure the file is compiled with each request instead.
 	})
-	f, ok := std.files[name]
-	return f, ok
+	return e.file, e.file != nil
 }
 
 func notFound(string) (protocompile.SearchResult, error) {

@@ -1,0 +1,59 @@
+package compiler
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// A schema compiles only the standard files it needs, with what they import:
+// importing timestamp.proto costs timestamp.proto and descriptor.proto (for
+// options), not api.proto, plugin.proto or the rest; a second compile reuses
+// them.
+func TestStandardFilesCompiledOnDemand(t *testing.T) {
+	std.mu.Lock()
+	saved := std.files
+	std.files = nil
+	std.mu.Unlock()
+	t.Cleanup(func() {
+		std.mu.Lock()
+		std.files = saved
+		std.mu.Unlock()
+	})
+	src := map[string]string{"a.proto": `syntax = "proto3";
+package a;
+import "google/protobuf/timestamp.proto";
+option go_package = "example.com/a";
+message A { google.protobuf.Timestamp at = 1; }
+`}
+	compiled := func() []string {
+		std.mu.Lock()
+		defer std.mu.Unlock()
+		var names []string
+		for name, e := range std.files {
+			if e.file != nil {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	for range 2 {
+		res := Compile(context.Background(), Request{Sources: src})
+		if err := res.Err(); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"google/protobuf/descriptor.proto", "google/protobuf/timestamp.proto"}
+		if got := compiled(); !slices.Equal(got, want) {
+			t.Fatalf("standard files compiled: %q, want %q", got, want)
+		}
+	}
+	first, _ := standardFile("google/protobuf/timestamp.proto")
+	again, _ := standardFile("google/protobuf/timestamp.proto")
+	if first == nil || first != again {
+		t.Fatal("timestamp.proto compiled twice")
+	}
+	if _, ok := standardFile("a.proto"); ok {
+		t.Fatal("a.proto served as a standard file")
+	}
+}
