@@ -8,7 +8,8 @@ import (
 )
 
 // This file prints the wire-format methods: Size, Marshal, MarshalAppend,
-// MarshalToSizedBuffer, Unmarshal, UnmarshalDepth and UnmarshalWith.
+// MarshalToSizedBuffer, Unmarshal, UnmarshalDepth, UnmarshalWith and
+// UnmarshalGroup.
 //
 // Marshal computes Size once and then writes the buffer from its end toward
 // its start, fields in descending number order, so that a nested message's
@@ -183,7 +184,7 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Co
 		}
 		block := []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(v).Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("i"))),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(path)))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail(rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(path)))),
 			jen.Id("i").Op("-=").Id("n"),
 		}
 		if fd.Kind() == protoreflect.MessageKind {
@@ -368,10 +369,10 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 	)
 	jf.Line()
 
-	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0), jen.Nil()))}
+	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(fail(jen.Nil()))}
 	if hasRequired(mn) {
 		body = append(body, jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Lit(0), jen.Err())))
+			fail(jen.Err())))
 	}
 	body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
 	if !g.opts.DropUnknown {
@@ -515,7 +516,7 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		).Else().Block(
 			jen.Var().Id("n").Int(),
 			jen.List(jen.Id("num"), jen.Id("typ"), jen.Id("n")).Op("=").Add(rt("ConsumeTag")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 			jen.Id("i").Op("+=").Id("n"),
 		),
 	}
@@ -527,11 +528,11 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		// group's; anywhere else it is an error.
 		jen.If(jen.Id("typ").Op("==").Add(rt("EndGroupType"))).Block(
 			jen.If(jen.Id("num").Op("!=").Id("group").Op("||").Id("group").Op("==").Lit(0)).Block(
-				jen.Return(jen.Lit(0), rt("EndGroupError").Call(jen.Id("group"), jen.Id("start")))),
+				fail(rt("EndGroupError").Call(jen.Id("group"), jen.Id("start")))),
 			jen.Return(jen.Id("i"), done),
 		),
 		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("i").Op("+=").Id("n"),
 	)
 	if !g.opts.DropUnknown {
@@ -542,10 +543,10 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	body := []jen.Code{
 		// depth counts the levels still allowed, this message included,
 		// as protobuf-go's RecursionLimit does.
-		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(jen.Return(jen.Lit(0), jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(fail(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
 			jen.Id("Offset"): jen.Lit(0), jen.Id("Err"): rt("ErrDepth")}))),
 		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("b")), jen.Empty()).Block(loop...),
-		jen.If(jen.Id("group").Op("!=").Lit(0)).Block(jen.Return(jen.Lit(0), rt("UnterminatedGroupError").Call(jen.Len(jen.Id("b"))))),
+		jen.If(jen.Id("group").Op("!=").Lit(0)).Block(fail(rt("UnterminatedGroupError").Call(jen.Len(jen.Id("b"))))),
 	}
 	body = append(body, jen.Return(jen.Len(jen.Id("b")), done))
 	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth levels")
@@ -568,6 +569,11 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	jf.Comment("// returns the bytes consumed. group 0 decodes all of b as a message.")
 	jf.Func().Params(recv(mn)).Id("UnmarshalGroup").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("group").Int32(), jen.Id("depth").Int()).Params(jen.Int(), jen.Error()).Block(body...)
 	jf.Line()
+}
+
+// fail emits the return of err from UnmarshalGroup, with no bytes consumed.
+func fail(err jen.Code) jen.Code {
+	return jen.Return(jen.Lit(0), err)
 }
 
 // slabMethod is the wire.Decoder method that hands out a *T for a scalar of
@@ -608,7 +614,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 		if base != nil {
 			off = jen.Add(base).Op("+").Id(pos)
 		}
-		return jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(off, jen.Id("n"))))
+		return jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(off, jen.Id("n"))))
 	}
 	var fn string
 	switch fd.Kind() {
@@ -637,7 +643,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 				off = jen.Add(base).Op("+").Id(pos)
 			}
 			out = append(out, jen.If(jen.Op("!").Qual("unicode/utf8", "Valid").Call(jen.Id(raw))).Block(
-				jen.Return(jen.Lit(0), jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+				fail(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
 					jen.Id("Offset"): off, jen.Id("Err"): rt("ErrUTF8"), jen.Id("Detail"): jen.Lit(string(fd.FullName()))}))))
 		}
 		out = append(out, jen.Id(val).Op(":=").String().Call(jen.Id(raw)))
@@ -726,7 +732,7 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 		}
 		out = append(out, jen.If(jen.Id("typ").Op("==").Add(rt("BytesType"))).Block(
 			jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 			jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
 			prealloc,
 			jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
@@ -765,15 +771,15 @@ func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, path string) []
 		return []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(target).Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("num"), jen.Id("depth").Op("-").Lit(1)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Id("i"), jen.Lit(path)))),
+				fail(rt("Nest").Call(jen.Err(), jen.Id("i"), jen.Lit(path)))),
 			jen.Id("i").Op("+=").Id("n"),
 		}
 	}
 	return []jen.Code{
 		jen.List(jen.Id("v"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalWith").Call(jen.Id("d"), jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v")), jen.Lit(path)))),
+			fail(rt("Nest").Call(jen.Err(), jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v")), jen.Lit(path)))),
 		jen.Id("i").Op("+=").Id("n"),
 	}
 }
@@ -819,10 +825,10 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	if isMsg {
 		valRead = []jen.Code{
 			jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
-			jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 			jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").Add(rt("New")).Types(g.msgType(v.Message())).Call(jen.Id("d"))),
 			jen.If(jen.Err().Op(":=").Id("val").Dot("UnmarshalWith").Call(jen.Id("d"), jen.Id("x"), jen.Id("depth").Op("-").Lit(2)).Op(";").Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Lit(0), rt("Nest").Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(path+"[]")))),
+				fail(rt("Nest").Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(path+"[]")))),
 			jen.Id("j").Op("+=").Id("n"),
 		}
 	} else {
@@ -831,20 +837,20 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	}
 	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
 		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(k.Kind())]))).Block(
 			append(keyRead, jen.Continue())...),
 		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(v.Kind())]))).Block(
 			append(valRead, jen.Continue())...),
 		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 	)
 	out := []jen.Code{
 		checkWire(wtBytes),
 		jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Lit(0), rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
 		jen.Id("i").Op("+=").Id("n"),
 		jen.Var().Id("key").Add(g.elemType(k)),
