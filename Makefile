@@ -95,5 +95,5 @@ test: npm
 # bench/gen at bench time and never committed). Not part of make test.
 # BENCHFLAGS passes flags to bench/cmd/benchrun (e.g. -benchtime 50ms -count 5).
 .PHONY: bench
-bench: ## run the benchmark tables (bench/): protoplay vs protoc-gen-go and vtprotobuf, ~10 min
+bench: site chromium ## run the benchmark tables (bench/): protoplay vs protoc-gen-go and vtprotobuf, and the playground in chromium, ~10 min
 	cd bench && $(GO) run ./cmd/benchrun $(BENCHFLAGS)

@@ -2,12 +2,13 @@
 // code (protoc-gen-go, vtprotobuf) for the benchmark messages into gen/
 // (gitignored), writes the benchmark suite from a template, runs it in one
 // `go test -bench` invocation, measures init overhead, first-call cost,
-// stripped binary size and compiler speed, and prints the tables in the
+// stripped binary size, compiler speed and the playground's wasm size and
+// latency in chromium, and prints the tables in the
 // origin's form: peer | protoplay | ratio (protoplay / peer, medians).
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-gen-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-browser] [-gen-only]
 package main
 
 import (
@@ -26,6 +27,7 @@ var (
 	flagBenchtime = flag.String("benchtime", "100ms", "go test -benchtime")
 	flagBench     = flag.String("bench", ".", "go test -bench pattern")
 	flagSkipComp  = flag.Bool("skip-compiler", false, "skip the compiler-speed comparison")
+	flagSkipBrows = flag.Bool("skip-browser", false, "skip the playground's wasm size and latency in chromium")
 	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")
 	flagReport    = flag.String("report-only", "", "only print tables from this saved go test output")
 	flagGenOnly   = flag.Bool("gen-only", false, "only generate gen/ (to run go test -bench in gen/suite by hand)")
@@ -88,6 +90,13 @@ func main() {
 			extra.CompilerNote = "skipped: ../shared is absent"
 		}
 	}
+	if !*flagSkipBrows {
+		log("the playground in chromium: go test -run TestMeasure ./site (5 cold starts, 2 x 45 edits)")
+		if err := measureBrowser(extra); err != nil {
+			log("browser measurement skipped: %v", err)
+			extra.Browser = &Browser{Note: "skipped: " + firstLine(err.Error())}
+		}
+	}
 	saveExtra(extra)
 	log("go test -bench %s -count %d -benchtime %s (all peers, one invocation)", *flagBench, *flagCount, *flagBenchtime)
 	out, err := runBench()
@@ -95,6 +104,13 @@ func main() {
 		fatal(err)
 	}
 	printReport(os.Stdout, out, extra)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func fatal(err error) {

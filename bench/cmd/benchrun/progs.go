@@ -26,6 +26,7 @@ type Extra struct {
 	Compiler     map[string][]float64         // "protoplay", "protoc+protoc-gen-go" -> seconds per run
 	CompilerNote string
 	CompilerN    int // files
+	Browser      *Browser
 }
 
 // InitCost sums GODEBUG=inittrace=1 lines.

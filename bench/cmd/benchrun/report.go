@@ -203,6 +203,17 @@ func printReport(w io.Writer, out string, e *Extra) {
 			pf("| %.2f | %.2f | **%s** | %s / %s |\n", median(a), median(b), ratio(median(b), median(a)), secs(a), secs(b))
 		}
 	}
+	if b := e.Browser; b != nil {
+		pf("\n### the playground in chromium: wasm size and compile latency (site/measure_test.go)\n\n")
+		if b.Note != "" {
+			pf("%s\n", b.Note)
+			return
+		}
+		pf("| wasm raw | gzip | brotli |\n|---:|---:|---:|\n| %d | %d | %d |\n\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
+		for _, l := range b.Lines {
+			pf("- %s\n", l)
+		}
+	}
 }
 
 func secs(xs []float64) string {

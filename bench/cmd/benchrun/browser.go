@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Browser is the playground's row of the report: the wasm module's sizes
+// as site/dist serves it, and the report lines of site/measure_test.go's
+// TestMeasure, run in Debian's chromium (cold starts, edit -> output
+// latency for a small and a 919-line schema).
+type Browser struct {
+	WasmRaw, WasmGzip, WasmBrotli int64
+	Lines                         []string
+	Note                          string // why it was skipped, if it was
+}
+
+// measureLine matches the t.Logf lines of TestMeasure worth reporting.
+var measureLine = regexp.MustCompile(`measure_test\.go:\d+: (.*(first output on screen|edit -> output).*)$`)
+
+// measureBrowser runs TestMeasure from the repository root (../), which
+// make bench has built the page for (make site) and installed chromium for.
+func measureBrowser(e *Extra) error {
+	e.Browser = &Browser{}
+	dist := filepath.Join("..", "site", "dist")
+	for _, f := range []struct {
+		suffix string
+		size   *int64
+	}{{"", &e.Browser.WasmRaw}, {".gz", &e.Browser.WasmGzip}, {".br", &e.Browser.WasmBrotli}} {
+		matches, _ := filepath.Glob(filepath.Join(dist, "protoplay-*.wasm"+f.suffix))
+		if len(matches) != 1 {
+			return fmt.Errorf("want one %s/protoplay-*.wasm%s, found %d (run make site)", dist, f.suffix, len(matches))
+		}
+		st, err := os.Stat(matches[0])
+		if err != nil {
+			return err
+		}
+		*f.size = st.Size()
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestMeasure$", "-v", "-timeout", "20m", "./site")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "PROTOPLAY_MEASURE=1", "PROTOPLAY_E2E=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go test -run TestMeasure ./site: %v\n%s", err, out)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if m := measureLine.FindStringSubmatch(sc.Text()); m != nil {
+			e.Browser.Lines = append(e.Browser.Lines, m[1])
+		}
+	}
+	if len(e.Browser.Lines) == 0 {
+		return fmt.Errorf("TestMeasure reported nothing:\n%s", out)
+	}
+	return nil
+}
