@@ -5,15 +5,18 @@ package wire
 // few allocations instead of taking one each:
 //
 //   - the pointers that proto2 optional scalars (and editions fields with
-//     explicit presence) are stored as point into shared slabs of 4, 8, ...
+//     explicit presence) are stored as point into shared slabs of 2, 4, ...
 //     up to [MaxSlab] values of their type;
 //   - messages (singular and repeated fields, oneof members, map values)
 //     come from shared slabs of 2, 4, ... up to [MaxMessageSlab] messages of
-//     their type, after the first of each type, which is allocated alone.
+//     their type, except the Decoder's first message, allocated alone (see
+//     [New]).
 //
-// A value kept alive keeps its slab alive: at most MaxSlab scalars or
-// MaxMessageSlab messages. Nothing is shared between two Decoders, and no
-// value aliases the input: strings and bytes are copied, one allocation each.
+// A value kept alive keeps its slab alive: at most MaxSlab scalars, or
+// MaxMessageSlab messages and what they point to, where the same messages
+// one by one would each be kept or freed on their own. Nothing is shared
+// between two Decoders, and no value aliases the input: strings and bytes
+// are copied, one allocation each.
 //
 // The zero Decoder is ready to use. Generated UnmarshalDepth declares one and
 // passes its address to UnmarshalWith; a Decoder must not be copied after
@@ -35,8 +38,8 @@ type Decoder struct {
 }
 
 const (
-	// MaxSlab is the most values in one pointer slab; slabs start at 4
-	// values and double.
+	// MaxSlab is the most values in one pointer slab; slabs start at 2
+	// values and double (a message with one such field wastes one slot).
 	MaxSlab = 64
 	// MaxMessageSlab is the most messages in one slab of [New]; slabs start
 	// at 2 and double.
@@ -68,7 +71,7 @@ func (s *slab[T]) next(first, max int) *T {
 }
 
 func (s *slab[T]) new(v T) *T {
-	p := s.next(4, MaxSlab)
+	p := s.next(2, MaxSlab)
 	*p = v
 	return p
 }
