@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -577,27 +578,17 @@ func fail(err jen.Code) jen.Code {
 }
 
 // slabMethod is the wire.Decoder method that hands out a *T for a scalar of
-// kind k, or "" for enums, whose named types have no slab.
+// kind k (Int32 for int32, ..., StringPtr for string), or "" for enums, whose
+// named types have no slab.
 func slabMethod(k protoreflect.Kind) string {
-	switch k {
-	case protoreflect.BoolKind:
-		return "Bool"
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return "Int32"
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return "Uint32"
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return "Int64"
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return "Uint64"
-	case protoreflect.FloatKind:
-		return "Float32"
-	case protoreflect.DoubleKind:
-		return "Float64"
-	case protoreflect.StringKind:
+	switch t := scalarGoType(k); t {
+	case "":
+		return ""
+	case "string":
 		return "StringPtr"
+	default:
+		return strings.ToUpper(t[:1]) + t[1:]
 	}
-	return ""
 }
 
 // checkWire emits "if typ != T { break }": a value of the wrong wire type is

@@ -57,26 +57,37 @@ func validatesUTF8(fd protoreflect.FieldDescriptor) bool {
 	return descriptorpb.FeatureSet_Utf8Validation(v.Enum()) == descriptorpb.FeatureSet_VERIFY
 }
 
+// scalarGoType names the Go type that holds a value of scalar kind k, or ""
+// for bytes, enums, messages and groups.
+func scalarGoType(k protoreflect.Kind) string {
+	switch k {
+	case protoreflect.BoolKind:
+		return "bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "uint64"
+	case protoreflect.FloatKind:
+		return "float32"
+	case protoreflect.DoubleKind:
+		return "float64"
+	case protoreflect.StringKind:
+		return "string"
+	}
+	return ""
+}
+
 // elemType is the Go type of one value of fd (the element for repeated
 // fields, the value for maps is handled by the caller).
 func (g *generator) elemType(fd protoreflect.FieldDescriptor) *jen.Statement {
+	if t := scalarGoType(fd.Kind()); t != "" {
+		return jen.Id(t)
+	}
 	switch fd.Kind() {
-	case protoreflect.BoolKind:
-		return jen.Bool()
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		return jen.Int32()
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		return jen.Uint32()
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return jen.Int64()
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return jen.Uint64()
-	case protoreflect.FloatKind:
-		return jen.Float32()
-	case protoreflect.DoubleKind:
-		return jen.Float64()
-	case protoreflect.StringKind:
-		return jen.String()
 	case protoreflect.BytesKind:
 		return jen.Index().Byte()
 	case protoreflect.EnumKind:
