@@ -111,7 +111,8 @@ func (g *generator) fieldType(fd protoreflect.FieldDescriptor) *jen.Statement {
 	return g.elemType(fd)
 }
 
-// zeroValue is the Go zero value of one value of fd.
+// zeroValue is the value an unset field of fd reads as when it has no
+// explicit default: the Go zero value, or for enums the first declared value.
 func (g *generator) zeroValue(fd protoreflect.FieldDescriptor) *jen.Statement {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
@@ -121,9 +122,19 @@ func (g *generator) zeroValue(fd protoreflect.FieldDescriptor) *jen.Statement {
 	case protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
 		return jen.Nil()
 	case protoreflect.EnumKind:
-		return jen.Lit(0)
+		return g.firstEnumValue(fd.Enum())
 	}
 	return jen.Lit(0)
+}
+
+// firstEnumValue names the constant of ed's first declared value: what an
+// unset enum field without an explicit default reads as
+// (FieldDescriptor.Default in protobuf-go, protoc-gen-go's getters). For
+// open enums that value is 0; a closed enum (proto2, editions enum_type =
+// CLOSED) may start with any number and need not declare 0 at all.
+func (g *generator) firstEnumValue(ed protoreflect.EnumDescriptor) *jen.Statement {
+	en := g.enums[ed.FullName()]
+	return jen.Qual(en.file.importPath, en.values[0])
 }
 
 func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {

@@ -106,7 +106,7 @@ func (m *Api) GetSyntax() typepb.Syntax {
 	if m != nil {
 		return m.Syntax
 	}
-	return 0
+	return typepb.Syntax_SYNTAX_PROTO2
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).
@@ -574,7 +574,7 @@ func (m *Method) GetSyntax() typepb.Syntax {
 	if m != nil {
 		return m.Syntax
 	}
-	return 0
+	return typepb.Syntax_SYNTAX_PROTO2
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).

@@ -412,7 +412,7 @@ func (m *FileDescriptorProto) GetEdition() Edition {
 	if m != nil && m.Edition != nil {
 		return *m.Edition
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).
@@ -3092,14 +3092,14 @@ func (m *FieldDescriptorProto) GetLabel() FieldDescriptorProto_Label {
 	if m != nil && m.Label != nil {
 		return *m.Label
 	}
-	return 0
+	return FieldDescriptorProto_LABEL_OPTIONAL
 }
 
 func (m *FieldDescriptorProto) GetType() FieldDescriptorProto_Type {
 	if m != nil && m.Type != nil {
 		return *m.Type
 	}
-	return 0
+	return FieldDescriptorProto_TYPE_DOUBLE
 }
 
 func (m *FieldDescriptorProto) GetTypeName() string {
@@ -7231,7 +7231,7 @@ func (m *FieldOptions) GetRetention() FieldOptions_OptionRetention {
 	if m != nil && m.Retention != nil {
 		return *m.Retention
 	}
-	return 0
+	return FieldOptions_RETENTION_UNKNOWN
 }
 
 func (m *FieldOptions) GetTargets() []FieldOptions_OptionTargetType {
@@ -7906,7 +7906,7 @@ func (m *FieldOptions_EditionDefault) GetEdition() Edition {
 	if m != nil && m.Edition != nil {
 		return *m.Edition
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 func (m *FieldOptions_EditionDefault) GetValue() string {
@@ -8147,14 +8147,14 @@ func (m *FieldOptions_FeatureSupport) GetEditionIntroduced() Edition {
 	if m != nil && m.EditionIntroduced != nil {
 		return *m.EditionIntroduced
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 func (m *FieldOptions_FeatureSupport) GetEditionDeprecated() Edition {
 	if m != nil && m.EditionDeprecated != nil {
 		return *m.EditionDeprecated
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 func (m *FieldOptions_FeatureSupport) GetDeprecationWarning() string {
@@ -8168,7 +8168,7 @@ func (m *FieldOptions_FeatureSupport) GetEditionRemoved() Edition {
 	if m != nil && m.EditionRemoved != nil {
 		return *m.EditionRemoved
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).
@@ -10963,42 +10963,42 @@ func (m *FeatureSet) GetFieldPresence() FeatureSet_FieldPresence {
 	if m != nil && m.FieldPresence != nil {
 		return *m.FieldPresence
 	}
-	return 0
+	return FeatureSet_FIELD_PRESENCE_UNKNOWN
 }
 
 func (m *FeatureSet) GetEnumType() FeatureSet_EnumType {
 	if m != nil && m.EnumType != nil {
 		return *m.EnumType
 	}
-	return 0
+	return FeatureSet_ENUM_TYPE_UNKNOWN
 }
 
 func (m *FeatureSet) GetRepeatedFieldEncoding() FeatureSet_RepeatedFieldEncoding {
 	if m != nil && m.RepeatedFieldEncoding != nil {
 		return *m.RepeatedFieldEncoding
 	}
-	return 0
+	return FeatureSet_REPEATED_FIELD_ENCODING_UNKNOWN
 }
 
 func (m *FeatureSet) GetUtf8Validation() FeatureSet_Utf8Validation {
 	if m != nil && m.Utf8Validation != nil {
 		return *m.Utf8Validation
 	}
-	return 0
+	return FeatureSet_UTF8_VALIDATION_UNKNOWN
 }
 
 func (m *FeatureSet) GetMessageEncoding() FeatureSet_MessageEncoding {
 	if m != nil && m.MessageEncoding != nil {
 		return *m.MessageEncoding
 	}
-	return 0
+	return FeatureSet_MESSAGE_ENCODING_UNKNOWN
 }
 
 func (m *FeatureSet) GetJsonFormat() FeatureSet_JsonFormat {
 	if m != nil && m.JsonFormat != nil {
 		return *m.JsonFormat
 	}
-	return 0
+	return FeatureSet_JSON_FORMAT_UNKNOWN
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).
@@ -11363,14 +11363,14 @@ func (m *FeatureSetDefaults) GetMinimumEdition() Edition {
 	if m != nil && m.MinimumEdition != nil {
 		return *m.MinimumEdition
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 func (m *FeatureSetDefaults) GetMaximumEdition() Edition {
 	if m != nil && m.MaximumEdition != nil {
 		return *m.MaximumEdition
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).
@@ -11646,7 +11646,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetEdition() Edition {
 	if m != nil && m.Edition != nil {
 		return *m.Edition
 	}
-	return 0
+	return Edition_EDITION_UNKNOWN
 }
 
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetOverridableFeatures() *FeatureSet {
@@ -12936,7 +12936,7 @@ func (m *GeneratedCodeInfo_Annotation) GetSemantic() GeneratedCodeInfo_Annotatio
 	if m != nil && m.Semantic != nil {
 		return *m.Semantic
 	}
-	return 0
+	return GeneratedCodeInfo_Annotation_NONE
 }
 
 // Size returns the length in bytes of m's wire encoding (0 for a nil m).

@@ -342,7 +342,7 @@ func (m *Value) GetNullValue() NullValue {
 	if x, ok := m.GetKind().(*Value_NullValue); ok {
 		return x.NullValue
 	}
-	return 0
+	return NullValue_NULL_VALUE
 }
 
 func (m *Value) GetNumberValue() float64 {

@@ -102,7 +102,7 @@ func (m *Type) GetSyntax() Syntax {
 	if m != nil {
 		return m.Syntax
 	}
-	return 0
+	return Syntax_SYNTAX_PROTO2
 }
 
 func (m *Type) GetEdition() string {
@@ -663,14 +663,14 @@ func (m *Field) GetKind() Field_Kind {
 	if m != nil {
 		return m.Kind
 	}
-	return 0
+	return Field_TYPE_UNKNOWN
 }
 
 func (m *Field) GetCardinality() Field_Cardinality {
 	if m != nil {
 		return m.Cardinality
 	}
-	return 0
+	return Field_CARDINALITY_UNKNOWN
 }
 
 func (m *Field) GetNumber() int32 {
@@ -1207,7 +1207,7 @@ func (m *Enum) GetSyntax() Syntax {
 	if m != nil {
 		return m.Syntax
 	}
-	return 0
+	return Syntax_SYNTAX_PROTO2
 }
 
 func (m *Enum) GetEdition() string {
