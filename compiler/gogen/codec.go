@@ -278,21 +278,14 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 			if fn.oneof.fields[0] != fn {
 				continue
 			}
+			// A nil wrapper pointer is no member, as in protobuf-go.
 			var cases []jen.Code
 			for _, m := range fn.oneof.fields {
 				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-					jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName)))))
+					jen.If(jen.Id("x").Op("!=").Nil()).Block(
+						jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName))))))
 			}
-			// Bind x only when some member's size reads it (Go rejects an
-			// unused type-switch variable).
-			subject := jen.Id("m").Dot(fn.oneof.goName).Assert(jen.Type())
-			for _, m := range fn.oneof.fields {
-				if sizeDependsOnValue(m.desc) {
-					subject = jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())
-					break
-				}
-			}
-			body = append(body, jen.Switch(subject).Block(cases...))
+			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
 		}
 	}
 	if !g.opts.DropUnknown {
@@ -349,8 +342,8 @@ func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 	jf.Comment("// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).")
 	jf.Comment("// Fields are written in field-number order, map entries in key order, unknown")
-	jf.Comment("// fields last, so equal messages give equal bytes. It fails only when a required")
-	jf.Comment("// field is not set (a *wire.Error wrapping wire.ErrRequired).")
+	jf.Comment("// fields last, so the bytes do not depend on map iteration order. It fails")
+	jf.Comment("// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).")
 	jf.Func().Params(recv(mn)).Id("Marshal").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Id("m").Dot("Size").Call()),
 		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b")),
@@ -405,7 +398,8 @@ func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 	case stBytes, stMessage:
 		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, path)...)}
 	case stOneof:
-		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok")).Block(
+		// A nil wrapper pointer is no member, as in protobuf-go.
+		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
 			putField(fd, jen.Id("x").Dot(fn.goName), path)...)}
 	case stRepeated:
 		elem := f.Clone().Index(jen.Id("k"))
@@ -793,7 +787,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 		// A second occurrence of the same member merges into it.
 		out = append(out,
 			jen.Var().Id("e").Op("*").Add(typ),
-			jen.If(jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("w").Dot(fn.goName).Op("!=").Nil()).Block(
+			jen.If(jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("w").Op("!=").Nil().Op("&&").Id("w").Dot(fn.goName).Op("!=").Nil()).Block(
 				jen.Id("e").Op("=").Id("w").Dot(fn.goName),
 			).Else().Block(
 				jen.Id("e").Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d")),

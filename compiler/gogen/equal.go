@@ -68,13 +68,17 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 			if fn.oneof.fields[0] != fn {
 				continue
 			}
+			// A nil wrapper pointer is no member: the copy has none.
 			var cases []jen.Code
 			for _, m := range fn.oneof.fields {
 				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-					jen.Id("c").Dot(fn.oneof.goName).Op("=").Op("&").Id(m.wrapper).Values(jen.Dict{
-						jen.Id(m.goName): cloneValue(m.desc, jen.Id("x").Dot(m.goName))})))
+					jen.If(jen.Id("x").Op("!=").Nil()).Block(
+						jen.Id("c").Dot(fn.oneof.goName).Op("=").Op("&").Id(m.wrapper).Values(jen.Dict{
+							jen.Id(m.goName): cloneValue(m.desc, jen.Id("x").Dot(m.goName))}))))
 			}
-			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+			body = append(body,
+				jen.Id("c").Dot(fn.oneof.goName).Op("=").Nil(),
+				jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
 		}
 	}
 	if !g.opts.DropUnknown {
@@ -86,14 +90,51 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 	jf.Line()
 }
 
-// valuesDiffer is a condition true when two values of fd differ. Floats
-// compare with ==, as IEEE 754 says: NaN differs from itself, -0 equals +0.
-func valuesDiffer(fd protoreflect.FieldDescriptor, a, b jen.Code) *jen.Statement {
+// How a value being compared is held, for valuesDiffer.
+type eqContext int
+
+const (
+	eqImplicit  eqContext = iota // a field with implicit presence: zero means unset
+	eqPresent                    // a value known to be set: an explicit-presence field, oneof member, element or map value
+	eqContainer                  // eqPresent, where a nil message is an empty one: list elements, map values, oneof members
+)
+
+// valuesDiffer is a condition true when two values of fd differ, as
+// proto.Equal compares them (google.golang.org/protobuf v1.36, internal/impl
+// and reflect/protoreflect equal.go). Floats are equal when both are NaN or
+// when == holds; in an implicit-presence field the sign of zero is presence
+// as well (-0 is set and encoded, +0 is not), so there -0 differs from +0.
+// A message field compares presence and then contents (Equal), except in
+// containers, where protobuf-go reads and writes a nil message as an empty
+// one: there nil equals any message of size 0.
+func valuesDiffer(fd protoreflect.FieldDescriptor, a, b jen.Code, ctx eqContext) *jen.Statement {
 	switch fd.Kind() {
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return jen.Op("!").Add(a).Dot("Equal").Call(b)
+		differ := jen.Op("!").Add(a).Dot("Equal").Call(b)
+		if ctx == eqContainer {
+			differ = differ.Op("&&").Op("!").Parens(
+				jen.Add(a).Op("==").Nil().Op("&&").Add(b).Dot("Size").Call().Op("==").Lit(0).Op("||").
+					Add(b).Op("==").Nil().Op("&&").Add(a).Dot("Size").Call().Op("==").Lit(0))
+		}
+		return differ
 	case protoreflect.BytesKind:
 		return jen.Op("!").Qual("bytes", "Equal").Call(a, b)
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		isNaN := func(v jen.Code) *jen.Statement {
+			if fd.Kind() == protoreflect.FloatKind {
+				v = jen.Float64().Call(v)
+			}
+			return jen.Qual("math", "IsNaN").Call(v)
+		}
+		bothNaN := jen.Op("!").Parens(isNaN(a).Op("&&").Add(isNaN(b)))
+		if ctx == eqImplicit {
+			bits := "Float64bits"
+			if fd.Kind() == protoreflect.FloatKind {
+				bits = "Float32bits"
+			}
+			return jen.Qual("math", bits).Call(a).Op("!=").Qual("math", bits).Call(b).Op("&&").Add(bothNaN)
+		}
+		return jen.Add(a).Op("!=").Add(b).Op("&&").Add(bothNaN)
 	}
 	return jen.Add(a).Op("!=").Add(b)
 }
@@ -108,38 +149,32 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 		fd := fn.desc
 		f, of := mf(fn), jen.Id("o").Dot(fn.goName)
 		switch storageOf(fd) {
-		case stImplicit, stMessage:
-			body = append(body, jen.If(valuesDiffer(fd, f, of)).Block(no))
+		case stImplicit:
+			body = append(body, jen.If(valuesDiffer(fd, f, of, eqImplicit)).Block(no))
+		case stMessage:
+			body = append(body, jen.If(valuesDiffer(fd, f, of, eqPresent)).Block(no))
 		case stPointer:
 			body = append(body, jen.If(jen.Parens(f.Clone().Op("==").Nil()).Op("!=").Parens(of.Clone().Op("==").Nil()).Op("||").
-				Add(f).Op("!=").Nil().Op("&&").Add(valuesDiffer(fd, jen.Op("*").Add(f), jen.Op("*").Add(of)))).Block(no))
+				Add(f).Op("!=").Nil().Op("&&").Add(valuesDiffer(fd, jen.Op("*").Add(f), jen.Op("*").Add(of), eqPresent))).Block(no))
 		case stBytes:
 			body = append(body, jen.If(jen.Parens(f.Clone().Op("==").Nil()).Op("!=").Parens(of.Clone().Op("==").Nil()).Op("||").
-				Add(valuesDiffer(fd, f, of))).Block(no))
+				Add(valuesDiffer(fd, f, of, eqPresent))).Block(no))
 		case stRepeated:
 			body = append(body,
 				jen.If(jen.Len(f).Op("!=").Len(of)).Block(no),
 				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(f)).Block(
-					jen.If(valuesDiffer(fd, jen.Id("v"), of.Clone().Index(jen.Id("k")))).Block(no)))
+					jen.If(valuesDiffer(fd, jen.Id("v"), of.Clone().Index(jen.Id("k")), eqContainer)).Block(no)))
 		case stMap:
 			body = append(body,
 				jen.If(jen.Len(f).Op("!=").Len(of)).Block(no),
 				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(f)).Block(
 					jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Add(of).Index(jen.Id("k")),
-					jen.If(jen.Op("!").Id("ok").Op("||").Add(valuesDiffer(fd.MapValue(), jen.Id("v"), jen.Id("w")))).Block(no)))
+					jen.If(jen.Op("!").Id("ok").Op("||").Add(valuesDiffer(fd.MapValue(), jen.Id("v"), jen.Id("w"), eqContainer))).Block(no)))
 		case stOneof:
 			if fn.oneof.fields[0] != fn {
 				continue
 			}
-			// Which member is set is compared first: {count: 0} and
-			// {label: ""} differ although both getters return zero.
-			cases := []jen.Code{jen.Case(jen.Nil()).Block(jen.If(jen.Id("o").Dot(fn.oneof.goName).Op("!=").Nil()).Block(no))}
-			for _, m := range fn.oneof.fields {
-				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-					jen.List(jen.Id("y"), jen.Id("ok")).Op(":=").Id("o").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(m.wrapper)),
-					jen.If(jen.Op("!").Id("ok").Op("||").Add(valuesDiffer(m.desc, jen.Id("x").Dot(m.goName), jen.Id("y").Dot(m.goName)))).Block(no)))
-			}
-			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+			body = append(body, equalOneof(fn.oneof))
 		}
 	}
 	if !g.opts.DropUnknown {
@@ -147,10 +182,42 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 	} else {
 		body = append(body, jen.Return(jen.True()))
 	}
-	jf.Comment("// Equal reports whether m and o hold the same field values and unknown fields.")
-	jf.Comment("// A nil message equals only another nil message. Floating-point fields compare")
-	jf.Comment("// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member")
-	jf.Comment("// differs from any other member and from no member, whatever its value.")
+	jf.Comment("// Equal reports whether m and o hold the same field values and unknown fields,")
+	jf.Comment("// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals")
+	jf.Comment("// only another nil message; in a repeated field, map value or oneof member a nil")
+	jf.Comment("// message equals an empty one, as both encode the same. Fields compare by")
+	jf.Comment("// presence, then value: floats are equal when == holds or both are NaN, except")
+	jf.Comment("// that -0 is set and +0 is not in an implicit-presence field. A set oneof member")
+	jf.Comment("// differs from any other member and from no member, whatever its value; a nil")
+	jf.Comment("// wrapper pointer is no member. Unknown fields compare as bytes per field")
+	jf.Comment("// number, the order between different numbers aside (see wire.UnknownEqual).")
 	jf.Func().Params(recv(mn)).Id("Equal").Params(jen.Id("o").Op("*").Id(mn.goName)).Bool().Block(body...)
 	jf.Line()
+}
+
+// equalOneof compares a oneof of m and o: which member is set first, then
+// its value. {count: 0} and {label: ""} differ although both getters return
+// zero. A nil wrapper pointer ((*M_A)(nil)) counts as no member, as in
+// protobuf-go.
+func equalOneof(o *oneofNames) jen.Code {
+	no := jen.Return(jen.False())
+	mo, oo := jen.Id("m").Dot(o.goName), jen.Id("o").Dot(o.goName)
+	var cases, otherCases []jen.Code
+	for _, m := range o.fields {
+		cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
+			jen.If(jen.Id("x").Op("!=").Nil()).Block(
+				jen.Id("set").Op("=").True(),
+				jen.List(jen.Id("y"), jen.Id("ok")).Op(":=").Add(oo).Assert(jen.Op("*").Id(m.wrapper)),
+				jen.If(jen.Op("!").Id("ok").Op("||").Id("y").Op("==").Nil().Op("||").
+					Add(valuesDiffer(m.desc, jen.Id("x").Dot(m.goName), jen.Id("y").Dot(m.goName), eqContainer))).Block(no))))
+		otherCases = append(otherCases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
+			jen.If(jen.Id("y").Op("!=").Nil()).Block(no)))
+	}
+	return jen.Block(
+		jen.Id("set").Op(":=").False(),
+		jen.Switch(jen.Id("x").Op(":=").Add(mo).Assert(jen.Type())).Block(cases...),
+		// m has no member: neither may o.
+		jen.If(jen.Op("!").Id("set").Op("&&").Add(oo).Op("!=").Nil()).Block(
+			jen.Switch(jen.Id("y").Op(":=").Add(oo).Assert(jen.Type())).Block(otherCases...)),
+	)
 }

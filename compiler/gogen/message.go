@@ -411,7 +411,7 @@ func (g *generator) genGetters(jf *jen.File, mn *messageNames) {
 		case stOneof:
 			ret = g.elemType(fd)
 			body = []jen.Code{
-				jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot("Get" + fn.oneof.goName).Call().Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok")).Block(
+				jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot("Get" + fn.oneof.goName).Call().Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
 					jen.Return(jen.Id("x").Dot(fn.goName))),
 				jen.Return(g.defaultOrZero(mn, fn)),
 			}

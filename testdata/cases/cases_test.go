@@ -207,12 +207,14 @@ func TestC19FloatSpecialValues(t *testing.T) {
 	if (&c19.Measure{Ratio: 0}).Size() != 0 {
 		t.Fatal("+0 must not be written")
 	}
+	// Equal is proto.Equal (issue 10, case 41): NaN equals NaN, and an
+	// implicit-presence -0 is set while +0 is not.
 	nan := &c19.Measure{Gain: float32(math.NaN())}
-	if nan.Equal(nan.Clone()) {
-		t.Fatal("Equal is IEEE: NaN != NaN")
+	if !nan.Equal(nan.Clone()) {
+		t.Fatal("Equal is proto.Equal: NaN == NaN")
 	}
-	if !(&c19.Measure{Ratio: math.Copysign(0, -1)}).Equal(&c19.Measure{Ratio: 0}) {
-		t.Fatal("Equal is IEEE: -0 == +0")
+	if (&c19.Measure{Ratio: math.Copysign(0, -1)}).Equal(&c19.Measure{Ratio: 0}) {
+		t.Fatal("Equal is proto.Equal: an implicit -0 is set, +0 is not")
 	}
 	v := &c19.Measure{Raw: &structpb.Value{Kind: &structpb.Value_NumberValue{NumberValue: math.Inf(1)}}}
 	b, err := v.Marshal()

@@ -1,14 +1,19 @@
 package casetest
 
-// Issue 10, kind 2 (closed-enum defaults: cases 34 and 40).
+// Issue 10, kind 2 (closed-enum defaults: cases 34 and 40) and kind 6
+// (Equal means proto.Equal: cases 39 and 41).
 
 import (
+	"encoding/hex"
 	"errors"
+	"math"
 	"testing"
 
 	b34 "gentest/example.com/bughunt/b34"
+	b39 "gentest/example.com/bughunt/b39"
 	b40 "gentest/example.com/bughunt/b40"
 	"gentest/example.com/bughunt/b40/levels"
+	b41 "gentest/example.com/bughunt/b41"
 
 	"github.com/protoplay/protoplay/runtime/wire"
 )
@@ -70,5 +75,175 @@ func TestC40EditionsClosedEnumDefault(t *testing.T) {
 	roundTrip(t, &j, "20 00", "20 00")
 	if j.Mood == nil || *j.Mood != 0 {
 		t.Fatal("open enum mood = 0 must be set")
+	}
+}
+
+func TestC39UnknownFieldsEqualByNumber(t *testing.T) {
+	decode := func(s string) *b39.Ticket {
+		var m b39.Ticket
+		if err := m.Unmarshal(unhex(t, s)); err != nil {
+			t.Fatal(err)
+		}
+		return &m
+	}
+	x := decode("08 01 a0 06 05 aa 06 01 41 b0 09 07")
+	y := decode("aa 06 01 41 b0 09 07 08 01 a0 06 05")
+	z := decode("08 01 a0 06 06 aa 06 01 41 b0 09 07")
+	if !x.Equal(y) || !y.Equal(x) {
+		t.Error("X and Y differ only in the order of field numbers: Equal must hold")
+	}
+	if x.Equal(z) || z.Equal(x) {
+		t.Error("X and Z differ in [seat]: Equal must not hold")
+	}
+	// Within one field number the order counts.
+	if decode("a0 06 05 a0 06 06").Equal(decode("a0 06 06 a0 06 05")) {
+		t.Error("two values of [seat] in other orders must differ")
+	}
+	if !x.Equal(x.Clone()) {
+		t.Error("Clone")
+	}
+}
+
+func TestC41EqualFloats(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	nanA := math.NaN()
+	nanB := math.Float64frombits(0x7ff8000000000001)
+	nan32 := float32(math.NaN())
+	neq := func(name string, a, b *b41.Sample, want bool) {
+		t.Helper()
+		if a.Equal(b) != want || b.Equal(a) != want {
+			t.Errorf("%s: Equal = %v, want %v", name, a.Equal(b), want)
+		}
+	}
+	neq("implicit -0 vs unset", &b41.Sample{D: negZero}, &b41.Sample{}, false)
+	neq("implicit float -0 vs unset", &b41.Sample{F: float32(negZero)}, &b41.Sample{}, false)
+	neq("implicit -0 vs -0", &b41.Sample{D: negZero}, &b41.Sample{D: negZero}, true)
+	neq("implicit NaN payloads", &b41.Sample{D: nanA}, &b41.Sample{D: nanB}, true)
+	neq("implicit NaN vs 1", &b41.Sample{D: nanA}, &b41.Sample{D: 1}, false)
+	neq("optional -0 vs +0", &b41.Sample{Od: ptr(negZero)}, &b41.Sample{Od: ptr(0.0)}, true)
+	neq("optional +0 vs unset", &b41.Sample{Od: ptr(0.0)}, &b41.Sample{}, false)
+	neq("optional NaN", &b41.Sample{Od: ptr(nanA)}, &b41.Sample{Od: ptr(nanB)}, true)
+	neq("optional float NaN", &b41.Sample{Of: ptr(nan32)}, &b41.Sample{Of: ptr(nan32)}, true)
+	neq("repeated -0 vs +0", &b41.Sample{Rd: []float64{negZero}}, &b41.Sample{Rd: []float64{0}}, true)
+	neq("repeated NaN", &b41.Sample{Rd: []float64{1, nanA}}, &b41.Sample{Rd: []float64{1, nanB}}, true)
+	neq("map NaN", &b41.Sample{Md: map[string]float64{"a": nanA}}, &b41.Sample{Md: map[string]float64{"a": nanB}}, true)
+	neq("map float NaN vs 0", &b41.Sample{Mf: map[int32]float32{1: nan32}}, &b41.Sample{Mf: map[int32]float32{1: 0}}, false)
+	neq("oneof -0 vs +0", &b41.Sample{Pick: &b41.Sample_Pd{Pd: negZero}}, &b41.Sample{Pick: &b41.Sample_Pd{}}, true)
+	neq("oneof NaN", &b41.Sample{Pick: &b41.Sample_Pf{Pf: nan32}}, &b41.Sample{Pick: &b41.Sample_Pf{Pf: nan32}}, true)
+	neq("oneof pd vs pf", &b41.Sample{Pick: &b41.Sample_Pd{}}, &b41.Sample{Pick: &b41.Sample_Pf{}}, false)
+	neq("nested NaN", &b41.Sample{Sub: &b41.Sample{D: nanA}}, &b41.Sample{Sub: &b41.Sample{D: nanB}}, true)
+	neq("nested -0", &b41.Sample{Sub: &b41.Sample{D: negZero}}, &b41.Sample{Sub: &b41.Sample{}}, false)
+	all := &b41.Sample{D: nanA, F: nan32, Od: ptr(nanA), Of: ptr(nan32), Rd: []float64{nanA}, Rf: []float32{nan32},
+		Md: map[string]float64{"n": nanA}, Mf: map[int32]float32{1: nan32}, Pick: &b41.Sample_Pd{Pd: nanA},
+		Sub: &b41.Sample{D: nanB}, Subs: []*b41.Sample{{F: nan32}}, ByName: map[string]*b41.Sample{"x": {D: nanA}}}
+	if !all.Equal(all.Clone()) {
+		t.Error("a message holding NaN everywhere must equal its Clone")
+	}
+	// What Equal says about floats matches the bytes: decoding the encoding
+	// of a message gives an equal message.
+	for _, m := range []*b41.Sample{all, {D: negZero}, {Od: ptr(negZero)}, {Pick: &b41.Sample_Pd{Pd: negZero}}} {
+		b, err := m.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back b41.Sample
+		if err := back.Unmarshal(b); err != nil || !back.Equal(m) {
+			t.Errorf("decode(Marshal(m)) != m for %x: %v", b, err)
+		}
+	}
+}
+
+func TestC41TypedNilOneofWrapper(t *testing.T) {
+	for _, m := range []*b41.Sample{
+		{Pick: (*b41.Sample_Pd)(nil)},
+		{Pick: (*b41.Sample_Pf)(nil)},
+		{Pick: (*b41.Sample_Child)(nil)},
+		{Pick: (*b41.Sample_Raw)(nil)},
+	} {
+		name := typeName(m)
+		if n := m.Size(); n != 0 {
+			t.Errorf("%s: Size = %d, want 0", name, n)
+		}
+		if b, err := m.Marshal(); err != nil || len(b) != 0 {
+			t.Errorf("%s: Marshal = %x, %v; want nothing", name, b, err)
+		}
+		if b, err := m.MarshalAppend([]byte("p")); err != nil || string(b) != "p" {
+			t.Errorf("%s: MarshalAppend = %q, %v", name, b, err)
+		}
+		if c := m.Clone(); c.Pick != nil {
+			t.Errorf("%s: Clone().Pick = %#v, want nil", name, c.Pick)
+		}
+		if !m.Equal(&b41.Sample{}) || !(&b41.Sample{}).Equal(m) || !m.Equal(m.Clone()) {
+			t.Errorf("%s: a nil wrapper must equal no member", name)
+		}
+		if m.Equal(&b41.Sample{Pick: &b41.Sample_Pd{}}) || (&b41.Sample{Pick: &b41.Sample_Pd{}}).Equal(m) {
+			t.Errorf("%s: a nil wrapper must differ from a set member", name)
+		}
+		if m.GetPd() != 0 || m.GetPf() != 0 || m.GetChild() != nil || m.GetRaw() != nil {
+			t.Errorf("%s: getters", name)
+		}
+		// Decoding a member merges into the message: the nil wrapper is
+		// replaced, not dereferenced.
+		c := &b41.Sample{Pick: m.Pick}
+		if err := c.UnmarshalDepth(unhex(t, "5a 02 08 00"), wire.DefaultMaxDepth); err != nil {
+			t.Fatalf("%s: merge: %v", name, err)
+		}
+		if c.GetChild() == nil {
+			t.Errorf("%s: merge lost the decoded child", name)
+		}
+	}
+	if !(&b41.Sample{Pick: (*b41.Sample_Pd)(nil)}).Equal(&b41.Sample{Pick: (*b41.Sample_Child)(nil)}) {
+		t.Error("nil wrappers of two members both mean no member")
+	}
+}
+
+func typeName(m *b41.Sample) string {
+	switch m.Pick.(type) {
+	case *b41.Sample_Pd:
+		return "(*Sample_Pd)(nil)"
+	case *b41.Sample_Pf:
+		return "(*Sample_Pf)(nil)"
+	case *b41.Sample_Child:
+		return "(*Sample_Child)(nil)"
+	case *b41.Sample_Raw:
+		return "(*Sample_Raw)(nil)"
+	}
+	return "?"
+}
+
+func TestC41NilMessagesInContainers(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		m     *b41.Sample
+		empty *b41.Sample // the same with empty messages for the nil ones
+		want  string
+	}{
+		{"oneof member", &b41.Sample{Pick: &b41.Sample_Child{}}, &b41.Sample{Pick: &b41.Sample_Child{Child: &b41.Sample{}}}, "5a 00"},
+		{"repeated element", &b41.Sample{Subs: []*b41.Sample{nil}}, &b41.Sample{Subs: []*b41.Sample{{}}}, "72 00"},
+		{"map value", &b41.Sample{ByName: map[string]*b41.Sample{"a": nil}}, &b41.Sample{ByName: map[string]*b41.Sample{"a": {}}}, "7a 05 0a 01 61 12 00"},
+	} {
+		b, err := c.m.Marshal()
+		if err != nil || hex.EncodeToString(b) != hex.EncodeToString(unhex(t, c.want)) || c.m.Size() != len(b) {
+			t.Errorf("%s: Marshal = %x, %v (Size %d); want %s", c.name, b, err, c.m.Size(), c.want)
+		}
+		if !c.m.Equal(c.empty) || !c.empty.Equal(c.m) || !c.m.Equal(c.m.Clone()) {
+			t.Errorf("%s: a nil message must equal an empty one here", c.name)
+		}
+		nonEmpty := c.empty.Clone()
+		switch {
+		case nonEmpty.GetChild() != nil:
+			nonEmpty.GetChild().D = 1
+		case len(nonEmpty.Subs) > 0:
+			nonEmpty.Subs[0].D = 1
+		default:
+			nonEmpty.ByName["a"].D = 1
+		}
+		if c.m.Equal(nonEmpty) || nonEmpty.Equal(c.m) {
+			t.Errorf("%s: a nil message must differ from a non-empty one", c.name)
+		}
+	}
+	// A singular message field keeps presence: nil differs from empty.
+	if (&b41.Sample{}).Equal(&b41.Sample{Sub: &b41.Sample{}}) {
+		t.Error("sub: nil and empty must differ")
 	}
 }

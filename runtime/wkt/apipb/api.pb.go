@@ -143,8 +143,8 @@ func (m *Api) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Api) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -457,10 +457,15 @@ func (m *Api) Clone() *Api {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Api) Equal(o *Api) bool {
 	if m == o {
 		return true
@@ -475,7 +480,7 @@ func (m *Api) Equal(o *Api) bool {
 		return false
 	}
 	for k, v := range m.Methods {
-		if !v.Equal(o.Methods[k]) {
+		if !v.Equal(o.Methods[k]) && !(v == nil && o.Methods[k].Size() == 0 || o.Methods[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -483,7 +488,7 @@ func (m *Api) Equal(o *Api) bool {
 		return false
 	}
 	for k, v := range m.Options {
-		if !v.Equal(o.Options[k]) {
+		if !v.Equal(o.Options[k]) && !(v == nil && o.Options[k].Size() == 0 || o.Options[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -497,7 +502,7 @@ func (m *Api) Equal(o *Api) bool {
 		return false
 	}
 	for k, v := range m.Mixins {
-		if !v.Equal(o.Mixins[k]) {
+		if !v.Equal(o.Mixins[k]) && !(v == nil && o.Mixins[k].Size() == 0 || o.Mixins[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -611,8 +616,8 @@ func (m *Method) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Method) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -888,10 +893,15 @@ func (m *Method) Clone() *Method {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Method) Equal(o *Method) bool {
 	if m == o {
 		return true
@@ -918,7 +928,7 @@ func (m *Method) Equal(o *Method) bool {
 		return false
 	}
 	for k, v := range m.Options {
-		if !v.Equal(o.Options[k]) {
+		if !v.Equal(o.Options[k]) && !(v == nil && o.Options[k].Size() == 0 || o.Options[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1050,8 +1060,8 @@ func (m *Mixin) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Mixin) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1219,10 +1229,15 @@ func (m *Mixin) Clone() *Mixin {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Mixin) Equal(o *Mixin) bool {
 	if m == o {
 		return true

@@ -112,8 +112,8 @@ func (m *FileDescriptorSet) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -266,10 +266,15 @@ func (m *FileDescriptorSet) Clone() *FileDescriptorSet {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	if m == o {
 		return true
@@ -281,7 +286,7 @@ func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 		return false
 	}
 	for k, v := range m.File {
-		if !v.Equal(o.File[k]) {
+		if !v.Equal(o.File[k]) && !(v == nil && o.File[k].Size() == 0 || o.File[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -467,8 +472,8 @@ func (m *FileDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -958,10 +963,15 @@ func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	if m == o {
 		return true
@@ -1003,7 +1013,7 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.MessageType {
-		if !v.Equal(o.MessageType[k]) {
+		if !v.Equal(o.MessageType[k]) && !(v == nil && o.MessageType[k].Size() == 0 || o.MessageType[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1011,7 +1021,7 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.EnumType {
-		if !v.Equal(o.EnumType[k]) {
+		if !v.Equal(o.EnumType[k]) && !(v == nil && o.EnumType[k].Size() == 0 || o.EnumType[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1019,7 +1029,7 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.Service {
-		if !v.Equal(o.Service[k]) {
+		if !v.Equal(o.Service[k]) && !(v == nil && o.Service[k].Size() == 0 || o.Service[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1027,7 +1037,7 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.Extension {
-		if !v.Equal(o.Extension[k]) {
+		if !v.Equal(o.Extension[k]) && !(v == nil && o.Extension[k].Size() == 0 || o.Extension[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1178,8 +1188,8 @@ func (m *DescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *DescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1598,10 +1608,15 @@ func (m *DescriptorProto) Clone() *DescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 	if m == o {
 		return true
@@ -1616,7 +1631,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.Field {
-		if !v.Equal(o.Field[k]) {
+		if !v.Equal(o.Field[k]) && !(v == nil && o.Field[k].Size() == 0 || o.Field[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1624,7 +1639,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.Extension {
-		if !v.Equal(o.Extension[k]) {
+		if !v.Equal(o.Extension[k]) && !(v == nil && o.Extension[k].Size() == 0 || o.Extension[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1632,7 +1647,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.NestedType {
-		if !v.Equal(o.NestedType[k]) {
+		if !v.Equal(o.NestedType[k]) && !(v == nil && o.NestedType[k].Size() == 0 || o.NestedType[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1640,7 +1655,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.EnumType {
-		if !v.Equal(o.EnumType[k]) {
+		if !v.Equal(o.EnumType[k]) && !(v == nil && o.EnumType[k].Size() == 0 || o.EnumType[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1648,7 +1663,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.ExtensionRange {
-		if !v.Equal(o.ExtensionRange[k]) {
+		if !v.Equal(o.ExtensionRange[k]) && !(v == nil && o.ExtensionRange[k].Size() == 0 || o.ExtensionRange[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1656,7 +1671,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.OneofDecl {
-		if !v.Equal(o.OneofDecl[k]) {
+		if !v.Equal(o.OneofDecl[k]) && !(v == nil && o.OneofDecl[k].Size() == 0 || o.OneofDecl[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1667,7 +1682,7 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.ReservedRange {
-		if !v.Equal(o.ReservedRange[k]) {
+		if !v.Equal(o.ReservedRange[k]) && !(v == nil && o.ReservedRange[k].Size() == 0 || o.ReservedRange[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1736,8 +1751,8 @@ func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1928,10 +1943,15 @@ func (m *DescriptorProto_ExtensionRange) Clone() *DescriptorProto_ExtensionRange
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *DescriptorProto_ExtensionRange) Equal(o *DescriptorProto_ExtensionRange) bool {
 	if m == o {
 		return true
@@ -1997,8 +2017,8 @@ func (m *DescriptorProto_ReservedRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2160,10 +2180,15 @@ func (m *DescriptorProto_ReservedRange) Clone() *DescriptorProto_ReservedRange {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *DescriptorProto_ReservedRange) Equal(o *DescriptorProto_ReservedRange) bool {
 	if m == o {
 		return true
@@ -2281,8 +2306,8 @@ func (m *ExtensionRangeOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2524,10 +2549,15 @@ func (m *ExtensionRangeOptions) Clone() *ExtensionRangeOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	if m == o {
 		return true
@@ -2539,7 +2569,7 @@ func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -2547,7 +2577,7 @@ func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 		return false
 	}
 	for k, v := range m.Declaration {
-		if !v.Equal(o.Declaration[k]) {
+		if !v.Equal(o.Declaration[k]) && !(v == nil && o.Declaration[k].Size() == 0 || o.Declaration[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -2645,8 +2675,8 @@ func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2871,10 +2901,15 @@ func (m *ExtensionRangeOptions_Declaration) Clone() *ExtensionRangeOptions_Decla
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *ExtensionRangeOptions_Declaration) Equal(o *ExtensionRangeOptions_Declaration) bool {
 	if m == o {
 		return true
@@ -3197,8 +3232,8 @@ func (m *FieldDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3566,10 +3601,15 @@ func (m *FieldDescriptorProto) Clone() *FieldDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 	if m == o {
 		return true
@@ -3655,8 +3695,8 @@ func (m *OneofDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3826,10 +3866,15 @@ func (m *OneofDescriptorProto) Clone() *OneofDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *OneofDescriptorProto) Equal(o *OneofDescriptorProto) bool {
 	if m == o {
 		return true
@@ -3926,8 +3971,8 @@ func (m *EnumDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4181,10 +4226,15 @@ func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 	if m == o {
 		return true
@@ -4199,7 +4249,7 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.Value {
-		if !v.Equal(o.Value[k]) {
+		if !v.Equal(o.Value[k]) && !(v == nil && o.Value[k].Size() == 0 || o.Value[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -4210,7 +4260,7 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.ReservedRange {
-		if !v.Equal(o.ReservedRange[k]) {
+		if !v.Equal(o.ReservedRange[k]) && !(v == nil && o.ReservedRange[k].Size() == 0 || o.ReservedRange[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -4274,8 +4324,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4437,10 +4487,15 @@ func (m *EnumDescriptorProto_EnumReservedRange) Clone() *EnumDescriptorProto_Enu
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *EnumDescriptorProto_EnumReservedRange) Equal(o *EnumDescriptorProto_EnumReservedRange) bool {
 	if m == o {
 		return true
@@ -4510,8 +4565,8 @@ func (m *EnumValueDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4702,10 +4757,15 @@ func (m *EnumValueDescriptorProto) Clone() *EnumValueDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *EnumValueDescriptorProto) Equal(o *EnumValueDescriptorProto) bool {
 	if m == o {
 		return true
@@ -4778,8 +4838,8 @@ func (m *ServiceDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4982,10 +5042,15 @@ func (m *ServiceDescriptorProto) Clone() *ServiceDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *ServiceDescriptorProto) Equal(o *ServiceDescriptorProto) bool {
 	if m == o {
 		return true
@@ -5000,7 +5065,7 @@ func (m *ServiceDescriptorProto) Equal(o *ServiceDescriptorProto) bool {
 		return false
 	}
 	for k, v := range m.Method {
-		if !v.Equal(o.Method[k]) {
+		if !v.Equal(o.Method[k]) && !(v == nil && o.Method[k].Size() == 0 || o.Method[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -5106,8 +5171,8 @@ func (m *MethodDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5361,10 +5426,15 @@ func (m *MethodDescriptorProto) Clone() *MethodDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *MethodDescriptorProto) Equal(o *MethodDescriptorProto) bool {
 	if m == o {
 		return true
@@ -5758,8 +5828,8 @@ func (m *FileOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FileOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -6360,10 +6430,15 @@ func (m *FileOptions) Clone() *FileOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FileOptions) Equal(o *FileOptions) bool {
 	if m == o {
 		return true
@@ -6435,7 +6510,7 @@ func (m *FileOptions) Equal(o *FileOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -6611,8 +6686,8 @@ func (m *MessageOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *MessageOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -6900,10 +6975,15 @@ func (m *MessageOptions) Clone() *MessageOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	if m == o {
 		return true
@@ -6933,7 +7013,7 @@ func (m *MessageOptions) Equal(o *MessageOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -7324,8 +7404,8 @@ func (m *FieldOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FieldOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7822,10 +7902,15 @@ func (m *FieldOptions) Clone() *FieldOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	if m == o {
 		return true
@@ -7872,7 +7957,7 @@ func (m *FieldOptions) Equal(o *FieldOptions) bool {
 		return false
 	}
 	for k, v := range m.EditionDefaults {
-		if !v.Equal(o.EditionDefaults[k]) {
+		if !v.Equal(o.EditionDefaults[k]) && !(v == nil && o.EditionDefaults[k].Size() == 0 || o.EditionDefaults[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -7886,7 +7971,7 @@ func (m *FieldOptions) Equal(o *FieldOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -7935,8 +8020,8 @@ func (m *FieldOptions_EditionDefault) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8102,10 +8187,15 @@ func (m *FieldOptions_EditionDefault) Clone() *FieldOptions_EditionDefault {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FieldOptions_EditionDefault) Equal(o *FieldOptions_EditionDefault) bool {
 	if m == o {
 		return true
@@ -8196,8 +8286,8 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8413,10 +8503,15 @@ func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool {
 	if m == o {
 		return true
@@ -8482,8 +8577,8 @@ func (m *OneofOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *OneofOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8666,10 +8761,15 @@ func (m *OneofOptions) Clone() *OneofOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	if m == o {
 		return true
@@ -8684,7 +8784,7 @@ func (m *OneofOptions) Equal(o *OneofOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -8787,8 +8887,8 @@ func (m *EnumOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *EnumOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9034,10 +9134,15 @@ func (m *EnumOptions) Clone() *EnumOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	if m == o {
 		return true
@@ -9061,7 +9166,7 @@ func (m *EnumOptions) Equal(o *EnumOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -9158,8 +9263,8 @@ func (m *EnumValueOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9413,10 +9518,15 @@ func (m *EnumValueOptions) Clone() *EnumValueOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	if m == o {
 		return true
@@ -9440,7 +9550,7 @@ func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -9510,8 +9620,8 @@ func (m *ServiceOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *ServiceOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9717,10 +9827,15 @@ func (m *ServiceOptions) Clone() *ServiceOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	if m == o {
 		return true
@@ -9738,7 +9853,7 @@ func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -9851,8 +9966,8 @@ func (m *MethodOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *MethodOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10084,10 +10199,15 @@ func (m *MethodOptions) Clone() *MethodOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	if m == o {
 		return true
@@ -10108,7 +10228,7 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 		return false
 	}
 	for k, v := range m.UninterpretedOption {
-		if !v.Equal(o.UninterpretedOption[k]) {
+		if !v.Equal(o.UninterpretedOption[k]) && !(v == nil && o.UninterpretedOption[k].Size() == 0 || o.UninterpretedOption[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -10219,8 +10339,8 @@ func (m *UninterpretedOption) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10496,10 +10616,15 @@ func (m *UninterpretedOption) Clone() *UninterpretedOption {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	if m == o {
 		return true
@@ -10511,7 +10636,7 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 		return false
 	}
 	for k, v := range m.Name {
-		if !v.Equal(o.Name[k]) {
+		if !v.Equal(o.Name[k]) && !(v == nil && o.Name[k].Size() == 0 || o.Name[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -10524,7 +10649,7 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	if (m.NegativeIntValue == nil) != (o.NegativeIntValue == nil) || m.NegativeIntValue != nil && *m.NegativeIntValue != *o.NegativeIntValue {
 		return false
 	}
-	if (m.DoubleValue == nil) != (o.DoubleValue == nil) || m.DoubleValue != nil && *m.DoubleValue != *o.DoubleValue {
+	if (m.DoubleValue == nil) != (o.DoubleValue == nil) || m.DoubleValue != nil && *m.DoubleValue != *o.DoubleValue && !(math.IsNaN(*m.DoubleValue) && math.IsNaN(*o.DoubleValue)) {
 		return false
 	}
 	if (m.StringValue == nil) != (o.StringValue == nil) || !bytes.Equal(m.StringValue, o.StringValue) {
@@ -10582,8 +10707,8 @@ func (m *UninterpretedOption_NamePart) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10762,10 +10887,15 @@ func (m *UninterpretedOption_NamePart) Clone() *UninterpretedOption_NamePart {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *UninterpretedOption_NamePart) Equal(o *UninterpretedOption_NamePart) bool {
 	if m == o {
 		return true
@@ -11032,8 +11162,8 @@ func (m *FeatureSet) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FeatureSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11303,10 +11433,15 @@ func (m *FeatureSet) Clone() *FeatureSet {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	if m == o {
 		return true
@@ -11395,8 +11530,8 @@ func (m *FeatureSetDefaults) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11599,10 +11734,15 @@ func (m *FeatureSetDefaults) Clone() *FeatureSetDefaults {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 	if m == o {
 		return true
@@ -11614,7 +11754,7 @@ func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 		return false
 	}
 	for k, v := range m.Defaults {
-		if !v.Equal(o.Defaults[k]) {
+		if !v.Equal(o.Defaults[k]) && !(v == nil && o.Defaults[k].Size() == 0 || o.Defaults[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -11685,8 +11825,8 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11889,10 +12029,15 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Clone() *FeatureSetDefault
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Equal(o *FeatureSetDefaults_FeatureSetEditionDefault) bool {
 	if m == o {
 		return true
@@ -11992,8 +12137,8 @@ func (m *SourceCodeInfo) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12146,10 +12291,15 @@ func (m *SourceCodeInfo) Clone() *SourceCodeInfo {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	if m == o {
 		return true
@@ -12161,7 +12311,7 @@ func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 		return false
 	}
 	for k, v := range m.Location {
-		if !v.Equal(o.Location[k]) {
+		if !v.Equal(o.Location[k]) && !(v == nil && o.Location[k].Size() == 0 || o.Location[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -12336,8 +12486,8 @@ func (m *SourceCodeInfo_Location) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12599,10 +12749,15 @@ func (m *SourceCodeInfo_Location) Clone() *SourceCodeInfo_Location {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *SourceCodeInfo_Location) Equal(o *SourceCodeInfo_Location) bool {
 	if m == o {
 		return true
@@ -12678,8 +12833,8 @@ func (m *GeneratedCodeInfo) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12832,10 +12987,15 @@ func (m *GeneratedCodeInfo) Clone() *GeneratedCodeInfo {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 	if m == o {
 		return true
@@ -12847,7 +13007,7 @@ func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 		return false
 	}
 	for k, v := range m.Annotation {
-		if !v.Equal(o.Annotation[k]) {
+		if !v.Equal(o.Annotation[k]) && !(v == nil && o.Annotation[k].Size() == 0 || o.Annotation[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -12971,8 +13131,8 @@ func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13221,10 +13381,15 @@ func (m *GeneratedCodeInfo_Annotation) Clone() *GeneratedCodeInfo_Annotation {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *GeneratedCodeInfo_Annotation) Equal(o *GeneratedCodeInfo_Annotation) bool {
 	if m == o {
 		return true

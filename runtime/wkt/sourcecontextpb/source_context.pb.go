@@ -43,8 +43,8 @@ func (m *SourceContext) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *SourceContext) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -188,10 +188,15 @@ func (m *SourceContext) Clone() *SourceContext {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *SourceContext) Equal(o *SourceContext) bool {
 	if m == o {
 		return true

@@ -75,8 +75,8 @@ func (m *Struct) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Struct) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -293,10 +293,15 @@ func (m *Struct) Clone() *Struct {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Struct) Equal(o *Struct) bool {
 	if m == o {
 		return true
@@ -309,7 +314,7 @@ func (m *Struct) Equal(o *Struct) bool {
 	}
 	for k, v := range m.Fields {
 		w, ok := o.Fields[k]
-		if !ok || !v.Equal(w) {
+		if !ok || !v.Equal(w) && !(v == nil && w.Size() == 0 || w == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -339,42 +344,42 @@ func (m *Value) GetKind() isValue_Kind {
 }
 
 func (m *Value) GetNullValue() NullValue {
-	if x, ok := m.GetKind().(*Value_NullValue); ok {
+	if x, ok := m.GetKind().(*Value_NullValue); ok && x != nil {
 		return x.NullValue
 	}
 	return NullValue_NULL_VALUE
 }
 
 func (m *Value) GetNumberValue() float64 {
-	if x, ok := m.GetKind().(*Value_NumberValue); ok {
+	if x, ok := m.GetKind().(*Value_NumberValue); ok && x != nil {
 		return x.NumberValue
 	}
 	return 0
 }
 
 func (m *Value) GetStringValue() string {
-	if x, ok := m.GetKind().(*Value_StringValue); ok {
+	if x, ok := m.GetKind().(*Value_StringValue); ok && x != nil {
 		return x.StringValue
 	}
 	return ""
 }
 
 func (m *Value) GetBoolValue() bool {
-	if x, ok := m.GetKind().(*Value_BoolValue); ok {
+	if x, ok := m.GetKind().(*Value_BoolValue); ok && x != nil {
 		return x.BoolValue
 	}
 	return false
 }
 
 func (m *Value) GetStructValue() *Struct {
-	if x, ok := m.GetKind().(*Value_StructValue); ok {
+	if x, ok := m.GetKind().(*Value_StructValue); ok && x != nil {
 		return x.StructValue
 	}
 	return nil
 }
 
 func (m *Value) GetListValue() *ListValue {
-	if x, ok := m.GetKind().(*Value_ListValue); ok {
+	if x, ok := m.GetKind().(*Value_ListValue); ok && x != nil {
 		return x.ListValue
 	}
 	return nil
@@ -433,17 +438,29 @@ func (m *Value) Size() (n int) {
 	}
 	switch x := m.Kind.(type) {
 	case *Value_NullValue:
-		n += 1 + wire.SizeVarint(uint64(x.NullValue))
+		if x != nil {
+			n += 1 + wire.SizeVarint(uint64(x.NullValue))
+		}
 	case *Value_NumberValue:
-		n += 1 + 8
+		if x != nil {
+			n += 1 + 8
+		}
 	case *Value_StringValue:
-		n += 1 + wire.SizeBytes(len(x.StringValue))
+		if x != nil {
+			n += 1 + wire.SizeBytes(len(x.StringValue))
+		}
 	case *Value_BoolValue:
-		n += 1 + 1
+		if x != nil {
+			n += 1 + 1
+		}
 	case *Value_StructValue:
-		n += 1 + wire.SizeBytes(x.StructValue.Size())
+		if x != nil {
+			n += 1 + wire.SizeBytes(x.StructValue.Size())
+		}
 	case *Value_ListValue:
-		n += 1 + wire.SizeBytes(x.ListValue.Size())
+		if x != nil {
+			n += 1 + wire.SizeBytes(x.ListValue.Size())
+		}
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -453,8 +470,8 @@ func (m *Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -487,7 +504,7 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		i -= len(*m.unknownFields)
 		copy(b[i:], *m.unknownFields)
 	}
-	if x, ok := m.Kind.(*Value_ListValue); ok {
+	if x, ok := m.Kind.(*Value_ListValue); ok && x != nil {
 		{
 			n, err := x.ListValue.MarshalToSizedBuffer(b[:i])
 			if err != nil {
@@ -499,7 +516,7 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		i--
 		b[i] = 0x32
 	}
-	if x, ok := m.Kind.(*Value_StructValue); ok {
+	if x, ok := m.Kind.(*Value_StructValue); ok && x != nil {
 		{
 			n, err := x.StructValue.MarshalToSizedBuffer(b[:i])
 			if err != nil {
@@ -511,22 +528,22 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		i--
 		b[i] = 0x2a
 	}
-	if x, ok := m.Kind.(*Value_BoolValue); ok {
+	if x, ok := m.Kind.(*Value_BoolValue); ok && x != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(x.BoolValue))
 		i--
 		b[i] = 0x20
 	}
-	if x, ok := m.Kind.(*Value_StringValue); ok {
+	if x, ok := m.Kind.(*Value_StringValue); ok && x != nil {
 		i = wire.PutStringRev(b, i, x.StringValue)
 		i--
 		b[i] = 0x1a
 	}
-	if x, ok := m.Kind.(*Value_NumberValue); ok {
+	if x, ok := m.Kind.(*Value_NumberValue); ok && x != nil {
 		i = wire.PutFixed64Rev(b, i, math.Float64bits(x.NumberValue))
 		i--
 		b[i] = 0x11
 	}
-	if x, ok := m.Kind.(*Value_NullValue); ok {
+	if x, ok := m.Kind.(*Value_NullValue); ok && x != nil {
 		i = wire.PutVarintRev(b, i, uint64(x.NullValue))
 		i--
 		b[i] = 0x8
@@ -642,7 +659,7 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				break
 			}
 			var e *Struct
-			if w, ok := m.Kind.(*Value_StructValue); ok && w.StructValue != nil {
+			if w, ok := m.Kind.(*Value_StructValue); ok && w != nil && w.StructValue != nil {
 				e = w.StructValue
 			} else {
 				e = wire.New[Struct](d)
@@ -662,7 +679,7 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				break
 			}
 			var e *ListValue
-			if w, ok := m.Kind.(*Value_ListValue); ok && w.ListValue != nil {
+			if w, ok := m.Kind.(*Value_ListValue); ok && w != nil && w.ListValue != nil {
 				e = w.ListValue
 			} else {
 				e = wire.New[ListValue](d)
@@ -709,28 +726,46 @@ func (m *Value) Clone() *Value {
 	}
 	c := new(Value)
 	*c = *m
+	c.Kind = nil
 	switch x := m.Kind.(type) {
 	case *Value_NullValue:
-		c.Kind = &Value_NullValue{NullValue: x.NullValue}
+		if x != nil {
+			c.Kind = &Value_NullValue{NullValue: x.NullValue}
+		}
 	case *Value_NumberValue:
-		c.Kind = &Value_NumberValue{NumberValue: x.NumberValue}
+		if x != nil {
+			c.Kind = &Value_NumberValue{NumberValue: x.NumberValue}
+		}
 	case *Value_StringValue:
-		c.Kind = &Value_StringValue{StringValue: x.StringValue}
+		if x != nil {
+			c.Kind = &Value_StringValue{StringValue: x.StringValue}
+		}
 	case *Value_BoolValue:
-		c.Kind = &Value_BoolValue{BoolValue: x.BoolValue}
+		if x != nil {
+			c.Kind = &Value_BoolValue{BoolValue: x.BoolValue}
+		}
 	case *Value_StructValue:
-		c.Kind = &Value_StructValue{StructValue: x.StructValue.Clone()}
+		if x != nil {
+			c.Kind = &Value_StructValue{StructValue: x.StructValue.Clone()}
+		}
 	case *Value_ListValue:
-		c.Kind = &Value_ListValue{ListValue: x.ListValue.Clone()}
+		if x != nil {
+			c.Kind = &Value_ListValue{ListValue: x.ListValue.Clone()}
+		}
 	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Value) Equal(o *Value) bool {
 	if m == o {
 		return true
@@ -738,40 +773,85 @@ func (m *Value) Equal(o *Value) bool {
 	if m == nil || o == nil {
 		return false
 	}
-	switch x := m.Kind.(type) {
-	case nil:
-		if o.Kind != nil {
-			return false
+	{
+		set := false
+		switch x := m.Kind.(type) {
+		case *Value_NullValue:
+			if x != nil {
+				set = true
+				y, ok := o.Kind.(*Value_NullValue)
+				if !ok || y == nil || x.NullValue != y.NullValue {
+					return false
+				}
+			}
+		case *Value_NumberValue:
+			if x != nil {
+				set = true
+				y, ok := o.Kind.(*Value_NumberValue)
+				if !ok || y == nil || x.NumberValue != y.NumberValue && !(math.IsNaN(x.NumberValue) && math.IsNaN(y.NumberValue)) {
+					return false
+				}
+			}
+		case *Value_StringValue:
+			if x != nil {
+				set = true
+				y, ok := o.Kind.(*Value_StringValue)
+				if !ok || y == nil || x.StringValue != y.StringValue {
+					return false
+				}
+			}
+		case *Value_BoolValue:
+			if x != nil {
+				set = true
+				y, ok := o.Kind.(*Value_BoolValue)
+				if !ok || y == nil || x.BoolValue != y.BoolValue {
+					return false
+				}
+			}
+		case *Value_StructValue:
+			if x != nil {
+				set = true
+				y, ok := o.Kind.(*Value_StructValue)
+				if !ok || y == nil || !x.StructValue.Equal(y.StructValue) && !(x.StructValue == nil && y.StructValue.Size() == 0 || y.StructValue == nil && x.StructValue.Size() == 0) {
+					return false
+				}
+			}
+		case *Value_ListValue:
+			if x != nil {
+				set = true
+				y, ok := o.Kind.(*Value_ListValue)
+				if !ok || y == nil || !x.ListValue.Equal(y.ListValue) && !(x.ListValue == nil && y.ListValue.Size() == 0 || y.ListValue == nil && x.ListValue.Size() == 0) {
+					return false
+				}
+			}
 		}
-	case *Value_NullValue:
-		y, ok := o.Kind.(*Value_NullValue)
-		if !ok || x.NullValue != y.NullValue {
-			return false
-		}
-	case *Value_NumberValue:
-		y, ok := o.Kind.(*Value_NumberValue)
-		if !ok || x.NumberValue != y.NumberValue {
-			return false
-		}
-	case *Value_StringValue:
-		y, ok := o.Kind.(*Value_StringValue)
-		if !ok || x.StringValue != y.StringValue {
-			return false
-		}
-	case *Value_BoolValue:
-		y, ok := o.Kind.(*Value_BoolValue)
-		if !ok || x.BoolValue != y.BoolValue {
-			return false
-		}
-	case *Value_StructValue:
-		y, ok := o.Kind.(*Value_StructValue)
-		if !ok || !x.StructValue.Equal(y.StructValue) {
-			return false
-		}
-	case *Value_ListValue:
-		y, ok := o.Kind.(*Value_ListValue)
-		if !ok || !x.ListValue.Equal(y.ListValue) {
-			return false
+		if !set && o.Kind != nil {
+			switch y := o.Kind.(type) {
+			case *Value_NullValue:
+				if y != nil {
+					return false
+				}
+			case *Value_NumberValue:
+				if y != nil {
+					return false
+				}
+			case *Value_StringValue:
+				if y != nil {
+					return false
+				}
+			case *Value_BoolValue:
+				if y != nil {
+					return false
+				}
+			case *Value_StructValue:
+				if y != nil {
+					return false
+				}
+			case *Value_ListValue:
+				if y != nil {
+					return false
+				}
+			}
 		}
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -811,8 +891,8 @@ func (m *ListValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *ListValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -965,10 +1045,15 @@ func (m *ListValue) Clone() *ListValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *ListValue) Equal(o *ListValue) bool {
 	if m == o {
 		return true
@@ -980,7 +1065,7 @@ func (m *ListValue) Equal(o *ListValue) bool {
 		return false
 	}
 	for k, v := range m.Values {
-		if !v.Equal(o.Values[k]) {
+		if !v.Equal(o.Values[k]) && !(v == nil && o.Values[k].Size() == 0 || o.Values[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}

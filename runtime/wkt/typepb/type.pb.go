@@ -146,8 +146,8 @@ func (m *Type) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Type) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -452,10 +452,15 @@ func (m *Type) Clone() *Type {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Type) Equal(o *Type) bool {
 	if m == o {
 		return true
@@ -470,7 +475,7 @@ func (m *Type) Equal(o *Type) bool {
 		return false
 	}
 	for k, v := range m.Fields {
-		if !v.Equal(o.Fields[k]) {
+		if !v.Equal(o.Fields[k]) && !(v == nil && o.Fields[k].Size() == 0 || o.Fields[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -486,7 +491,7 @@ func (m *Type) Equal(o *Type) bool {
 		return false
 	}
 	for k, v := range m.Options {
-		if !v.Equal(o.Options[k]) {
+		if !v.Equal(o.Options[k]) && !(v == nil && o.Options[k].Size() == 0 || o.Options[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -772,8 +777,8 @@ func (m *Field) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Field) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1107,10 +1112,15 @@ func (m *Field) Clone() *Field {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Field) Equal(o *Field) bool {
 	if m == o {
 		return true
@@ -1143,7 +1153,7 @@ func (m *Field) Equal(o *Field) bool {
 		return false
 	}
 	for k, v := range m.Options {
-		if !v.Equal(o.Options[k]) {
+		if !v.Equal(o.Options[k]) && !(v == nil && o.Options[k].Size() == 0 || o.Options[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1248,8 +1258,8 @@ func (m *Enum) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Enum) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1529,10 +1539,15 @@ func (m *Enum) Clone() *Enum {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Enum) Equal(o *Enum) bool {
 	if m == o {
 		return true
@@ -1547,7 +1562,7 @@ func (m *Enum) Equal(o *Enum) bool {
 		return false
 	}
 	for k, v := range m.Enumvalue {
-		if !v.Equal(o.Enumvalue[k]) {
+		if !v.Equal(o.Enumvalue[k]) && !(v == nil && o.Enumvalue[k].Size() == 0 || o.Enumvalue[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1555,7 +1570,7 @@ func (m *Enum) Equal(o *Enum) bool {
 		return false
 	}
 	for k, v := range m.Options {
-		if !v.Equal(o.Options[k]) {
+		if !v.Equal(o.Options[k]) && !(v == nil && o.Options[k].Size() == 0 || o.Options[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1627,8 +1642,8 @@ func (m *EnumValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *EnumValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1822,10 +1837,15 @@ func (m *EnumValue) Clone() *EnumValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *EnumValue) Equal(o *EnumValue) bool {
 	if m == o {
 		return true
@@ -1843,7 +1863,7 @@ func (m *EnumValue) Equal(o *EnumValue) bool {
 		return false
 	}
 	for k, v := range m.Options {
-		if !v.Equal(o.Options[k]) {
+		if !v.Equal(o.Options[k]) && !(v == nil && o.Options[k].Size() == 0 || o.Options[k] == nil && v.Size() == 0) {
 			return false
 		}
 	}
@@ -1901,8 +1921,8 @@ func (m *Option) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Option) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2075,10 +2095,15 @@ func (m *Option) Clone() *Option {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Option) Equal(o *Option) bool {
 	if m == o {
 		return true

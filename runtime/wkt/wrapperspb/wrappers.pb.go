@@ -45,8 +45,8 @@ func (m *DoubleValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *DoubleValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -183,10 +183,15 @@ func (m *DoubleValue) Clone() *DoubleValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *DoubleValue) Equal(o *DoubleValue) bool {
 	if m == o {
 		return true
@@ -194,7 +199,7 @@ func (m *DoubleValue) Equal(o *DoubleValue) bool {
 	if m == nil || o == nil {
 		return false
 	}
-	if m.Value != o.Value {
+	if math.Float64bits(m.Value) != math.Float64bits(o.Value) && !(math.IsNaN(m.Value) && math.IsNaN(o.Value)) {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -234,8 +239,8 @@ func (m *FloatValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *FloatValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -372,10 +377,15 @@ func (m *FloatValue) Clone() *FloatValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *FloatValue) Equal(o *FloatValue) bool {
 	if m == o {
 		return true
@@ -383,7 +393,7 @@ func (m *FloatValue) Equal(o *FloatValue) bool {
 	if m == nil || o == nil {
 		return false
 	}
-	if m.Value != o.Value {
+	if math.Float32bits(m.Value) != math.Float32bits(o.Value) && !(math.IsNaN(float64(m.Value)) && math.IsNaN(float64(o.Value))) {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -423,8 +433,8 @@ func (m *Int64Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Int64Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -561,10 +571,15 @@ func (m *Int64Value) Clone() *Int64Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Int64Value) Equal(o *Int64Value) bool {
 	if m == o {
 		return true
@@ -612,8 +627,8 @@ func (m *UInt64Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *UInt64Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -750,10 +765,15 @@ func (m *UInt64Value) Clone() *UInt64Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *UInt64Value) Equal(o *UInt64Value) bool {
 	if m == o {
 		return true
@@ -801,8 +821,8 @@ func (m *Int32Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *Int32Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -939,10 +959,15 @@ func (m *Int32Value) Clone() *Int32Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *Int32Value) Equal(o *Int32Value) bool {
 	if m == o {
 		return true
@@ -990,8 +1015,8 @@ func (m *UInt32Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *UInt32Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1128,10 +1153,15 @@ func (m *UInt32Value) Clone() *UInt32Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *UInt32Value) Equal(o *UInt32Value) bool {
 	if m == o {
 		return true
@@ -1179,8 +1209,8 @@ func (m *BoolValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *BoolValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1317,10 +1347,15 @@ func (m *BoolValue) Clone() *BoolValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *BoolValue) Equal(o *BoolValue) bool {
 	if m == o {
 		return true
@@ -1368,8 +1403,8 @@ func (m *StringValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *StringValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1513,10 +1548,15 @@ func (m *StringValue) Clone() *StringValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *StringValue) Equal(o *StringValue) bool {
 	if m == o {
 		return true
@@ -1564,8 +1604,8 @@ func (m *BytesValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails
+// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
 func (m *BytesValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1703,10 +1743,15 @@ func (m *BytesValue) Clone() *BytesValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields.
-// A nil message equals only another nil message. Floating-point fields compare
-// with ==, so NaN is not equal to itself and -0 equals +0. A set oneof member
-// differs from any other member and from no member, whatever its value.
+// Equal reports whether m and o hold the same field values and unknown fields,
+// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
+// only another nil message; in a repeated field, map value or oneof member a nil
+// message equals an empty one, as both encode the same. Fields compare by
+// presence, then value: floats are equal when == holds or both are NaN, except
+// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
+// differs from any other member and from no member, whatever its value; a nil
+// wrapper pointer is no member. Unknown fields compare as bytes per field
+// number, the order between different numbers aside (see wire.UnknownEqual).
 func (m *BytesValue) Equal(o *BytesValue) bool {
 	if m == o {
 		return true
