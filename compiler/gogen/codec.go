@@ -798,18 +798,6 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	return append(out, jen.Continue())
 }
 
-// mapValueVar declares val, a map entry's value before its field is read:
-// an entry without one holds the value field's default, which for an enum
-// is its first declared value (not 0 for some closed enums), as in
-// protobuf-go.
-func (g *generator) mapValueVar(v protoreflect.FieldDescriptor) jen.Code {
-	decl := jen.Var().Id("val").Add(g.elemType(v))
-	if v.Kind() == protoreflect.EnumKind && v.Enum().Values().Get(0).Number() != 0 {
-		decl = decl.Op("=").Add(g.firstEnumValue(v.Enum()))
-	}
-	return decl
-}
-
 func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
@@ -851,7 +839,7 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
 		jen.Id("i").Op("+=").Id("n"),
 		jen.Var().Id("key").Add(g.elemType(k)),
-		g.mapValueVar(v),
+		jen.Var().Id("val").Add(g.elemType(v)),
 		entryLoop,
 	}
 	if isMsg {
