@@ -172,7 +172,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 				Message:  fmt.Sprintf("internal error: %v\n%s", p, debug.Stack()),
 			})
 		}
-		sortDiagnostics(res.Diagnostics)
+		res.Diagnostics = tidyDiagnostics(res.Diagnostics)
 	}()
 
 	files := append([]string(nil), req.Files...) // cleaned below; the caller's slice stays as given
@@ -281,6 +281,22 @@ type fileError struct {
 
 func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
+
+// tidyDiagnostics sorts ds by position and drops exact repeats: protocompile
+// validates some options twice and would report, for example, a deprecated
+// feature's warning twice at the same place.
+func tidyDiagnostics(ds []Diagnostic) []Diagnostic {
+	sortDiagnostics(ds)
+	seen := make(map[Diagnostic]bool, len(ds))
+	out := ds[:0]
+	for _, d := range ds {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 func sortDiagnostics(ds []Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool {

@@ -230,3 +230,42 @@ func TestRequestFilesNotModified(t *testing.T) {
 		t.Fatalf("Request.Files was modified to %q", files[0])
 	}
 }
+
+// Case 37: google/protobuf/go_features.proto is bundled like the cpp and
+// java feature files; its (pb.go) features are accepted and change nothing
+// in the generated Go. The deprecation warning protocompile raises twice is
+// reported once.
+func TestGoFeaturesImport(t *testing.T) {
+	name := "37_go_features_import.proto"
+	src := readCase(t, name)
+	res := compiler.Compile(context.Background(), compiler.Request{
+		Sources: map[string]string{name: src}, Files: []string{name}})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		if seen[d.String()] {
+			t.Errorf("diagnostic reported twice: %v", d)
+		}
+		seen[d.String()] = true
+	}
+	var plain []string
+	for _, line := range strings.Split(src, "\n") {
+		if strings.Contains(line, "go_features.proto\";") || strings.Contains(line, "(pb.go)") {
+			continue
+		}
+		plain = append(plain, line)
+	}
+	without := compiler.Compile(context.Background(), compiler.Request{
+		Sources: map[string]string{name: strings.Join(plain, "\n")}, Files: []string{name}})
+	if err := without.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Generated) != 1 || len(without.Generated) != 1 {
+		t.Fatalf("generated %d and %d files, want 1 and 1", len(res.Generated), len(without.Generated))
+	}
+	if res.Generated[0] != without.Generated[0] {
+		t.Errorf("the go_features import changed the output:\n%s\nwithout it:\n%s", res.Generated[0].Content, without.Generated[0].Content)
+	}
+}
