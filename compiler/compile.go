@@ -23,6 +23,7 @@ import (
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
+	"github.com/bufbuild/protocompile/parser"
 	"github.com/bufbuild/protocompile/reporter"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -205,7 +206,9 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		},
 	)
 	c := protocompile.Compiler{
-		Resolver:       standardResolver(&sourceResolver{req: &req}),
+		Resolver: standardResolver(&sourceResolver{req: &req, report: func(err reporter.ErrorWithPos) {
+			res.Diagnostics = append(res.Diagnostics, diagnosticOf(err, SeverityError))
+		}}),
 		Reporter:       rep,
 		SourceInfoMode: protocompile.SourceInfoStandard,
 		// One goroutine: the result must not depend on scheduling, and
@@ -315,7 +318,30 @@ func sortDiagnostics(ds []Diagnostic) {
 // each import path. Files it cannot find fall through to the standard
 // files (see standardResolver).
 type sourceResolver struct {
-	req *Request
+	req    *Request
+	report func(reporter.ErrorWithPos) // receives the errors of precheck
+}
+
+// errPrecheck stops the compilation of a file that precheck rejected; its
+// errors are already reported.
+var errPrecheck = errors.New("the file has errors")
+
+// parsed parses a file's text for protocompile, so that precheck can see
+// it before linking. A file that does not parse is handed back as text, for
+// protocompile to parse again and report its syntax errors as it always
+// does; a file precheck rejects is not handed on at all.
+func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, error) {
+	file, err := parser.Parse(name, strings.NewReader(src), reporter.NewHandler(nil))
+	if err != nil {
+		return protocompile.SearchResult{Source: strings.NewReader(src)}, nil
+	}
+	if errs := precheck(file); len(errs) > 0 {
+		for _, e := range errs {
+			r.report(e)
+		}
+		return protocompile.SearchResult{}, &fileError{name, errPrecheck}
+	}
+	return protocompile.SearchResult{AST: file}, nil
 }
 
 func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult, error) {
@@ -323,7 +349,7 @@ func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult,
 		if len(src) > MaxSourceBytes {
 			return protocompile.SearchResult{}, &fileError{name, fmt.Errorf("file is %d bytes, over the limit of %d", len(src), MaxSourceBytes)}
 		}
-		return protocompile.SearchResult{Source: strings.NewReader(src)}, nil
+		return r.parsed(name, src)
 	}
 	if r.req.FS != nil {
 		roots := r.req.ImportPaths
@@ -347,7 +373,7 @@ func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult,
 			if len(data) > MaxSourceBytes {
 				return protocompile.SearchResult{}, &fileError{name, fmt.Errorf("file is over the limit of %d bytes", MaxSourceBytes)}
 			}
-			return protocompile.SearchResult{Source: strings.NewReader(string(data))}, nil
+			return r.parsed(name, string(data))
 		}
 	}
 	return protocompile.SearchResult{}, &fileError{name, errNotFound}

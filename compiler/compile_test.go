@@ -269,3 +269,41 @@ func TestGoFeaturesImport(t *testing.T) {
 		t.Errorf("the go_features import changed the output:\n%s\nwithout it:\n%s", res.Generated[0].Content, without.Generated[0].Content)
 	}
 }
+
+// [packed = true] on a field without a label made protocompile's linker
+// panic (it positions the error at the absent label); protoc rejects it.
+// Compile reports it at the option, for sources and for files read from an
+// FS, and for an imported file as well as a requested one.
+func TestPackedWithoutLabel(t *testing.T) {
+	for _, tc := range []struct{ src, at string }{
+		{"syntax = \"proto3\";\nmessage M {\n  int32 a = 1 [packed = true];\n}\n", "3:16"},
+		{"syntax = \"proto2\";\nmessage M {\n  oneof o { int32 a = 1 [packed = true]; }\n}\n", "3:26"},
+		{"syntax = \"proto3\";\nmessage M {\n  oneof o { int32 a = 1 [packed=true]; }\n}\n", "3:26"},
+		{"syntax = \"proto2\";\nmessage M {\n  oneof o { group G = 1 [packed = true] {} }\n}\n", "3:26"},
+	} {
+		for _, req := range []compiler.Request{
+			{Sources: map[string]string{"a.proto": tc.src}, Files: []string{"a.proto"}},
+			{FS: fstest.MapFS{"a.proto": {Data: []byte(tc.src)}}, Files: []string{"a.proto"}},
+			{Sources: map[string]string{"a.proto": tc.src, "b.proto": "syntax = \"proto3\";\nimport \"a.proto\";\nmessage B { M m = 1; }\n"}, Files: []string{"b.proto"}},
+		} {
+			res := compiler.Compile(context.Background(), req)
+			var got []string
+			found := false
+			for _, d := range res.Diagnostics {
+				got = append(got, d.String())
+				found = found || strings.HasPrefix(d.String(), "a.proto:"+tc.at+": packed option is only allowed on repeated fields")
+				if strings.Contains(d.Message, "panic") {
+					t.Errorf("panic reported: %v", d)
+				}
+			}
+			if !found || res.Files != nil {
+				t.Errorf("%q: diagnostics %q, want one at a.proto:%s", tc.src, got, tc.at)
+			}
+		}
+	}
+	// Labelled and repeated fields are protocompile's to check, as before.
+	ok := "syntax = \"proto2\";\nmessage M {\n  repeated int32 a = 1 [packed = true];\n  oneof o { int32 b = 2 [packed = false]; }\n}\n"
+	if err := compile(map[string]string{"a.proto": ok}, "a.proto").Err(); err != nil {
+		t.Error(err)
+	}
+}
