@@ -270,6 +270,13 @@ func diagnosticOfError(err error) Diagnostic {
 	if errors.As(err, &fe) {
 		return Diagnostic{File: fe.name, Severity: SeverityError, Message: fe.err.Error()}
 	}
+	var pe protocompile.PanicError
+	if errors.As(err, &pe) {
+		// protocompile recovered from a fault of its own; precheck keeps
+		// the known ones from reaching it.
+		return Diagnostic{File: pe.File, Severity: SeverityError,
+			Message: fmt.Sprintf("internal error in protocompile while compiling this file: %v", pe.Value)}
+	}
 	return Diagnostic{Severity: SeverityError, Message: err.Error()}
 }
 

@@ -307,3 +307,26 @@ func TestPackedWithoutLabel(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A fault inside protocompile that precheck does not foresee (here: an
+// editions extension without a label whose declaration says repeated, which
+// protocompile v0.14.1 positions at the absent label) is an error naming
+// the file, not a crash and not an anonymous message.
+func TestProtocompileFaultNamesTheFile(t *testing.T) {
+	src := `edition = "2023";
+package d;
+message M {
+  extensions 100 to 199 [declaration = {number: 100, full_name: ".d.e", type: "int32", repeated: true}];
+}
+extend M { int32 e = 100; }
+`
+	res := compile(map[string]string{"decl.proto": src}, "decl.proto")
+	if !res.HasErrors() || res.Files != nil {
+		t.Fatalf("accepted: %v", res.Diagnostics)
+	}
+	for _, d := range res.Diagnostics {
+		if d.File != "decl.proto" {
+			t.Errorf("diagnostic without the file: %v", d)
+		}
+	}
+}
