@@ -47,7 +47,7 @@ type generator struct {
 	pkgGenerated map[string]bool // Go import paths of the files being generated
 	// pkgDecls holds the package-level identifiers of each generated Go
 	// package (see checkCollisions).
-	pkgDecls map[string]map[string]bool
+	pkgDecls map[string]map[string]goDecl
 }
 
 // Generate produces one .pb.go file for each of files. Their imports are

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -243,6 +244,19 @@ func isGroupLike(fd protoreflect.FieldDescriptor) bool {
 // with nesting joined by "_" (Outer.Inner -> Outer_Inner).
 func GoName(d protoreflect.Descriptor) string { return goCamelCase(localName(d)) }
 
+// reservedImportNames are the names no import may take in generated code:
+// the predeclared identifiers, init, the blank identifier and printerLocals.
+var reservedImportNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"init": true, "_": true}
+	for _, n := range predeclared {
+		m[n] = true
+	}
+	for _, n := range printerLocals {
+		m[n] = true
+	}
+	return m
+})
+
 // importName is the name under which a generated file imports a package.
 type importName struct {
 	path string
@@ -261,20 +275,16 @@ type importName struct {
 // decided before it; then, as protoc-gen-go does, the first free name of
 // name1, name2, ... (so package b imported beside the local b becomes b1).
 func (g *generator) importNames(f *fileNames) []importName {
-	taken := map[string]bool{"init": true, "_": true}
-	for _, n := range predeclared {
-		taken[n] = true
-	}
-	for _, n := range printerLocals {
-		taken[n] = true
-	}
-	for n := range g.pkgDecls[f.importPath] {
-		taken[n] = true
-	}
+	reserved, decls := reservedImportNames(), g.pkgDecls[f.importPath]
+	taken := map[string]bool{}
 	var out []importName
+	free := func(name string) bool {
+		_, decl := decls[name]
+		return !reserved[name] && !decl && !taken[name] && !token.Lookup(name).IsKeyword()
+	}
 	add := func(path, declared string) {
 		name := declared
-		for i := 1; taken[name] || token.Lookup(name).IsKeyword(); i++ {
+		for i := 1; !free(name); i++ {
 			name = declared + strconv.Itoa(i)
 		}
 		taken[name] = true

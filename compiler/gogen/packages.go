@@ -327,7 +327,7 @@ func (g *generator) checkCollisions() []Diagnostic {
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
-	g.pkgDecls = map[string]map[string]bool{}
+	g.pkgDecls = map[string]map[string]goDecl{}
 	for _, p := range pkgs {
 		seen := map[string]goDecl{}
 		for _, d := range byPkg[p] {
@@ -356,11 +356,7 @@ func (g *generator) checkCollisions() []Diagnostic {
 			d.name = *d.derived
 			seen[d.name] = d
 		}
-		names := make(map[string]bool, len(seen))
-		for n := range seen {
-			names[n] = true
-		}
-		g.pkgDecls[p] = names
+		g.pkgDecls[p] = seen
 	}
 	return diags
 }
