@@ -23,6 +23,7 @@ import (
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
+	"github.com/bufbuild/protocompile/parser"
 	"github.com/bufbuild/protocompile/reporter"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -172,7 +173,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 				Message:  fmt.Sprintf("internal error: %v\n%s", p, debug.Stack()),
 			})
 		}
-		sortDiagnostics(res.Diagnostics)
+		res.Diagnostics = tidyDiagnostics(res.Diagnostics)
 	}()
 
 	files := append([]string(nil), req.Files...) // cleaned below; the caller's slice stays as given
@@ -205,7 +206,9 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		},
 	)
 	c := protocompile.Compiler{
-		Resolver:       standardResolver(&sourceResolver{req: &req}),
+		Resolver: standardResolver(&sourceResolver{req: &req, report: func(err reporter.ErrorWithPos) {
+			res.Diagnostics = append(res.Diagnostics, diagnosticOf(err, SeverityError))
+		}}),
 		Reporter:       rep,
 		SourceInfoMode: protocompile.SourceInfoStandard,
 		// One goroutine: the result must not depend on scheduling, and
@@ -267,6 +270,13 @@ func diagnosticOfError(err error) Diagnostic {
 	if errors.As(err, &fe) {
 		return Diagnostic{File: fe.name, Severity: SeverityError, Message: fe.err.Error()}
 	}
+	var pe protocompile.PanicError
+	if errors.As(err, &pe) {
+		// protocompile recovered from a fault of its own; precheck keeps
+		// the known ones from reaching it.
+		return Diagnostic{File: pe.File, Severity: SeverityError,
+			Message: fmt.Sprintf("internal error in protocompile while compiling this file: %v", pe.Value)}
+	}
 	return Diagnostic{Severity: SeverityError, Message: err.Error()}
 }
 
@@ -281,6 +291,22 @@ type fileError struct {
 
 func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
+
+// tidyDiagnostics sorts ds by position and drops exact repeats: protocompile
+// validates some options twice and would report, for example, a deprecated
+// feature's warning twice at the same place.
+func tidyDiagnostics(ds []Diagnostic) []Diagnostic {
+	sortDiagnostics(ds)
+	seen := make(map[Diagnostic]bool, len(ds))
+	out := ds[:0]
+	for _, d := range ds {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
 
 func sortDiagnostics(ds []Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool {
@@ -299,7 +325,30 @@ func sortDiagnostics(ds []Diagnostic) {
 // each import path. Files it cannot find fall through to the standard
 // files (see standardResolver).
 type sourceResolver struct {
-	req *Request
+	req    *Request
+	report func(reporter.ErrorWithPos) // receives the errors of precheck
+}
+
+// errPrecheck stops the compilation of a file that precheck rejected; its
+// errors are already reported.
+var errPrecheck = errors.New("the file has errors")
+
+// parsed parses a file's text for protocompile, so that precheck can see
+// it before linking. A file that does not parse is handed back as text, for
+// protocompile to parse again and report its syntax errors as it always
+// does; a file precheck rejects is not handed on at all.
+func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, error) {
+	file, err := parser.Parse(name, strings.NewReader(src), reporter.NewHandler(nil))
+	if err != nil {
+		return protocompile.SearchResult{Source: strings.NewReader(src)}, nil
+	}
+	if errs := precheck(file); len(errs) > 0 {
+		for _, e := range errs {
+			r.report(e)
+		}
+		return protocompile.SearchResult{}, &fileError{name, errPrecheck}
+	}
+	return protocompile.SearchResult{AST: file}, nil
 }
 
 func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult, error) {
@@ -307,7 +356,7 @@ func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult,
 		if len(src) > MaxSourceBytes {
 			return protocompile.SearchResult{}, &fileError{name, fmt.Errorf("file is %d bytes, over the limit of %d", len(src), MaxSourceBytes)}
 		}
-		return protocompile.SearchResult{Source: strings.NewReader(src)}, nil
+		return r.parsed(name, src)
 	}
 	if r.req.FS != nil {
 		roots := r.req.ImportPaths
@@ -331,7 +380,7 @@ func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult,
 			if len(data) > MaxSourceBytes {
 				return protocompile.SearchResult{}, &fileError{name, fmt.Errorf("file is over the limit of %d bytes", MaxSourceBytes)}
 			}
-			return protocompile.SearchResult{Source: strings.NewReader(string(data))}, nil
+			return r.parsed(name, string(data))
 		}
 	}
 	return protocompile.SearchResult{}, &fileError{name, errNotFound}

@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"context"
+	"embed"
+	"io"
 	"slices"
 	"sync"
 
@@ -13,7 +15,9 @@ import (
 
 // standardFiles are the files every compilation can import without
 // supplying them: the well-known types, descriptor.proto, plugin.proto and
-// the language feature files, as protoc bundles them.
+// the language feature files (cpp, go, java), as protoc bundles them.
+// protocompile's wellknownimports holds the source of all but
+// go_features.proto, which protoplay embeds (see bundledFiles).
 var standardFiles = []string{
 	"google/protobuf/any.proto",
 	"google/protobuf/api.proto",
@@ -23,6 +27,7 @@ var standardFiles = []string{
 	"google/protobuf/duration.proto",
 	"google/protobuf/empty.proto",
 	"google/protobuf/field_mask.proto",
+	"google/protobuf/go_features.proto",
 	"google/protobuf/java_features.proto",
 	"google/protobuf/source_context.proto",
 	"google/protobuf/struct.proto",
@@ -64,7 +69,7 @@ func standardFile(name string) (linker.File, bool) {
 	}
 	std.mu.Unlock()
 	e.once.Do(func() {
-		bundled := wellknownimports.WithStandardImports(protocompile.ResolverFunc(notFound))
+		bundled := bundledSources()
 		c := protocompile.Compiler{
 			// The file itself from protocompile's bundled sources; the
 			// standard files it imports compiled (and cached) on their own.
@@ -93,11 +98,31 @@ func notFound(string) (protocompile.SearchResult, error) {
 	return protocompile.SearchResult{}, errNotFound
 }
 
+// bundledFiles holds the source of the standard files protocompile does not
+// bundle: google/protobuf/go_features.proto, copied unchanged from
+// google.golang.org/protobuf v1.36.12 (src/google/protobuf), the version
+// whose gofeaturespb package this module links. It is the protobuf
+// project's file, under its BSD-3-Clause license (bundled/LICENSE).
+//
+//go:embed bundled/google/protobuf/*.proto
+var bundledFiles embed.FS
+
+// bundledSources resolves the source text of every standard file:
+// protocompile's copies, then bundledFiles.
+func bundledSources() protocompile.Resolver {
+	return protocompile.CompositeResolver{
+		wellknownimports.WithStandardImports(protocompile.ResolverFunc(notFound)),
+		&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) {
+			return bundledFiles.Open("bundled/" + path)
+		}},
+	}
+}
+
 // standardResolver serves the precompiled standard files for names the
-// request's own sources do not hold, and compiles any other bundled file
-// (such as go_features.proto) from protocompile's copies.
+// request's own sources do not hold; a standard file that failed to
+// precompile is compiled from its bundled source with the request.
 func standardResolver(r protocompile.Resolver) protocompile.Resolver {
-	bundled := wellknownimports.WithStandardImports(protocompile.ResolverFunc(notFound))
+	bundled := bundledSources()
 	return protocompile.ResolverFunc(func(name string) (protocompile.SearchResult, error) {
 		res, err := r.FindFileByPath(name)
 		if err == nil {

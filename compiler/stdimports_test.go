@@ -4,6 +4,10 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/types/gofeaturespb"
 )
 
 // A schema compiles only the standard files it needs, with what they import:
@@ -55,5 +59,40 @@ message A { google.protobuf.Timestamp at = 1; }
 	}
 	if _, ok := standardFile("a.proto"); ok {
 		t.Fatal("a.proto served as a standard file")
+	}
+}
+
+// Every file protoc bundles can be imported without being supplied, and is
+// compiled from source, comments included.
+func TestEveryStandardFileResolves(t *testing.T) {
+	for _, name := range standardFiles {
+		f, ok := standardFile(name)
+		if !ok {
+			t.Errorf("%s: not compiled", name)
+			continue
+		}
+		if f.Path() != name || f.Messages().Len()+f.Extensions().Len() == 0 {
+			t.Errorf("%s: compiled as %q with no declarations", name, f.Path())
+		}
+		src := "edition = \"2023\";\npackage user;\nimport \"" + name + "\";\nmessage U {}\n"
+		res := Compile(context.Background(), Request{Sources: map[string]string{"u.proto": src}})
+		if err := res.Err(); err != nil {
+			t.Errorf("importing %s: %v", name, err)
+		}
+	}
+}
+
+// The embedded go_features.proto is the file google.golang.org/protobuf's
+// gofeaturespb was generated from: the same descriptor, option for option.
+func TestGoFeaturesMatchesGofeaturespb(t *testing.T) {
+	f, ok := standardFile("google/protobuf/go_features.proto")
+	if !ok {
+		t.Fatal("go_features.proto does not compile")
+	}
+	got := protodesc.ToFileDescriptorProto(f)
+	got.SourceCodeInfo = nil
+	want := protodesc.ToFileDescriptorProto(gofeaturespb.File_google_protobuf_go_features_proto)
+	if !proto.Equal(got, want) {
+		t.Errorf("embedded go_features.proto differs from gofeaturespb:\n got %v\nwant %v", got, want)
 	}
 }

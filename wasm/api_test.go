@@ -77,6 +77,27 @@ func TestMultipleFilesImportEachOtherAndWKTs(t *testing.T) {
 	}
 }
 
+// Every file protoc bundles resolves in the playground as in the CLI: the
+// language feature files included (go_features.proto is embedded by the
+// compiler, not found on disk).
+func TestBundledFeatureFilesImport(t *testing.T) {
+	for _, lang := range []string{"cpp", "go", "java"} {
+		files := map[string]string{"a.proto": "edition = \"2023\";\npackage t;\nimport \"google/protobuf/" + lang + "_features.proto\";\nmessage M { int32 x = 1; }\n"}
+		v, err := call(t, &session{}, "generate", map[string]any{"files": files})
+		if err != nil {
+			t.Fatalf("%s: %s", lang, err.Message)
+		}
+		for _, d := range v["diagnostics"].([]any) {
+			if d.(map[string]any)["severity"].(float64) == 1 {
+				t.Errorf("%s_features.proto: %v", lang, d)
+			}
+		}
+		if g := v["generated"].([]any); len(g) != 1 {
+			t.Errorf("%s_features.proto: %d generated files, want 1", lang, len(g))
+		}
+	}
+}
+
 // small is a schema every test can use.
 const small = `syntax = "proto3";
 package t;

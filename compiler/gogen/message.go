@@ -203,10 +203,11 @@ func (g *generator) genEnumMaps(jf *jen.File, ed protoreflect.EnumDescriptor, na
 		}
 		values = append(values, jen.Lit(string(v.Name())).Op(":").Lit(int(v.Number())))
 	}
-	jf.Comment("// " + name + "_name maps enum numbers to names (the first name, for aliases).")
-	jf.Var().Id(name + "_name").Op("=").Map(jen.Int32()).String().Add(multiline(names...))
-	jf.Comment("// " + name + "_value maps enum names to numbers.")
-	jf.Var().Id(name + "_value").Op("=").Map(jen.String()).Int32().Add(multiline(values...))
+	en := g.enums[ed.FullName()]
+	jf.Comment("// " + en.nameMap + " maps enum numbers to names (the first name, for aliases).")
+	jf.Var().Id(en.nameMap).Op("=").Map(jen.Int32()).String().Add(multiline(names...))
+	jf.Comment("// " + en.valueMap + " maps enum names to numbers.")
+	jf.Var().Id(en.valueMap).Op("=").Map(jen.String()).Int32().Add(multiline(values...))
 	jf.Line()
 }
 
@@ -290,9 +291,9 @@ func jsonTagName(fd protoreflect.FieldDescriptor) string {
 }
 
 // defaultName is the name of the constant or variable holding fd's proto2
-// default value.
+// default value, as the naming pass decided it.
 func (mn *messageNames) defaultName(fn *fieldNames) string {
-	return "Default_" + mn.goName + "_" + fn.goName
+	return fn.defaultName
 }
 
 func (g *generator) genDefaults(jf *jen.File, mn *messageNames) {
@@ -417,7 +418,7 @@ func (g *generator) genGetters(jf *jen.File, mn *messageNames) {
 			}
 		}
 		if isDeprecated(fd) {
-			jf.Comment("// Deprecated: Marked as deprecated in " + fd.ParentFile().Path() + ".")
+			jf.Comment("// Deprecated: Marked as deprecated in " + safeText(fd.ParentFile().Path()) + ".")
 		}
 		jf.Func().Params(recv.Clone()).Id("Get" + fn.goName).Params().Add(ret).Block(body...)
 		jf.Line()

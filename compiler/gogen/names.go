@@ -2,7 +2,9 @@ package gogen
 
 import (
 	"go/token"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -41,7 +43,10 @@ type fieldNames struct {
 	goName string // struct field; the getter is "Get"+goName
 	// wrapper is the oneof wrapper type for a member of a real oneof.
 	wrapper string
-	oneof   *oneofNames // nil unless in a real (non-synthetic) oneof
+	// defaultName is the package-level constant or variable holding the
+	// field's explicit default, Default_Message_Field.
+	defaultName string
+	oneof       *oneofNames // nil unless in a real (non-synthetic) oneof
 }
 
 type oneofNames struct {
@@ -56,6 +61,9 @@ type enumNames struct {
 	file   *fileNames
 	goName string
 	values []string // constant names, by value index
+	// nameMap and valueMap are the Enum_name and Enum_value variables
+	// printed under enum_maps=true.
+	nameMap, valueMap string
 }
 
 // goCamelCase converts a proto name to a Go identifier as protoc-gen-go
@@ -122,6 +130,7 @@ func localName(d protoreflect.Descriptor) string {
 
 func newEnumNames(f *fileNames, parent *messageNames, d protoreflect.EnumDescriptor) *enumNames {
 	e := &enumNames{desc: d, file: f, goName: goCamelCase(localName(d))}
+	e.nameMap, e.valueMap = e.goName+"_name", e.goName+"_value"
 	// A top-level enum's constants are Enum_VALUE; a nested enum's are
 	// Message_VALUE. Value names are not camel-cased.
 	prefix := e.goName
@@ -162,24 +171,31 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 	for _, r := range reservedMethods {
 		used[r] = true
 	}
+	// A name is taken with its getter: a field named get_o (GetO) and a
+	// oneof o (field O, getter GetO) cannot both keep their names.
 	unique := func(name string, hasGetter bool) string {
 		for used[name] || (hasGetter && used["Get"+name]) {
 			name += "_"
 		}
 		used[name] = true
-		used["Get"+name] = hasGetter
+		if hasGetter {
+			used["Get"+name] = true
+		}
 		return name
 	}
 	for _, fn := range m.fields {
 		fn.goName = unique(fn.goName, true)
 		fn.wrapper = m.goName + "_" + fn.goName
+		fn.defaultName = "Default_" + m.goName + "_" + fn.goName
 		if od := fn.desc.ContainingOneof(); od != nil {
 			o := m.oneofs[od.Index()]
 			if o.fields[0] == fn {
-				// protoc-gen-go reserves oneof names (synthetic ones too)
-				// as if they had no getter; a GetX for the oneof is
-				// generated all the same.
-				o.goName = unique(o.goName, false)
+				// Oneofs take their names in the order of their first
+				// member, as in protoc-gen-go. A real oneof has a getter
+				// GetX, which protoc-gen-go forgets to reserve (a field
+				// get_x after oneof x then breaks its build); a synthetic
+				// one (proto3 optional) has none.
+				o.goName = unique(o.goName, !od.IsSynthetic())
 				o.iface = "is" + m.goName + "_" + o.goName
 			}
 		}
@@ -227,3 +243,69 @@ func isGroupLike(fd protoreflect.FieldDescriptor) bool {
 // message or enum type: its name relative to the file's package, camel-cased,
 // with nesting joined by "_" (Outer.Inner -> Outer_Inner).
 func GoName(d protoreflect.Descriptor) string { return goCamelCase(localName(d)) }
+
+// reservedImportNames are the names no import may take in generated code:
+// the predeclared identifiers, init, the blank identifier and printerLocals.
+var reservedImportNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"init": true, "_": true}
+	for _, n := range predeclared {
+		m[n] = true
+	}
+	for _, n := range printerLocals {
+		m[n] = true
+	}
+	return m
+})
+
+// importName is the name under which a generated file imports a package.
+type importName struct {
+	path string
+	name string // the name the file uses
+	// declared is the package's own name (its package clause); when name
+	// differs, the import carries name as an alias.
+	declared string
+}
+
+// importNames decides the names under which file f imports the packages its
+// code may refer to: stdImports first, in their order, then the Go packages
+// of the messages and enums its fields use, in dependency order. Each takes
+// its declared name unless that would be a Go keyword or predeclared
+// identifier, init, a local of the generated methods (printerLocals), a
+// package-level identifier of f's Go package, or the name of an import
+// decided before it; then, as protoc-gen-go does, the first free name of
+// name1, name2, ... (so package b imported beside the local b becomes b1).
+func (g *generator) importNames(f *fileNames) []importName {
+	reserved, decls := reservedImportNames(), g.pkgDecls[f.importPath]
+	taken := map[string]bool{}
+	var out []importName
+	free := func(name string) bool {
+		_, decl := decls[name]
+		return !reserved[name] && !decl && !taken[name] && !token.Lookup(name).IsKeyword()
+	}
+	add := func(path, declared string) {
+		name := declared
+		for i := 1; !free(name); i++ {
+			name = declared + strconv.Itoa(i)
+		}
+		taken[name] = true
+		out = append(out, importName{path: path, name: name, declared: declared})
+	}
+	for _, s := range stdImports {
+		add(s.path, s.name)
+	}
+	used := map[string]bool{}
+	forEachFieldType(f.desc, func(_ protoreflect.FieldDescriptor, t protoreflect.Descriptor) {
+		used[g.byPath[t.ParentFile().Path()].importPath] = true
+	})
+	done := map[string]bool{f.importPath: true}
+	for _, s := range stdImports {
+		done[s.path] = true
+	}
+	for _, other := range g.files {
+		if used[other.importPath] && !done[other.importPath] {
+			done[other.importPath] = true
+			add(other.importPath, other.pkgName)
+		}
+	}
+	return out
+}

@@ -2,9 +2,13 @@ package gogen
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
@@ -49,6 +53,7 @@ type fileNames struct {
 	importPath string
 	pkgName    string
 	generate   bool
+	outName    string // the generated file's path (see outputPath); set for generated files
 }
 
 // splitGoPackage splits "path;name" into its parts.
@@ -124,6 +129,133 @@ func outputPath(f *fileNames, opts *Options) (string, error) {
 	return out, nil
 }
 
+// goPackagePath is the source path of a file's go_package option
+// (FileDescriptorProto.options = 8, FileOptions.go_package = 11).
+var goPackagePath = protoreflect.SourcePath{8, 11}
+
+// checkImportPaths reports an import path that Go code cannot use, for the
+// files generated and for the files whose types their code refers to: the
+// go command accepts only paths of ASCII letters, digits and "-._~+",
+// with non-empty elements that neither start nor end with a dot
+// (golang.org/x/mod/module.CheckImportPath). The diagnostic points at the
+// go_package option when the path comes from it.
+func (g *generator) checkImportPaths() []Diagnostic {
+	var diags []Diagnostic
+	checked := map[*fileNames]bool{}
+	check := func(f *fileNames) {
+		if checked[f] {
+			return
+		}
+		checked[f] = true
+		problem := importPathProblem(f.importPath)
+		if problem == "" {
+			return
+		}
+		d := Diagnostic{File: f.desc.Path(), Message: fmt.Sprintf("Go import path %q %s", f.importPath, problem)}
+		if _, mapped := g.opts.ImportMap[f.desc.Path()]; mapped {
+			d.Message += " (from the M" + f.desc.Path() + " option)"
+		} else if loc := f.desc.SourceLocations().ByPath(goPackagePath); loc.Path != nil {
+			d.Line, d.Column = loc.StartLine+1, loc.StartColumn+1
+			d.Message += "; fix the go_package option"
+		}
+		diags = append(diags, d)
+	}
+	for _, f := range g.files {
+		if !f.generate {
+			continue
+		}
+		check(f)
+		forEachFieldType(f.desc, func(_ protoreflect.FieldDescriptor, t protoreflect.Descriptor) {
+			check(g.byPath[t.ParentFile().Path()])
+		})
+	}
+	return diags
+}
+
+// importPathProblem says what is wrong with p as a Go import path, or "".
+func importPathProblem(p string) string {
+	if p == "" {
+		return "is empty"
+	}
+	for _, r := range p {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("-._~+/", r)) {
+			return fmt.Sprintf("holds %q; Go import paths hold only ASCII letters, digits and -._~+", r)
+		}
+	}
+	for _, elem := range strings.Split(p, "/") {
+		switch {
+		case elem == "":
+			return "has an empty element (a leading, trailing or double slash)"
+		case elem[0] == '.' || elem[len(elem)-1] == '.':
+			return fmt.Sprintf("has the element %q, which starts or ends with a dot", elem)
+		}
+	}
+	return ""
+}
+
+// knownOS and knownArch are the GOOS and GOARCH values go/build knows
+// (go/build/syslist.go): a file named x_linux.pb.go or x_arm64.pb.go is
+// built only for that system.
+var knownOS = []string{"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js",
+	"linux", "nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos"}
+var knownArch = []string{"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips",
+	"mipsle", "mips64", "mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64",
+	"s390", "s390x", "sparc", "sparc64", "wasm"}
+
+// checkOutputPaths decides the output path of every generated file and
+// reports one that cannot hold Go code the go command builds: a path that
+// leaves the output directory, a file name the go command ignores (leading
+// "_" or ".") or builds for one system only (x_windows.pb.go), a name that
+// is not printable UTF-8, or two files written to one path (or to paths
+// that differ only in case, which the go command rejects).
+func (g *generator) checkOutputPaths(files []protoreflect.FileDescriptor) []Diagnostic {
+	var diags []Diagnostic
+	bad := func(fd protoreflect.FileDescriptor, format string, args ...any) {
+		diags = append(diags, Diagnostic{File: fd.Path(), Message: fmt.Sprintf(format, args...)})
+	}
+	byFold := map[string]*fileNames{}
+	for _, fd := range files {
+		f := g.byPath[fd.Path()]
+		name, err := outputPath(f, &g.opts)
+		if err != nil {
+			bad(fd, "%s", err)
+			continue
+		}
+		f.outName = name
+		base := path.Base(name)
+		stem, _, _ := strings.Cut(base, ".")
+		elems := strings.Split(stem, "_")
+		if len(elems) > 1 && elems[len(elems)-1] == "test" {
+			elems = elems[:len(elems)-1]
+		}
+		last := ""
+		if len(elems) > 1 {
+			last = elems[len(elems)-1]
+		}
+		switch {
+		case !fs.ValidPath(name) || name == ".":
+			bad(fd, "output path %q is not a relative path inside the output directory", name)
+		case !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsGraphic(r) }):
+			bad(fd, "output path %q holds characters that are not printable UTF-8; rename the .proto file", name)
+		case base[0] == '_' || base[0] == '.':
+			bad(fd, "output file %s would be ignored by the go command, which skips names starting with %q; rename the .proto file", base, base[:1])
+		case slices.Contains(knownOS, last) || slices.Contains(knownArch, last):
+			bad(fd, "output file %s would be built only for %s (a Go file name ending in _%s is a build constraint); rename the .proto file", base, last, last)
+		}
+		key := strings.ToLower(name)
+		if prev, ok := byFold[key]; ok {
+			if prev.outName == name {
+				bad(fd, "output file %s is also generated for %s; give one of the files another go_package or name", name, prev.desc.Path())
+			} else {
+				bad(fd, "output file %s and %s, generated for %s, differ only in case, which the go command rejects; rename one of the files", name, prev.outName, prev.desc.Path())
+			}
+			continue
+		}
+		byFold[key] = f
+	}
+	return diags
+}
+
 // position returns the 1-based line and column of d in its file, or 0, 0.
 func position(d protoreflect.Descriptor) (line, col int) {
 	loc := d.ParentFile().SourceLocations().ByDescriptor(d)
@@ -164,12 +296,23 @@ type goDecl struct {
 	name string
 	from protoreflect.Descriptor
 	what string
+	// derived points at the stored name of a declaration protoplay derives
+	// from others (a oneof wrapper or interface, a Default_ constant, an
+	// enum's _name and _value maps); nil for the types and enum values the
+	// schema declares.
+	derived *string
 }
 
-// checkCollisions reports package-level Go identifiers declared twice by the
-// generated files of one Go package (for example tally_sheet and TallySheet,
-// or Outer.Inner_Part and Outer_Inner.Part). protoc-gen-go emits such code
-// and leaves `go build` to fail; protoplay names both proto elements instead.
+// checkCollisions decides the package-level Go identifiers of the generated
+// files of each Go package, which share one scope. The types and enum value
+// constants the schema declares keep their names; two of them with one name
+// (tally_sheet and TallySheet, Outer.Inner_Part and Outer_Inner.Part, an
+// enum value E_X and a message E_X) are reported, naming both proto
+// elements, where protoc-gen-go emits code that does not build. A derived
+// declaration that meets a taken name takes "_" suffixes until it is free,
+// as protoc-gen-go does for oneof wrappers: it is referred to only from its
+// own file, so renaming it changes no API. It records every package's
+// names in g.pkgDecls for the import naming (see importNames).
 func (g *generator) checkCollisions() []Diagnostic {
 	byPkg := map[string][]goDecl{}
 	for _, f := range g.files {
@@ -184,9 +327,13 @@ func (g *generator) checkCollisions() []Diagnostic {
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
+	g.pkgDecls = map[string]map[string]goDecl{}
 	for _, p := range pkgs {
 		seen := map[string]goDecl{}
 		for _, d := range byPkg[p] {
+			if d.derived != nil {
+				continue
+			}
 			prev, ok := seen[d.name]
 			if !ok {
 				seen[d.name] = d
@@ -196,6 +343,20 @@ func (g *generator) checkCollisions() []Diagnostic {
 				"Go identifier %s for %s %s collides with %s %s (%s); rename one of them",
 				d.name, d.what, d.from.FullName(), prev.what, prev.from.FullName(), prev.from.ParentFile().Path()))
 		}
+		for _, d := range byPkg[p] {
+			if d.derived == nil {
+				continue
+			}
+			for {
+				if _, taken := seen[*d.derived]; !taken {
+					break
+				}
+				*d.derived += "_"
+			}
+			d.name = *d.derived
+			seen[d.name] = d
+		}
+		g.pkgDecls[p] = seen
 	}
 	return diags
 }
@@ -206,9 +367,9 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 	var enum func(ed protoreflect.EnumDescriptor)
 	enum = func(ed protoreflect.EnumDescriptor) {
 		en := g.enums[ed.FullName()]
-		out = append(out, goDecl{en.goName, ed, "enum"})
+		out = append(out, goDecl{name: en.goName, from: ed, what: "enum"})
 		if g.opts.EnumMaps {
-			out = append(out, goDecl{en.goName + "_name", ed, "enum"}, goDecl{en.goName + "_value", ed, "enum"})
+			out = append(out, goDecl{en.nameMap, ed, "enum name map", &en.nameMap}, goDecl{en.valueMap, ed, "enum value map", &en.valueMap})
 		}
 		seen := map[string]bool{}
 		for i, v := range en.values {
@@ -216,7 +377,7 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 				continue // aliases of one name are emitted once
 			}
 			seen[v] = true
-			out = append(out, goDecl{v, ed.Values().Get(i), "enum value"})
+			out = append(out, goDecl{name: v, from: ed.Values().Get(i), what: "enum value"})
 		}
 	}
 	var msg func(md protoreflect.MessageDescriptor)
@@ -225,18 +386,18 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 			return
 		}
 		mn := g.msgs[md.FullName()]
-		out = append(out, goDecl{mn.goName, md, "message"})
+		out = append(out, goDecl{name: mn.goName, from: md, what: "message"})
 		for _, fn := range mn.fields {
 			if fn.oneof != nil {
-				out = append(out, goDecl{fn.wrapper, fn.desc, "oneof field"})
+				out = append(out, goDecl{fn.wrapper, fn.desc, "oneof field", &fn.wrapper})
 			}
 			if fn.desc.HasDefault() {
-				out = append(out, goDecl{"Default_" + mn.goName + "_" + fn.goName, fn.desc, "field default"})
+				out = append(out, goDecl{fn.defaultName, fn.desc, "field default", &fn.defaultName})
 			}
 		}
 		for _, o := range mn.oneofs {
 			if !o.desc.IsSynthetic() {
-				out = append(out, goDecl{o.iface, o.desc, "oneof"})
+				out = append(out, goDecl{o.iface, o.desc, "oneof", &o.iface})
 			}
 		}
 		for i := 0; i < md.Enums().Len(); i++ {
