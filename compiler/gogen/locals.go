@@ -13,7 +13,7 @@ package gogen
 var printerLocals = []string{
 	"b", "c", "d", "depth", "e", "end", "err", "group", "i", "j", "k", "key",
 	"keys", "knum", "ktyp", "kv", "l", "m", "missing", "n", "num", "o", "off",
-	"ok", "p", "size", "start", "typ", "v", "val", "vv", "w", "x", "y",
+	"ok", "p", "set", "size", "start", "typ", "v", "val", "vv", "w", "x", "y",
 }
 
 // stdImports are the packages other than proto packages that generated code
