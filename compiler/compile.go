@@ -222,6 +222,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		}
 		return res
 	}
+	res.Diagnostics = append(res.Diagnostics, linkCheck(linked)...)
 	if res.HasErrors() {
 		return res
 	}

@@ -330,3 +330,38 @@ extend M { int32 e = 100; }
 		}
 	}
 }
+
+// TestMapEnumValueStartsAtZero: protoc rejects a map whose value enum does
+// not start at 0 ("Enum value in map must define 0 as the first value");
+// protocompile accepts it, so linkCheck adds the check, positioned at the
+// map type, for the enum declared in the same file, another file, or an
+// editions file with a closed enum, and for maps in imported files.
+func TestMapEnumValueStartsAtZero(t *testing.T) {
+	enumFile := "syntax = \"proto2\";\npackage e;\nenum E { B = 2; A = 0; }\n"
+	for _, tc := range []struct {
+		srcs map[string]string
+		file string
+		at   string
+	}{
+		{map[string]string{"a.proto": "syntax = \"proto2\";\nenum E { B = 2; A = 0; }\nmessage M { map<int32, E> m = 1; }\n"}, "a.proto", "a.proto:3:13"},
+		{map[string]string{"e.proto": enumFile, "a.proto": "syntax = \"proto2\";\nimport \"e.proto\";\nmessage M {\n  message N { map<string, e.E> m = 1; }\n}\n"}, "a.proto", "a.proto:4:15"},
+		{map[string]string{"a.proto": "edition = \"2023\";\nenum E { option features.enum_type = CLOSED; B = 1; Z = 0; }\nmessage M { map<int32, E> m = 1; }\n"}, "a.proto", "a.proto:3:13"},
+		{map[string]string{"e.proto": enumFile, "m.proto": "syntax = \"proto2\";\nimport \"e.proto\";\nmessage M { map<int32, e.E> m = 1; }\n",
+			"a.proto": "syntax = \"proto2\";\nimport \"m.proto\";\nmessage A { optional M m = 1; }\n"}, "a.proto", "m.proto:3:13"},
+	} {
+		res := compile(tc.srcs, tc.file)
+		var got []string
+		found := false
+		for _, d := range res.Diagnostics {
+			got = append(got, d.String())
+			found = found || strings.HasPrefix(d.String(), tc.at+": enum value in map must define 0 as the first value")
+		}
+		if !found || res.Files != nil {
+			t.Errorf("%v: diagnostics %q, want one at %s", tc.srcs, got, tc.at)
+		}
+	}
+	ok := "syntax = \"proto2\";\nenum E { Z = 0; B = 2; }\nmessage M { map<int32, E> m = 1; optional E e = 2; }\nenum F { F1 = 1; }\nmessage N { optional F f = 1; repeated F g = 2; }\n"
+	if err := compile(map[string]string{"a.proto": ok}, "a.proto").Err(); err != nil {
+		t.Error(err)
+	}
+}

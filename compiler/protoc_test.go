@@ -98,6 +98,7 @@ var protocMutations = []mutation{
 	{"proto2 message set with a field", "proto2", "message Mut { option message_set_wire_format = true; extensions 4 to max; optional int32 a = 1; }"},
 	{"proto2 message set extension not a message", "proto2", "message Mut { option message_set_wire_format = true; extensions 4 to max; } extend Mut { optional int32 e = 4; }"},
 	{"proto2 map with label", "proto2", "message Mut { optional map<int32, int32> m = 1; }"},
+	{"proto2 map value enum not starting at 0", "proto2", "enum MutE { MUT_B = 2; MUT_Z = 0; } message Mut { map<int32, MutE> m = 1; }"},
 	{"proto2 group name lower case", "proto2", "message Mut { optional group g = 1 {} }"},
 	{"proto2 packed group in a oneof", "proto2", "message Mut { oneof o { group G = 1 [packed = true] {} } }"},
 	{"proto2 label in a oneof", "proto2", "message Mut { oneof o { optional int32 a = 1; } }"},
