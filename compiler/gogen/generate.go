@@ -40,6 +40,8 @@ type generator struct {
 	msgs         map[protoreflect.FullName]*messageNames
 	enums        map[protoreflect.FullName]*enumNames
 	pkgGenerated map[string]bool // Go import paths of the files being generated
+
+	requireMemo map[protoreflect.FullName]bool // canRequire's answers, made on first use
 }
 
 // Generate produces one .pb.go file for each of files. Their imports are

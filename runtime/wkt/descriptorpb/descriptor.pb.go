@@ -112,8 +112,11 @@ func (m *FileDescriptorSet) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -162,7 +165,8 @@ func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -170,13 +174,19 @@ func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FileDescriptorSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -242,6 +252,25 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FileDescriptorSet) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.File {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "file", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -467,8 +496,11 @@ func (m *FileDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -612,7 +644,8 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -620,13 +653,19 @@ func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FileDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -895,6 +934,45 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FileDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.MessageType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "message_type", k)
+		}
+	}
+	for k, x := range m.EnumType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "enum_type", k)
+		}
+	}
+	for k, x := range m.Service {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "service", k)
+		}
+	}
+	for k, x := range m.Extension {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "extension", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1178,8 +1256,11 @@ func (m *DescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1322,7 +1403,8 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1330,13 +1412,19 @@ func (m *DescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1532,6 +1620,55 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Field {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "field", k)
+		}
+	}
+	for k, x := range m.NestedType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "nested_type", k)
+		}
+	}
+	for k, x := range m.EnumType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "enum_type", k)
+		}
+	}
+	for k, x := range m.ExtensionRange {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "extension_range", k)
+		}
+	}
+	for k, x := range m.Extension {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "extension", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	for k, x := range m.OneofDecl {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "oneof_decl", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1736,8 +1873,11 @@ func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1796,7 +1936,8 @@ func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, er
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1804,13 +1945,19 @@ func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DescriptorProto_ExtensionRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1901,6 +2048,25 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DescriptorProto_ExtensionRange) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1997,8 +2163,11 @@ func (m *DescriptorProto_ReservedRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2045,7 +2214,8 @@ func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, err
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -2053,13 +2223,16 @@ func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DescriptorProto_ReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2134,6 +2307,17 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DescriptorProto_ReservedRange) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2281,8 +2465,11 @@ func (m *ExtensionRangeOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2362,7 +2549,8 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -2370,13 +2558,19 @@ func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ExtensionRangeOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2489,6 +2683,25 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ExtensionRangeOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2645,8 +2858,11 @@ func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2708,7 +2924,8 @@ func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int,
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -2716,13 +2933,16 @@ func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ExtensionRangeOptions_Declaration) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2833,6 +3053,17 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ExtensionRangeOptions_Declaration) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -3197,8 +3428,11 @@ func (m *FieldDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3298,7 +3532,8 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -3306,13 +3541,19 @@ func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -3509,6 +3750,25 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FieldDescriptorProto) Reset() {
 	*m = FieldDescriptorProto{}
@@ -3655,8 +3915,11 @@ func (m *OneofDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3710,7 +3973,8 @@ func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -3718,13 +3982,19 @@ func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *OneofDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -3803,6 +4073,25 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *OneofDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -3926,8 +4215,11 @@ func (m *EnumDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4010,7 +4302,8 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4018,13 +4311,19 @@ func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4145,6 +4444,30 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Value {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "value", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4274,8 +4597,11 @@ func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4322,7 +4648,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4330,13 +4657,16 @@ func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4411,6 +4741,17 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumDescriptorProto_EnumReservedRange) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4510,8 +4851,11 @@ func (m *EnumValueDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4570,7 +4914,8 @@ func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4578,13 +4923,19 @@ func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumValueDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4675,6 +5026,25 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumValueDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4778,8 +5148,11 @@ func (m *ServiceDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4845,7 +5218,8 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4853,13 +5227,19 @@ func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ServiceDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4953,6 +5333,30 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ServiceDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Method {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "method", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -5106,8 +5510,11 @@ func (m *MethodDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5181,7 +5588,8 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -5189,13 +5597,19 @@ func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *MethodDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -5322,6 +5736,25 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *MethodDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -5758,8 +6191,11 @@ func (m *FileOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FileOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5931,7 +6367,8 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FileOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -5939,13 +6376,19 @@ func (m *FileOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FileOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -6259,6 +6702,25 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FileOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -6611,8 +7073,11 @@ func (m *MessageOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *MessageOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -6699,7 +7164,8 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *MessageOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -6707,13 +7173,19 @@ func (m *MessageOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *MessageOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -6855,6 +7327,25 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *MessageOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -7324,8 +7815,11 @@ func (m *FieldOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7467,7 +7961,8 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -7475,13 +7970,19 @@ func (m *FieldOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -7755,6 +8256,25 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FieldOptions) Reset() {
 	*m = FieldOptions{}
@@ -7935,8 +8455,11 @@ func (m *FieldOptions_EditionDefault) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7983,7 +8506,8 @@ func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -7991,13 +8515,16 @@ func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldOptions_EditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8076,6 +8603,17 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldOptions_EditionDefault) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8196,8 +8734,11 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8254,7 +8795,8 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8262,13 +8804,16 @@ func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldOptions_FeatureSupport) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8381,6 +8926,17 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldOptions_FeatureSupport) CheckInitialized() error {
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FieldOptions_FeatureSupport) Reset() {
 	*m = FieldOptions_FeatureSupport{}
@@ -8482,8 +9038,11 @@ func (m *OneofOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *OneofOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8545,7 +9104,8 @@ func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *OneofOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8553,13 +9113,19 @@ func (m *OneofOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *OneofOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8641,6 +9207,25 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *OneofOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8787,8 +9372,11 @@ func (m *EnumOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8865,7 +9453,8 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8873,13 +9462,19 @@ func (m *EnumOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8997,6 +9592,25 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9158,8 +9772,11 @@ func (m *EnumValueOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9243,7 +9860,8 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumValueOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -9251,13 +9869,19 @@ func (m *EnumValueOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumValueOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -9379,6 +10003,25 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumValueOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9510,8 +10153,11 @@ func (m *ServiceOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ServiceOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9580,7 +10226,8 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ServiceOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -9588,13 +10235,19 @@ func (m *ServiceOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ServiceOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -9688,6 +10341,25 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ServiceOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9851,8 +10523,11 @@ func (m *MethodOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *MethodOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9927,7 +10602,8 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *MethodOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -9935,13 +10611,19 @@ func (m *MethodOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *MethodOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -10051,6 +10733,25 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *MethodOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -10219,8 +10920,11 @@ func (m *UninterpretedOption) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10299,7 +11003,8 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *UninterpretedOption) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -10307,13 +11012,19 @@ func (m *UninterpretedOption) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *UninterpretedOption) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -10453,6 +11164,25 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *UninterpretedOption) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Name {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "name", k)
+		}
+	}
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *UninterpretedOption) Reset() {
 	*m = UninterpretedOption{}
@@ -10582,8 +11312,11 @@ func (m *UninterpretedOption_NamePart) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10608,9 +11341,6 @@ func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
 // MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
 // returns the number of bytes written. len(b) must be at least m.Size().
 func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, error) {
-	if m == nil {
-		return 0, nil
-	}
 	if err := m.missingRequired(); err != nil {
 		return 0, err
 	}
@@ -10633,7 +11363,8 @@ func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, erro
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -10641,13 +11372,19 @@ func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *UninterpretedOption_NamePart) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -10709,7 +11446,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if num != group || group == 0 {
 				return 0, wire.EndGroupError(group, start)
 			}
-			return i, m.missingRequired()
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
@@ -10721,10 +11458,15 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 	if group != 0 {
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
-	return len(b), m.missingRequired()
+	return len(b), nil
 }
 
+// missingRequired names the required fields of m itself that are not set
+// (all of them for a nil m, an empty message).
 func (m *UninterpretedOption_NamePart) missingRequired() error {
+	if m == nil {
+		return wire.RequiredError([]string{"google.protobuf.UninterpretedOption.NamePart.name_part", "google.protobuf.UninterpretedOption.NamePart.is_extension"})
+	}
 	var missing []string
 	if m.NamePart == nil {
 		missing = append(missing, "google.protobuf.UninterpretedOption.NamePart.name_part")
@@ -10736,6 +11478,17 @@ func (m *UninterpretedOption_NamePart) missingRequired() error {
 		return nil
 	}
 	return wire.RequiredError(missing)
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *UninterpretedOption_NamePart) CheckInitialized() error {
+	return m.missingRequired()
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11032,8 +11785,11 @@ func (m *FeatureSet) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FeatureSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11100,7 +11856,8 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FeatureSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -11108,13 +11865,16 @@ func (m *FeatureSet) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FeatureSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -11263,6 +12023,17 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FeatureSet) CheckInitialized() error {
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FeatureSet) Reset() {
 	*m = FeatureSet{}
@@ -11395,8 +12166,11 @@ func (m *FeatureSetDefaults) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11455,7 +12229,8 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -11463,13 +12238,16 @@ func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FeatureSetDefaults) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -11567,6 +12345,17 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FeatureSetDefaults) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11685,8 +12474,11 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11752,7 +12544,8 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []b
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -11760,13 +12553,16 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error 
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -11865,6 +12661,17 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11992,8 +12799,11 @@ func (m *SourceCodeInfo) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12042,7 +12852,8 @@ func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -12050,13 +12861,16 @@ func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *SourceCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12122,6 +12936,17 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *SourceCodeInfo) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -12336,8 +13161,11 @@ func (m *SourceCodeInfo_Location) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12407,7 +13235,8 @@ func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -12415,13 +13244,16 @@ func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *SourceCodeInfo_Location) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12572,6 +13404,17 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *SourceCodeInfo_Location) CheckInitialized() error {
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *SourceCodeInfo_Location) Reset() {
 	*m = SourceCodeInfo_Location{}
@@ -12678,8 +13521,11 @@ func (m *GeneratedCodeInfo) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12728,7 +13574,8 @@ func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -12736,13 +13583,16 @@ func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *GeneratedCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12808,6 +13658,17 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *GeneratedCodeInfo) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -12971,8 +13832,11 @@ func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13038,7 +13902,8 @@ func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, erro
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -13046,13 +13911,16 @@ func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *GeneratedCodeInfo_Annotation) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -13186,6 +14054,17 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *GeneratedCodeInfo_Annotation) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.

@@ -146,8 +146,11 @@ func (m *Type) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Type) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -181,6 +184,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Edition) > 0 {
+		if !utf8.ValidString(m.Edition) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Type.edition")
+		}
 		i = wire.PutStringRev(b, i, m.Edition)
 		i--
 		b[i] = 0x3a
@@ -215,6 +221,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x22
 	}
 	for k := len(m.Oneofs) - 1; k >= 0; k-- {
+		if !utf8.ValidString(m.Oneofs[k]) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Type.oneofs")
+		}
 		i = wire.PutStringRev(b, i, m.Oneofs[k])
 		i--
 		b[i] = 0x1a
@@ -232,6 +241,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !utf8.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Type.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -240,7 +252,8 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Type) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -248,13 +261,16 @@ func (m *Type) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Type) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -296,11 +312,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Type.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
 			}
 			v := string(x)
 			i += n
@@ -330,11 +342,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Type.oneofs",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
 			}
 			v := string(x)
 			i += n
@@ -392,11 +400,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Type.edition",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
 			}
 			v := string(x)
 			i += n
@@ -420,6 +424,17 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Type) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -772,8 +787,11 @@ func (m *Field) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Field) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -807,11 +825,17 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.DefaultValue) > 0 {
+		if !utf8.ValidString(m.DefaultValue) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.default_value")
+		}
 		i = wire.PutStringRev(b, i, m.DefaultValue)
 		i--
 		b[i] = 0x5a
 	}
 	if len(m.JsonName) > 0 {
+		if !utf8.ValidString(m.JsonName) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.json_name")
+		}
 		i = wire.PutStringRev(b, i, m.JsonName)
 		i--
 		b[i] = 0x52
@@ -839,11 +863,17 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x38
 	}
 	if len(m.TypeUrl) > 0 {
+		if !utf8.ValidString(m.TypeUrl) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.type_url")
+		}
 		i = wire.PutStringRev(b, i, m.TypeUrl)
 		i--
 		b[i] = 0x32
 	}
 	if len(m.Name) > 0 {
+		if !utf8.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0x22
@@ -867,7 +897,8 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Field) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -875,13 +906,16 @@ func (m *Field) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Field) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -959,11 +993,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
 			}
 			v := string(x)
 			i += n
@@ -978,11 +1008,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.type_url",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
 			}
 			v := string(x)
 			i += n
@@ -1036,11 +1062,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.json_name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
 			}
 			v := string(x)
 			i += n
@@ -1055,11 +1077,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.default_value",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
 			}
 			v := string(x)
 			i += n
@@ -1083,6 +1101,17 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Field) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1248,8 +1277,11 @@ func (m *Enum) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Enum) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1283,6 +1315,9 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Edition) > 0 {
+		if !utf8.ValidString(m.Edition) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.edition")
+		}
 		i = wire.PutStringRev(b, i, m.Edition)
 		i--
 		b[i] = 0x32
@@ -1329,6 +1364,9 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !utf8.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1337,7 +1375,8 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Enum) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1345,13 +1384,16 @@ func (m *Enum) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Enum) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1393,11 +1435,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Enum.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
 			}
 			v := string(x)
 			i += n
@@ -1470,11 +1508,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Enum.edition",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
 			}
 			v := string(x)
 			i += n
@@ -1498,6 +1532,17 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Enum) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1627,8 +1672,11 @@ func (m *EnumValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1679,6 +1727,9 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x10
 	}
 	if len(m.Name) > 0 {
+		if !utf8.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.EnumValue.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1687,7 +1738,8 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1695,13 +1747,16 @@ func (m *EnumValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1743,11 +1798,7 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.EnumValue.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
 			}
 			v := string(x)
 			i += n
@@ -1798,6 +1849,17 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1901,8 +1963,11 @@ func (m *Option) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so equal messages give equal bytes. It fails only when a required
-// field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so equal messages give equal bytes. It fails, with a *wire.Error,
+// when a required field of m or of a message inside it is not set
+// (wire.ErrRequired; a nil element, map value or oneof member counts as an
+// empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Option) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1948,6 +2013,9 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !utf8.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Option.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1956,7 +2024,8 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Option) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1964,13 +2033,16 @@ func (m *Option) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Option) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2012,11 +2084,7 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Option.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
 			}
 			v := string(x)
 			i += n
@@ -2056,6 +2124,17 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Option) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
