@@ -41,3 +41,43 @@ func TestRequiredError(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+func TestUTF8Error(t *testing.T) {
+	err := UTF8Error(4, "p.M.s")
+	var e *Error
+	if !errors.As(err, &e) || !errors.Is(err, ErrUTF8) || e.Offset != 4 || e.Detail != "p.M.s" {
+		t.Fatalf("%#v", err)
+	}
+	if got := UTF8Error(-1, "p.M.s").Error(); got != "protoplay: invalid message: invalid UTF-8 in string field: p.M.s" {
+		t.Fatalf("encoding error text %q", got)
+	}
+}
+
+// NestIndex and NestKey build the paths of errors found without an input
+// offset (Marshal, CheckInitialized): indexes and keys, quoted strings.
+func TestNestIndexKey(t *testing.T) {
+	inner := func() error { return RequiredError([]string{"p.Part.id"}) }
+	err := NestIndex(NestKey(inner(), "by_name", "k\"1"), "items", 3)
+	var e *Error
+	if !errors.As(err, &e) || e.Path != `items[3].by_name["k\"1"]` || e.Offset != -1 || !errors.Is(err, ErrRequired) {
+		t.Fatalf("%#v", err)
+	}
+	for _, c := range []struct {
+		key  any
+		want string
+	}{
+		{int32(-5), "m[-5]"}, {int64(1 << 40), "m[1099511627776]"}, {uint32(7), "m[7]"},
+		{uint64(1 << 63), "m[9223372036854775808]"}, {true, "m[true]"}, {"", `m[""]`},
+	} {
+		if err := NestKey(inner(), "m", c.key); err.(*Error).Path != c.want {
+			t.Errorf("NestKey(%v) path %q, want %q", c.key, err.(*Error).Path, c.want)
+		}
+	}
+	if NestIndex(nil, "x", 0) != nil || NestKey(nil, "x", "k") != nil {
+		t.Fatal("nil error must stay nil")
+	}
+	// Nested under a plain field: "outer.items[3]...".
+	if err := Nest(NestIndex(inner(), "items", 0), -1, "outer"); err.(*Error).Path != "outer.items[0]" {
+		t.Fatalf("%v", err)
+	}
+}
