@@ -530,8 +530,9 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 		return
 	}
 	var body []jen.Code
-	check := func(v jen.Code, nest func() jen.Code) jen.Code {
-		return jen.If(jen.Err().Op(":=").Add(v).Dot("CheckInitialized").Call().Op(";").Err().Op("!=").Nil()).Block(jen.Return(nest()))
+	// check emits the check of v, returning the error re-rooted by nest.
+	check := func(v, nest jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Add(v).Dot("CheckInitialized").Call().Op(";").Err().Op("!=").Nil()).Block(jen.Return(nest))
 	}
 	for _, fn := range sortedFields(mn) {
 		fd := fn.desc
@@ -544,19 +545,20 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 			}
 			// A nil value (an entry without one) is an empty message.
 			body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(f)).Block(
-				check(jen.Id("v"), func() jen.Code { return rt("NestKey").Call(jen.Err(), jen.Lit(name), jen.Id("k")) })))
+				check(jen.Id("v"), rt("NestKey").Call(jen.Err(), jen.Lit(name), jen.Id("k")))))
 		case fd.Message() == nil || !g.canRequire(fd.Message()):
 			continue
 		case st == stMessage:
 			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(
-				check(f, func() jen.Code { return rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(name)) })))
+				check(f, rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(name)))))
 		case st == stRepeated:
 			body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Add(f)).Block(
-				check(jen.Id("x"), func() jen.Code { return rt("NestIndex").Call(jen.Err(), jen.Lit(name), jen.Id("k")) })))
+				check(jen.Id("x"), rt("NestIndex").Call(jen.Err(), jen.Lit(name), jen.Id("k")))))
 		case st == stOneof:
-			// A member holding nil is an empty message, as for protobuf-go.
+			// A nil wrapper sets no member; a wrapper holding nil is an
+			// empty message, as for protobuf-go.
 			body = append(body, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
-				check(jen.Id("x").Dot(fn.goName), func() jen.Code { return rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(name)) })))
+				check(jen.Id("x").Dot(fn.goName), rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(name)))))
 		}
 	}
 	var head []jen.Code
