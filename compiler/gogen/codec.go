@@ -170,9 +170,10 @@ func putTag(num protoreflect.FieldNumber, wt int) []jen.Code {
 }
 
 // putValue writes value v of fd backward, without its tag (for groups: the
-// contents and the end tag; the caller writes the start tag). path names
-// the field in errors from nested messages.
-func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Code {
+// contents and the end tag; the caller writes the start tag). nest is the
+// error returned for an error err from a nested message: err re-rooted at
+// the field (see nestAt).
+func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.Code {
 	switch fd.Kind() {
 	case protoreflect.StringKind:
 		put := jen.Id("i").Op("=").Add(rt("PutStringRev")).Call(jen.Id("b"), jen.Id("i"), v)
@@ -195,7 +196,7 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Co
 		}
 		block := []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(v).Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("i"))),
-			jen.If(jen.Err().Op("!=").Nil()).Block(fail(rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(path)))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail(nest)),
 			jen.Id("i").Op("-=").Id("n"),
 		}
 		if fd.Kind() == protoreflect.MessageKind {
@@ -214,9 +215,15 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Co
 	panic("putValue: " + fd.Kind().String())
 }
 
+// nestAt is the error re-rooting an error err from a nested message at the
+// singular (or oneof member) field fd, for putValue.
+func nestAt(fd protoreflect.FieldDescriptor) jen.Code {
+	return rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(string(fd.Name())))
+}
+
 // putField writes one value and its tag backward.
-func putField(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Code {
-	out := putValue(fd, v, path)
+func putField(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.Code {
+	out := putValue(fd, v, nest)
 	return append(out, putTag(fd.Number(), wireTypeOf(fd.Kind()))...)
 }
 
@@ -414,17 +421,17 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
-	path := string(fd.Name())
+	nest := nestAt(fd)
 	switch storageOf(fd) {
 	case stImplicit:
-		return []jen.Code{jen.If(isNonZero(fd, f)).Block(putField(fd, f, path)...)}
+		return []jen.Code{jen.If(isNonZero(fd, f)).Block(putField(fd, f, nest)...)}
 	case stPointer:
-		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, jen.Op("*").Add(f), path)...)}
+		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, jen.Op("*").Add(f), nest)...)}
 	case stBytes, stMessage:
-		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, path)...)}
+		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, nest)...)}
 	case stOneof:
 		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok")).Block(
-			putField(fd, jen.Id("x").Dot(fn.goName), path)...)}
+			putField(fd, jen.Id("x").Dot(fn.goName), nest)...)}
 	case stRepeated:
 		elem := f.Clone().Index(jen.Id("k"))
 		loop := func(body []jen.Code) *jen.Statement {
@@ -433,13 +440,13 @@ func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 		if fd.IsPacked() {
 			body := []jen.Code{
 				jen.Id("j").Op(":=").Id("i"),
-				loop(putValue(fd, elem, path)),
+				loop(putValue(fd, elem, nest)),
 				jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))),
 			}
 			body = append(body, putTag(fd.Number(), wtBytes)...)
 			return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(body...)}
 		}
-		return []jen.Code{loop(putField(fd, elem, path))}
+		return []jen.Code{loop(putField(fd, elem, rt("NestIndex").Call(jen.Err(), jen.Lit(string(fd.Name())), jen.Id("k"))))}
 	case stMap:
 		return g.marshalMap(fn)
 	}
@@ -454,8 +461,8 @@ func (g *generator) marshalMap(fn *fieldNames) []jen.Code {
 		jen.Id("v").Op(":=").Add(f).Index(jen.Id("key")),
 		jen.Id("j").Op(":=").Id("i"),
 	}
-	entry = append(entry, putField(v, jen.Id("v"), string(fd.Name())+"[]")...)
-	entry = append(entry, putField(k, jen.Id("key"), string(fd.Name()))...)
+	entry = append(entry, putField(v, jen.Id("v"), rt("NestKey").Call(jen.Err(), jen.Lit(string(fd.Name())), jen.Id("key")))...)
+	entry = append(entry, putField(k, jen.Id("key"), nil)...)
 	entry = append(entry, jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))))
 	entry = append(entry, putTag(fd.Number(), wtBytes)...)
 	if k.Kind() == protoreflect.BoolKind {

@@ -119,8 +119,8 @@ func TestC32MarshalChecksRequired(t *testing.T) {
 		{"main", &b32.Assembly{Main: &b32.Part{Weight: ptr[int32](1)}}, "main"},
 		{"spare", &b32.Assembly{Alt: &b32.Assembly_Spare{Spare: &b32.Part{}}}, "spare"},
 		{"nil spare", &b32.Assembly{Alt: &b32.Assembly_Spare{}}, "spare"},
-		{"map value", &b32.Assembly{ByName: map[string]*b32.Part{"a": {Id: ptr[int32](1)}, "b": {}}}, "by_name[]"},
-		{"nil map value", &b32.Assembly{ByName: map[string]*b32.Part{"k": nil}}, "by_name[]"},
+		{"map value", &b32.Assembly{ByName: map[string]*b32.Part{"a": {Id: ptr[int32](1)}, "b": {}}}, `by_name["b"]`},
+		{"nil map value", &b32.Assembly{ByName: map[string]*b32.Part{"k": nil}}, `by_name["k"]`},
 	} {
 		_, err := c.m.Marshal()
 		wantWireError(t, c.name, err, wire.ErrRequired, c.path, "bughunt.b32.Part.id")
@@ -181,7 +181,7 @@ func TestC32RequiredOtherKinds(t *testing.T) {
 	// Marshal: the same rules, paths from Marshal's nesting.
 	n := &b32kinds.Node{Child: &b32kinds.Node{Leaves: []*b32kinds.Leaf{{A: ptr[int32](1), B: ptr[int32](2)}, nil}}}
 	_, err := n.Marshal()
-	wantWireError(t, "nil element", err, wire.ErrRequired, "child.leaves", "Leaf.a")
+	wantWireError(t, "nil element", err, wire.ErrRequired, "child.leaves[1]", "Leaf.a")
 	if err := n.CheckInitialized(); err == nil || err.(*wire.Error).Path != "child.leaves[1]" {
 		t.Errorf("CheckInitialized = %v, want Path child.leaves[1]", err)
 	}

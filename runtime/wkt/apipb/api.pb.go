@@ -189,7 +189,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Mixins[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "mixins")
+				return 0, wire.NestIndex(err, "mixins", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -221,7 +221,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -233,7 +233,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Methods[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "methods")
+				return 0, wire.NestIndex(err, "methods", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -673,7 +673,7 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))

@@ -153,7 +153,7 @@ func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.File[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "file")
+				return 0, wire.NestIndex(err, "file", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -581,7 +581,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "extension")
+				return 0, wire.NestIndex(err, "extension", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -593,7 +593,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Service[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "service")
+				return 0, wire.NestIndex(err, "service", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -605,7 +605,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "enum_type")
+				return 0, wire.NestIndex(err, "enum_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -617,7 +617,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.MessageType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "message_type")
+				return 0, wire.NestIndex(err, "message_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1302,7 +1302,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "reserved_range")
+				return 0, wire.NestIndex(err, "reserved_range", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1314,7 +1314,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.OneofDecl[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "oneof_decl")
+				return 0, wire.NestIndex(err, "oneof_decl", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1338,7 +1338,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "extension")
+				return 0, wire.NestIndex(err, "extension", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1350,7 +1350,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.ExtensionRange[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "extension_range")
+				return 0, wire.NestIndex(err, "extension_range", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1362,7 +1362,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "enum_type")
+				return 0, wire.NestIndex(err, "enum_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1374,7 +1374,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.NestedType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "nested_type")
+				return 0, wire.NestIndex(err, "nested_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1386,7 +1386,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Field[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "field")
+				return 0, wire.NestIndex(err, "field", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -2506,7 +2506,7 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -2537,7 +2537,7 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Declaration[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "declaration")
+				return 0, wire.NestIndex(err, "declaration", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -4261,7 +4261,7 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "reserved_range")
+				return 0, wire.NestIndex(err, "reserved_range", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -4285,7 +4285,7 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Value[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "value")
+				return 0, wire.NestIndex(err, "value", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -5201,7 +5201,7 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Method[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "method")
+				return 0, wire.NestIndex(err, "method", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -6232,7 +6232,7 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -7114,7 +7114,7 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -7856,7 +7856,7 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -7895,7 +7895,7 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.EditionDefaults[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "edition_defaults")
+				return 0, wire.NestIndex(err, "edition_defaults", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -9079,7 +9079,7 @@ func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -9413,7 +9413,7 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -9813,7 +9813,7 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -10194,7 +10194,7 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -10564,7 +10564,7 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -10991,7 +10991,7 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Name[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "name")
+				return 0, wire.NestIndex(err, "name", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -12217,7 +12217,7 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Defaults[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "defaults")
+				return 0, wire.NestIndex(err, "defaults", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -12840,7 +12840,7 @@ func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "location")
+				return 0, wire.NestIndex(err, "location", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -13562,7 +13562,7 @@ func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "annotation")
+				return 0, wire.NestIndex(err, "annotation", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))

@@ -125,7 +125,7 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 			{
 				n, err := v.MarshalToSizedBuffer(b[:i])
 				if err != nil {
-					return 0, wire.Nest(err, -1, "fields[]")
+					return 0, wire.NestKey(err, "fields", key)
 				}
 				i -= n
 				i = wire.PutVarintRev(b, i, uint64(n))
@@ -886,7 +886,7 @@ func (m *ListValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Values[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "values")
+				return 0, wire.NestIndex(err, "values", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))

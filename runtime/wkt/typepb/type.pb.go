@@ -212,7 +212,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -232,7 +232,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Fields[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "fields")
+				return 0, wire.NestIndex(err, "fields", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -844,7 +844,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1343,7 +1343,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1355,7 +1355,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Enumvalue[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "enumvalue")
+				return 0, wire.NestIndex(err, "enumvalue", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1713,7 +1713,7 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
