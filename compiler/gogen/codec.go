@@ -181,7 +181,7 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.
 			// As protobuf-go's Marshal: a string that must be valid UTF-8
 			// on the wire is checked when written, not only when read.
 			return []jen.Code{
-				jen.If(jen.Op("!").Qual("unicode/utf8", "ValidString").Call(v)).Block(
+				jen.If(jen.Op("!").Add(rt("ValidString")).Call(v)).Block(
 					fail(rt("UTF8Error").Call(jen.Lit(-1), jen.Lit(string(fd.FullName()))))),
 				put,
 			}
@@ -792,7 +792,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 			if base != nil {
 				off = jen.Add(base).Op("+").Id(pos)
 			}
-			out = append(out, jen.If(jen.Op("!").Qual("unicode/utf8", "Valid").Call(jen.Id(raw))).Block(
+			out = append(out, jen.If(jen.Op("!").Add(rt("ValidUTF8")).Call(jen.Id(raw))).Block(
 				fail(rt("UTF8Error").Call(off, jen.Lit(string(fd.FullName()))))))
 		}
 		out = append(out, jen.Id(val).Op(":=").String().Call(jen.Id(raw)))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // This file holds the helpers generated message code calls off the
@@ -114,4 +115,56 @@ func CountVarints(b []byte) int {
 		}
 	}
 	return n
+}
+
+// ValidString reports whether s is valid UTF-8, as utf8.ValidString does,
+// about twice as fast for ASCII text: it ORs s together 16 bytes at a time
+// and calls utf8.ValidString only when some byte has its high bit set.
+// Generated Marshal calls it on the strings that must be valid UTF-8
+// (proto3, editions utf8_validation = VERIFY).
+func ValidString(s string) bool {
+	return isASCII(s) || utf8.ValidString(s)
+}
+
+// ValidUTF8 is ValidString for a byte slice (utf8.Valid); generated
+// Unmarshal calls it on the same strings as they are read.
+func ValidUTF8(b []byte) bool {
+	return isASCII(b) || utf8.Valid(b)
+}
+
+// isASCII reports whether no byte of t has its high bit set.
+func isASCII[T string | []byte](t T) bool {
+	var a, b uint64
+	for len(t) >= 16 {
+		a |= load64(t)
+		b |= load64(t[8:])
+		t = t[16:]
+	}
+	switch {
+	case len(t) >= 8:
+		// The last 8 bytes overlap the first 8 when len(t) < 16.
+		a |= load64(t)
+		b |= load64(t[len(t)-8:])
+	case len(t) >= 4:
+		a |= load32(t)
+		b |= load32(t[len(t)-4:])
+	default:
+		for i := 0; i < len(t); i++ {
+			a |= uint64(t[i])
+		}
+	}
+	return (a|b)&0x8080808080808080 == 0
+}
+
+// load64 and load32 read t's first 8 or 4 bytes as one little-endian
+// integer (the compiler makes each a single load).
+func load64[T string | []byte](t T) uint64 {
+	_ = t[7]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+func load32[T string | []byte](t T) uint64 {
+	_ = t[3]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24
 }

@@ -2,7 +2,9 @@ package wire
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCountVarints(t *testing.T) {
@@ -80,4 +82,65 @@ func TestNestIndexKey(t *testing.T) {
 	if err := Nest(NestIndex(inner(), "items", 0), -1, "outer"); err.(*Error).Path != "outer.items[0]" {
 		t.Fatalf("%v", err)
 	}
+}
+
+// ValidString and ValidUTF8 agree with unicode/utf8 for every length up to
+// 40 with a non-ASCII byte (invalid alone, or starting a valid sequence)
+// at every position, and on inputs that are all ASCII.
+func TestValidUTF8(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		want := utf8.ValidString(s)
+		if got := ValidString(s); got != want {
+			t.Fatalf("ValidString(%q) = %v, want %v", s, got, want)
+		}
+		if got := ValidUTF8([]byte(s)); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for n := 0; n <= 40; n++ {
+		ascii := strings.Repeat("a", n)
+		check(ascii)
+		for i := 0; i < n; i++ {
+			for _, bad := range []string{"\xff", "\x80", "\xc3", "é", "✓"} {
+				check(ascii[:i] + bad + ascii[i+1:])
+			}
+		}
+	}
+}
+
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"", "a", "héllo, wörld ✓", "\xff", "0123456789abcdef\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ValidString(s) != utf8.ValidString(s) || ValidUTF8([]byte(s)) != utf8.ValidString(s) {
+			t.Fatalf("%q: ValidString %v, ValidUTF8 %v, utf8 %v", s, ValidString(s), ValidUTF8([]byte(s)), utf8.ValidString(s))
+		}
+	})
+}
+
+func BenchmarkValidString(b *testing.B) {
+	// GoogleMessage1's (proto3) non-empty strings: 4 values, 172 ASCII bytes.
+	strs := []string{
+		strings.Repeat("x", 89), strings.Repeat("y", 10), strings.Repeat("z", 6), strings.Repeat("w", 67),
+	}
+	b.Run("utf8", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range strs {
+				if !utf8.ValidString(s) {
+					b.Fatal(s)
+				}
+			}
+		}
+	})
+	b.Run("wire", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range strs {
+				if !ValidString(s) {
+					b.Fatal(s)
+				}
+			}
+		}
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
-	"unicode/utf8"
 )
 
 // `Any` contains an arbitrary serialized protocol buffer message along with a
@@ -208,7 +207,7 @@ func (m *Any) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.TypeUrl) > 0 {
-		if !utf8.ValidString(m.TypeUrl) {
+		if !wire.ValidString(m.TypeUrl) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Any.type_url")
 		}
 		i = wire.PutStringRev(b, i, m.TypeUrl)
@@ -278,7 +277,7 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Any.type_url")
 			}
 			v := string(x)

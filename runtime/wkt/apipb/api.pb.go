@@ -8,7 +8,6 @@ import (
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
 	"github.com/protoplay/protoplay/runtime/wkt/typepb"
 	"slices"
-	"unicode/utf8"
 )
 
 // Api is a light-weight descriptor for an API Interface.
@@ -210,7 +209,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x2a
 	}
 	if len(m.Version) > 0 {
-		if !utf8.ValidString(m.Version) {
+		if !wire.ValidString(m.Version) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Api.version")
 		}
 		i = wire.PutStringRev(b, i, m.Version)
@@ -242,7 +241,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Api.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -312,7 +311,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.name")
 			}
 			v := string(x)
@@ -357,7 +356,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.version")
 			}
 			v := string(x)
@@ -687,7 +686,7 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x28
 	}
 	if len(m.ResponseTypeUrl) > 0 {
-		if !utf8.ValidString(m.ResponseTypeUrl) {
+		if !wire.ValidString(m.ResponseTypeUrl) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Method.response_type_url")
 		}
 		i = wire.PutStringRev(b, i, m.ResponseTypeUrl)
@@ -700,7 +699,7 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	if len(m.RequestTypeUrl) > 0 {
-		if !utf8.ValidString(m.RequestTypeUrl) {
+		if !wire.ValidString(m.RequestTypeUrl) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Method.request_type_url")
 		}
 		i = wire.PutStringRev(b, i, m.RequestTypeUrl)
@@ -708,7 +707,7 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Method.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -778,7 +777,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.name")
 			}
 			v := string(x)
@@ -793,7 +792,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.request_type_url")
 			}
 			v := string(x)
@@ -820,7 +819,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.response_type_url")
 			}
 			v := string(x)
@@ -1119,7 +1118,7 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Root) > 0 {
-		if !utf8.ValidString(m.Root) {
+		if !wire.ValidString(m.Root) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.root")
 		}
 		i = wire.PutStringRev(b, i, m.Root)
@@ -1127,7 +1126,7 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -1197,7 +1196,7 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.name")
 			}
 			v := string(x)
@@ -1212,7 +1211,7 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.root")
 			}
 			v := string(x)

@@ -6,7 +6,6 @@ package fieldmaskpb
 import (
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
-	"unicode/utf8"
 )
 
 // `FieldMask` represents a set of symbolic field paths, for example:
@@ -276,7 +275,7 @@ func (m *FieldMask) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.Paths) - 1; k >= 0; k-- {
-		if !utf8.ValidString(m.Paths[k]) {
+		if !wire.ValidString(m.Paths[k]) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.FieldMask.paths")
 		}
 		i = wire.PutStringRev(b, i, m.Paths[k])
@@ -346,7 +345,7 @@ func (m *FieldMask) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.FieldMask.paths")
 			}
 			v := string(x)

@@ -6,7 +6,6 @@ package sourcecontextpb
 import (
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
-	"unicode/utf8"
 )
 
 // `SourceContext` represents information about the source of a
@@ -81,7 +80,7 @@ func (m *SourceContext) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.FileName) > 0 {
-		if !utf8.ValidString(m.FileName) {
+		if !wire.ValidString(m.FileName) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.SourceContext.file_name")
 		}
 		i = wire.PutStringRev(b, i, m.FileName)
@@ -151,7 +150,7 @@ func (m *SourceContext) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.SourceContext.file_name")
 			}
 			v := string(x)

@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // `NullValue` is a singleton enumeration to represent the null value for the
@@ -132,7 +131,7 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 			}
 			i--
 			b[i] = 0x12
-			if !utf8.ValidString(key) {
+			if !wire.ValidString(key) {
 				return 0, wire.UTF8Error(-1, "google.protobuf.Struct.FieldsEntry.key")
 			}
 			i = wire.PutStringRev(b, i, key)
@@ -221,7 +220,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					if !utf8.Valid(x) {
+					if !wire.ValidUTF8(x) {
 						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
 					}
 					kv := string(x)
@@ -537,7 +536,7 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x20
 	}
 	if x, ok := m.Kind.(*Value_StringValue); ok {
-		if !utf8.ValidString(x.StringValue) {
+		if !wire.ValidString(x.StringValue) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Value.string_value")
 		}
 		i = wire.PutStringRev(b, i, x.StringValue)
@@ -641,7 +640,7 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
 			}
 			v := string(x)

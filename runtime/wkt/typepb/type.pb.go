@@ -9,7 +9,6 @@ import (
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // The syntax in which a protocol buffer element is defined.
@@ -184,7 +183,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Edition) > 0 {
-		if !utf8.ValidString(m.Edition) {
+		if !wire.ValidString(m.Edition) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.edition")
 		}
 		i = wire.PutStringRev(b, i, m.Edition)
@@ -221,7 +220,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x22
 	}
 	for k := len(m.Oneofs) - 1; k >= 0; k-- {
-		if !utf8.ValidString(m.Oneofs[k]) {
+		if !wire.ValidString(m.Oneofs[k]) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.oneofs")
 		}
 		i = wire.PutStringRev(b, i, m.Oneofs[k])
@@ -241,7 +240,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -311,7 +310,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
 			}
 			v := string(x)
@@ -341,7 +340,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
 			}
 			v := string(x)
@@ -399,7 +398,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
 			}
 			v := string(x)
@@ -825,7 +824,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.DefaultValue) > 0 {
-		if !utf8.ValidString(m.DefaultValue) {
+		if !wire.ValidString(m.DefaultValue) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.default_value")
 		}
 		i = wire.PutStringRev(b, i, m.DefaultValue)
@@ -833,7 +832,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x5a
 	}
 	if len(m.JsonName) > 0 {
-		if !utf8.ValidString(m.JsonName) {
+		if !wire.ValidString(m.JsonName) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.json_name")
 		}
 		i = wire.PutStringRev(b, i, m.JsonName)
@@ -863,7 +862,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x38
 	}
 	if len(m.TypeUrl) > 0 {
-		if !utf8.ValidString(m.TypeUrl) {
+		if !wire.ValidString(m.TypeUrl) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.type_url")
 		}
 		i = wire.PutStringRev(b, i, m.TypeUrl)
@@ -871,7 +870,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x32
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -992,7 +991,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
 			}
 			v := string(x)
@@ -1007,7 +1006,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
 			}
 			v := string(x)
@@ -1061,7 +1060,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
 			}
 			v := string(x)
@@ -1076,7 +1075,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
 			}
 			v := string(x)
@@ -1315,7 +1314,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Edition) > 0 {
-		if !utf8.ValidString(m.Edition) {
+		if !wire.ValidString(m.Edition) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.edition")
 		}
 		i = wire.PutStringRev(b, i, m.Edition)
@@ -1364,7 +1363,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -1434,7 +1433,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
 			}
 			v := string(x)
@@ -1507,7 +1506,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
 			}
 			v := string(x)
@@ -1727,7 +1726,7 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x10
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.EnumValue.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -1797,7 +1796,7 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
 			}
 			v := string(x)
@@ -2013,7 +2012,7 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !utf8.ValidString(m.Name) {
+		if !wire.ValidString(m.Name) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Option.name")
 		}
 		i = wire.PutStringRev(b, i, m.Name)
@@ -2083,7 +2082,7 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
 			}
 			v := string(x)

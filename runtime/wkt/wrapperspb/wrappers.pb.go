@@ -8,7 +8,6 @@ import (
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
-	"unicode/utf8"
 )
 
 // Wrapper message for `double`.
@@ -1532,7 +1531,7 @@ func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Value) > 0 {
-		if !utf8.ValidString(m.Value) {
+		if !wire.ValidString(m.Value) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.StringValue.value")
 		}
 		i = wire.PutStringRev(b, i, m.Value)
@@ -1602,7 +1601,7 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
+			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.StringValue.value")
 			}
 			v := string(x)
