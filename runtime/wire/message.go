@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// This file holds the helpers generated message code calls off the
-// value-decoding path: unknown-field storage and required-field errors.
+// This file holds the helpers generated message code calls besides the
+// Consume and Put families: unknown-field storage, the UTF-8 check of
+// strings, and the errors (and error paths) of required fields and UTF-8.
 //
 // A generated message keeps the fields its schema does not declare (and
 // extensions, and undeclared closed-enum values) as one pointer to their raw
