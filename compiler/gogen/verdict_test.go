@@ -99,7 +99,7 @@ func TestVerdicts(t *testing.T) {
 				key := set.name + ":" + string(md.FullName())
 				registry = append(registry, fmt.Sprintf("\t%q: func() message { return new(%s.%s) },", key, alias, gogen.GoName(md)))
 				b := &payloadBuilder{finite: map[protoreflect.FullName]bool{}}
-				for _, p := range b.payloads(md) {
+				for _, p := range append(b.payloads(md), casePayloads[md.FullName()]...) {
 					inputs = append(inputs, verdictInput{Key: key, Prefix: hex.EncodeToString(p.prefix), Body: hex.EncodeToString(p.body)})
 					metas = append(metas, meta{set, md, p.what})
 				}
@@ -210,6 +210,25 @@ func TestVerdicts(t *testing.T) {
 			t.Errorf("only %d payloads %s", stats[k], k)
 		}
 	}
+}
+
+// casePayloads are the payloads of the case files' headers, tried beside
+// the built ones.
+var casePayloads = map[protoreflect.FullName][]testPayload{
+	"bughunt.b32.Assembly": {
+		{what: "case 32 A", body: unhexT("0a 02 08 01 0a 02 10 07")},
+		{what: "case 32 B", body: unhexT("12 02 08 01 12 02 10 07")},
+		{what: "case 32 C", body: unhexT("22 0b 0a 01 6b 12 02 08 01 12 02 10 07")},
+		{what: "case 32 D", prefix: unhexT("0a 02 08 01"), body: unhexT("1a 01 61")},
+	},
+}
+
+func unhexT(s string) []byte {
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // casesVerdictSet compiles the testdata/cases schemas that TestCasesBuild
