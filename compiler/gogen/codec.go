@@ -170,12 +170,23 @@ func putTag(num protoreflect.FieldNumber, wt int) []jen.Code {
 }
 
 // putValue writes value v of fd backward, without its tag (for groups: the
-// contents and the end tag; the caller writes the start tag). path names
-// the field in errors from nested messages.
-func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Code {
+// contents and the end tag; the caller writes the start tag). nest is the
+// error returned for an error err from a nested message: err re-rooted at
+// the field (see nestAt).
+func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.Code {
 	switch fd.Kind() {
 	case protoreflect.StringKind:
-		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutStringRev")).Call(jen.Id("b"), jen.Id("i"), v)}
+		put := jen.Id("i").Op("=").Add(rt("PutStringRev")).Call(jen.Id("b"), jen.Id("i"), v)
+		if validatesUTF8(fd) {
+			// As protobuf-go's Marshal: a string that must be valid UTF-8
+			// on the wire is checked when written, not only when read.
+			return []jen.Code{
+				jen.If(jen.Op("!").Add(rt("ValidString")).Call(v)).Block(
+					fail(rt("UTF8Error").Call(jen.Lit(-1), jen.Lit(string(fd.FullName()))))),
+				put,
+			}
+		}
+		return []jen.Code{put}
 	case protoreflect.BytesKind:
 		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutBytesRev")).Call(jen.Id("b"), jen.Id("i"), v)}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
@@ -185,7 +196,7 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Co
 		}
 		block := []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(v).Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("i"))),
-			jen.If(jen.Err().Op("!=").Nil()).Block(fail(rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(path)))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail(nest)),
 			jen.Id("i").Op("-=").Id("n"),
 		}
 		if fd.Kind() == protoreflect.MessageKind {
@@ -204,9 +215,15 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Co
 	panic("putValue: " + fd.Kind().String())
 }
 
+// nestAt is the error re-rooting an error err from a nested message at the
+// singular (or oneof member) field fd, for putValue.
+func nestAt(fd protoreflect.FieldDescriptor) jen.Code {
+	return rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(string(fd.Name())))
+}
+
 // putField writes one value and its tag backward.
-func putField(fd protoreflect.FieldDescriptor, v jen.Code, path string) []jen.Code {
-	out := putValue(fd, v, path)
+func putField(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.Code {
+	out := putValue(fd, v, nest)
 	return append(out, putTag(fd.Number(), wireTypeOf(fd.Kind()))...)
 }
 
@@ -342,8 +359,11 @@ func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 	jf.Comment("// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).")
 	jf.Comment("// Fields are written in field-number order, map entries in key order, unknown")
-	jf.Comment("// fields last, so the bytes do not depend on map iteration order. It fails")
-	jf.Comment("// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).")
+	jf.Comment("// fields last, so the bytes do not depend on map iteration order. It fails,")
+	jf.Comment("// with a *wire.Error, when a required field of m or of a message inside it is")
+	jf.Comment("// not set (wire.ErrRequired; a nil element, map value or oneof member counts")
+	jf.Comment("// as an empty message) or a string field that must be valid UTF-8 is not")
+	jf.Comment("// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.")
 	jf.Func().Params(recv(mn)).Id("Marshal").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Id("m").Dot("Size").Call()),
 		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b")),
@@ -363,10 +383,15 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 	)
 	jf.Line()
 
+	// Each message checks its own required fields as it is written, so
+	// Marshal covers the whole tree in the one pass. A nil m (an absent
+	// singular field is never written) is an element, map value or oneof
+	// member: an empty message, which lacks all its required fields.
 	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(fail(jen.Nil()))}
 	if hasRequired(mn) {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
-			fail(jen.Err())))
+		// missingRequired fails for a nil m.
+		body = []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
+			fail(jen.Err()))}
 	}
 	body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
 	if !g.opts.DropUnknown {
@@ -389,18 +414,18 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
-	path := string(fd.Name())
+	nest := nestAt(fd)
 	switch storageOf(fd) {
 	case stImplicit:
-		return []jen.Code{jen.If(isNonZero(fd, f)).Block(putField(fd, f, path)...)}
+		return []jen.Code{jen.If(isNonZero(fd, f)).Block(putField(fd, f, nest)...)}
 	case stPointer:
-		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, jen.Op("*").Add(f), path)...)}
+		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, jen.Op("*").Add(f), nest)...)}
 	case stBytes, stMessage:
-		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, path)...)}
+		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, nest)...)}
 	case stOneof:
 		// A nil wrapper pointer is no member, as in protobuf-go.
 		return []jen.Code{jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
-			putField(fd, jen.Id("x").Dot(fn.goName), path)...)}
+			putField(fd, jen.Id("x").Dot(fn.goName), nest)...)}
 	case stRepeated:
 		elem := f.Clone().Index(jen.Id("k"))
 		loop := func(body []jen.Code) *jen.Statement {
@@ -409,13 +434,13 @@ func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 		if fd.IsPacked() {
 			body := []jen.Code{
 				jen.Id("j").Op(":=").Id("i"),
-				loop(putValue(fd, elem, path)),
+				loop(putValue(fd, elem, nest)),
 				jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))),
 			}
 			body = append(body, putTag(fd.Number(), wtBytes)...)
 			return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(body...)}
 		}
-		return []jen.Code{loop(putField(fd, elem, path))}
+		return []jen.Code{loop(putField(fd, elem, rt("NestIndex").Call(jen.Err(), jen.Lit(string(fd.Name())), jen.Id("k"))))}
 	case stMap:
 		return g.marshalMap(fn)
 	}
@@ -430,8 +455,8 @@ func (g *generator) marshalMap(fn *fieldNames) []jen.Code {
 		jen.Id("v").Op(":=").Add(f).Index(jen.Id("key")),
 		jen.Id("j").Op(":=").Id("i"),
 	}
-	entry = append(entry, putField(v, jen.Id("v"), string(fd.Name())+"[]")...)
-	entry = append(entry, putField(k, jen.Id("key"), string(fd.Name()))...)
+	entry = append(entry, putField(v, jen.Id("v"), rt("NestKey").Call(jen.Err(), jen.Lit(string(fd.Name())), jen.Id("key")))...)
+	entry = append(entry, putField(k, jen.Id("key"), nil)...)
 	entry = append(entry, jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))))
 	entry = append(entry, putTag(fd.Number(), wtBytes)...)
 	if k.Kind() == protoreflect.BoolKind {
@@ -457,32 +482,159 @@ func hasRequired(mn *messageNames) bool {
 	return false
 }
 
-// genRequired prints missingRequired, which names every required field of
-// m that is not set. Nested messages check their own fields as they are
-// encoded or decoded, so no transitive analysis (and no cycle) is needed.
+// genRequired prints CheckInitialized, and for a message with required
+// fields of its own, missingRequired.
+//
+// Required fields are checked as protobuf does: once, on a whole message,
+// not per wire occurrence (a sub-message may arrive in several pieces that
+// the parser merges; only the merged value must be complete). Unmarshal
+// and UnmarshalDepth call CheckInitialized after decoding; Marshal checks
+// each message as it writes it. CheckInitialized visits only the fields
+// whose message type can contain a required field somewhere inside
+// (canRequire), so a message that cannot gets an empty method and pays
+// nothing.
 func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
-	if !hasRequired(mn) {
+	if hasRequired(mn) {
+		var names []jen.Code
+		body := []jen.Code{jen.Var().Id("missing").Index().String()}
+		for _, fn := range mn.fields {
+			if fn.desc.Cardinality() != protoreflect.Required {
+				continue
+			}
+			name := jen.Lit(string(fn.desc.FullName()))
+			names = append(names, name)
+			body = append(body, jen.If(mf(fn).Op("==").Nil()).Block(
+				jen.Id("missing").Op("=").Append(jen.Id("missing"), name)))
+		}
+		body = append([]jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(
+			jen.Return(rt("RequiredError").Call(jen.Index().String().Values(names...))))}, body...)
+		body = append(body,
+			jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+			jen.Return(rt("RequiredError").Call(jen.Id("missing"))),
+		)
+		jf.Comment("// missingRequired names the required fields of m itself that are not set")
+		jf.Comment("// (all of them for a nil m, an empty message).")
+		jf.Func().Params(recv(mn)).Id("missingRequired").Params().Error().Block(body...)
+		jf.Line()
+	}
+
+	jf.Comment("// CheckInitialized reports a required field (proto2 required, editions")
+	jf.Comment("// LEGACY_REQUIRED) that is not set in m or in a message inside it, as")
+	jf.Comment("// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping")
+	jf.Comment("// wire.ErrRequired, whose Path leads to the incomplete message (\"items[2].part\",")
+	jf.Comment("// \"by_name[\\\"k\\\"]\") and whose Detail names its missing fields. A nil m is an")
+	jf.Comment("// empty message. Unmarshal and UnmarshalDepth call it on their merged result;")
+	jf.Comment("// callers of UnmarshalWith, which does not, may call it themselves.")
+	if !g.canRequire(mn.desc) {
+		jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(jen.Return(jen.Nil()))
+		jf.Line()
 		return
 	}
-	body := []jen.Code{jen.Var().Id("missing").Index().String()}
-	for _, fn := range mn.fields {
-		if fn.desc.Cardinality() != protoreflect.Required {
-			continue
-		}
-		body = append(body, jen.If(mf(fn).Op("==").Nil()).Block(
-			jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(string(fn.desc.FullName())))))
+	var body []jen.Code
+	// check emits the check of v, returning the error re-rooted by nest.
+	check := func(v, nest jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Add(v).Dot("CheckInitialized").Call().Op(";").Err().Op("!=").Nil()).Block(jen.Return(nest))
 	}
-	body = append(body,
-		jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-		jen.Return(rt("RequiredError").Call(jen.Id("missing"))),
-	)
-	jf.Func().Params(recv(mn)).Id("missingRequired").Params().Error().Block(body...)
+	for _, fn := range sortedFields(mn) {
+		fd := fn.desc
+		name := string(fd.Name())
+		f := mf(fn)
+		switch st := storageOf(fd); {
+		case st == stMap:
+			if v := fd.MapValue(); v.Message() == nil || !g.canRequire(v.Message()) {
+				continue
+			}
+			// A nil value (an entry without one) is an empty message.
+			body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(f)).Block(
+				check(jen.Id("v"), rt("NestKey").Call(jen.Err(), jen.Lit(name), jen.Id("k")))))
+		case fd.Message() == nil || !g.canRequire(fd.Message()):
+			continue
+		case st == stMessage:
+			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(
+				check(f, rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(name)))))
+		case st == stRepeated:
+			body = append(body, jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Add(f)).Block(
+				check(jen.Id("x"), rt("NestIndex").Call(jen.Err(), jen.Lit(name), jen.Id("k")))))
+		case st == stOneof:
+			// A nil wrapper sets no member; a wrapper holding nil is an
+			// empty message, as for protobuf-go.
+			body = append(body, jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
+				check(jen.Id("x").Dot(fn.goName), rt("Nest").Call(jen.Err(), jen.Lit(-1), jen.Lit(name)))))
+		}
+	}
+	var head []jen.Code
+	switch {
+	case len(body) == 0:
+		// Only fields of its own to check (canRequire holds, so it has some).
+		body = []jen.Code{jen.Return(jen.Id("m").Dot("missingRequired").Call())}
+	case hasRequired(mn):
+		head = []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err()))}
+		fallthrough
+	default:
+		head = append(head, jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())))
+		body = append(append(head, body...), jen.Return(jen.Nil()))
+	}
+	jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(body...)
 	jf.Line()
+}
+
+// canRequire reports whether a message of type md can hold a required
+// field that is not set: md has one, or a message field of md (singular,
+// repeated, oneof member, map value, group) has a type that can, at any
+// depth. Cycles are followed; the answers are memoized per generator.
+func (g *generator) canRequire(md protoreflect.MessageDescriptor) bool {
+	if g.requireMemo == nil {
+		g.requireMemo = map[protoreflect.FullName]bool{}
+	}
+	if v, ok := g.requireMemo[md.FullName()]; ok {
+		return v
+	}
+	// A search over every type reachable from md: when it finds no
+	// required field, none of those types (whose reach is within md's)
+	// can hold one either, so all are memoized false.
+	seen := map[protoreflect.FullName]bool{}
+	var found bool
+	var walk func(md protoreflect.MessageDescriptor)
+	walk = func(md protoreflect.MessageDescriptor) {
+		if found || seen[md.FullName()] {
+			return
+		}
+		if v, ok := g.requireMemo[md.FullName()]; ok {
+			found = v
+			return
+		}
+		seen[md.FullName()] = true
+		fields := md.Fields()
+		for i := 0; i < fields.Len() && !found; i++ {
+			fd := fields.Get(i)
+			if fd.Cardinality() == protoreflect.Required {
+				found = true
+				return
+			}
+			if fd.IsMap() {
+				fd = fd.MapValue()
+			}
+			if sub := fd.Message(); sub != nil {
+				walk(sub)
+			}
+		}
+	}
+	walk(md)
+	if found {
+		g.requireMemo[md.FullName()] = true
+		return true
+	}
+	for name := range seen {
+		g.requireMemo[name] = false
+	}
+	return false
 }
 
 func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	jf.Comment("// Unmarshal replaces the contents of m with the message encoded in b. Errors are")
-	jf.Comment("// *wire.Error values giving the byte offset and field path of the problem.")
+	jf.Comment("// *wire.Error values giving the byte offset and field path of the problem; a")
+	jf.Comment("// required field missing from the result is wire.ErrRequired (see CheckInitialized).")
 	jf.Func().Params(recv(mn)).Id("Unmarshal").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Id("m").Dot("Reset").Call(),
 		jen.Return(jen.Id("m").Dot("UnmarshalDepth").Call(jen.Id("b"), rt("DefaultMaxDepth"))),
@@ -492,11 +644,6 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	var cases []jen.Code
 	for _, fn := range sortedFields(mn) {
 		cases = append(cases, jen.Case(jen.Lit(int(fn.desc.Number()))).Block(g.unmarshalField(fn)...))
-	}
-	// done is the error of a complete message: a missing required field.
-	var done jen.Code = jen.Nil()
-	if hasRequired(mn) {
-		done = jen.Id("m").Dot("missingRequired").Call()
 	}
 	loop := []jen.Code{
 		jen.Id("start").Op(":=").Id("i"),
@@ -524,7 +671,7 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Id("typ").Op("==").Add(rt("EndGroupType"))).Block(
 			jen.If(jen.Id("num").Op("!=").Id("group").Op("||").Id("group").Op("==").Lit(0)).Block(
 				fail(rt("EndGroupError").Call(jen.Id("group"), jen.Id("start")))),
-			jen.Return(jen.Id("i"), done),
+			jen.Return(jen.Id("i"), jen.Nil()),
 		),
 		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
@@ -543,16 +690,28 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("b")), jen.Empty()).Block(loop...),
 		jen.If(jen.Id("group").Op("!=").Lit(0)).Block(fail(rt("UnterminatedGroupError").Call(jen.Len(jen.Id("b"))))),
 	}
-	body = append(body, jen.Return(jen.Len(jen.Id("b")), done))
-	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth levels")
-	jf.Comment("// of messages and groups, m's own included. Offsets in errors are relative to b.")
-	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(
+	body = append(body, jen.Return(jen.Len(jen.Id("b")), jen.Nil()))
+	depthBody := []jen.Code{
 		jen.Var().Id("d").Add(rt("Decoder")),
 		jen.Return(jen.Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth"))),
-	)
+	}
+	if g.canRequire(mn.desc) {
+		depthBody = []jen.Code{
+			jen.Var().Id("d").Add(rt("Decoder")),
+			jen.If(jen.Err().Op(":=").Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth")).Op(";").Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err())),
+			jen.Return(jen.Id("m").Dot("CheckInitialized").Call()),
+		}
+	}
+	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth levels")
+	jf.Comment("// of messages and groups, m's own included. Offsets in errors are relative to b.")
+	jf.Comment("// Required fields are checked once, on the merged result (see CheckInitialized).")
+	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(depthBody...)
 	jf.Line()
 	jf.Comment("// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which")
-	jf.Comment("// generated code passes down to nested messages: see wire.Decoder.")
+	jf.Comment("// generated code passes down to nested messages: see wire.Decoder. It does not")
+	jf.Comment("// check required fields: a sub-message may arrive in pieces that only together")
+	jf.Comment("// are complete, so UnmarshalDepth checks the whole result at the end.")
 	jf.Func().Params(recv(mn)).Id("UnmarshalWith").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(
 		jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b"), jen.Lit(0), jen.Id("depth")),
 		jen.Return(jen.Err()),
@@ -627,9 +786,8 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 			if base != nil {
 				off = jen.Add(base).Op("+").Id(pos)
 			}
-			out = append(out, jen.If(jen.Op("!").Qual("unicode/utf8", "Valid").Call(jen.Id(raw))).Block(
-				fail(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
-					jen.Id("Offset"): off, jen.Id("Err"): rt("ErrUTF8"), jen.Id("Detail"): jen.Lit(string(fd.FullName()))}))))
+			out = append(out, jen.If(jen.Op("!").Add(rt("ValidUTF8")).Call(jen.Id(raw))).Block(
+				fail(rt("UTF8Error").Call(off, jen.Lit(string(fd.FullName()))))))
 		}
 		out = append(out, jen.Id(val).Op(":=").String().Call(jen.Id(raw)))
 	case protoreflect.BytesKind:

@@ -48,6 +48,8 @@ type generator struct {
 	// pkgDecls holds the package-level identifiers of each generated Go
 	// package (see checkCollisions).
 	pkgDecls map[string]map[string]goDecl
+	// requireMemo holds canRequire's answers, made on first use.
+	requireMemo map[protoreflect.FullName]bool
 }
 
 // Generate produces one .pb.go file for each of files. Their imports are

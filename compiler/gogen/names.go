@@ -28,6 +28,7 @@ var reservedMethods = []string{
 	// protoplay's own methods.
 	"Size", "Clone", "Equal", "MarshalAppend", "MarshalToSizedBuffer",
 	"UnmarshalDepth", "UnmarshalWith", "UnmarshalGroup", "MarshalJSON", "UnmarshalJSON",
+	"CheckInitialized",
 }
 
 type messageNames struct {

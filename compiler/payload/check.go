@@ -51,6 +51,7 @@ func (s *Schema) Check() []CheckResult {
 
 // CheckType runs Check's round trips on one message type.
 func (s *Schema) CheckType(md protoreflect.MessageDescriptor) (r CheckResult) {
+	md = s.resolve(md)
 	r.Type = string(md.FullName())
 	defer func() {
 		if p := recover(); p != nil {

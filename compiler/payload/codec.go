@@ -63,7 +63,7 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 	if err := checkSize(len(input)); err != nil {
 		return nil, err
 	}
-	m := dynamicpb.NewMessage(md)
+	m := dynamicpb.NewMessage(s.resolve(md))
 	var err error
 	kind := KindJSON
 	switch in {
@@ -201,6 +201,7 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 	if err := checkSize(len(b)); err != nil {
 		return nil, err
 	}
+	md = s.resolve(md)
 	m := dynamicpb.NewMessage(md)
 	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(b, m)
 	if err == nil {
@@ -222,7 +223,14 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (string, error) {
 	case JSON, "":
 		j, err := protojson.MarshalOptions{Resolver: s.Types}.Marshal(m)
 		if err != nil {
-			return "", valueError(err)
+			// protojson fails only on valid values it cannot write:
+			// invalid UTF-8 where the schema allows it (proto2 strings,
+			// utf8_validation = NONE), a google.protobuf.Value with no
+			// kind set, an Any of an unknown type. Say so, so that a
+			// valid payload does not look rejected.
+			e := valueError(err)
+			e.Message += " (the value is valid, but JSON cannot represent it: use text or wire output)"
+			return "", e
 		}
 		var buf bytes.Buffer
 		if err := json.Indent(&buf, j, "", "  "); err != nil {

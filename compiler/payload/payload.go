@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/bufbuild/protocompile/linker"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -150,7 +151,8 @@ func checkSize(n int) error {
 
 // Schema resolves message types, extensions and Any type URLs from the
 // files of one compile result and everything they import. It is safe for
-// concurrent use once built.
+// concurrent use once built. Its methods that take a message descriptor
+// use the schema's own descriptor of the same full name (see NewSchema).
 type Schema struct {
 	// Files holds every file of the compile result and its transitive
 	// imports, registered by path.
@@ -165,36 +167,73 @@ type Schema struct {
 // NewSchema builds a Schema from the Files of a compiler.Result. It fails
 // only if two files define the same name, which a successful compilation
 // rules out.
+//
+// An editions file, and any file importing one (directly or not), is
+// rebuilt as google.golang.org/protobuf's own descriptor (protodesc.NewFile),
+// so that its codecs decide what they decide for protoc-gen-go types:
+// protocompile's descriptors do not tell them about editions features
+// (RequiredNumbers omits LEGACY_REQUIRED fields, and utf8_validation =
+// VERIFY goes unseen), so a payload missing such a required field, or with
+// invalid UTF-8 in such a string, would be accepted. proto2 and proto3
+// files alone need no rebuilding (it costs about 3 ms for the conformance
+// test messages and descriptor.proto). A file protodesc cannot rebuild (an
+// edition it does not know yet) is kept as protocompile's descriptor.
 func NewSchema(files linker.Files) (*Schema, error) {
 	s := &Schema{Files: new(protoregistry.Files)}
 	seen := map[string]bool{}
+	rebuilt := map[string]bool{}
 	var add func(fd protoreflect.FileDescriptor) error
 	add = func(fd protoreflect.FileDescriptor) error {
 		if seen[fd.Path()] {
 			return nil
 		}
 		seen[fd.Path()] = true
+		rebuild := fd.Syntax() == protoreflect.Editions
 		imps := fd.Imports()
 		for i := 0; i < imps.Len(); i++ {
 			if imp := imps.Get(i).FileDescriptor; imp != nil && !imp.IsPlaceholder() {
 				if err := add(imp); err != nil {
 					return err
 				}
+				rebuild = rebuild || rebuilt[imp.Path()]
 			}
 		}
-		if err := s.Files.RegisterFile(fd); err != nil {
+		own := fd
+		if rebuild {
+			if nf, err := protodesc.NewFile(protodesc.ToFileDescriptorProto(fd), s.Files); err == nil {
+				own = nf
+				rebuilt[fd.Path()] = true
+			}
+		}
+		if err := s.Files.RegisterFile(own); err != nil {
 			return newError(KindType, "%v", err)
 		}
 		return nil
 	}
 	for _, f := range files {
-		s.roots = append(s.roots, f)
 		if err := add(f); err != nil {
 			return nil, err
 		}
+		own, err := s.Files.FindFileByPath(f.Path())
+		if err != nil {
+			return nil, newError(KindType, "%v", err)
+		}
+		s.roots = append(s.roots, own)
 	}
 	s.Types = dynamicpb.NewTypes(s.Files)
 	return s, nil
+}
+
+// resolve returns the schema's own descriptor of md's type (see NewSchema),
+// found by full name, so that callers may pass descriptors from the
+// compile result; md itself if the schema has no such type.
+func (s *Schema) resolve(md protoreflect.MessageDescriptor) protoreflect.MessageDescriptor {
+	if d, err := s.Files.FindDescriptorByName(md.FullName()); err == nil {
+		if own, ok := d.(protoreflect.MessageDescriptor); ok {
+			return own
+		}
+	}
+	return md
 }
 
 // FindMessage finds a message type by its full name ("pkg.Message", a

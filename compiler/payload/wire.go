@@ -27,6 +27,7 @@ import (
 // allocates at most MaxViewBytesPerInputByte per input byte plus
 // MaxViewOverhead.
 func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*View, error) {
+	md = s.resolve(md)
 	v := &View{Type: string(md.FullName()), Size: len(payload), Fields: []Field{}}
 	if err := checkSize(len(payload)); err != nil {
 		v.Error = err.(*Error)

@@ -2,7 +2,9 @@ package wire
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCountVarints(t *testing.T) {
@@ -40,4 +42,105 @@ func TestRequiredError(t *testing.T) {
 	if !errors.Is(err, ErrRequired) || err.Error() != "protoplay: invalid message: required field not set: p.M.a, p.M.b" {
 		t.Fatalf("%v", err)
 	}
+}
+
+func TestUTF8Error(t *testing.T) {
+	err := UTF8Error(4, "p.M.s")
+	var e *Error
+	if !errors.As(err, &e) || !errors.Is(err, ErrUTF8) || e.Offset != 4 || e.Detail != "p.M.s" {
+		t.Fatalf("%#v", err)
+	}
+	if got := UTF8Error(-1, "p.M.s").Error(); got != "protoplay: invalid message: invalid UTF-8 in string field: p.M.s" {
+		t.Fatalf("encoding error text %q", got)
+	}
+}
+
+// NestIndex and NestKey build the paths of errors found without an input
+// offset (Marshal, CheckInitialized): indexes and keys, quoted strings.
+func TestNestIndexKey(t *testing.T) {
+	inner := func() error { return RequiredError([]string{"p.Part.id"}) }
+	err := NestIndex(NestKey(inner(), "by_name", "k\"1"), "items", 3)
+	var e *Error
+	if !errors.As(err, &e) || e.Path != `items[3].by_name["k\"1"]` || e.Offset != -1 || !errors.Is(err, ErrRequired) {
+		t.Fatalf("%#v", err)
+	}
+	for _, c := range []struct {
+		key  any
+		want string
+	}{
+		{int32(-5), "m[-5]"}, {int64(1 << 40), "m[1099511627776]"}, {uint32(7), "m[7]"},
+		{uint64(1 << 63), "m[9223372036854775808]"}, {true, "m[true]"}, {"", `m[""]`},
+	} {
+		if err := NestKey(inner(), "m", c.key); err.(*Error).Path != c.want {
+			t.Errorf("NestKey(%v) path %q, want %q", c.key, err.(*Error).Path, c.want)
+		}
+	}
+	if NestIndex(nil, "x", 0) != nil || NestKey(nil, "x", "k") != nil {
+		t.Fatal("nil error must stay nil")
+	}
+	// Nested under a plain field: "outer.items[3]...".
+	if err := Nest(NestIndex(inner(), "items", 0), -1, "outer"); err.(*Error).Path != "outer.items[0]" {
+		t.Fatalf("%v", err)
+	}
+}
+
+// ValidString and ValidUTF8 agree with unicode/utf8 for every length up to
+// 40 with a non-ASCII byte (invalid alone, or starting a valid sequence)
+// at every position, and on inputs that are all ASCII.
+func TestValidUTF8(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		want := utf8.ValidString(s)
+		if got := ValidString(s); got != want {
+			t.Fatalf("ValidString(%q) = %v, want %v", s, got, want)
+		}
+		if got := ValidUTF8([]byte(s)); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for n := 0; n <= 40; n++ {
+		ascii := strings.Repeat("a", n)
+		check(ascii)
+		for i := 0; i < n; i++ {
+			for _, bad := range []string{"\xff", "\x80", "\xc3", "é", "✓"} {
+				check(ascii[:i] + bad + ascii[i+1:])
+			}
+		}
+	}
+}
+
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"", "a", "héllo, wörld ✓", "\xff", "0123456789abcdef\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ValidString(s) != utf8.ValidString(s) || ValidUTF8([]byte(s)) != utf8.ValidString(s) {
+			t.Fatalf("%q: ValidString %v, ValidUTF8 %v, utf8 %v", s, ValidString(s), ValidUTF8([]byte(s)), utf8.ValidString(s))
+		}
+	})
+}
+
+func BenchmarkValidString(b *testing.B) {
+	// GoogleMessage1's (proto3) non-empty strings: 4 values, 172 ASCII bytes.
+	strs := []string{
+		strings.Repeat("x", 89), strings.Repeat("y", 10), strings.Repeat("z", 6), strings.Repeat("w", 67),
+	}
+	b.Run("utf8", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range strs {
+				if !utf8.ValidString(s) {
+					b.Fatal(s)
+				}
+			}
+		}
+	})
+	b.Run("wire", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range strs {
+				if !ValidString(s) {
+					b.Fatal(s)
+				}
+			}
+		}
+	})
 }

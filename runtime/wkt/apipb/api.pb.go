@@ -8,7 +8,6 @@ import (
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
 	"github.com/protoplay/protoplay/runtime/wkt/typepb"
 	"slices"
-	"unicode/utf8"
 )
 
 // Api is a light-weight descriptor for an API Interface.
@@ -143,8 +142,11 @@ func (m *Api) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Api) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -186,7 +188,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Mixins[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "mixins")
+				return 0, wire.NestIndex(err, "mixins", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -207,6 +209,9 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x2a
 	}
 	if len(m.Version) > 0 {
+		if !wire.ValidString(m.Version) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Api.version")
+		}
 		i = wire.PutStringRev(b, i, m.Version)
 		i--
 		b[i] = 0x22
@@ -215,7 +220,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -227,7 +232,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Methods[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "methods")
+				return 0, wire.NestIndex(err, "methods", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -236,6 +241,9 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Api.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -244,7 +252,8 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Api) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -252,13 +261,16 @@ func (m *Api) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Api) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -299,12 +311,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Api.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Api.name")
 			}
 			v := string(x)
 			i += n
@@ -348,12 +356,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Api.version",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Api.version")
 			}
 			v := string(x)
 			i += n
@@ -420,6 +424,17 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Api) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -616,8 +631,11 @@ func (m *Method) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Method) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -659,7 +677,7 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -673,6 +691,9 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x28
 	}
 	if len(m.ResponseTypeUrl) > 0 {
+		if !wire.ValidString(m.ResponseTypeUrl) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Method.response_type_url")
+		}
 		i = wire.PutStringRev(b, i, m.ResponseTypeUrl)
 		i--
 		b[i] = 0x22
@@ -683,11 +704,17 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	if len(m.RequestTypeUrl) > 0 {
+		if !wire.ValidString(m.RequestTypeUrl) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Method.request_type_url")
+		}
 		i = wire.PutStringRev(b, i, m.RequestTypeUrl)
 		i--
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Method.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -696,7 +723,8 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Method) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -704,13 +732,16 @@ func (m *Method) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Method) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -751,12 +782,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Method.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Method.name")
 			}
 			v := string(x)
 			i += n
@@ -770,12 +797,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Method.request_type_url",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Method.request_type_url")
 			}
 			v := string(x)
 			i += n
@@ -801,12 +824,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Method.response_type_url",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Method.response_type_url")
 			}
 			v := string(x)
 			i += n
@@ -869,6 +888,17 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Method) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1060,8 +1090,11 @@ func (m *Mixin) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Mixin) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1095,11 +1128,17 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Root) > 0 {
+		if !wire.ValidString(m.Root) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.root")
+		}
 		i = wire.PutStringRev(b, i, m.Root)
 		i--
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1108,7 +1147,8 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Mixin) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1116,13 +1156,16 @@ func (m *Mixin) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Mixin) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1163,12 +1206,8 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Mixin.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.name")
 			}
 			v := string(x)
 			i += n
@@ -1182,12 +1221,8 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Mixin.root",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.root")
 			}
 			v := string(x)
 			i += n
@@ -1211,6 +1246,17 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Mixin) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.

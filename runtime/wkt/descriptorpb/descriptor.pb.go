@@ -112,8 +112,11 @@ func (m *FileDescriptorSet) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -150,7 +153,7 @@ func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.File[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "file")
+				return 0, wire.NestIndex(err, "file", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -162,7 +165,8 @@ func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -170,13 +174,19 @@ func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FileDescriptorSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -242,6 +252,25 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FileDescriptorSet) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.File {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "file", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -472,8 +501,11 @@ func (m *FileDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -554,7 +586,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "extension")
+				return 0, wire.NestIndex(err, "extension", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -566,7 +598,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Service[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "service")
+				return 0, wire.NestIndex(err, "service", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -578,7 +610,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "enum_type")
+				return 0, wire.NestIndex(err, "enum_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -590,7 +622,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.MessageType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "message_type")
+				return 0, wire.NestIndex(err, "message_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -617,7 +649,8 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -625,13 +658,19 @@ func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FileDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -900,6 +939,45 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FileDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.MessageType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "message_type", k)
+		}
+	}
+	for k, x := range m.EnumType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "enum_type", k)
+		}
+	}
+	for k, x := range m.Service {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "service", k)
+		}
+	}
+	for k, x := range m.Extension {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "extension", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1188,8 +1266,11 @@ func (m *DescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1231,7 +1312,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "reserved_range")
+				return 0, wire.NestIndex(err, "reserved_range", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1243,7 +1324,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.OneofDecl[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "oneof_decl")
+				return 0, wire.NestIndex(err, "oneof_decl", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1267,7 +1348,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "extension")
+				return 0, wire.NestIndex(err, "extension", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1279,7 +1360,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.ExtensionRange[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "extension_range")
+				return 0, wire.NestIndex(err, "extension_range", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1291,7 +1372,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "enum_type")
+				return 0, wire.NestIndex(err, "enum_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1303,7 +1384,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.NestedType[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "nested_type")
+				return 0, wire.NestIndex(err, "nested_type", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1315,7 +1396,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Field[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "field")
+				return 0, wire.NestIndex(err, "field", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1332,7 +1413,8 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1340,13 +1422,19 @@ func (m *DescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1542,6 +1630,55 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Field {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "field", k)
+		}
+	}
+	for k, x := range m.NestedType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "nested_type", k)
+		}
+	}
+	for k, x := range m.EnumType {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "enum_type", k)
+		}
+	}
+	for k, x := range m.ExtensionRange {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "extension_range", k)
+		}
+	}
+	for k, x := range m.Extension {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "extension", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	for k, x := range m.OneofDecl {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "oneof_decl", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1751,8 +1888,11 @@ func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1811,7 +1951,8 @@ func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, er
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1819,13 +1960,19 @@ func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DescriptorProto_ExtensionRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1916,6 +2063,25 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DescriptorProto_ExtensionRange) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2017,8 +2183,11 @@ func (m *DescriptorProto_ReservedRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2065,7 +2234,8 @@ func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, err
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -2073,13 +2243,16 @@ func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DescriptorProto_ReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2154,6 +2327,17 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DescriptorProto_ReservedRange) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2306,8 +2490,11 @@ func (m *ExtensionRangeOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2344,7 +2531,7 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -2375,7 +2562,7 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Declaration[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "declaration")
+				return 0, wire.NestIndex(err, "declaration", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -2387,7 +2574,8 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -2395,13 +2583,19 @@ func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ExtensionRangeOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2514,6 +2708,25 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ExtensionRangeOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -2675,8 +2888,11 @@ func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2738,7 +2954,8 @@ func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int,
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -2746,13 +2963,16 @@ func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ExtensionRangeOptions_Declaration) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2863,6 +3083,17 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ExtensionRangeOptions_Declaration) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -3232,8 +3463,11 @@ func (m *FieldDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3333,7 +3567,8 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -3341,13 +3576,19 @@ func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -3544,6 +3785,25 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FieldDescriptorProto) Reset() {
 	*m = FieldDescriptorProto{}
@@ -3695,8 +3955,11 @@ func (m *OneofDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3750,7 +4013,8 @@ func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -3758,13 +4022,19 @@ func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *OneofDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -3843,6 +4113,25 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *OneofDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -3971,8 +4260,11 @@ func (m *EnumDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4014,7 +4306,7 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "reserved_range")
+				return 0, wire.NestIndex(err, "reserved_range", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -4038,7 +4330,7 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Value[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "value")
+				return 0, wire.NestIndex(err, "value", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -4055,7 +4347,8 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4063,13 +4356,19 @@ func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4190,6 +4489,30 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Value {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "value", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4324,8 +4647,11 @@ func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4372,7 +4698,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4380,13 +4707,16 @@ func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4461,6 +4791,17 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumDescriptorProto_EnumReservedRange) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4565,8 +4906,11 @@ func (m *EnumValueDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4625,7 +4969,8 @@ func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4633,13 +4978,19 @@ func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumValueDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -4730,6 +5081,25 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumValueDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -4838,8 +5208,11 @@ func (m *ServiceDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4888,7 +5261,7 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Method[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "method")
+				return 0, wire.NestIndex(err, "method", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -4905,7 +5278,8 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -4913,13 +5287,19 @@ func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ServiceDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -5013,6 +5393,30 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ServiceDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Method {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "method", k)
+		}
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -5171,8 +5575,11 @@ func (m *MethodDescriptorProto) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5246,7 +5653,8 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -5254,13 +5662,19 @@ func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *MethodDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -5387,6 +5801,25 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *MethodDescriptorProto) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	if m.Options != nil {
+		if err := m.Options.CheckInitialized(); err != nil {
+			return wire.Nest(err, -1, "options")
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -5828,8 +6261,11 @@ func (m *FileOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FileOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5866,7 +6302,7 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -6001,7 +6437,8 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FileOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -6009,13 +6446,19 @@ func (m *FileOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FileOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -6329,6 +6772,25 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FileOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -6686,8 +7148,11 @@ func (m *MessageOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *MessageOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -6724,7 +7189,7 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -6774,7 +7239,8 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *MessageOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -6782,13 +7248,19 @@ func (m *MessageOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *MessageOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -6930,6 +7402,25 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *MessageOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -7404,8 +7895,11 @@ func (m *FieldOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7442,7 +7936,7 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -7481,7 +7975,7 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.EditionDefaults[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "edition_defaults")
+				return 0, wire.NestIndex(err, "edition_defaults", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -7547,7 +8041,8 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -7555,13 +8050,19 @@ func (m *FieldOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -7835,6 +8336,25 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FieldOptions) Reset() {
 	*m = FieldOptions{}
@@ -8020,8 +8540,11 @@ func (m *FieldOptions_EditionDefault) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8068,7 +8591,8 @@ func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8076,13 +8600,16 @@ func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldOptions_EditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8161,6 +8688,17 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldOptions_EditionDefault) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8286,8 +8824,11 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8344,7 +8885,8 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8352,13 +8894,16 @@ func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FieldOptions_FeatureSupport) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8471,6 +9016,17 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FieldOptions_FeatureSupport) CheckInitialized() error {
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FieldOptions_FeatureSupport) Reset() {
 	*m = FieldOptions_FeatureSupport{}
@@ -8577,8 +9133,11 @@ func (m *OneofOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *OneofOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8615,7 +9174,7 @@ func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -8640,7 +9199,8 @@ func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *OneofOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8648,13 +9208,19 @@ func (m *OneofOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *OneofOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -8736,6 +9302,25 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *OneofOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -8887,8 +9472,11 @@ func (m *EnumOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8925,7 +9513,7 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -8965,7 +9553,8 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -8973,13 +9562,19 @@ func (m *EnumOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -9097,6 +9692,25 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9263,8 +9877,11 @@ func (m *EnumValueOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9301,7 +9918,7 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -9348,7 +9965,8 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumValueOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -9356,13 +9974,19 @@ func (m *EnumValueOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumValueOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -9484,6 +10108,25 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumValueOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9620,8 +10263,11 @@ func (m *ServiceOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ServiceOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9658,7 +10304,7 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -9690,7 +10336,8 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ServiceOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -9698,13 +10345,19 @@ func (m *ServiceOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ServiceOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -9798,6 +10451,25 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ServiceOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -9966,8 +10638,11 @@ func (m *MethodOptions) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *MethodOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10004,7 +10679,7 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "uninterpreted_option")
+				return 0, wire.NestIndex(err, "uninterpreted_option", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -10042,7 +10717,8 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *MethodOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -10050,13 +10726,19 @@ func (m *MethodOptions) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *MethodOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -10166,6 +10848,25 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *MethodOptions) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.UninterpretedOption {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "uninterpreted_option", k)
+		}
+	}
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -10339,8 +11040,11 @@ func (m *UninterpretedOption) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10407,7 +11111,7 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Name[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "name")
+				return 0, wire.NestIndex(err, "name", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -10419,7 +11123,8 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *UninterpretedOption) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -10427,13 +11132,19 @@ func (m *UninterpretedOption) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *UninterpretedOption) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -10573,6 +11284,25 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *UninterpretedOption) CheckInitialized() error {
+	if m == nil {
+		return nil
+	}
+	for k, x := range m.Name {
+		if err := x.CheckInitialized(); err != nil {
+			return wire.NestIndex(err, "name", k)
+		}
+	}
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *UninterpretedOption) Reset() {
 	*m = UninterpretedOption{}
@@ -10707,8 +11437,11 @@ func (m *UninterpretedOption_NamePart) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10733,9 +11466,6 @@ func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
 // MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
 // returns the number of bytes written. len(b) must be at least m.Size().
 func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, error) {
-	if m == nil {
-		return 0, nil
-	}
 	if err := m.missingRequired(); err != nil {
 		return 0, err
 	}
@@ -10758,7 +11488,8 @@ func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, erro
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -10766,13 +11497,19 @@ func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
-	return m.UnmarshalWith(&d, b, depth)
+	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *UninterpretedOption_NamePart) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -10834,7 +11571,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if num != group || group == 0 {
 				return 0, wire.EndGroupError(group, start)
 			}
-			return i, m.missingRequired()
+			return i, nil
 		}
 		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
 		if n < 0 {
@@ -10846,10 +11583,15 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 	if group != 0 {
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
-	return len(b), m.missingRequired()
+	return len(b), nil
 }
 
+// missingRequired names the required fields of m itself that are not set
+// (all of them for a nil m, an empty message).
 func (m *UninterpretedOption_NamePart) missingRequired() error {
+	if m == nil {
+		return wire.RequiredError([]string{"google.protobuf.UninterpretedOption.NamePart.name_part", "google.protobuf.UninterpretedOption.NamePart.is_extension"})
+	}
 	var missing []string
 	if m.NamePart == nil {
 		missing = append(missing, "google.protobuf.UninterpretedOption.NamePart.name_part")
@@ -10861,6 +11603,17 @@ func (m *UninterpretedOption_NamePart) missingRequired() error {
 		return nil
 	}
 	return wire.RequiredError(missing)
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *UninterpretedOption_NamePart) CheckInitialized() error {
+	return m.missingRequired()
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11162,8 +11915,11 @@ func (m *FeatureSet) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FeatureSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11230,7 +11986,8 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FeatureSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -11238,13 +11995,16 @@ func (m *FeatureSet) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FeatureSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -11393,6 +12153,17 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FeatureSet) CheckInitialized() error {
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *FeatureSet) Reset() {
 	*m = FeatureSet{}
@@ -11530,8 +12301,11 @@ func (m *FeatureSetDefaults) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11578,7 +12352,7 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Defaults[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "defaults")
+				return 0, wire.NestIndex(err, "defaults", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -11590,7 +12364,8 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -11598,13 +12373,16 @@ func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FeatureSetDefaults) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -11702,6 +12480,17 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FeatureSetDefaults) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -11825,8 +12614,11 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11892,7 +12684,8 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []b
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -11900,13 +12693,16 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error 
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12005,6 +12801,17 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -12137,8 +12944,11 @@ func (m *SourceCodeInfo) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12175,7 +12985,7 @@ func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "location")
+				return 0, wire.NestIndex(err, "location", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -12187,7 +12997,8 @@ func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -12195,13 +13006,16 @@ func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *SourceCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12267,6 +13081,17 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *SourceCodeInfo) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -12486,8 +13311,11 @@ func (m *SourceCodeInfo_Location) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12557,7 +13385,8 @@ func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -12565,13 +13394,16 @@ func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *SourceCodeInfo_Location) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12722,6 +13554,17 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 	return len(b), nil
 }
 
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *SourceCodeInfo_Location) CheckInitialized() error {
+	return nil
+}
+
 // Reset clears every field of m, unknown fields included.
 func (m *SourceCodeInfo_Location) Reset() {
 	*m = SourceCodeInfo_Location{}
@@ -12833,8 +13676,11 @@ func (m *GeneratedCodeInfo) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12871,7 +13717,7 @@ func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "annotation")
+				return 0, wire.NestIndex(err, "annotation", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -12883,7 +13729,8 @@ func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -12891,13 +13738,16 @@ func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *GeneratedCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -12963,6 +13813,17 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *GeneratedCodeInfo) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -13131,8 +13992,11 @@ func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13198,7 +14062,8 @@ func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, erro
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -13206,13 +14071,16 @@ func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *GeneratedCodeInfo_Annotation) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -13346,6 +14214,17 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *GeneratedCodeInfo_Annotation) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.

@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // `NullValue` is a singleton enumeration to represent the null value for the
@@ -75,8 +74,11 @@ func (m *Struct) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Struct) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -122,13 +124,16 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 			{
 				n, err := v.MarshalToSizedBuffer(b[:i])
 				if err != nil {
-					return 0, wire.Nest(err, -1, "fields[]")
+					return 0, wire.NestKey(err, "fields", key)
 				}
 				i -= n
 				i = wire.PutVarintRev(b, i, uint64(n))
 			}
 			i--
 			b[i] = 0x12
+			if !wire.ValidString(key) {
+				return 0, wire.UTF8Error(-1, "google.protobuf.Struct.FieldsEntry.key")
+			}
 			i = wire.PutStringRev(b, i, key)
 			i--
 			b[i] = 0xa
@@ -141,7 +146,8 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Struct) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -149,13 +155,16 @@ func (m *Struct) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Struct) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -211,12 +220,8 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					if !utf8.Valid(x) {
-						return 0, &wire.Error{
-							Detail: "google.protobuf.Struct.FieldsEntry.key",
-							Err:    wire.ErrUTF8,
-							Offset: off + j,
-						}
+					if !wire.ValidUTF8(x) {
+						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
 					}
 					kv := string(x)
 					j += n
@@ -269,6 +274,17 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Struct) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -470,8 +486,11 @@ func (m *Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -534,6 +553,9 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x20
 	}
 	if x, ok := m.Kind.(*Value_StringValue); ok && x != nil {
+		if !wire.ValidString(x.StringValue) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Value.string_value")
+		}
 		i = wire.PutStringRev(b, i, x.StringValue)
 		i--
 		b[i] = 0x1a
@@ -552,7 +574,8 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -560,13 +583,16 @@ func (m *Value) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -631,12 +657,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Value.string_value",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
 			}
 			v := string(x)
 			i += n
@@ -712,6 +734,17 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Value) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -891,8 +924,11 @@ func (m *ListValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *ListValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -929,7 +965,7 @@ func (m *ListValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Values[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "values")
+				return 0, wire.NestIndex(err, "values", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -941,7 +977,8 @@ func (m *ListValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *ListValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -949,13 +986,16 @@ func (m *ListValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *ListValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1021,6 +1061,17 @@ func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *ListValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.

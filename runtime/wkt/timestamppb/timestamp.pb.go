@@ -145,8 +145,11 @@ func (m *Timestamp) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Timestamp) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -193,7 +196,8 @@ func (m *Timestamp) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Timestamp) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -201,13 +205,16 @@ func (m *Timestamp) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Timestamp) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Timestamp) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -282,6 +289,17 @@ func (m *Timestamp) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Timestamp) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.

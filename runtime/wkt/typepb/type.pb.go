@@ -9,7 +9,6 @@ import (
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // The syntax in which a protocol buffer element is defined.
@@ -146,8 +145,11 @@ func (m *Type) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Type) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -181,6 +183,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Edition) > 0 {
+		if !wire.ValidString(m.Edition) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Type.edition")
+		}
 		i = wire.PutStringRev(b, i, m.Edition)
 		i--
 		b[i] = 0x3a
@@ -206,7 +211,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -215,6 +220,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x22
 	}
 	for k := len(m.Oneofs) - 1; k >= 0; k-- {
+		if !wire.ValidString(m.Oneofs[k]) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Type.oneofs")
+		}
 		i = wire.PutStringRev(b, i, m.Oneofs[k])
 		i--
 		b[i] = 0x1a
@@ -223,7 +231,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Fields[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "fields")
+				return 0, wire.NestIndex(err, "fields", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -232,6 +240,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Type.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -240,7 +251,8 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Type) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -248,13 +260,16 @@ func (m *Type) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Type) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -295,12 +310,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Type.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
 			}
 			v := string(x)
 			i += n
@@ -329,12 +340,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Type.oneofs",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
 			}
 			v := string(x)
 			i += n
@@ -391,12 +398,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Type.edition",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
 			}
 			v := string(x)
 			i += n
@@ -420,6 +423,17 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Type) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -777,8 +791,11 @@ func (m *Field) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Field) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -812,11 +829,17 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.DefaultValue) > 0 {
+		if !wire.ValidString(m.DefaultValue) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.default_value")
+		}
 		i = wire.PutStringRev(b, i, m.DefaultValue)
 		i--
 		b[i] = 0x5a
 	}
 	if len(m.JsonName) > 0 {
+		if !wire.ValidString(m.JsonName) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.json_name")
+		}
 		i = wire.PutStringRev(b, i, m.JsonName)
 		i--
 		b[i] = 0x52
@@ -825,7 +848,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -844,11 +867,17 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x38
 	}
 	if len(m.TypeUrl) > 0 {
+		if !wire.ValidString(m.TypeUrl) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.type_url")
+		}
 		i = wire.PutStringRev(b, i, m.TypeUrl)
 		i--
 		b[i] = 0x32
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Field.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0x22
@@ -872,7 +901,8 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Field) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -880,13 +910,16 @@ func (m *Field) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Field) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -963,12 +996,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
 			}
 			v := string(x)
 			i += n
@@ -982,12 +1011,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.type_url",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
 			}
 			v := string(x)
 			i += n
@@ -1040,12 +1065,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.json_name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
 			}
 			v := string(x)
 			i += n
@@ -1059,12 +1080,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Field.default_value",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
 			}
 			v := string(x)
 			i += n
@@ -1088,6 +1105,17 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Field) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1258,8 +1286,11 @@ func (m *Enum) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Enum) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1293,6 +1324,9 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Edition) > 0 {
+		if !wire.ValidString(m.Edition) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.edition")
+		}
 		i = wire.PutStringRev(b, i, m.Edition)
 		i--
 		b[i] = 0x32
@@ -1318,7 +1352,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1330,7 +1364,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Enumvalue[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "enumvalue")
+				return 0, wire.NestIndex(err, "enumvalue", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1339,6 +1373,9 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1347,7 +1384,8 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Enum) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1355,13 +1393,16 @@ func (m *Enum) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Enum) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1402,12 +1443,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Enum.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
 			}
 			v := string(x)
 			i += n
@@ -1479,12 +1516,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Enum.edition",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
 			}
 			v := string(x)
 			i += n
@@ -1508,6 +1541,17 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Enum) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1642,8 +1686,11 @@ func (m *EnumValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *EnumValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1680,7 +1727,7 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		{
 			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
+				return 0, wire.NestIndex(err, "options", k)
 			}
 			i -= n
 			i = wire.PutVarintRev(b, i, uint64(n))
@@ -1694,6 +1741,9 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x10
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.EnumValue.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1702,7 +1752,8 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *EnumValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1710,13 +1761,16 @@ func (m *EnumValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *EnumValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1757,12 +1811,8 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.EnumValue.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
 			}
 			v := string(x)
 			i += n
@@ -1813,6 +1863,17 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *EnumValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1921,8 +1982,11 @@ func (m *Option) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Option) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1968,6 +2032,9 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
+		if !wire.ValidString(m.Name) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Option.name")
+		}
 		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
@@ -1976,7 +2043,8 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Option) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1984,13 +2052,16 @@ func (m *Option) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Option) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -2031,12 +2102,8 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.Option.name",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
 			}
 			v := string(x)
 			i += n
@@ -2076,6 +2143,17 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Option) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.

@@ -8,7 +8,6 @@ import (
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
-	"unicode/utf8"
 )
 
 // Wrapper message for `double`.
@@ -45,8 +44,11 @@ func (m *DoubleValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *DoubleValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -88,7 +90,8 @@ func (m *DoubleValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *DoubleValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -96,13 +99,16 @@ func (m *DoubleValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *DoubleValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *DoubleValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -165,6 +171,17 @@ func (m *DoubleValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *DoubleValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -239,8 +256,11 @@ func (m *FloatValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *FloatValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -282,7 +302,8 @@ func (m *FloatValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *FloatValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -290,13 +311,16 @@ func (m *FloatValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *FloatValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *FloatValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -359,6 +383,17 @@ func (m *FloatValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *FloatValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -433,8 +468,11 @@ func (m *Int64Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Int64Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -476,7 +514,8 @@ func (m *Int64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Int64Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -484,13 +523,16 @@ func (m *Int64Value) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Int64Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Int64Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -553,6 +595,17 @@ func (m *Int64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Int64Value) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -627,8 +680,11 @@ func (m *UInt64Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *UInt64Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -670,7 +726,8 @@ func (m *UInt64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *UInt64Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -678,13 +735,16 @@ func (m *UInt64Value) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *UInt64Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *UInt64Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -747,6 +807,17 @@ func (m *UInt64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *UInt64Value) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -821,8 +892,11 @@ func (m *Int32Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *Int32Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -864,7 +938,8 @@ func (m *Int32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *Int32Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -872,13 +947,16 @@ func (m *Int32Value) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *Int32Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *Int32Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -941,6 +1019,17 @@ func (m *Int32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *Int32Value) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1015,8 +1104,11 @@ func (m *UInt32Value) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *UInt32Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1058,7 +1150,8 @@ func (m *UInt32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *UInt32Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1066,13 +1159,16 @@ func (m *UInt32Value) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *UInt32Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *UInt32Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1135,6 +1231,17 @@ func (m *UInt32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *UInt32Value) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1209,8 +1316,11 @@ func (m *BoolValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *BoolValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1252,7 +1362,8 @@ func (m *BoolValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *BoolValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1260,13 +1371,16 @@ func (m *BoolValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *BoolValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *BoolValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1329,6 +1443,17 @@ func (m *BoolValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *BoolValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1403,8 +1528,11 @@ func (m *StringValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *StringValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1438,6 +1566,9 @@ func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if len(m.Value) > 0 {
+		if !wire.ValidString(m.Value) {
+			return 0, wire.UTF8Error(-1, "google.protobuf.StringValue.value")
+		}
 		i = wire.PutStringRev(b, i, m.Value)
 		i--
 		b[i] = 0xa
@@ -1446,7 +1577,8 @@ func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *StringValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1454,13 +1586,16 @@ func (m *StringValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *StringValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *StringValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1501,12 +1636,8 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			if !utf8.Valid(x) {
-				return 0, &wire.Error{
-					Detail: "google.protobuf.StringValue.value",
-					Err:    wire.ErrUTF8,
-					Offset: i,
-				}
+			if !wire.ValidUTF8(x) {
+				return 0, wire.UTF8Error(i, "google.protobuf.StringValue.value")
 			}
 			v := string(x)
 			i += n
@@ -1530,6 +1661,17 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *StringValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
@@ -1604,8 +1746,11 @@ func (m *BytesValue) Size() (n int) {
 
 // Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
 // Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails
-// only when a required field is not set (a *wire.Error wrapping wire.ErrRequired).
+// fields last, so the bytes do not depend on map iteration order. It fails,
+// with a *wire.Error, when a required field of m or of a message inside it is
+// not set (wire.ErrRequired; a nil element, map value or oneof member counts
+// as an empty message) or a string field that must be valid UTF-8 is not
+// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
 func (m *BytesValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1647,7 +1792,8 @@ func (m *BytesValue) MarshalToSizedBuffer(b []byte) (int, error) {
 }
 
 // Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem.
+// *wire.Error values giving the byte offset and field path of the problem; a
+// required field missing from the result is wire.ErrRequired (see CheckInitialized).
 func (m *BytesValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
@@ -1655,13 +1801,16 @@ func (m *BytesValue) Unmarshal(b []byte) error {
 
 // UnmarshalDepth merges the message encoded in b into m, allowing depth levels
 // of messages and groups, m's own included. Offsets in errors are relative to b.
+// Required fields are checked once, on the merged result (see CheckInitialized).
 func (m *BytesValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
 // UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder.
+// generated code passes down to nested messages: see wire.Decoder. It does not
+// check required fields: a sub-message may arrive in pieces that only together
+// are complete, so UnmarshalDepth checks the whole result at the end.
 func (m *BytesValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
@@ -1724,6 +1873,17 @@ func (m *BytesValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 		return 0, wire.UnterminatedGroupError(len(b))
 	}
 	return len(b), nil
+}
+
+// CheckInitialized reports a required field (proto2 required, editions
+// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
+// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
+// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
+// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
+// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
+// callers of UnmarshalWith, which does not, may call it themselves.
+func (m *BytesValue) CheckInitialized() error {
+	return nil
 }
 
 // Reset clears every field of m, unknown fields included.
