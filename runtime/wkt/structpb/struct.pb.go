@@ -197,6 +197,13 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.ErrorAt(i, n)
 			}
 			off := i + n - len(p)
+			if depth < 2 {
+				return 0, &wire.Error{
+					Err:    wire.ErrDepth,
+					Offset: off,
+					Path:   "fields[]",
+				}
+			}
 			i += n
 			var key string
 			var val *Value
@@ -237,7 +244,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					j += n
 					continue
 				}
-				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], depth-1)
+				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], wire.MaxUnknownGroupDepth)
 				if n < 0 {
 					return 0, wire.ErrorAt(off+j, n)
 				}
@@ -258,7 +265,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -684,7 +691,7 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -930,7 +937,7 @@ func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
