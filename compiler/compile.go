@@ -16,12 +16,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"path"
 	"runtime/debug"
+	"runtime/metrics"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bufbuild/protocompile"
+	"github.com/bufbuild/protocompile/ast"
 	"github.com/bufbuild/protocompile/linker"
 	"github.com/bufbuild/protocompile/parser"
 	"github.com/bufbuild/protocompile/reporter"
@@ -30,15 +35,113 @@ import (
 	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
-// Limits on what one Compile call accepts. They keep a browser tab and a
-// shared CI machine safe from pathological input; each is checked before
-// parsing and reported as an error diagnostic.
+// Default limits of one Compile call (see Limits). They keep a browser tab
+// and a shared CI machine safe from pathological input; each is reported as
+// an error diagnostic naming it (Diagnostic.Limit), never a crash or a
+// hang.
 const (
-	// MaxSourceBytes is the largest single source file accepted, in bytes.
+	// MaxSourceBytes is the largest single source file accepted, in bytes
+	// (8 MiB), checked before the file is parsed.
 	MaxSourceBytes = 8 << 20
 	// MaxFiles is the largest number of files one request may name.
 	MaxFiles = 10000
+	// MaxNesting is the deepest nesting of brackets ({ [ ( <, outside
+	// strings and comments) in one source file, checked before it is
+	// parsed: messages in messages, and above all option values
+	// (option (x) = { a: { b: { ... } } }), whose parsing and
+	// interpretation cost grows with the square of their depth (a 280 KB
+	// file nested 40,000 deep took 20 s and 5.9 GB before this limit).
+	// The deepest file in ../shared/corpus nests 6.
+	MaxNesting = 100
+	// MaxOutputBytes is the most Go one call may generate, in bytes
+	// (256 MiB), checked as the output grows: generation holds the output
+	// in memory, about 5 times its size at its peak (20,000 small messages
+	// make 111 MB of Go).
+	MaxOutputBytes = 256 << 20
 )
+
+// Limits bound one Compile call. A zero field means the default of the
+// same name above; a negative one, no limit. Time is bounded by the
+// context's deadline (see Compile). Each limit hit is an error diagnostic
+// whose Limit field names it.
+type Limits struct {
+	MaxSourceBytes int
+	MaxFiles       int
+	MaxNesting     int
+	MaxOutputBytes int
+	// MaxMemoryBytes bounds the memory the Go runtime holds from the
+	// operating system (runtime/metrics /memory/classes/total:bytes less
+	// heap/released; under GOOS=js, about the WebAssembly memory's size),
+	// checked between stages and after each generated message, so a
+	// stage's own peak can pass it before it is seen. 0 (the default):
+	// not checked. The process's memory is the whole process's: set it
+	// where one compilation is all the process does (the CLI, the wasm).
+	MaxMemoryBytes int64
+}
+
+// limit returns v, or def when v is 0; a negative v means no limit.
+func limit(v, def int) int {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return math.MaxInt
+	}
+	return v
+}
+
+// Names of the limits, as Diagnostic.Limit gives them.
+const (
+	LimitSourceBytes = "MaxSourceBytes"
+	LimitFiles       = "MaxFiles"
+	LimitNesting     = "MaxNesting"
+	LimitOutputBytes = "MaxOutputBytes"
+	LimitMemoryBytes = "MaxMemoryBytes"
+	LimitDeadline    = "Deadline"
+)
+
+// LimitError is an error from a limit: which one (a Limit* name) and its
+// message, which gives the value.
+type LimitError struct {
+	Limit string
+	Msg   string
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+// stopCheck returns a *LimitError when ctx is done (cancelled or past its
+// deadline, which is compared with the clock, so that it holds under
+// GOOS=js, where a busy goroutine keeps timers from firing) or the Go
+// runtime holds more than maxMem bytes (when maxMem > 0).
+func stopCheck(ctx context.Context, maxMem int64) error {
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return &LimitError{LimitDeadline, "compilation stopped at its deadline (time limit)"}
+	}
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return &LimitError{LimitDeadline, "compilation stopped at its deadline (time limit)"}
+		}
+		return err
+	}
+	if maxMem > 0 {
+		if m := MemoryInUse(); m > uint64(maxMem) {
+			return &LimitError{LimitMemoryBytes, fmt.Sprintf("compilation stopped: memory in use over %d MiB, the limit (MaxMemoryBytes)", maxMem>>20)}
+		}
+	}
+	return nil
+}
+
+// MemoryInUse is the memory the Go runtime holds from the operating system,
+// in bytes, as Limits.MaxMemoryBytes counts it: runtime/metrics
+// /memory/classes/total:bytes less /memory/classes/heap/released:bytes.
+func MemoryInUse() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
 
 // Request is the input of one compilation.
 type Request struct {
@@ -60,6 +163,8 @@ type Request struct {
 	// NoGenerate skips the Go backend; only descriptors and diagnostics are
 	// produced.
 	NoGenerate bool
+	// Limits bound the call; the zero value is the defaults.
+	Limits Limits
 }
 
 // Severity says whether a diagnostic stops code generation.
@@ -94,6 +199,10 @@ type Diagnostic struct {
 	EndColumn int      `json:"endColumn,omitempty"`
 	Severity  Severity `json:"severity"`
 	Message   string   `json:"message"`
+	// Limit, on an error that a limit stopped the compilation, names it:
+	// one of the Limit* constants, such as "MaxOutputBytes" or
+	// "Deadline". A face can then say how to raise it.
+	Limit string `json:"limit,omitempty"`
 }
 
 // String renders the diagnostic as protoc does: "file:line:col: message",
@@ -104,7 +213,9 @@ func (d Diagnostic) String() string {
 	if d.Line > 0 {
 		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
 	}
-	b.WriteString(": ")
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
 	if d.Severity == SeverityWarning {
 		b.WriteString("warning: ")
 	}
@@ -161,8 +272,15 @@ func (e *DiagnosticsError) Error() string { return e.msg }
 
 // Compile parses, links and (unless req.NoGenerate) generates Go for the
 // requested files. It never panics: a panic inside any stage is returned as
-// an error diagnostic saying "internal error". Cancelling ctx stops the
-// compilation at the next file boundary with an error diagnostic.
+// an error diagnostic saying "internal error". A limit of req.Limits that
+// is hit, a cancelled ctx or one past its deadline stop the compilation
+// with an error diagnostic (with Limit set, for limits and the deadline):
+// the deadline and MaxMemoryBytes are checked before parsing, between
+// files, after linking and after each generated message; the input limits
+// before each file is parsed; MaxOutputBytes as the output grows. No stage
+// runs unchecked for long: a file's parse and link are bounded by
+// MaxSourceBytes and MaxNesting, and generation time grows linearly with
+// the output.
 func Compile(ctx context.Context, req Request) (res *Result) {
 	res = &Result{}
 	defer func() {
@@ -187,9 +305,13 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Message: "no input files"})
 		return res
 	}
-	if len(files) > MaxFiles {
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError,
-			Message: fmt.Sprintf("%d input files exceed the limit of %d", len(files), MaxFiles)})
+	if maxFiles := limit(req.Limits.MaxFiles, MaxFiles); len(files) > maxFiles {
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{Severity: SeverityError, Limit: LimitFiles,
+			Message: fmt.Sprintf("%d input files exceed the limit of %d (MaxFiles)", len(files), maxFiles)})
+		return res
+	}
+	if err := stopCheck(ctx, req.Limits.MaxMemoryBytes); err != nil {
+		res.Diagnostics = append(res.Diagnostics, diagnosticOfError(err))
 		return res
 	}
 	for i, f := range files {
@@ -206,7 +328,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		},
 	)
 	c := protocompile.Compiler{
-		Resolver: standardResolver(&sourceResolver{req: &req, report: func(err reporter.ErrorWithPos) {
+		Resolver: standardResolver(&sourceResolver{req: &req, ctx: ctx, report: func(err reporter.ErrorWithPos) {
 			res.Diagnostics = append(res.Diagnostics, diagnosticOf(err, SeverityError))
 		}}),
 		Reporter:       rep,
@@ -216,8 +338,14 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		MaxParallelism: 1,
 	}
 	linked, err := c.Compile(ctx, files...)
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		// Say which limit stopped protocompile, if one did.
+		if serr := stopCheck(ctx, req.Limits.MaxMemoryBytes); serr != nil {
+			err = serr
+		}
+	}
 	if err != nil {
-		if !errors.Is(err, reporter.ErrInvalidSource) && !res.HasErrors() {
+		if errors.As(err, new(*LimitError)) || !errors.Is(err, reporter.ErrInvalidSource) && !res.HasErrors() {
 			res.Diagnostics = append(res.Diagnostics, diagnosticOfError(err))
 		}
 		return res
@@ -234,11 +362,25 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	for i, f := range linked {
 		fds[i] = f
 	}
-	out, gdiags := gogen.Generate(fds, req.Options)
+	maxOut := limit(req.Limits.MaxOutputBytes, MaxOutputBytes)
+	var stopped *LimitError
+	out, gdiags := gogen.GenerateWith(fds, req.Options, func(n int) error {
+		if n > maxOut {
+			stopped = &LimitError{LimitOutputBytes, fmt.Sprintf("generation stopped: over %d bytes of Go, the limit (MaxOutputBytes)", maxOut)}
+			return stopped
+		}
+		if err := stopCheck(ctx, req.Limits.MaxMemoryBytes); err != nil {
+			stopped, _ = err.(*LimitError)
+			return err
+		}
+		return nil
+	})
 	for _, d := range gdiags {
-		res.Diagnostics = append(res.Diagnostics, Diagnostic{
-			File: d.File, Line: d.Line, Column: d.Column, Severity: SeverityError, Message: d.Message,
-		})
+		diag := Diagnostic{File: d.File, Line: d.Line, Column: d.Column, Severity: SeverityError, Message: d.Message}
+		if stopped != nil {
+			diag.Limit = stopped.Limit
+		}
+		res.Diagnostics = append(res.Diagnostics, diag)
 	}
 	if res.HasErrors() {
 		return res
@@ -259,6 +401,10 @@ func diagnosticOf(err reporter.ErrorWithPos, sev Severity) Diagnostic {
 	if end.Line > 0 && (end.Line != start.Line || end.Col != start.Col) {
 		d.EndLine, d.EndColumn = end.Line, end.Col
 	}
+	var le *LimitError
+	if errors.As(err.Unwrap(), &le) {
+		d.Limit = le.Limit
+	}
 	return d
 }
 
@@ -267,18 +413,23 @@ func diagnosticOfError(err error) Diagnostic {
 	if errors.As(err, &ewp) {
 		return diagnosticOf(ewp, SeverityError)
 	}
+	d := Diagnostic{Severity: SeverityError, Message: err.Error()}
 	var fe *fileError
 	if errors.As(err, &fe) {
-		return Diagnostic{File: fe.name, Severity: SeverityError, Message: fe.err.Error()}
+		d.File, d.Message = fe.name, fe.err.Error()
 	}
 	var pe protocompile.PanicError
 	if errors.As(err, &pe) {
 		// protocompile recovered from a fault of its own; precheck keeps
 		// the known ones from reaching it.
-		return Diagnostic{File: pe.File, Severity: SeverityError,
-			Message: fmt.Sprintf("internal error in protocompile while compiling this file: %v", pe.Value)}
+		d.File = pe.File
+		d.Message = fmt.Sprintf("internal error in protocompile while compiling this file: %v", pe.Value)
 	}
-	return Diagnostic{Severity: SeverityError, Message: err.Error()}
+	var le *LimitError
+	if errors.As(err, &le) {
+		d.Limit = le.Limit
+	}
+	return d
 }
 
 // errNotFound is the error for a file that is neither in the sources nor
@@ -327,6 +478,7 @@ func sortDiagnostics(ds []Diagnostic) {
 // files (see standardResolver).
 type sourceResolver struct {
 	req    *Request
+	ctx    context.Context
 	report func(reporter.ErrorWithPos) // receives the errors of precheck
 }
 
@@ -353,11 +505,31 @@ func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, er
 }
 
 func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult, error) {
+	src, err := r.find(name)
+	if err != nil {
+		return protocompile.SearchResult{}, err
+	}
+	if err := stopCheck(r.ctx, r.req.Limits.MaxMemoryBytes); err != nil {
+		return protocompile.SearchResult{}, err
+	}
+	if err := checkNesting(name, src, limit(r.req.Limits.MaxNesting, MaxNesting)); err != nil {
+		return protocompile.SearchResult{}, err
+	}
+	return r.parsed(name, src)
+}
+
+// find returns the text of the file called name, from Sources or FS,
+// checked against MaxSourceBytes.
+func (r *sourceResolver) find(name string) (string, error) {
+	maxBytes := limit(r.req.Limits.MaxSourceBytes, MaxSourceBytes)
+	tooBig := func(size string) error {
+		return &fileError{name, &LimitError{LimitSourceBytes, fmt.Sprintf("file is %s bytes, over the limit of %d (MaxSourceBytes)", size, maxBytes)}}
+	}
 	if src, ok := r.req.Sources[name]; ok {
-		if len(src) > MaxSourceBytes {
-			return protocompile.SearchResult{}, &fileError{name, fmt.Errorf("file is %d bytes, over the limit of %d", len(src), MaxSourceBytes)}
+		if len(src) > maxBytes {
+			return "", tooBig(strconv.Itoa(len(src)))
 		}
-		return r.parsed(name, src)
+		return src, nil
 	}
 	if r.req.FS != nil {
 		roots := r.req.ImportPaths
@@ -371,18 +543,80 @@ func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult,
 				continue
 			}
 			if err != nil {
-				return protocompile.SearchResult{}, &fileError{name, err}
+				return "", &fileError{name, err}
 			}
-			data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+			data, err := io.ReadAll(io.LimitReader(f, int64(maxBytes)+1))
 			f.Close()
 			if err != nil {
-				return protocompile.SearchResult{}, &fileError{name, err}
+				return "", &fileError{name, err}
 			}
-			if len(data) > MaxSourceBytes {
-				return protocompile.SearchResult{}, &fileError{name, fmt.Errorf("file is over the limit of %d bytes", MaxSourceBytes)}
+			if len(data) > maxBytes {
+				return "", tooBig("more than " + strconv.Itoa(maxBytes))
 			}
-			return r.parsed(name, string(data))
+			return string(data), nil
 		}
 	}
-	return protocompile.SearchResult{}, &fileError{name, errNotFound}
+	return "", &fileError{name, errNotFound}
+}
+
+// checkNesting returns an error positioned at the first bracket of src
+// ({ [ ( <) nested deeper than max, outside strings and comments (the
+// lexical rules of https://protobuf.dev/reference/protobuf/proto3-spec/),
+// or nil. It reads src once and allocates nothing.
+func checkNesting(name, src string, max int) error {
+	depth, line, col := 0, 1, 1
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line, col = line+1, 1
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i+1 < len(src) && src[i+1] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			start := i
+			i++
+			col++
+			for {
+				i++
+				col++
+				if i >= len(src) {
+					return nil // unterminated: the parser reports it
+				}
+				if src[i] == '\n' {
+					line, col = line+1, 0
+				}
+				if src[i] == '/' && src[i-1] == '*' && i-1 > start+1 {
+					break
+				}
+			}
+		case c == '"' || c == '\'':
+			// A string ends at its quote or, unterminated, at the end of
+			// the line (the parser reports that).
+			for i+1 < len(src) && src[i+1] != c && src[i+1] != '\n' {
+				i++
+				col++
+				if src[i] == '\\' && i+1 < len(src) && src[i+1] != '\n' {
+					i++
+					col++
+				}
+			}
+			if i+1 < len(src) && src[i+1] == c {
+				i++
+				col++
+			}
+		case c == '{' || c == '[' || c == '(' || c == '<':
+			if depth++; depth > max {
+				pos := ast.SourcePos{Filename: name, Line: line, Col: col}
+				return reporter.Error(ast.NewSourceSpan(pos, ast.SourcePos{Filename: name, Line: line, Col: col + 1}),
+					&LimitError{LimitNesting, fmt.Sprintf("nesting deeper than %d levels of { [ ( < (MaxNesting)", max)})
+			}
+		case c == '}' || c == ']' || c == ')' || c == '>':
+			depth--
+		}
+		col++
+	}
+	return nil
 }

@@ -204,6 +204,86 @@ func TestNPMPackageNode(t *testing.T) {
 	}
 }
 
+// nodeLimitsScript runs in the installed project with the limits given in
+// argv (timeoutMs, memoryLimit): a schema of many messages, which takes
+// seconds to generate, then a small one. It prints one JSON object.
+const nodeLimitsScript = `
+import * as pp from "protoplay";
+const [timeoutMs, memoryLimit] = process.argv.slice(2).map(Number);
+await pp.initialize({ timeoutMs, memoryLimit });
+let big = 'syntax = "proto3";\npackage big;\n';
+for (let i = 0; i < 3000; i++) big += "message M" + i + " { int32 a = 1; string b = 2; }\n";
+const out = {};
+const t0 = performance.now();
+try {
+  await pp.compile({ "big.proto": big });
+  out.bigCompiled = true;
+} catch (e) {
+  out.isError = e instanceof pp.ProtoplayError;
+  out.message = e.message;
+  out.limit = e.diagnostics.map((d) => d.limit ?? "").join(",");
+}
+out.ms = performance.now() - t0;
+try {
+  await pp.sample({ "big.proto": big }, "big.M1");
+} catch (e) {
+  out.sampleMessage = e.message;
+}
+// The core still answers, within the limits.
+const small = await pp.compile('syntax = "proto3";\nmessage S { int32 a = 1; }\n');
+out.smallGenerated = small.generated.length;
+console.log(JSON.stringify(out));
+`
+
+// TestNPMPackageNodeLimits: in Node the core runs on the calling thread,
+// where nothing can interrupt it; initialize's timeoutMs and memoryLimit go
+// to the core, which stops a compilation that passes them with an error
+// naming the option, and goes on answering.
+func TestNPMPackageNodeLimits(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "limits.mjs"), nodeLimitsScript)
+	for _, tc := range []struct {
+		name, timeoutMs, memoryLimit, want, limit string
+	}{
+		{"time", "2000", "0", "protoplay: stopped: over the time limit of 2000 ms (timeoutMs; initialize({ timeoutMs }) raises it)", "Deadline"},
+		{"memory", "0", "33554432", "protoplay: stopped: memory over the limit of 32 MiB (memoryLimit; initialize({ memoryLimit }) raises it)", "MaxMemoryBytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("node", "limits.mjs", tc.timeoutMs, tc.memoryLimit)
+			cmd.Dir = dir
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			outb, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("node limits.mjs: %v\n%s%s", err, outb, stderr.String())
+			}
+			var out struct {
+				BigCompiled    bool
+				IsError        bool
+				Message        string
+				Limit          string
+				Ms             float64
+				SampleMessage  string
+				SmallGenerated int
+			}
+			if err := json.Unmarshal(outb, &out); err != nil {
+				t.Fatalf("node printed %q: %v", outb, err)
+			}
+			t.Logf("%s limit: rejected after %.0f ms: %s", tc.name, out.Ms, out.Message)
+			if out.BigCompiled || !out.IsError || out.Message != tc.want || !strings.Contains(out.Limit, tc.limit) {
+				t.Errorf("compile: %+v, want %q", out, tc.want)
+			}
+			// sample compiles without generating, which may fit.
+			if out.SampleMessage != "" && out.SampleMessage != tc.want {
+				t.Errorf("sample: %q, want %q or success", out.SampleMessage, tc.want)
+			}
+			if out.SmallGenerated != 1 {
+				t.Errorf("a small schema afterwards generated %d files", out.SmallGenerated)
+			}
+		})
+	}
+}
+
 // The page: two elements, one with its schema as text and the encode
 // panel, one from src; a listener counts compiled events.
 const elementPage = `<!doctype html>

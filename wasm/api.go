@@ -26,7 +26,7 @@ import (
 // translates shapes and keeps the last compile result.
 
 // methods maps the JS API's method names to their implementations.
-var methods = map[string]func(s *session, req []byte) (any, error){
+var methods = map[string]func(s *session, c *callCtx, req []byte) (any, error){
 	"compile":   (*session).compile,
 	"generate":  (*session).generate,
 	"encode":    (*session).encode,
@@ -145,32 +145,33 @@ type checkResult struct {
 	Results []payload.CheckResult `json:"results"`
 }
 
-func (s *session) compile(req []byte) (any, error) {
+func (s *session) compile(c *callCtx, req []byte) (any, error) {
 	var r generateRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	return s.run(r, true)
+	return s.run(c, r, true)
 }
 
-func (s *session) generate(req []byte) (any, error) {
+func (s *session) generate(c *callCtx, req []byte) (any, error) {
 	var r generateRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	return s.run(r, false)
+	return s.run(c, r, false)
 }
 
-func (s *session) run(r generateRequest, noGenerate bool) (*compileResult, error) {
+func (s *session) run(c *callCtx, r generateRequest, noGenerate bool) (*compileResult, error) {
 	start := time.Now()
 	opts, err := gogen.ParseOptions(r.Options)
 	if err != nil {
 		return nil, err
 	}
-	res := compiler.Compile(context.Background(), compiler.Request{
+	res := compiler.Compile(c.ctx, compiler.Request{
 		Sources:    r.Files,
 		Options:    opts,
 		NoGenerate: noGenerate,
+		Limits:     c.limits,
 	})
 	e := s.remember(r.Files, res)
 	out := &compileResult{
@@ -198,12 +199,12 @@ func (s *session) remember(sources map[string]string, res *compiler.Result) *sch
 
 // schemaOf returns the schema of sources, compiling them unless they are
 // the cached ones.
-func (s *session) schemaOf(sources map[string]string) (*payload.Schema, error) {
+func (s *session) schemaOf(c *callCtx, sources map[string]string) (*payload.Schema, error) {
 	s.mu.Lock()
 	e := s.cached
 	s.mu.Unlock()
 	if e == nil || !maps.Equal(e.sources, sources) {
-		res := compiler.Compile(context.Background(), compiler.Request{Sources: sources, NoGenerate: true})
+		res := compiler.Compile(c.ctx, compiler.Request{Sources: sources, NoGenerate: true, Limits: c.limits})
 		e = s.remember(sources, res)
 	}
 	if err := e.res.Err(); err != nil {
@@ -216,8 +217,8 @@ func (s *session) schemaOf(sources map[string]string) (*payload.Schema, error) {
 }
 
 // typeOf returns the schema of sources and the message type name in it.
-func (s *session) typeOf(sources map[string]string, name string) (*payload.Schema, protoreflect.MessageDescriptor, error) {
-	sc, err := s.schemaOf(sources)
+func (s *session) typeOf(c *callCtx, sources map[string]string, name string) (*payload.Schema, protoreflect.MessageDescriptor, error) {
+	sc, err := s.schemaOf(c, sources)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -239,12 +240,12 @@ func messagesOf(e *schemaEntry) []Message {
 	return out
 }
 
-func (s *session) encode(req []byte) (any, error) {
+func (s *session) encode(c *callCtx, req []byte) (any, error) {
 	var r encodeRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, md, err := s.typeOf(r.Files, r.Type)
+	sc, md, err := s.typeOf(c, r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -255,12 +256,12 @@ func (s *session) encode(req []byte) (any, error) {
 	return bytesOf(b), nil
 }
 
-func (s *session) decode(req []byte) (any, error) {
+func (s *session) decode(c *callCtx, req []byte) (any, error) {
 	var r decodeRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, md, err := s.typeOf(r.Files, r.Type)
+	sc, md, err := s.typeOf(c, r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -279,12 +280,12 @@ func (s *session) decode(req []byte) (any, error) {
 	return out, nil
 }
 
-func (s *session) wireView(req []byte) (any, error) {
+func (s *session) wireView(c *callCtx, req []byte) (any, error) {
 	var r decodeRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, md, err := s.typeOf(r.Files, r.Type)
+	sc, md, err := s.typeOf(c, r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +302,7 @@ func (s *session) wireView(req []byte) (any, error) {
 	return nil, err
 }
 
-func (s *session) decodeRaw(req []byte) (any, error) {
+func (s *session) decodeRaw(c *callCtx, req []byte) (any, error) {
 	var r rawRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
@@ -317,12 +318,12 @@ func (s *session) decodeRaw(req []byte) (any, error) {
 	return nil, err
 }
 
-func (s *session) sample(req []byte) (any, error) {
+func (s *session) sample(c *callCtx, req []byte) (any, error) {
 	var r typeRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, md, err := s.typeOf(r.Files, r.Type)
+	sc, md, err := s.typeOf(c, r.Files, r.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -333,12 +334,12 @@ func (s *session) sample(req []byte) (any, error) {
 	return &sampleResult{Value: v}, nil
 }
 
-func (s *session) check(req []byte) (any, error) {
+func (s *session) check(c *callCtx, req []byte) (any, error) {
 	var r sourcesRequest
 	if err := unmarshal(req, &r); err != nil {
 		return nil, err
 	}
-	sc, err := s.schemaOf(r.Files)
+	sc, err := s.schemaOf(c, r.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -375,6 +376,52 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// callLimits are the limits any request may carry, as
+// "limits": {"timeoutMs": 60000, "memoryBytes": 1073741824}: a time limit
+// for the call and a bound on the memory the Go runtime holds (under
+// GOOS=js, about the WebAssembly memory's size). The compiler checks them
+// between its stages and after each generated message, and reports a hit
+// as an error diagnostic whose limit is "Deadline" or "MaxMemoryBytes"
+// (see compiler.Limits); the caller names its own option in what it tells
+// the user. The npm package's Node entry sets them: there the core runs on
+// the caller's thread, which nothing else can interrupt. 0 or absent: no
+// limit.
+type callLimits struct {
+	TimeoutMs   float64 `json:"timeoutMs"`
+	MemoryBytes float64 `json:"memoryBytes"`
+}
+
+// callCtx is what one call runs under: its context (with the deadline)
+// and the compiler limits.
+type callCtx struct {
+	ctx    context.Context
+	limits compiler.Limits
+}
+
+func newCallCtx(req []byte) (*callCtx, context.CancelFunc, error) {
+	var r struct {
+		Limits callLimits `json:"limits"`
+	}
+	if err := unmarshal(req, &r); err != nil {
+		return nil, nil, err
+	}
+	c := &callCtx{ctx: context.Background()}
+	cancel := context.CancelFunc(func() {})
+	if r.Limits.TimeoutMs > 0 {
+		c.ctx, cancel = context.WithTimeout(c.ctx, time.Duration(r.Limits.TimeoutMs*float64(time.Millisecond)))
+	}
+	if r.Limits.MemoryBytes > 0 {
+		c.limits.MaxMemoryBytes = int64(r.Limits.MemoryBytes)
+		softMemoryLimit(c.limits.MaxMemoryBytes)
+	}
+	return c, cancel, nil
+}
+
+// softMemoryLimit tells the Go runtime about a caller's memory limit, so
+// that garbage alone seldom passes it (main.go sets it under GOOS=js; a
+// no-op natively, where the tests share the process).
+var softMemoryLimit = func(limit int64) {}
+
 // callError is how a failed call crosses to JS: the message, plus the
 // positioned payload error when there is one.
 type callError struct {
@@ -407,7 +454,13 @@ func (s *session) call(method string, req []byte) (result []byte, cerr *callErro
 		sort.Strings(names)
 		return nil, &callError{Message: fmt.Sprintf("unknown method %q (known: %v)", method, names)}
 	}
-	v, err := m(s, req)
+	c, cancel, err := newCallCtx(req)
+	if err != nil {
+		ce := errorOf(err)
+		return nil, &ce
+	}
+	defer cancel()
+	v, err := m(s, c, req)
 	if err != nil {
 		ce := errorOf(err)
 		return nil, &ce

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Native tests of the bridge's request handling; bridge_test.go runs the
@@ -103,3 +105,52 @@ const small = `syntax = "proto3";
 package t;
 message M { string name = 1; int32 id = 2; repeated M kids = 3; }
 `
+
+// manyMessages is a schema that takes seconds to generate.
+func manyMessages(n int) string {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage big;\n")
+	for i := range n {
+		b.WriteString("message M" + strconv.Itoa(i) + " { int32 a = 1; string b = 2; }\n")
+	}
+	return b.String()
+}
+
+// TestCallLimits: a request's limits stop the compiler with a diagnostic
+// naming the limit, for generate and for the payload calls that compile.
+func TestCallLimits(t *testing.T) {
+	files := map[string]string{"big.proto": manyMessages(3000)}
+	for _, tc := range []struct {
+		limits map[string]any
+		want   string
+	}{
+		{map[string]any{"timeoutMs": 50}, "Deadline"},
+		{map[string]any{"memoryBytes": 1 << 20}, "MaxMemoryBytes"},
+	} {
+		t0 := time.Now()
+		v, err := call(t, &session{}, "generate", map[string]any{"files": files, "limits": tc.limits})
+		if err != nil {
+			t.Fatal(err.Message)
+		}
+		if el := time.Since(t0); el > 5*time.Second {
+			t.Errorf("%v: took %v", tc.limits, el)
+		}
+		diags := v["diagnostics"].([]any)
+		if len(diags) != 1 || diags[0].(map[string]any)["limit"] != tc.want || len(v["generated"].([]any)) != 0 {
+			t.Errorf("%v: %v, %d files", tc.limits, diags, len(v["generated"].([]any)))
+		}
+		_, cerr := call(t, &session{}, "sample", map[string]any{"files": files, "type": "big.M1", "limits": tc.limits})
+		if cerr == nil || !strings.Contains(cerr.Message, "does not compile") || !strings.Contains(cerr.Message, "stopped") {
+			t.Errorf("%v: sample: %+v", tc.limits, cerr)
+		}
+	}
+	// Generous limits change nothing.
+	v, err := call(t, &session{}, "generate", map[string]any{"files": map[string]string{"a.proto": small},
+		"limits": map[string]any{"timeoutMs": 60000, "memoryBytes": 1 << 30}})
+	if err != nil || len(v["diagnostics"].([]any)) != 0 || len(v["generated"].([]any)) != 1 {
+		t.Errorf("generous limits: %v, %+v", v, err)
+	}
+	if _, err := call(t, &session{}, "generate", map[string]any{"files": map[string]string{"a.proto": small}, "limits": "soon"}); err == nil || !strings.Contains(err.Message, "bad request") {
+		t.Errorf("bad limits: %+v", err)
+	}
+}

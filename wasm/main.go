@@ -13,10 +13,13 @@
 //	sample({files, type})                 -> {value}
 //	check({files})                        -> {results}
 //
-// files maps file names to .proto text. A failed call rejects with an
-// Error whose message says why and whose detail, when the input was at
-// fault, is a payload.Error with its position. When the API is ready the
-// program calls globalThis.protoplayReady() if it is defined.
+// files maps file names to .proto text. Any request may also carry
+// limits: {timeoutMs, memoryBytes}, under which the compiler stops with an
+// error diagnostic naming the limit (see callLimits in api.go). A failed
+// call rejects with an Error whose message says why and whose detail, when
+// the input was at fault, is a payload.Error with its position. When the
+// API is ready the program calls globalThis.protoplayReady() if it is
+// defined.
 //
 // A call never runs inside the syscall/js callback that received it: the
 // callback starts a goroutine and returns the Promise at once, so the JS
@@ -113,5 +116,13 @@ func tuneGC() {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(640 << 20)
+		// A caller's memory limit (callLimits) lowers the soft limit to
+		// 7/8 of it, so the collector works harder before the compiler's
+		// check sees the memory pass it.
+		softMemoryLimit = func(limit int64) {
+			if target := limit / 8 * 7; target < debug.SetMemoryLimit(-1) {
+				debug.SetMemoryLimit(target)
+			}
+		}
 	}
 }

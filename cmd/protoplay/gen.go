@@ -1,15 +1,90 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/compiler/gogen"
 )
+
+// Defaults of gen's own limits (the compiler's are compiler.Max*).
+const (
+	// defaultTimeout bounds one gen run's wall time.
+	defaultTimeout = 2 * time.Minute
+	// defaultMaxMemory bounds the memory the process holds from the OS.
+	// Generating 20,000 small messages (111 MB of Go) peaks near 0.6 GB.
+	defaultMaxMemory = 2 << 30
+	// memoryPoll is how often the watchdog reads the process's memory.
+	memoryPoll = 50 * time.Millisecond
+)
+
+// genLimits are gen's limit flags, each named in the error it gives.
+type genLimits struct {
+	timeout   time.Duration
+	maxMemory byteSize
+	maxOutput byteSize
+	maxSource byteSize
+	maxNest   int
+	maxFiles  int
+}
+
+func (l *genLimits) register(fs *flag.FlagSet) {
+	l.maxMemory, l.maxOutput, l.maxSource = defaultMaxMemory, compiler.MaxOutputBytes, compiler.MaxSourceBytes
+	fs.DurationVar(&l.timeout, "timeout", defaultTimeout, "stop with an error after this much wall time (0: no limit)")
+	fs.Var(&l.maxMemory, "max-memory", "stop with an error when the process holds more `BYTES` of memory from the OS (e.g. 2GiB, 512MiB; 0: no limit)")
+	fs.Var(&l.maxOutput, "max-output", "stop with an error after this many `BYTES` of generated Go (0: no limit)")
+	fs.Var(&l.maxSource, "max-source", "refuse a .proto file larger than this many `BYTES` (0: no limit)")
+	fs.IntVar(&l.maxNest, "max-nesting", compiler.MaxNesting, "refuse a .proto file whose brackets { [ ( < nest deeper than this (0: no limit)")
+	fs.IntVar(&l.maxFiles, "max-files", compiler.MaxFiles, "refuse more input files than this (0: no limit)")
+}
+
+// compilerLimits maps the flags to compiler.Limits, where 0 is the default
+// and a negative value no limit.
+func (l *genLimits) compilerLimits() compiler.Limits {
+	none := func(v int) int {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	return compiler.Limits{
+		MaxSourceBytes: none(int(l.maxSource)),
+		MaxFiles:       none(l.maxFiles),
+		MaxNesting:     none(l.maxNest),
+		MaxOutputBytes: none(int(l.maxOutput)),
+		MaxMemoryBytes: int64(l.maxMemory),
+	}
+}
+
+// explain is the error text for a limit the compiler hit, naming the flag
+// that raises it.
+func (l *genLimits) explain(d compiler.Diagnostic) string {
+	switch d.Limit {
+	case compiler.LimitDeadline:
+		return fmt.Sprintf("stopped: over the time limit of %v (raise it with --timeout)", l.timeout)
+	case compiler.LimitMemoryBytes:
+		return d.String() + " (raise it with --max-memory, now " + l.maxMemory.String() + ")"
+	case compiler.LimitOutputBytes:
+		return d.String() + " (raise it with --max-output, now " + l.maxOutput.String() + ")"
+	case compiler.LimitSourceBytes:
+		return d.String() + " (raise it with --max-source, now " + l.maxSource.String() + ")"
+	case compiler.LimitNesting:
+		return d.String() + " (raise it with --max-nesting)"
+	case compiler.LimitFiles:
+		return d.String() + " (raise it with --max-files)"
+	}
+	return d.String()
+}
 
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay gen", flag.ContinueOnError)
@@ -18,8 +93,10 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
 	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, default_import_prefix=PATH")
+	var lim genLimits
+	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: protoplay gen [-I DIR]... [-o DIR] [--opt KEY=VALUE]... FILE.proto...")
+		fmt.Fprintln(stderr, "usage: protoplay gen [-I DIR]... [-o DIR] [--opt KEY=VALUE]... [--timeout D] [--max-memory N]... FILE.proto...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -36,26 +113,224 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	res, err := compileFiles(*roots, fs.Args(), compiler.Request{Options: o})
+	res, err := lim.compile(*roots, fs.Args(), compiler.Request{Options: o})
 	if err != nil {
 		fmt.Fprintln(stderr, "protoplay gen:", err)
 		return 1
 	}
-	if printDiagnostics(stderr, res) {
+	failed := false
+	for _, d := range res.Diagnostics {
+		if d.Limit != "" {
+			fmt.Fprintln(stderr, "protoplay gen:", lim.explain(d))
+		} else {
+			fmt.Fprintln(stderr, d.String())
+		}
+		failed = failed || d.Severity == compiler.SeverityError
+	}
+	if failed {
 		return 1
 	}
-	// Everything is generated in memory first, so an error leaves no file
-	// behind; a failure while writing names the file.
-	for _, f := range res.Generated {
-		path := filepath.Join(*out, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			fmt.Fprintln(stderr, "protoplay gen:", err)
-			return 1
-		}
-		if err := os.WriteFile(path, []byte(f.Content), 0o644); err != nil {
-			fmt.Fprintln(stderr, "protoplay gen:", err)
-			return 1
-		}
+	// Everything is generated in memory first, so a compile error leaves
+	// no file behind; writing is all or nothing too (see writeAll).
+	if err := writeAll(*out, res.Generated); err != nil {
+		fmt.Fprintln(stderr, "protoplay gen:", err)
+		return 1
 	}
 	return 0
+}
+
+// compile runs compileFiles under the time and memory limits. The
+// compiler checks both between stages and generated messages; a watchdog
+// also reads the process's memory every memoryPoll and the clock, and
+// returns an error naming the limit as soon as one is passed, whatever the
+// compiler is doing (the compile goroutine is told to stop and left to
+// finish on its own; the process exits right after).
+func (l *genLimits) compile(roots, files []string, req compiler.Request) (*compiler.Result, error) {
+	req.Limits = l.compilerLimits()
+	ctx := context.Background()
+	if l.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, l.timeout)
+		defer cancel()
+	}
+	if l.maxMemory > 0 {
+		// The collector works harder as the limit nears, so garbage alone
+		// seldom passes it.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(l.maxMemory)))
+	}
+	type result struct {
+		res *compiler.Result
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := compileFiles(ctx, roots, files, req)
+		done <- result{res, err}
+	}()
+	tick := time.NewTicker(memoryPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-done:
+			return r.res, r.err
+		case <-ctx.Done():
+			// Give the compiler a moment to stop on its own and say so.
+			select {
+			case r := <-done:
+				return r.res, r.err
+			case <-time.After(memoryPoll):
+			}
+			return nil, fmt.Errorf("stopped: over the time limit of %v (raise it with --timeout)", l.timeout)
+		case <-tick.C:
+			if l.maxMemory > 0 {
+				if m := compiler.MemoryInUse(); m > uint64(l.maxMemory) {
+					return nil, fmt.Errorf("stopped: memory in use %s, over the limit of %s (raise it with --max-memory)", byteSize(m).ceilMiB(), l.maxMemory)
+				}
+			}
+		}
+	}
+}
+
+// writeAll writes files under dir, all or none: each goes to a temporary
+// file beside its target first; once all are written, each target (after
+// moving any file already there aside) is replaced by its temporary file.
+// If anything fails, every file written so far is removed, the files moved
+// aside are put back and the directories it created are removed, and the
+// error names the file that failed.
+func writeAll(dir string, files []gogen.File) (err error) {
+	type entry struct {
+		target, tmp, backup string
+		placed              bool
+	}
+	var entries []*entry
+	var madeDirs []string
+	defer func() {
+		if err == nil {
+			for _, e := range entries {
+				if e.backup != "" {
+					os.Remove(e.backup)
+				}
+			}
+			return
+		}
+		for i := len(entries) - 1; i >= 0; i-- {
+			e := entries[i]
+			if e.placed {
+				os.Remove(e.target)
+			}
+			if e.backup != "" {
+				os.Rename(e.backup, e.target)
+			}
+			if e.tmp != "" {
+				os.Remove(e.tmp)
+			}
+		}
+		for i := len(madeDirs) - 1; i >= 0; i-- {
+			os.Remove(madeDirs[i]) // only if empty
+		}
+	}()
+	for _, f := range files {
+		target := filepath.Join(dir, filepath.FromSlash(f.Name))
+		made, err := mkdirAll(filepath.Dir(target))
+		madeDirs = append(madeDirs, made...)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w (no file written)", target, err)
+		}
+		e := &entry{target: target}
+		entries = append(entries, e)
+		tf, err := os.CreateTemp(filepath.Dir(target), ".protoplay-*.tmp")
+		if err != nil {
+			return fmt.Errorf("writing %s: %w (no file written)", target, err)
+		}
+		e.tmp = tf.Name()
+		_, werr := tf.WriteString(f.Content)
+		cerr := tf.Close()
+		if werr == nil {
+			werr = cerr
+		}
+		if werr == nil {
+			werr = os.Chmod(e.tmp, 0o644)
+		}
+		if werr != nil {
+			return fmt.Errorf("writing %s: %w (no file written)", target, werr)
+		}
+	}
+	for _, e := range entries {
+		if st, err := os.Lstat(e.target); err == nil && st.Mode().IsRegular() {
+			e.backup = e.tmp + ".old"
+			if err := os.Rename(e.target, e.backup); err != nil {
+				e.backup = ""
+				return fmt.Errorf("replacing %s: %w (no file written)", e.target, err)
+			}
+		}
+		if err := os.Rename(e.tmp, e.target); err != nil {
+			return fmt.Errorf("writing %s: %w (no file written)", e.target, err)
+		}
+		e.tmp, e.placed = "", true
+	}
+	return nil
+}
+
+// mkdirAll is os.MkdirAll that returns the directories it created,
+// outermost first.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return made, err
+		}
+		made = append(made, missing[i])
+	}
+	return made, os.MkdirAll(dir, 0o755)
+}
+
+// byteSize is a size flag: a number of bytes, optionally with a unit (KiB,
+// MiB, GiB; KB, MB, GB are powers of 1000; B).
+type byteSize uint64
+
+func (b *byteSize) Set(s string) error {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
+	mult := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
+		return fmt.Errorf("not a size: %q (want e.g. 512MiB, 2GiB or a number of bytes)", s)
+	}
+	*b = byteSize(v * float64(mult))
+	return nil
+}
+
+// ceilMiB is b rounded up to a whole MiB, so that a size just over a
+// limit never prints as the limit.
+func (b byteSize) ceilMiB() byteSize { return (b + 1<<20 - 1) &^ (1<<20 - 1) }
+
+func (b byteSize) String() string {
+	switch {
+	case b >= 1<<30 && b%(1<<30) == 0:
+		return strconv.FormatUint(uint64(b)>>30, 10) + "GiB"
+	case b >= 1<<20 && b%(1<<20) == 0:
+		return strconv.FormatUint(uint64(b)>>20, 10) + "MiB"
+	case b >= 1<<20:
+		return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + "MiB"
+	}
+	return strconv.FormatUint(uint64(b), 10) + "B"
 }

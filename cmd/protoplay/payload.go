@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,7 +46,7 @@ func readInput(stdin io.Reader) ([]byte, error) {
 // loadSchema compiles files and builds a payload schema, printing
 // diagnostics to stderr. ok is false when the caller should exit 1.
 func loadSchema(roots, files []string, stderr io.Writer) (*payload.Schema, bool) {
-	res, err := compileFiles(roots, files, compiler.Request{NoGenerate: true})
+	res, err := compileFiles(context.Background(), roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, false

@@ -28,8 +28,8 @@ func importFlags(fs *flag.FlagSet) *multiFlag {
 
 // compileFiles compiles files found under roots on disk, naming them as
 // protoc does: a file given by a path under one of the roots is named
-// relative to that root.
-func compileFiles(roots, files []string, opts compiler.Request) (*compiler.Result, error) {
+// relative to that root. ctx bounds the compilation (see compiler.Compile).
+func compileFiles(ctx context.Context, roots, files []string, opts compiler.Request) (*compiler.Result, error) {
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
@@ -55,7 +55,7 @@ func compileFiles(roots, files []string, opts compiler.Request) (*compiler.Resul
 	opts.FS = os.DirFS("/")
 	opts.ImportPaths = fsRoots
 	opts.Files = names
-	return compiler.Compile(context.Background(), opts), nil
+	return compiler.Compile(ctx, opts), nil
 }
 
 // relativeToRoot maps a file path given on the command line to its name

@@ -673,7 +673,9 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 				fail(rt("EndGroupError").Call(jen.Id("group"), jen.Id("start")))),
 			jen.Return(jen.Id("i"), jen.Nil()),
 		),
-		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
+		// An unknown field's groups are counted on their own (see
+		// wire.MaxUnknownGroupDepth), not against depth.
+		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("num"), jen.Id("typ"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), rt("MaxUnknownGroupDepth")),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("i").Op("+=").Id("n"),
 	)
@@ -966,6 +968,8 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	var valRead []jen.Code
 	isMsg := v.Kind() == protoreflect.MessageKind
 	if isMsg {
+		// The entry is one level below m and its value message two, as
+		// protobuf-go counts them (see wire.DefaultMaxDepth).
 		valRead = []jen.Code{
 			jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
 			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
@@ -986,7 +990,7 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 			append(keyRead, jen.Continue())...),
 		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(v.Kind())]))).Block(
 			append(valRead, jen.Continue())...),
-		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), jen.Id("depth").Op("-").Lit(1)),
+		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), rt("MaxUnknownGroupDepth")),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 	)
@@ -995,6 +999,10 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
+		// A map entry is a level of nesting (a message on the wire), even
+		// with a scalar value.
+		jen.If(jen.Id("depth").Op("<").Lit(2)).Block(fail(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
+			jen.Id("Offset"): jen.Id("off"), jen.Id("Path"): jen.Lit(path + "[]"), jen.Id("Err"): rt("ErrDepth")}))),
 		jen.Id("i").Op("+=").Id("n"),
 		jen.Var().Id("key").Add(g.elemType(k)),
 		jen.Var().Id("val").Add(g.elemType(v)),

@@ -50,7 +50,19 @@ type generator struct {
 	pkgDecls map[string]map[string]goDecl
 	// requireMemo holds canRequire's answers, made on first use.
 	requireMemo map[protoreflect.FullName]bool
+
+	// check, when set, is called after each piece of output (see
+	// renderFile) with the bytes of Go generated so far; written counts
+	// those of the files already done.
+	check   func(outputBytes int) error
+	written int
 }
+
+// checkError is an error returned by GenerateWith's check function.
+type checkError struct{ err error }
+
+func (e *checkError) Error() string { return e.err.Error() }
+func (e *checkError) Unwrap() error { return e.err }
 
 // Generate produces one .pb.go file for each of files. Their imports are
 // used for names and import paths but produce no output. It returns
@@ -58,18 +70,41 @@ type generator struct {
 // builds: Go package name conflicts, identifier collisions, import cycles
 // between Go packages, bad import or output paths.
 func Generate(files []protoreflect.FileDescriptor, opts Options) ([]File, []Diagnostic) {
+	return GenerateWith(files, opts, nil)
+}
+
+// GenerateWith is Generate with a check: after each top-level declaration
+// group it prints (an enum, or a message with its enums), GenerateWith
+// calls check with the number of bytes of Go generated so far, over all
+// files. A non-nil error stops generation at once: the result is no files
+// and one Diagnostic, on the file being generated, whose Message is the
+// error's text. Callers use it for limits on output size, time and memory
+// (see package compiler). A nil check is Generate.
+func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error) ([]File, []Diagnostic) {
 	g, diags := newGenerator(files, opts)
 	if len(diags) > 0 {
 		return nil, diags
+	}
+	if check != nil {
+		g.check = func(n int) error {
+			if err := check(n); err != nil {
+				return &checkError{err}
+			}
+			return nil
+		}
 	}
 	var out []File
 	for _, fd := range files {
 		f := g.byPath[fd.Path()]
 		src, err := g.renderFile(f)
+		if ce, ok := err.(*checkError); ok {
+			return nil, []Diagnostic{{File: fd.Path(), Message: ce.err.Error()}}
+		}
 		if err != nil {
 			diags = append(diags, Diagnostic{File: fd.Path(), Message: "internal error: generated Go does not format: " + err.Error()})
 			continue
 		}
+		g.written += len(src)
 		out = append(out, File{Name: f.outName, Content: src})
 	}
 	if len(diags) > 0 {
@@ -157,7 +192,94 @@ func (g *generator) enumType(ed protoreflect.EnumDescriptor) *jen.Statement {
 	return jen.Qual(en.file.importPath, en.goName)
 }
 
+// renderFile prints f's Go file. Each top-level enum and each message (with
+// its own enums, but not its nested messages, which follow as pieces of
+// their own) is built and gofmt'd on its own, as a piece, and appended to
+// the output as soon as it is printed: jennifer's tree and go/format's
+// syntax tree only ever hold one piece, so the time and memory this takes
+// grow with the output rather than faster (one jennifer Render of the whole
+// file took 4.8 GB for 20,000 small messages). The pieces share one
+// jen.File for import names, whose header and import block, known once
+// every piece is printed, go in front. The bytes are those of one Render of
+// the whole file (TestRenderPieces checks it). After each piece, g.check
+// (if set) is told the output's size so far, and an error from it stops
+// the file.
 func (g *generator) renderFile(f *fileNames) (string, error) {
+	jf := g.newGoFile(f)
+	if renderWholeFile { // tests only: the reference the pieces must match
+		g.eachPiece(f, func(build func(*jen.File)) error { build(jf); return nil })
+		var buf bytes.Buffer
+		err := jf.Render(&buf)
+		return buf.String(), err
+	}
+	// The pieces are kept at their exact sizes and joined once at the end:
+	// the output is in memory twice at most, never in a buffer grown by
+	// doubling.
+	var pieces [][]byte
+	size := 0
+	var buf bytes.Buffer
+	err := g.eachPiece(f, func(build func(*jen.File)) error {
+		pf := jen.NewFilePathName(f.importPath, f.pkgName)
+		build(pf)
+		buf.Reset()
+		// Qualified names register their imports in jf.
+		if err := pf.Group.RenderWithFile(&buf, jf); err != nil {
+			return g.pieceFailure(f, build, err)
+		}
+		if p := bytes.TrimSpace(buf.Bytes()); len(p) > 0 {
+			pieces = append(pieces, bytes.Clone(p))
+			size += len(p) + 2 // a blank line before, a newline after
+		}
+		if g.check != nil {
+			return g.check(g.written + size)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	var head bytes.Buffer
+	if err := jf.Render(&head); err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	out.Grow(head.Len() + size)
+	out.Write(head.Bytes())
+	for i, p := range pieces {
+		out.WriteByte('\n')
+		out.Write(p)
+		out.WriteByte('\n')
+		pieces[i] = nil // collectable once copied
+	}
+	return out.String(), nil
+}
+
+// pieceFailure describes, briefly (see formatFailure), why a piece of f's
+// Go code did not render: jennifer's own error holds the whole unformatted
+// piece, so the piece is printed again without formatting and handed to
+// go/format here, for the first error and the lines around it.
+func (g *generator) pieceFailure(f *fileNames, build func(*jen.File), renderErr error) error {
+	pf := jen.NewFilePathName(f.importPath, f.pkgName)
+	build(pf)
+	pf.NoFormat = true
+	var raw bytes.Buffer
+	if err := pf.Render(&raw); err != nil {
+		return err
+	}
+	if _, err := format.Source(raw.Bytes()); err != nil {
+		return formatFailure(err, raw.Bytes())
+	}
+	first, _, _ := strings.Cut(renderErr.Error(), "\n")
+	return errors.New(first)
+}
+
+// renderWholeFile makes renderFile print the file in one jennifer Render,
+// as TestRenderPieces's reference.
+var renderWholeFile = false
+
+// newGoFile starts f's Go file: its header comments and the names of the
+// packages it may import.
+func (g *generator) newGoFile(f *fileNames) *jen.File {
 	jf := jen.NewFilePathName(f.importPath, f.pkgName)
 	jf.HeaderComment("Code generated by protoc-gen-protoplay. DO NOT EDIT.")
 	// Above the package clause, go vet reads any comment holding "+build"
@@ -172,40 +294,54 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 			jf.ImportAlias(imp.path, imp.name)
 		}
 	}
+	return jf
+}
 
+// eachPiece calls piece with a function building each piece of f's Go code
+// in order: every top-level enum, every message in declaration order
+// (depth first, a message before its nested ones), then the notes on
+// extensions and services. It stops at the first error piece returns.
+func (g *generator) eachPiece(f *fileNames, piece func(build func(*jen.File)) error) error {
 	for i := 0; i < f.desc.Enums().Len(); i++ {
-		g.genEnum(jf, f.desc.Enums().Get(i))
+		ed := f.desc.Enums().Get(i)
+		if err := piece(func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
+			return err
+		}
+	}
+	var msg func(md protoreflect.MessageDescriptor) error
+	msg = func(md protoreflect.MessageDescriptor) error {
+		if err := piece(func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
+			return err
+		}
+		for i := 0; i < md.Messages().Len(); i++ {
+			if err := msg(md.Messages().Get(i)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	for i := 0; i < f.desc.Messages().Len(); i++ {
-		g.genMessage(jf, f.desc.Messages().Get(i))
-	}
-	if n := f.desc.Extensions().Len(); n > 0 {
-		var names []string
-		for i := 0; i < n; i++ {
-			names = append(names, string(f.desc.Extensions().Get(i).FullName()))
+		if err := msg(f.desc.Messages().Get(i)); err != nil {
+			return err
 		}
-		jf.Comment("// Extensions declared in this file (" + strings.Join(names, ", ") + ") have no typed accessors yet;")
-		jf.Comment("// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
 	}
-	if svcs := f.desc.Services(); svcs.Len() > 0 {
-		var names []string
-		for i := 0; i < svcs.Len(); i++ {
-			names = append(names, string(svcs.Get(i).Name()))
+	return piece(func(jf *jen.File) {
+		if n := f.desc.Extensions().Len(); n > 0 {
+			var names []string
+			for i := 0; i < n; i++ {
+				names = append(names, string(f.desc.Extensions().Get(i).FullName()))
+			}
+			jf.Comment("// Extensions declared in this file (" + strings.Join(names, ", ") + ") have no typed accessors yet;")
+			jf.Comment("// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
 		}
-		jf.Comment("// Services produce no code yet: " + strings.Join(names, ", ") + ".")
-	}
-	// Formatted here rather than by jennifer, so that a failure is reported
-	// briefly (see formatFailure) rather than with the whole source.
-	jf.NoFormat = true
-	var buf bytes.Buffer
-	if err := jf.Render(&buf); err != nil {
-		return "", err
-	}
-	src, err := format.Source(buf.Bytes())
-	if err != nil {
-		return "", formatFailure(err, buf.Bytes())
-	}
-	return string(src), nil
+		if svcs := f.desc.Services(); svcs.Len() > 0 {
+			var names []string
+			for i := 0; i < svcs.Len(); i++ {
+				names = append(names, string(svcs.Get(i).Name()))
+			}
+			jf.Comment("// Services produce no code yet: " + strings.Join(names, ", ") + ".")
+		}
+	})
 }
 
 // formatFailure describes a gofmt error in generated source briefly: the
@@ -219,7 +355,7 @@ func formatFailure(err error, src []byte) error {
 	}
 	first := list[0]
 	var b strings.Builder
-	fmt.Fprintf(&b, "line %d, column %d of the Go file: %s", first.Pos.Line, first.Pos.Column, first.Msg)
+	fmt.Fprintf(&b, "line %d, column %d of the generated code: %s", first.Pos.Line, first.Pos.Column, first.Msg)
 	if len(list) > 1 {
 		fmt.Fprintf(&b, " (and %d more errors)", len(list)-1)
 	}

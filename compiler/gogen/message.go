@@ -266,10 +266,7 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 	g.genGetters(jf, mn)
 	g.genOneofTypes(jf, mn)
 	g.genMethods(jf, mn)
-
-	for i := 0; i < md.Messages().Len(); i++ {
-		g.genMessage(jf, md.Messages().Get(i))
-	}
+	// Nested messages follow, each generated on its own by renderFile.
 }
 
 func joinComma(s []string) string {

@@ -202,6 +202,15 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 		return nil, err
 	}
 	md = s.resolve(md)
+	// google.golang.org/protobuf reads tags of up to 10 bytes and nests
+	// unknown groups 10,000 deep; protoplay does neither (MaxTagBytes,
+	// MaxUnknownDepth), so the payload is checked first, and the wire view
+	// says where it goes wrong.
+	if !s.wellFormed(md, b) {
+		if _, werr := s.WireView(md, b); werr != nil {
+			return nil, werr
+		}
+	}
 	m := dynamicpb.NewMessage(md)
 	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(b, m)
 	if err == nil {

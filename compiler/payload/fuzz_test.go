@@ -20,6 +20,7 @@ var (
 // testdata/fuzz/FuzzView (the golden payloads).
 func FuzzView(f *testing.F) {
 	f.Add([]byte{0x08, 0x96, 0x01})
+	f.Add([]byte{0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0xd2, 0x09}) // 9-byte tag
 	f.Fuzz(func(t *testing.T, p []byte) {
 		fuzzOnce.Do(func() { fuzzSchema = compileFS(t, os.DirFS("testdata"), nil, "wire.proto") })
 		md, err := fuzzSchema.FindMessage("pp.wire.Item")
@@ -42,6 +43,11 @@ func FuzzView(f *testing.F) {
 		}
 		for _, v := range []*View{raw, wire} {
 			checkView(t, v, len(p))
+		}
+		// Unmarshal's check before google.golang.org/protobuf agrees with
+		// the wire view.
+		if ok := fuzzSchema.wellFormed(md, p); ok != (wire.Error == nil) {
+			t.Errorf("wellFormed = %v, WireView error %v", ok, wire.Error)
 		}
 	})
 }

@@ -88,7 +88,10 @@ var goldenCases = []struct {
 	{"truncated_fixed64", "wire.proto", "pp.wire.Item", "41 00 00 00"},
 	{"overlong_varint", "wire.proto", "pp.wire.Item", "08 80 80 80 00"},
 	{"end_group_alone", "wire.proto", "pp.wire.Item", "54"},
-	{"groups_too_deep", "wire.proto", "pp.wire.Item", groupsHex(MaxDepth + 1)},
+	{"groups_too_deep", "wire.proto", "pp.wire.Item", groupsHex(MaxUnknownDepth + 1)},
+	{"groups_deepest", "wire.proto", "pp.wire.Item", groupsHex(MaxUnknownDepth)},
+	{"tag_overlong_9bytes", "wire.proto", "pp.wire.Item", "88 80 80 80 80 80 80 80 00 d2 09"},
+	{"tag_5byte_nonminimal", "wire.proto", "pp.wire.Item", "88 80 80 80 00 d2 09"},
 	{"empty", "wire.proto", "pp.wire.Item", ""},
 }
 

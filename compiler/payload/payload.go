@@ -15,8 +15,11 @@
 // both as implemented by google.golang.org/protobuf.
 //
 // Every entry point bounds its work: inputs larger than MaxInputBytes and
-// nesting deeper than MaxDepth are rejected with an *Error of kind KindLimit,
-// and malformed input of any kind gives an *Error, never a panic.
+// nesting deeper than MaxDepth (or, inside unknown fields, MaxUnknownDepth)
+// are rejected with an *Error of kind KindLimit; tags longer than
+// MaxTagBytes are malformed (KindPayload) even where
+// google.golang.org/protobuf reads them; and malformed input of any kind
+// gives an *Error, never a panic.
 package payload
 
 import (
@@ -40,14 +43,28 @@ const (
 	// JSON or text-format value.
 	MaxInputBytes = 8 << 20
 
-	// MaxDepth is the deepest nesting of messages and groups accepted, the
-	// top-level message being depth 1. It is also the recursion limit
-	// handed to google.golang.org/protobuf when decoding and parsing.
+	// MaxDepth is the deepest nesting of messages and groups of known
+	// fields accepted, the top-level message being depth 1: a message
+	// field's value, a group field's value and a map entry each count one
+	// level (so a map's message value is two below its map's message). It
+	// is also the recursion limit handed to google.golang.org/protobuf when
+	// decoding and parsing, which counts the same way, and runtime/wire's
+	// DefaultMaxDepth for generated code.
 	MaxDepth = 100
+
+	// MaxUnknownDepth is the deepest nesting of groups inside one unknown
+	// field (one the schema does not define, or written with another wire
+	// type), that field's own group included, counted apart from MaxDepth
+	// and afresh at every unknown field, as runtime/wire's
+	// MaxUnknownGroupDepth for generated code. google.golang.org/protobuf
+	// allows 10,000 there; binary input over this limit is KindLimit. In a
+	// raw decode every field is unknown, and LEN values read as messages
+	// count here too (past the limit they are shown as bytes).
+	MaxUnknownDepth = 100
 
 	// MaxViewBytesPerInputByte bounds what DecodeRaw and WireView allocate:
 	// at most this many bytes per input byte, plus MaxViewOverhead. The
-	// raw decoder also does at most MaxDepth passes over any byte.
+	// raw decoder also does at most MaxUnknownDepth passes over any byte.
 	MaxViewBytesPerInputByte = 2048
 	// MaxViewOverhead is the fixed part of the allocation bound above.
 	MaxViewOverhead = 64 << 10
@@ -61,7 +78,7 @@ const (
 	KindText     = "text"     // bad text-format input: Line and Column say where
 	KindValue    = "value"    // a value that cannot be represented (missing required field, bad UTF-8, ...)
 	KindType     = "type"     // unknown message type name
-	KindLimit    = "limit"    // input over MaxInputBytes or nesting over MaxDepth
+	KindLimit    = "limit"    // input over MaxInputBytes, nesting over MaxDepth or MaxUnknownDepth
 	KindUsage    = "usage"    // an option value this package does not know
 )
 

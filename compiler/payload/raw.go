@@ -139,9 +139,10 @@ func WireTypeName(wt int) string {
 // at most one such reading). Groups (SGROUP ... EGROUP) are shown with
 // their fields as children.
 //
-// A malformed payload (truncated field, varint over 10 bytes, wire type 6
-// or 7, field number 0 or over 536870911, LEN past the end, unmatched
-// EGROUP, nesting over MaxDepth) stops decoding: the View holds the fields
+// A malformed payload (truncated field, varint over 10 bytes, tag over
+// MaxTagBytes, wire type 6 or 7, field number 0 or over 536870911, LEN past
+// the end, unmatched EGROUP, groups nested over MaxUnknownDepth; LEN values
+// nested deeper are shown as bytes) stops decoding: the View holds the fields
 // read so far and an *Error of kind KindPayload with the byte offset and
 // the path of field numbers reached ("#2.#1"), which is also returned as the
 // error. Input over MaxInputBytes gives KindLimit. DecodeRaw allocates at
@@ -153,7 +154,9 @@ func DecodeRaw(payload []byte) (*View, error) {
 		return v, err
 	}
 	d := rawDecoder{b: payload}
-	fields, _, err := d.fields(0, len(payload), 1, "", 0)
+	// Without a schema every field is unknown: the top level is depth 0 of
+	// MaxUnknownDepth.
+	fields, _, err := d.fields(0, len(payload), 0, "", 0)
 	v.Fields = append(v.Fields, fields...)
 	if err != nil {
 		v.Error = err
@@ -166,10 +169,13 @@ type rawDecoder struct {
 	b []byte
 }
 
-// tag reads and checks a tag at pos. On failure it returns an *Error.
+// readTag reads and checks a tag at pos. On failure it returns an *Error.
 func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int, n int, err *Error) {
-	v, n := protowire.ConsumeVarint(b[pos:end])
+	v, n := consumeTag(b[pos:end])
 	if n < 0 {
+		if n == errTagOverlong {
+			return 0, 0, 0, payloadErr(pos, path, "bad tag: longer than %d bytes (a tag is a 32-bit varint)", MaxTagBytes)
+		}
 		return 0, 0, 0, payloadErr(pos, path, "bad tag: %s", varintProblem(n))
 	}
 	num = protowire.Number(v >> 3)
@@ -181,6 +187,25 @@ func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int,
 		return 0, 0, 0, payloadErr(pos, path, "invalid wire type %d in tag of field %d", wt, num)
 	}
 	return num, wt, n, nil
+}
+
+// MaxTagBytes is the longest tag accepted: a tag is a 32-bit varint (field
+// number << 3 | wire type), at most 5 bytes, as the C++ and upb parsers
+// read it. google.golang.org/protobuf reads tags of up to 10 bytes; every
+// function of this package rejects them, at the tag's offset.
+const MaxTagBytes = 5
+
+// errTagOverlong is consumeTag's code for a tag longer than MaxTagBytes.
+const errTagOverlong = -1000
+
+// consumeTag reads a tag's varint from the front of b: its value and
+// length, or n < 0 (a protowire error code, or errTagOverlong when the
+// first MaxTagBytes bytes all have the continuation bit set).
+func consumeTag(b []byte) (v uint64, n int) {
+	if len(b) >= MaxTagBytes && b[0]&b[1]&b[2]&b[3]&b[4] >= 0x80 {
+		return 0, errTagOverlong
+	}
+	return protowire.ConsumeVarint(b)
 }
 
 // varintProblem explains a negative length from protowire.ConsumeVarint.
@@ -296,8 +321,8 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		f.ValueOffset, f.ValueLength = vs, ve-vs
 		d.classifyLen(f, vs, ve, depth, fpath)
 	case wtSGroup:
-		if depth >= MaxDepth {
-			return nil, pos, false, limitErr(pos, fpath)
+		if depth >= MaxUnknownDepth {
+			return nil, pos, false, unknownLimitErr(pos, fpath)
 		}
 		f.Type = "group"
 		f.Nested = true
@@ -345,6 +370,12 @@ func limitErr(pos int, path string) *Error {
 	return e
 }
 
+func unknownLimitErr(pos int, path string) *Error {
+	e := payloadErr(pos, path, "more than %d groups nested in an unknown field (MaxUnknownDepth)", MaxUnknownDepth)
+	e.Kind = KindLimit
+	return e
+}
+
 // lenValue reads the length prefix of a LEN value whose prefix starts at
 // pos and returns the value's bounds.
 func lenValue(b []byte, pos, end int, path string) (int, int, *Error) {
@@ -362,7 +393,7 @@ func lenValue(b []byte, pos, end int, path string) (int, int, *Error) {
 // classifyLen picks the reading of a LEN value for a raw decode.
 func (d *rawDecoder) classifyLen(f *Field, vs, ve, depth int, path string) {
 	v := d.b[vs:ve]
-	if len(v) > 0 && depth < MaxDepth && validMessage(v, depth+1) {
+	if len(v) > 0 && depth < MaxUnknownDepth && validMessage(v, depth+1) {
 		children, _, err := d.fields(vs, ve, depth+1, path, 0)
 		if err == nil {
 			f.Type = "message"
@@ -415,13 +446,14 @@ func printable(v []byte) bool {
 }
 
 // validMessage reports, without allocating, whether v is a well-formed
-// sequence of fields at nesting depth depth. It looks into groups, whose
-// fields are inline, but not into LEN values.
+// sequence of fields read raw at unknown-field nesting depth depth (see
+// MaxUnknownDepth). It looks into groups, whose fields are inline, but not
+// into LEN values.
 func validMessage(v []byte, depth int) bool {
-	var stack [MaxDepth]protowire.Number
+	var stack [MaxUnknownDepth]protowire.Number
 	sp := 0
 	for pos := 0; pos < len(v); {
-		t, n := protowire.ConsumeVarint(v[pos:])
+		t, n := consumeTag(v[pos:])
 		if n < 0 || t>>3 == 0 || t>>3 > uint64(protowire.MaxValidNumber) {
 			return false
 		}
@@ -451,7 +483,7 @@ func validMessage(v []byte, depth int) bool {
 			}
 			pos += n + int(l)
 		case wtSGroup:
-			if depth+sp >= MaxDepth {
+			if depth+sp >= MaxUnknownDepth {
 				return false
 			}
 			stack[sp] = num

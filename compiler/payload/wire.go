@@ -100,7 +100,9 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
 		if fd == nil || (wt != want && !packed) {
-			f, next, _, err := w.raw.field(pos, end, depth, path, group)
+			// An unknown field's value is read raw, its nesting counted
+			// from 0 of MaxUnknownDepth, apart from depth.
+			f, next, _, err := w.raw.field(pos, end, 0, path, group)
 			if f != nil {
 				f.Unknown = true
 				if fd != nil {
@@ -198,7 +200,7 @@ func (w *wireWalker) expandAny(f *Field, typeURL string, depth int, path string)
 		return
 	}
 	vs, ve := f.ValueOffset, f.ValueOffset+f.ValueLength
-	if !validMessage(w.raw.b[vs:ve], depth+1) {
+	if !validMessage(w.raw.b[vs:ve], 0) {
 		f.Note = "does not parse as " + string(mt.Descriptor().FullName())
 		return
 	}
@@ -396,4 +398,130 @@ func typeName(fd protoreflect.FieldDescriptor) string {
 		return string(fd.Enum().FullName())
 	}
 	return fd.Kind().String()
+}
+
+// wellFormed reports, without allocating, whether WireView would decode
+// payload as md without an error: the same walk (tags of at most
+// MaxTagBytes, lengths, groups, packed elements, MaxDepth for messages and
+// groups of known fields, MaxUnknownDepth inside unknown fields) with
+// nothing recorded. Unmarshal runs it before google.golang.org/protobuf,
+// which reads longer tags and deeper unknown groups than protoplay does.
+func (s *Schema) wellFormed(md protoreflect.MessageDescriptor, payload []byte) bool {
+	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+	_, ok := w.check(md, 0, len(payload), 1, 0)
+	return ok
+}
+
+// check is fields without the View: it returns where the fields (of the
+// group of field number group, if non-zero) end and whether they are well
+// formed.
+func (w *wireWalker) check(md protoreflect.MessageDescriptor, start, end, depth int, group protowire.Number) (int, bool) {
+	b := w.raw.b
+	pos := start
+	for pos < end {
+		v, n := consumeTag(b[pos:end])
+		if n < 0 || v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) || v&7 > 5 {
+			return pos, false
+		}
+		num, wt := protowire.Number(v>>3), int(v&7)
+		if wt == wtEGroup {
+			return pos + n, group == num
+		}
+		fd, _ := w.lookup(md, num)
+		want := -1
+		if fd != nil {
+			want = wireTypeOf(fd.Kind())
+		}
+		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
+		pos += n
+		var ok bool
+		switch {
+		case fd == nil || (wt != want && !packed):
+			pos, ok = checkRaw(b, pos, end, num, wt, 0)
+		case packed:
+			vs, ve, err := lenValue(b, pos, end, "")
+			if err != nil {
+				return pos, false
+			}
+			ok = checkPacked(b[vs:ve], want)
+			pos = ve
+		case wt == wtLen && fd.Kind() == protoreflect.MessageKind:
+			vs, ve, err := lenValue(b, pos, end, "")
+			if err != nil {
+				return pos, false
+			}
+			if depth >= MaxDepth {
+				return pos, false
+			}
+			_, ok = w.check(fd.Message(), vs, ve, depth+1, 0)
+			pos = ve
+		case wt == wtSGroup:
+			if depth >= MaxDepth {
+				return pos, false
+			}
+			pos, ok = w.check(fd.Message(), pos, end, depth+1, num)
+		default:
+			pos, ok = checkRaw(b, pos, end, num, wt, 0)
+		}
+		if !ok {
+			return pos, false
+		}
+	}
+	return pos, group == 0
+}
+
+// checkRaw checks the value of wire type wt of field num at pos, read raw
+// at unknown-field nesting depth depth, as rawDecoder.field does, and
+// returns where it ends.
+func checkRaw(b []byte, pos, end int, num protowire.Number, wt, depth int) (int, bool) {
+	switch wt {
+	case wtVarint:
+		_, m := protowire.ConsumeVarint(b[pos:end])
+		return pos + m, m > 0
+	case wtI64:
+		return pos + 8, end-pos >= 8
+	case wtI32:
+		return pos + 4, end-pos >= 4
+	case wtLen:
+		_, ve, err := lenValue(b, pos, end, "")
+		return ve, err == nil
+	case wtSGroup:
+		if depth >= MaxUnknownDepth {
+			return pos, false
+		}
+		for pos < end {
+			v, n := consumeTag(b[pos:end])
+			if n < 0 || v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) || v&7 > 5 {
+				return pos, false
+			}
+			num2, wt2 := protowire.Number(v>>3), int(v&7)
+			pos += n
+			if wt2 == wtEGroup {
+				return pos, num2 == num
+			}
+			var ok bool
+			if pos, ok = checkRaw(b, pos, end, num2, wt2, depth+1); !ok {
+				return pos, false
+			}
+		}
+	}
+	return pos, false
+}
+
+// checkPacked checks packed elements of wire type wt, as packed does.
+func checkPacked(v []byte, wt int) bool {
+	switch wt {
+	case wtI32:
+		return len(v)%4 == 0
+	case wtI64:
+		return len(v)%8 == 0
+	}
+	for pos := 0; pos < len(v); {
+		_, n := protowire.ConsumeVarint(v[pos:])
+		if n < 0 {
+			return false
+		}
+		pos += n
+	}
+	return true
 }

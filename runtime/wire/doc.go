@@ -44,6 +44,8 @@
 // input and puts the field's name in front of the path.
 //
 // Groups and nesting are bounded: [ConsumeGroup] and [ConsumeFieldValue] take
-// the number of nesting levels still allowed, and generated Unmarshal starts
-// from [DefaultMaxDepth], so hostile input cannot exhaust the stack.
+// the number of nesting levels still allowed. Generated Unmarshal starts
+// messages from [DefaultMaxDepth] and each unknown field's groups from
+// [MaxUnknownGroupDepth], so hostile input cannot exhaust the stack. Tags are
+// at most [MaxTagBytes] long.
 package wire

@@ -19,6 +19,13 @@ var (
 	// greater than 1, so that its value does not fit in 64 bits.
 	ErrOverflow = errors.New("varint overflows 64 bits")
 
+	// ErrTagOverlong: a tag written in more than MaxTagBytes (5) bytes,
+	// the most a 32-bit varint takes. The C++ and upb parsers reject these;
+	// google.golang.org/protobuf accepts tags of up to 10 bytes, so a
+	// payload it reads, such as 88 80 80 80 80 80 80 80 00 d2 09 (field 1
+	// = 1234 with a 9-byte tag), is an error here.
+	ErrTagOverlong = errors.New("tag varint longer than 5 bytes")
+
 	// ErrFieldNumber: a tag with field number 0 or above MaxValidNumber.
 	ErrFieldNumber = errors.New("invalid field number")
 
@@ -69,6 +76,7 @@ const (
 	errCodeLength
 	errCodeGroupMismatch
 	errCodeDepth
+	errCodeTagOverlong
 )
 
 // Error is a failure to decode (or encode) a message: what went wrong, where
@@ -140,6 +148,8 @@ func ErrorAt(offset int, code int) error {
 		e.Err = ErrGroupMismatch
 	case errCodeDepth:
 		e.Err = ErrDepth
+	case errCodeTagOverlong:
+		e.Err = ErrTagOverlong
 	default:
 		e.Err = ErrValue
 	}

@@ -58,7 +58,7 @@ func walkChecked(t *testing.T, b []byte, depth int) outcome {
 			o.err, o.offset = sentinel(t, n), i
 			return o
 		}
-		if n == 0 || n > len(rest) || n > 10 {
+		if n == 0 || n > len(rest) || n > wire.MaxTagBytes {
 			t.Fatalf("ConsumeTag at %d: n = %d out of bounds (%d left)", i, n, len(rest))
 		}
 		if num < wire.MinValidNumber || num > wire.MaxValidNumber || typ > wire.Fixed32Type {
@@ -119,6 +119,10 @@ func oracleWalk(b []byte, depth int) outcome {
 }
 
 func oracleTag(b []byte) (protowire.Number, protowire.Type, int, error) {
+	// A tag is at most 5 bytes; protowire reads up to 10.
+	if len(b) >= 5 && b[0]&b[1]&b[2]&b[3]&b[4] >= 0x80 {
+		return 0, 0, 0, wire.ErrTagOverlong
+	}
 	num, typ, n := protowire.ConsumeTag(b)
 	switch {
 	case n < 0:
@@ -220,7 +224,7 @@ func checkPrimitives(t *testing.T, b []byte) {
 		if n >= 0 && (pn != n || int32(pnum) != num || wire.Type(ptyp) != typ) {
 			t.Fatalf("ConsumeTag(% x) = %d, %d, %d; protowire %d, %d, %d", in, num, typ, n, pnum, ptyp, pn)
 		}
-		if n < 0 && pn >= 0 && pnum <= protowire.MaxValidNumber && ptyp <= protowire.Fixed32Type {
+		if n < 0 && pn >= 0 && pn <= wire.MaxTagBytes && pnum <= protowire.MaxValidNumber && ptyp <= protowire.Fixed32Type {
 			t.Fatalf("ConsumeTag(% x) rejects (%v) what protowire accepts", in, sentinel(t, n))
 		}
 	}
@@ -235,6 +239,8 @@ func FuzzConsume(f *testing.F) {
 	// and just exceeded (protowire's own limit is far higher).
 	f.Add(nestedGroups(wire.DefaultMaxDepth))
 	f.Add(nestedGroups(wire.DefaultMaxDepth + 1))
+	f.Add(unhex("88 80 80 80 80 80 80 80 00 d2 09")) // 9-byte tag
+	f.Add(unhex("f8 ff ff ff 0f 01"))                // field 2^29-1, 5-byte tag
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkPrimitives(t, data)
 
@@ -250,12 +256,12 @@ func FuzzConsume(f *testing.F) {
 		}
 
 		// Against protowire.ConsumeField as it stands: it accepts field
-		// numbers up to 2^31-1 and nests groups 10000 deep, so it may
-		// accept what we reject for those two reasons only; it never
-		// rejects what we accept.
+		// numbers up to 2^31-1, tags up to 10 bytes and nests groups
+		// 10000 deep, so it may accept what we reject for those three
+		// reasons only; it never rejects what we accept.
 		got := walkChecked(t, data, wire.DefaultMaxDepth)
 		precs, pcode := protowireWalk(data)
-		stricter := got.err == wire.ErrFieldNumber || got.err == wire.ErrDepth
+		stricter := got.err == wire.ErrFieldNumber || got.err == wire.ErrDepth || got.err == wire.ErrTagOverlong
 		switch {
 		case pcode == 0 && got.err == nil:
 			if !got.equal(outcome{recs: precs}) {

@@ -26,11 +26,32 @@ const (
 	MinValidNumber = 1
 	MaxValidNumber = 1<<29 - 1
 
-	// DefaultMaxDepth is the nesting limit for messages and groups enforced
-	// by generated Unmarshal: the levels allowed, the top-level message
-	// included, counted as protobuf-go's UnmarshalOptions.RecursionLimit
-	// counts them (100, as in the C++ and Java runtimes).
+	// MaxTagBytes is the longest tag accepted: a tag is a 32-bit varint
+	// (field number << 3 | wire type), which takes at most 5 bytes. A longer
+	// encoding is ErrTagOverlong, as in the C++ and upb parsers.
+	MaxTagBytes = 5
+
+	// DefaultMaxDepth is the nesting limit for messages and groups of known
+	// fields enforced by generated Unmarshal: the levels allowed, the
+	// top-level message included (100, as in the C++ and Java runtimes).
+	// A message field's value, a group field's value and a map entry each
+	// count one level (a map's message value is two levels below the
+	// message holding the map); unknown fields' groups do not (see
+	// MaxUnknownGroupDepth). That is how google.golang.org/protobuf's
+	// UnmarshalOptions.RecursionLimit counts, so with RecursionLimit 100 it
+	// accepts and rejects the same nesting.
 	DefaultMaxDepth = 100
+
+	// MaxUnknownGroupDepth is the nesting limit for the groups inside one
+	// unknown field: the levels of START_GROUP ... END_GROUP allowed, that
+	// field's own group included. It is counted apart from DefaultMaxDepth,
+	// starting afresh at each unknown field however deep its message is,
+	// as google.golang.org/protobuf counts unknown groups apart from its
+	// RecursionLimit (with a limit of 10,000 there). So 100 nested unknown
+	// groups (400 bytes with 2-byte tags) are accepted and 101 are
+	// ErrDepth; the stack stays within DefaultMaxDepth +
+	// MaxUnknownGroupDepth frames.
+	MaxUnknownGroupDepth = 100
 )
 
 // EncodeTag returns the tag for field num and wire type typ as the varint
@@ -293,15 +314,71 @@ func putVarintRevSlow(b []byte, i int, v uint64) int {
 // https://protobuf.dev/programming-guides/encoding/#structure
 
 // ConsumeTag decodes a tag from the front of b and returns its field number,
-// wire type and length in bytes. On failure n < 0 (see [ErrorAt]): the
-// varint errors of [ConsumeVarint], ErrFieldNumber for a field number
-// outside [MinValidNumber, MaxValidNumber], then ErrWireType for wire type 6
-// or 7. An END_GROUP tag is returned like any other; [ConsumeFieldValue]
-// rejects it where no group is open.
+// wire type and length in bytes. A tag is a 32-bit varint: at most 5 bytes
+// (non-minimal encodings within 5 bytes, such as 88 80 80 80 00 for field 1,
+// are accepted). On failure n < 0 (see [ErrorAt]): ErrTruncated if b ends
+// inside the first 5 bytes, ErrTagOverlong if those 5 bytes all have the
+// continuation bit set (the tag would be 6 or more bytes; C++ and upb reject
+// these too, google.golang.org/protobuf accepts up to 10), ErrFieldNumber for
+// a field number outside [MinValidNumber, MaxValidNumber], then ErrWireType
+// for wire type 6 or 7. An END_GROUP tag is returned like any other;
+// [ConsumeFieldValue] rejects it where no group is open.
 func ConsumeTag(b []byte) (num int32, typ Type, n int) {
-	v, n := ConsumeVarint(b)
-	if n < 0 {
-		return 0, 0, n
+	// One-byte tags (fields 1 to 15) are the common case; the rest, and
+	// every error, take the slow path.
+	for _, c := range b {
+		if c < 0x80 && c >= 8 && c&7 <= uint8(Fixed32Type) {
+			return int32(c >> 3), Type(c & 7), 1
+		}
+		break
+	}
+	return consumeTagSlow(b)
+}
+
+func consumeTagSlow(b []byte) (num int32, typ Type, n int) {
+	// Unrolled, as consumeVarintSlow: two-byte tags (fields 16 to 2047)
+	// are the common case here; they take 4.0 ns this way, 5.5 ns in a
+	// loop over the bytes and 4.8 ns through ConsumeVarint (which reads
+	// up to 10 bytes).
+	if len(b) == 0 {
+		return 0, 0, errCodeTruncated
+	}
+	v := uint64(b[0])
+	n = 1
+	if v >= 0x80 {
+		if len(b) < 2 {
+			return 0, 0, errCodeTruncated
+		}
+		y := uint64(b[1])
+		v = v&0x7f | (y&0x7f)<<7
+		n = 2
+		if y >= 0x80 {
+			if len(b) < 3 {
+				return 0, 0, errCodeTruncated
+			}
+			y = uint64(b[2])
+			v |= (y & 0x7f) << 14
+			n = 3
+			if y >= 0x80 {
+				if len(b) < 4 {
+					return 0, 0, errCodeTruncated
+				}
+				y = uint64(b[3])
+				v |= (y & 0x7f) << 21
+				n = 4
+				if y >= 0x80 {
+					if len(b) < 5 {
+						return 0, 0, errCodeTruncated
+					}
+					y = uint64(b[4])
+					if y >= 0x80 {
+						return 0, 0, errCodeTagOverlong
+					}
+					v |= y << 28
+					n = 5
+				}
+			}
+		}
 	}
 	// num-1 wraps for num == 0, so one unsigned comparison checks both ends.
 	if v>>3-1 >= MaxValidNumber {

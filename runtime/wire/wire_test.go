@@ -327,11 +327,14 @@ func TestConsumeTagInvalid(t *testing.T) {
 		{"field 2^31-1 (protowire accepts, for MessageSet)", "f8 ff ff ff 3f", wire.ErrFieldNumber},
 		{"field 2^31", "80 80 80 80 40", wire.ErrFieldNumber},
 		{"field 2^32-1", "f8 ff ff ff 7f", wire.ErrFieldNumber},
-		{"field 2^61-1", "f8 ff ff ff ff ff ff ff ff 01", wire.ErrFieldNumber},
+		// Longer than 5 bytes: overlong before its field number is looked at.
+		{"field 2^61-1 (10-byte tag)", "f8 ff ff ff ff ff ff ff ff 01", wire.ErrTagOverlong},
 		{"field 1 wire type 6", "0e", wire.ErrWireType},
 		{"field 1 wire type 7", "0f", wire.ErrWireType},
 		{"max field wire type 6", "fe ff ff ff 0f", wire.ErrWireType},
-		{"overflow", "ff ff ff ff ff ff ff ff ff ff 01", wire.ErrOverflow},
+		{"overflow", "ff ff ff ff ff ff ff ff ff ff 01", wire.ErrTagOverlong},
+		{"4 continuation bytes, then the end", "88 80 80 80", wire.ErrTruncated},
+		{"5 continuation bytes, then the end", "88 80 80 80 80", wire.ErrTagOverlong},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -353,6 +356,61 @@ func TestConsumeTagInvalid(t *testing.T) {
 				t.Fatalf("ConsumeTag(% x) n = %d, want ErrWireType", in, n)
 			}
 		}
+	}
+}
+
+// TestConsumeTagOverlong: a tag is a 32-bit varint of at most 5 bytes.
+// Field 1 written in 6 to 10 bytes (non-minimal encodings a 64-bit varint
+// reader accepts, as protowire does) is ErrTagOverlong; the same field in
+// 2 to 5 bytes, and field 2^29-1 in its 5 bytes, are tags.
+func TestConsumeTagOverlong(t *testing.T) {
+	for size := 1; size <= 10; size++ {
+		in := append(bytes.Repeat([]byte{0x80}, size-1), 0x00)
+		in[0] |= 0x08 // field 1, VARINT, then size-1 zero groups
+		in = append(in, 0x01)
+		num, typ, n := wire.ConsumeTag(in)
+		pnum, _, pn := protowire.ConsumeTag(in)
+		if pn != size || pnum != 1 {
+			t.Fatalf("protowire.ConsumeTag(% x) = %d, %d: the input is not what the test means", in, pnum, pn)
+		}
+		if size <= wire.MaxTagBytes {
+			if num != 1 || typ != wire.VarintType || n != size {
+				t.Errorf("%d-byte tag % x: ConsumeTag = %d, %d, %d; want field 1, VARINT, %d bytes", size, in, num, typ, n, size)
+			}
+			continue
+		}
+		if n >= 0 || sentinel(t, n) != wire.ErrTagOverlong {
+			t.Errorf("%d-byte tag % x: ConsumeTag = %d, %d, %d; want ErrTagOverlong", size, in, num, typ, n)
+		}
+		// The same tag cut short after its 5th byte is still overlong: no
+		// further byte can make it a tag.
+		if _, _, n := wire.ConsumeTag(in[:wire.MaxTagBytes]); n >= 0 || sentinel(t, n) != wire.ErrTagOverlong {
+			t.Errorf("% x: n = %d, want ErrTagOverlong", in[:wire.MaxTagBytes], n)
+		}
+	}
+	// The largest field number takes exactly 5 bytes, with every wire type.
+	for _, typ := range validTypes {
+		in := wire.AppendTag(nil, wire.MaxValidNumber, typ)
+		if len(in) != wire.MaxTagBytes {
+			t.Fatalf("AppendTag(MaxValidNumber) is %d bytes", len(in))
+		}
+		if num, gt, n := wire.ConsumeTag(in); num != wire.MaxValidNumber || gt != typ || n != 5 {
+			t.Errorf("ConsumeTag(% x) = %d, %d, %d", in, num, gt, n)
+		}
+	}
+	// The payload: field 1 = 1234 behind a 9-byte tag. protowire
+	// reads it; generated Unmarshal and a walk must not.
+	in := unhex("88 80 80 80 80 80 80 80 00 d2 09")
+	if recs, code := protowireWalk(in); code != 0 || len(recs) != 1 || recs[0].num != 1 {
+		t.Fatalf("protowire reads % x as %v, %d", in, recs, code)
+	}
+	err := walk(in, wire.DefaultMaxDepth)
+	var e *wire.Error
+	if !errors.As(err, &e) || e.Err != wire.ErrTagOverlong || e.Offset != 0 {
+		t.Fatalf("walk(% x) = %v, want ErrTagOverlong at byte 0", in, err)
+	}
+	if got := err.Error(); got != "protoplay: invalid wire data at byte 0: tag varint longer than 5 bytes" {
+		t.Errorf("error text %q", got)
 	}
 }
 
@@ -545,6 +603,8 @@ func TestGroup(t *testing.T) {
 		{"field 0 inside", 1, "00 0c", 5, "", 0, wire.ErrFieldNumber},
 		{"LEN past end inside", 1, "0a 05 0c", 5, "", 0, wire.ErrLength},
 		{"overflow inside", 1, "08 ff ff ff ff ff ff ff ff ff 7f 0c", 5, "", 0, wire.ErrOverflow},
+		{"overlong tag inside", 1, "88 80 80 80 80 00 01 0c", 5, "", 0, wire.ErrTagOverlong},
+		{"overlong end tag", 1, "8c 80 80 80 80 00", 5, "", 0, wire.ErrTagOverlong},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -560,7 +620,7 @@ func TestGroup(t *testing.T) {
 				if got := sentinel(t, n); got != tt.err {
 					t.Fatalf("ConsumeGroup(% x): %v, want %v", in, got, tt.err)
 				}
-				if tt.err != wire.ErrDepth {
+				if tt.err != wire.ErrDepth && tt.err != wire.ErrTagOverlong { // protowire has neither limit
 					if _, pn := protowire.ConsumeGroup(protowire.Number(tt.num), in); pn >= 0 {
 						t.Fatalf("protowire accepts % x", in)
 					}
@@ -587,6 +647,29 @@ func nestedGroups(levels int) []byte {
 	b := bytes.Repeat([]byte{0x0b}, levels)
 	b = append(b, 0x08, 0x01)
 	return append(b, bytes.Repeat([]byte{0x0c}, levels)...)
+}
+
+// TestUnknownGroupDepth: MaxUnknownGroupDepth groups nested in one unknown
+// field are skipped, one more is ErrDepth; with field 100 (2-byte tags) the
+// accepted input is 400 bytes, as protobuf-go accepts it.
+func TestUnknownGroupDepth(t *testing.T) {
+	start, end := wire.AppendTag(nil, 100, wire.StartGroupType), wire.AppendTag(nil, 100, wire.EndGroupType)
+	for _, levels := range []int{wire.MaxUnknownGroupDepth - 1, wire.MaxUnknownGroupDepth, wire.MaxUnknownGroupDepth + 1} {
+		in := append(bytes.Repeat(start, levels), bytes.Repeat(end, levels)...)
+		if levels == wire.MaxUnknownGroupDepth && len(in) != 400 {
+			t.Fatalf("%d levels are %d bytes", levels, len(in))
+		}
+		if _, _, pn := protowire.ConsumeField(in); pn != len(in) {
+			t.Fatalf("protowire rejects %d levels: %d", levels, pn)
+		}
+		err := walk(in, wire.MaxUnknownGroupDepth)
+		if levels <= wire.MaxUnknownGroupDepth && err != nil {
+			t.Errorf("%d nested unknown groups: %v, want success", levels, err)
+		}
+		if levels > wire.MaxUnknownGroupDepth && !errors.Is(err, wire.ErrDepth) {
+			t.Errorf("%d nested unknown groups: %v, want ErrDepth", levels, err)
+		}
+	}
 }
 
 func TestGroupDepthLimit(t *testing.T) {
@@ -737,6 +820,13 @@ var payloads = []payload{
 	{name: "fixed64_truncated", hex: "09 01 02 03", err: wire.ErrTruncated, offset: 1},
 	{name: "tag_truncated", hex: "08 01 80", err: wire.ErrTruncated, offset: 2},
 	{name: "field_2pow31m1", hex: "f8 ff ff ff 3f 01", err: wire.ErrFieldNumber, offset: 0},
+
+	// Tags are at most 5 bytes (protowire reads the longer ones).
+	{name: "tag_overlong_9bytes", hex: "88 80 80 80 80 80 80 80 00 d2 09", err: wire.ErrTagOverlong, offset: 0},
+	{name: "tag_overlong_6bytes", hex: "08 01 88 80 80 80 80 00 01", err: wire.ErrTagOverlong, offset: 2},
+	{name: "tag_overlong_in_group", hex: "0b 88 80 80 80 80 00 01 0c", err: wire.ErrTagOverlong, offset: 1},
+	{name: "tag_overlong_end_group", hex: "0b 8c 80 80 80 80 00", err: wire.ErrTagOverlong, offset: 1},
+	{name: "tag_5byte_nonminimal", hex: "88 80 80 80 00 01"},
 }
 
 // walk decodes b as a message the way generated Unmarshal skips fields: a

@@ -12,6 +12,16 @@ export interface Diagnostic {
   endColumn?: number; // exclusive
   severity: number; // 1 error, 2 warning
   message: string;
+  // On an error from a limit, its name: "Deadline", "MaxMemoryBytes",
+  // "MaxOutputBytes", "MaxSourceBytes", "MaxNesting" or "MaxFiles".
+  limit?: string;
+}
+
+// CallLimits may ride along with any call's params (see wasm/api.go
+// callLimits): the core stops with a diagnostic naming the limit.
+export interface CallLimits {
+  timeoutMs?: number;
+  memoryBytes?: number;
 }
 
 export interface GeneratedFile {

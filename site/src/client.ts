@@ -13,6 +13,9 @@ export interface CoreOptions {
   newWorker(): Worker;
   timeoutMs: number; // per call
   memoryLimit: number; // bytes of wasm memory
+  // How the user raises each limit, said after the restart notice (the
+  // page: "?timeout=MS"; the npm package: "initialize({ timeoutMs })").
+  raise?: { timeout: string; memory: string };
   env: Record<string, string>; // the Go program's environment (GOGC, GODEBUG...)
   onReady(ms: number, version: string, fetch?: FetchInfo): void;
   onRestart(reason: string): void;
@@ -103,8 +106,9 @@ export class Core {
     if (m.type === "result") p.resolve(m.result);
     else p.reject(new CallError(m.message, m.detail));
     if (m.memory > this.opts.memoryLimit) {
+      const raise = this.opts.raise ? ` (${this.opts.raise.memory} raises the limit)` : "";
       this.restart(
-        `The compiler's memory grew to ${mib(m.memory)} (limit ${mib(this.opts.memoryLimit)}), so it was restarted.`,
+        `The compiler's memory grew to ${mib(m.memory)} (limit ${mib(this.opts.memoryLimit)}), so it was restarted${raise}.`,
       );
     }
   }
@@ -112,7 +116,8 @@ export class Core {
   private timeout(id: number) {
     const p = this.pending.get(id);
     if (!p) return;
-    this.restart(`The compiler took longer than ${this.opts.timeoutMs / 1000} s on “${p.method}”, so it was stopped and restarted.`);
+    const raise = this.opts.raise ? ` (${this.opts.raise.timeout} raises the limit)` : "";
+    this.restart(`The compiler took longer than ${this.opts.timeoutMs / 1000} s on “${p.method}”, so it was stopped and restarted${raise}.`);
   }
 
   // restart ends the Worker and every call still waiting on it.

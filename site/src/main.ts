@@ -48,6 +48,7 @@ const core = new Core({
   newWorker: () => new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" }),
   timeoutMs: Number(params.get("timeout")) || 10_000,
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),
+  raise: { timeout: "?timeout=MS in the address", memory: "?memlimit=MiB in the address" },
   env: params.get("gogc") ? { GOGC: params.get("gogc")! } : {},
   onReady(ms, version, fetch) {
     if (!stats.wasmReadyMs) {

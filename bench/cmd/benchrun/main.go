@@ -2,13 +2,14 @@
 // code (protoc-gen-go, vtprotobuf) for the benchmark messages into gen/
 // (gitignored), writes the benchmark suite from a template, runs it in one
 // `go test -bench` invocation, measures init overhead, first-call cost,
-// stripped binary size, compiler speed and the playground's wasm size and
-// latency in chromium, and prints the tables in the
+// stripped binary size, compiler speed, generation scaling (1,000 to
+// 20,000 messages in one file) and the playground's wasm size and latency
+// in chromium, and prints the tables in the
 // origin's form: peer | protoplay | ratio (protoplay / peer, medians).
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-browser] [-gen-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-gen-only] [-scaling-only]
 package main
 
 import (
@@ -31,6 +32,8 @@ var (
 	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")
 	flagReport    = flag.String("report-only", "", "only print tables from this saved go test output")
 	flagGenOnly   = flag.Bool("gen-only", false, "only generate gen/ (to run go test -bench in gen/suite by hand)")
+	flagSkipScale = flag.Bool("skip-scaling", false, "skip the generation-scaling rows (protoplay gen over 1,000, 10,000 and 20,000 messages)")
+	flagScaleOnly = flag.Bool("scaling-only", false, "only measure and print the generation-scaling rows")
 )
 
 func main() {
@@ -50,6 +53,17 @@ func main() {
 		}
 		extra := loadExtra()
 		printReport(os.Stdout, string(out), extra)
+		return
+	}
+	if *flagScaleOnly {
+		if err := os.MkdirAll(filepath.Join("gen", "bin"), 0o755); err != nil {
+			fatal(err)
+		}
+		extra := &Extra{}
+		if err := measureScaling(extra); err != nil {
+			fatal(err)
+		}
+		printScaling(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, extra)
 		return
 	}
 	sets := messageSets(shared, haveShared)
@@ -88,6 +102,13 @@ func main() {
 			}
 		} else {
 			extra.CompilerNote = "skipped: ../shared is absent"
+		}
+	}
+	if !*flagSkipScale {
+		log("generation scaling: protoplay gen over one file of %v small messages (%d runs each)", scalingSizes, max(1, *flagRuns))
+		if err := measureScaling(extra); err != nil {
+			log("generation scaling skipped: %v", err)
+			extra.ScalingNote = "skipped: " + firstLine(err.Error())
 		}
 	}
 	if !*flagSkipBrows {

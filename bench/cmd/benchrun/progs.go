@@ -26,6 +26,8 @@ type Extra struct {
 	Compiler     map[string][]float64         // "protoplay", "protoc+protoc-gen-go" -> seconds per run
 	CompilerNote string
 	CompilerN    int // files
+	Scaling      []ScalingRow
+	ScalingNote  string
 	Browser      *Browser
 }
 

@@ -203,6 +203,7 @@ func printReport(w io.Writer, out string, e *Extra) {
 			pf("| %.2f | %.2f | **%s** | %s / %s |\n", median(a), median(b), ratio(median(b), median(a)), secs(a), secs(b))
 		}
 	}
+	printScaling(pf, e)
 	if b := e.Browser; b != nil {
 		pf("\n### the playground in chromium: wasm size and compile latency (site/measure_test.go)\n\n")
 		if b.Note != "" {

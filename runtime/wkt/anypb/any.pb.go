@@ -303,7 +303,7 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

@@ -413,7 +413,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -877,7 +877,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1235,7 +1235,7 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

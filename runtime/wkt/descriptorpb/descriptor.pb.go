@@ -241,7 +241,7 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -928,7 +928,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1619,7 +1619,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -2052,7 +2052,7 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -2316,7 +2316,7 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -2697,7 +2697,7 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -3072,7 +3072,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -3772,7 +3772,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -4102,7 +4102,7 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -4478,7 +4478,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -4780,7 +4780,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -5070,7 +5070,7 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -5382,7 +5382,7 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -5790,7 +5790,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -6761,7 +6761,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -7391,7 +7391,7 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -8323,7 +8323,7 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -8677,7 +8677,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -9003,7 +9003,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -9291,7 +9291,7 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -9681,7 +9681,7 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -10097,7 +10097,7 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -10440,7 +10440,7 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -10837,7 +10837,7 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -11271,7 +11271,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -11573,7 +11573,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -12140,7 +12140,7 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -12469,7 +12469,7 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -12790,7 +12790,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -13070,7 +13070,7 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -13541,7 +13541,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -13802,7 +13802,7 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -14203,7 +14203,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

@@ -249,7 +249,7 @@ func (m *Duration) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth 
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

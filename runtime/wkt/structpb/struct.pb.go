@@ -206,6 +206,13 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.ErrorAt(i, n)
 			}
 			off := i + n - len(p)
+			if depth < 2 {
+				return 0, &wire.Error{
+					Err:    wire.ErrDepth,
+					Offset: off,
+					Path:   "fields[]",
+				}
+			}
 			i += n
 			var key string
 			var val *Value
@@ -242,7 +249,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					j += n
 					continue
 				}
-				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], depth-1)
+				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], wire.MaxUnknownGroupDepth)
 				if n < 0 {
 					return 0, wire.ErrorAt(off+j, n)
 				}
@@ -263,7 +270,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -723,7 +730,7 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1050,7 +1057,7 @@ func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

@@ -412,7 +412,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1094,7 +1094,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1530,7 +1530,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1852,7 +1852,7 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -2132,7 +2132,7 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

@@ -160,7 +160,7 @@ func (m *DoubleValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -372,7 +372,7 @@ func (m *FloatValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -584,7 +584,7 @@ func (m *Int64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -796,7 +796,7 @@ func (m *UInt64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1008,7 +1008,7 @@ func (m *Int32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1220,7 +1220,7 @@ func (m *UInt32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1432,7 +1432,7 @@ func (m *BoolValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1650,7 +1650,7 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}
@@ -1862,7 +1862,7 @@ func (m *BytesValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			return i, nil
 		}
-		n := wire.ConsumeFieldValue(num, typ, b[i:], depth-1)
+		n := wire.ConsumeFieldValue(num, typ, b[i:], wire.MaxUnknownGroupDepth)
 		if n < 0 {
 			return 0, wire.ErrorAt(i, n)
 		}

@@ -41,6 +41,26 @@ export interface InitializeOptions {
   // thread (false). Node: the core runs on the calling thread; true is
   // refused.
   worker?: boolean;
+  // The time limit of one call, in milliseconds (default 60000). A Worker
+  // that runs over it is terminated and replaced, and the call rejects;
+  // on the calling thread (Node, worker: false) the core stops itself at
+  // the limit, between its stages and after each generated message.
+  timeoutMs?: number;
+  // The memory limit of the core, in bytes of WebAssembly memory (default
+  // 1 GiB). A Worker that grows past it after a call is replaced; on the
+  // calling thread the core stops a compilation that passes it, and a core
+  // that grew past it after a call is replaced before the next one.
+  memoryLimit?: number;
+}
+
+// The defaults of InitializeOptions.timeoutMs and memoryLimit.
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MEMORY_LIMIT = 1 << 30;
+
+// The limits to use for options.
+export function limitsOf(options: InitializeOptions): { timeoutMs: number; memoryLimit: number } {
+  const pos = (v: number | undefined, d: number) => (typeof v === "number" && v > 0 ? v : d);
+  return { timeoutMs: pos(options.timeoutMs, DEFAULT_TIMEOUT_MS), memoryLimit: pos(options.memoryLimit, DEFAULT_MEMORY_LIMIT) };
 }
 
 // Generator options as the CLI's --opt string ("paths=source_relative,
@@ -98,6 +118,24 @@ export class ProtoplayError extends Error {
 export interface Backend {
   call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]>;
   version: string;
+  // Set by backends on the calling thread: the limits sent with every
+  // call, for the core to enforce (nothing else can interrupt it there).
+  limits?: { timeoutMs: number; memoryLimit: number };
+}
+
+// limitMessage explains an error diagnostic from a limit, naming the
+// option that raises it; undefined for other diagnostics.
+export function limitMessage(d: Diagnostic, limits?: { timeoutMs: number; memoryLimit: number }): string | undefined {
+  switch (d.limit) {
+    case "Deadline":
+      return `protoplay: stopped: over the time limit of ${limits?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
+    case "MaxMemoryBytes":
+      return `protoplay: stopped: memory over the limit of ${Math.round((limits?.memoryLimit ?? DEFAULT_MEMORY_LIMIT) / (1 << 20))} MiB (memoryLimit; initialize({ memoryLimit }) raises it)`;
+    case undefined:
+    case "":
+      return undefined;
+  }
+  return `protoplay: ${formatDiagnostic(d)}`; // an input limit of the core, named in the message
 }
 
 export interface API {
@@ -132,11 +170,16 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
   async function call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
     if (!backend) initialize();
     const b = await backend!;
+    if (b.limits) params = { ...(params as object), limits: { timeoutMs: b.limits.timeoutMs, memoryBytes: b.limits.memoryLimit } } as unknown as Methods[M][0];
     try {
       return await b.call(method, params);
     } catch (e: any) {
       const message = String(e?.message ?? e);
       let diags: Diagnostic[] = [];
+      // The schema's compilation hit a limit: say which, and do not
+      // compile it again to list the diagnostics.
+      const limit = /\(time limit\)/.test(message) ? "Deadline" : /\(MaxMemoryBytes\)/.test(message) ? "MaxMemoryBytes" : "";
+      if (limit && b.limits) throw new ProtoplayError(limitMessage({ limit } as Diagnostic, b.limits)!, [], e?.detail);
       // A payload call on a schema with errors: attach the schema's
       // diagnostics, as compile does.
       if (message.startsWith("the schema does not compile") && params && "files" in (params as object)) {
@@ -158,6 +201,8 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
         options: optionString(options.options),
       });
       const errors = r.diagnostics.filter((d) => d.severity === 1);
+      const limited = errors.find((d) => d.limit);
+      if (limited) throw new ProtoplayError(limitMessage(limited, (await backend!).limits)!, r.diagnostics);
       if (errors.length > 0) {
         const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
         throw new ProtoplayError(formatDiagnostic(errors[0]) + more, r.diagnostics);
@@ -209,7 +254,8 @@ function optionString(o: GeneratorOptions | undefined): string {
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.message}`;
+  if (!d.file) return d.message;
+  return d.line > 0 ? `${d.file}:${d.line}:${d.column}: ${d.message}` : `${d.file}: ${d.message}`;
 }
 
 function payloadOf(input: Payload, encoding: Encoding | undefined): [string, Encoding] {

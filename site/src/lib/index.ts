@@ -2,7 +2,7 @@
 // by every caller and every <protoplay-editor>), loaded from
 // protoplay.wasm beside this module unless initialize() says otherwise.
 import { compileWasm, Core } from "../client";
-import { createAPI, ProtoplayError, type Backend, type InitializeOptions } from "./common";
+import { createAPI, limitsOf, ProtoplayError, type Backend, type InitializeOptions } from "./common";
 
 export * from "./common";
 
@@ -19,7 +19,7 @@ async function start(options: InitializeOptions): Promise<Backend> {
       );
   if (options.worker === false) {
     const { runInThread } = await import("./inthread");
-    return runInThread(await module);
+    return runInThread(await module, limitsOf(options));
   }
   let fail!: (e: Error) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));
@@ -32,8 +32,8 @@ async function start(options: InitializeOptions): Promise<Backend> {
       workerURL ??= URL.createObjectURL(new Blob([__PROTOPLAY_WORKER__], { type: "text/javascript" }));
       return new Worker(workerURL, { name: "protoplay core" });
     },
-    timeoutMs: 60_000,
-    memoryLimit: 1 << 30,
+    ...limitsOf(options),
+    raise: { timeout: "initialize({ timeoutMs })", memory: "initialize({ memoryLimit })" },
     env: {},
     onReady(_ms, v) {
       version = v;

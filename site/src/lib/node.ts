@@ -2,7 +2,7 @@
 // from protoplay.wasm beside this module; no option is needed.
 import "./node-globals";
 import { readFile } from "node:fs/promises";
-import { createAPI, type Backend, type InitializeOptions } from "./common";
+import { createAPI, limitsOf, type Backend, type InitializeOptions } from "./common";
 import { runInThread } from "./inthread";
 
 export * from "./common";
@@ -23,7 +23,7 @@ async function start(options: InitializeOptions): Promise<Backend> {
     }
     module = await WebAssembly.compile(bytes);
   }
-  return runInThread(module);
+  return runInThread(module, limitsOf(options));
 }
 
 const api = createAPI(start);

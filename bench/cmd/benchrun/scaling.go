@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// scalingSizes are the schema sizes of the generation-scaling rows: one
+// .proto file of that many small messages.
+var scalingSizes = []int{1000, 10000, 20000}
+
+// ScalingRow is one `protoplay gen` run over a synthetic schema: medians of
+// the runs for times and peak resident memory.
+type ScalingRow struct {
+	Name        string  // "1000 messages", or a pathological input's name
+	Messages    int     // 0 for the pathological inputs
+	SchemaBytes int     // .proto size
+	OutBytes    int64   // Go written
+	WallS       float64 // wall time
+	CPUS        float64 // user + system CPU time
+	PeakRSSKB   int64   // getrusage ru_maxrss of the gen process
+	Exit        int     // gen's exit status
+	Stderr      string  // its first line, for the rejected inputs
+}
+
+// scalingSchema is n small messages in one proto3 file (48 bytes each, as
+// in the issue: 20,000 make 958 KB).
+func scalingSchema(n int) string {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage big;\noption go_package = \"example.com/big\";\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "message M%d {\n  int32 a = 1;\n  string b = 2;\n}\n", i)
+	}
+	return b.String()
+}
+
+// nestedOptionsSchema is the issue's other input: option values nested
+// depth deep (280 KB at 40,000), which the compiler's MaxNesting refuses.
+func nestedOptionsSchema(depth int) string {
+	return "syntax = \"proto2\";\npackage o;\nimport \"google/protobuf/descriptor.proto\";\n" +
+		"message Opt { optional Opt a = 1; optional int32 v = 2; }\n" +
+		"extend google.protobuf.MessageOptions { optional Opt o = 50000; }\n" +
+		"message M { option (o) = " + strings.Repeat("{ a: ", depth) + "{ v: 1 }" + strings.Repeat(" }", depth) + "; }\n"
+}
+
+// buildProtoplay builds the CLI into gen/bin/protoplay and returns its
+// absolute path.
+func buildProtoplay() (string, error) {
+	pp := mustAbs(filepath.Join("gen", "bin", "protoplay"))
+	return pp, goCmd("..", nil, "build", "-o", pp, "./cmd/protoplay")
+}
+
+// measureScaling runs `protoplay gen` (default limits) over one file of
+// 1,000, 10,000 and 20,000 small messages, *flagRuns times each, and over
+// the nested-options file once, recording wall and CPU time, peak RSS and
+// output size.
+func measureScaling(e *Extra) error {
+	pp, err := buildProtoplay()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "benchrun-scaling-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	type input struct {
+		name string
+		n    int
+		text string
+		runs int
+	}
+	var inputs []input
+	for _, n := range scalingSizes {
+		inputs = append(inputs, input{fmt.Sprintf("%d messages", n), n, scalingSchema(n), max(1, *flagRuns)})
+	}
+	inputs = append(inputs, input{"option values nested 40,000 deep", 0, nestedOptionsSchema(40000), 1})
+	e.Scaling = nil
+	for _, in := range inputs {
+		file := strings.ReplaceAll(in.name, " ", "_") + ".proto"
+		file = strings.ReplaceAll(file, ",", "")
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(in.text), 0o644); err != nil {
+			return err
+		}
+		var runs []ScalingRow
+		for i := range in.runs {
+			fmt.Fprintf(os.Stderr, "benchrun: scaling: %s, run %d/%d\n", in.name, i+1, in.runs)
+			out := filepath.Join(dir, "out")
+			os.RemoveAll(out)
+			cmd := exec.Command(pp, "gen", "-I", dir, "-o", out, file)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			t0 := time.Now()
+			err := cmd.Run()
+			row := ScalingRow{Name: in.name, Messages: in.n, SchemaBytes: len(in.text), WallS: time.Since(t0).Seconds()}
+			if cmd.ProcessState == nil {
+				return fmt.Errorf("%s: %v", in.name, err)
+			}
+			row.Exit = cmd.ProcessState.ExitCode()
+			row.CPUS = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				row.PeakRSSKB = int64(ru.Maxrss)
+			}
+			row.Stderr = firstLine(strings.TrimSpace(stderr.String()))
+			if in.n > 0 && row.Exit != 0 {
+				return fmt.Errorf("%s: protoplay gen exited %d: %s", in.name, row.Exit, tail(stderr.String(), 2000))
+			}
+			filepath.Walk(out, func(_ string, info os.FileInfo, err error) error {
+				if err == nil && !info.IsDir() {
+					row.OutBytes += info.Size()
+				}
+				return nil
+			})
+			runs = append(runs, row)
+		}
+		e.Scaling = append(e.Scaling, medianRow(runs))
+	}
+	return nil
+}
+
+// medianRow is runs[0] with the median of each measurement.
+func medianRow(runs []ScalingRow) ScalingRow {
+	r := runs[0]
+	var wall, cpu, rss []float64
+	for _, x := range runs {
+		wall, cpu, rss = append(wall, x.WallS), append(cpu, x.CPUS), append(rss, float64(x.PeakRSSKB))
+	}
+	r.WallS, r.CPUS, r.PeakRSSKB = median(wall), median(cpu), int64(median(rss))
+	return r
+}
+
+// printScaling prints the generation-scaling table and the growth ratios.
+func printScaling(pf func(string, ...any), e *Extra) {
+	if len(e.Scaling) == 0 && e.ScalingNote == "" {
+		return
+	}
+	runs := "one run"
+	if n := max(1, *flagRuns); n > 1 {
+		runs = fmt.Sprintf("medians of %d runs", n)
+	}
+	pf("\n### generation scaling: protoplay gen over one file of N small messages (%s)\n\n", runs)
+	if e.ScalingNote != "" {
+		pf("%s\n", e.ScalingNote)
+		return
+	}
+	pf("| input | .proto | Go written | wall s | CPU s | peak RSS MB | CPU ms / message | peak RSS KB / message |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	var sized []ScalingRow
+	for _, r := range e.Scaling {
+		if r.Messages == 0 {
+			continue
+		}
+		sized = append(sized, r)
+		pf("| %s | %.0f KB | %.1f MB | %.2f | %.2f | %.0f | %.3f | %.1f |\n", r.Name, float64(r.SchemaBytes)/1e3, float64(r.OutBytes)/1e6,
+			r.WallS, r.CPUS, float64(r.PeakRSSKB)/1e3, 1e3*r.CPUS/float64(r.Messages), float64(r.PeakRSSKB)/float64(r.Messages))
+	}
+	sort.Slice(sized, func(i, j int) bool { return sized[i].Messages < sized[j].Messages })
+	if len(sized) > 1 {
+		var parts []string
+		for i := 1; i < len(sized); i++ {
+			a, b := sized[i-1], sized[i]
+			parts = append(parts, fmt.Sprintf("%d → %d messages (×%.0f): CPU ×%.2f, wall ×%.2f, peak RSS ×%.2f", a.Messages, b.Messages,
+				float64(b.Messages)/float64(a.Messages), b.CPUS/a.CPUS, b.WallS/a.WallS, float64(b.PeakRSSKB)/float64(a.PeakRSSKB)))
+		}
+		pf("\nGrowth (linear growth is the ratio of messages): %s.\n", strings.Join(parts, "; "))
+	}
+	for _, r := range e.Scaling {
+		if r.Messages == 0 {
+			pf("\n%s (%.0f KB): exit %d after %.2f s wall, %.2f s CPU, peak RSS %.0f MB: `%s`\n", r.Name, float64(r.SchemaBytes)/1e3, r.Exit, r.WallS, r.CPUS, float64(r.PeakRSSKB)/1e3, r.Stderr)
+		}
+	}
+}

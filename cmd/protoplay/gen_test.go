@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// genTree writes a.proto and b.proto (Go packages example.com/a and
+// example.com/b) into a fresh directory and returns it with an output
+// directory inside.
+func genTree(t *testing.T) (src, out string) {
+	t.Helper()
+	src = t.TempDir()
+	for _, n := range []string{"a", "b"} {
+		text := fmt.Sprintf("syntax = \"proto3\";\npackage %s;\noption go_package = \"example.com/%s\";\nmessage %s { int32 x = 1; }\n", n, n, strings.ToUpper(n))
+		if err := os.WriteFile(filepath.Join(src, n+".proto"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src, filepath.Join(src, "out")
+}
+
+func runGenArgs(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"gen"}, args...), strings.NewReader(""), &out, &errb)
+	return code, errb.String()
+}
+
+// files lists every file under dir (relative, slash-separated).
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var list []string
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			list = append(list, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return list
+}
+
+func TestGenWritesAll(t *testing.T) {
+	src, out := genTree(t)
+	if code, errs := runGenArgs(t, "-I", src, "-o", out, "a.proto", "b.proto"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if got := strings.Join(files(t, out), " "); got != "example.com/a/a.pb.go example.com/b/b.pb.go" {
+		t.Errorf("files: %s", got)
+	}
+}
+
+// TestGenAllOrNothing: when writing the second of two files fails, gen
+// exits 1 naming it and leaves no output behind: not the first file, no
+// temporary file, no directory it made; a file that was already there
+// keeps its contents.
+func TestGenAllOrNothing(t *testing.T) {
+	t.Run("directory is a file", func(t *testing.T) {
+		src, out := genTree(t)
+		// example.com/b cannot be a directory.
+		os.MkdirAll(filepath.Join(out, "example.com"), 0o755)
+		os.WriteFile(filepath.Join(out, "example.com", "b"), []byte("in the way"), 0o644)
+		code, errs := runGenArgs(t, "-I", src, "-o", out, "a.proto", "b.proto")
+		if code != 1 || !strings.Contains(errs, filepath.Join("example.com", "b", "b.pb.go")) || !strings.Contains(errs, "no file written") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+		if got := files(t, out); len(got) != 1 || got[0] != "example.com/b" {
+			t.Errorf("left behind: %v", got)
+		}
+		if _, err := os.Stat(filepath.Join(out, "example.com", "a")); !os.IsNotExist(err) {
+			t.Errorf("directory example.com/a left behind: %v", err)
+		}
+	})
+	t.Run("target is a directory", func(t *testing.T) {
+		src, out := genTree(t)
+		// a.pb.go exists with old contents; b.pb.go is a non-empty
+		// directory, so the second rename fails after the first.
+		os.MkdirAll(filepath.Join(out, "example.com", "a"), 0o755)
+		old := filepath.Join(out, "example.com", "a", "a.pb.go")
+		os.WriteFile(old, []byte("old"), 0o644)
+		os.MkdirAll(filepath.Join(out, "example.com", "b", "b.pb.go"), 0o755)
+		os.WriteFile(filepath.Join(out, "example.com", "b", "b.pb.go", "x"), nil, 0o644)
+		code, errs := runGenArgs(t, "-I", src, "-o", out, "a.proto", "b.proto")
+		if code != 1 || !strings.Contains(errs, "b.pb.go") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+		if got := strings.Join(files(t, out), " "); got != "example.com/a/a.pb.go example.com/b/b.pb.go/x" {
+			t.Errorf("files after the failure: %s", got)
+		}
+		if b, _ := os.ReadFile(old); string(b) != "old" {
+			t.Errorf("a.pb.go = %q, want its old contents", b)
+		}
+	})
+	t.Run("output directory is a file", func(t *testing.T) {
+		src, _ := genTree(t)
+		out := filepath.Join(src, "a.proto") // a file
+		if code, errs := runGenArgs(t, "-I", src, "-o", out, "a.proto", "b.proto"); code != 1 || !strings.Contains(errs, "no file written") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+	})
+}
+
+// TestGenLimits: each limit flag, set low, stops gen with exit status 1,
+// an error naming the limit and the flag that raises it, and no output.
+func TestGenLimits(t *testing.T) {
+	src, out := genTree(t)
+	deep := "syntax = \"proto3\";\n" + strings.Repeat("message M {\n", 20) + strings.Repeat("}\n", 20)
+	os.WriteFile(filepath.Join(src, "deep.proto"), []byte(deep), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-output", "100", "a.proto"}, "over 100 bytes of Go, the limit (MaxOutputBytes) (raise it with --max-output, now 100B)"},
+		{[]string{"--max-source", "10", "a.proto"}, "over the limit of 10 (MaxSourceBytes) (raise it with --max-source, now 10B)"},
+		{[]string{"--max-nesting", "5", "deep.proto"}, "deep.proto:7:11: nesting deeper than 5 levels of { [ ( < (MaxNesting) (raise it with --max-nesting)"},
+		{[]string{"--max-files", "1", "a.proto", "b.proto"}, "2 input files exceed the limit of 1 (MaxFiles) (raise it with --max-files)"},
+		{[]string{"--timeout", "1ns", "a.proto"}, "stopped: over the time limit of 1ns (raise it with --timeout)"},
+		{[]string{"--max-memory", "1MiB", "a.proto"}, "over 1 MiB, the limit (MaxMemoryBytes) (raise it with --max-memory, now 1MiB)"},
+	} {
+		code, errs := runGenArgs(t, append([]string{"-I", src, "-o", out}, tc.args...)...)
+		if code != 1 || !strings.Contains(errs, tc.want) || !strings.HasPrefix(errs, "protoplay gen: ") {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, code, errs, tc.want)
+		}
+		if got := files(t, out); len(got) > 0 {
+			t.Errorf("%v: wrote %v", tc.args, got)
+		}
+	}
+	// 0 turns a limit off.
+	if code, errs := runGenArgs(t, "-I", src, "-o", out, "--max-nesting", "0", "--max-output", "0", "--timeout", "0", "--max-memory", "0", "deep.proto"); code != 0 {
+		t.Errorf("limits off: exit %d: %s", code, errs)
+	}
+	if code, errs := runGenArgs(t, "-I", src, "-o", out, "--max-memory", "lots", "a.proto"); code != 2 || !strings.Contains(errs, "not a size") {
+		t.Errorf("bad size: exit %d: %s", code, errs)
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for in, want := range map[string]uint64{"0": 0, "100": 100, "8MiB": 8 << 20, "1.5GiB": 3 << 29, "2 GiB": 2 << 30, "1KB": 1000, "3M": 3 << 20, "7B": 7} {
+		var b byteSize
+		if err := b.Set(in); err != nil || uint64(b) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", in, b, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "-1", "1TB"} {
+		var b byteSize
+		if err := b.Set(in); err == nil {
+			t.Errorf("Set(%q) accepted: %d", in, b)
+		}
+	}
+	if s := byteSize(2 << 30).String(); s != "2GiB" {
+		t.Errorf("String = %s", s)
+	}
+}
