@@ -248,7 +248,8 @@ func TestDifferential(t *testing.T) {
 		if count[e.name] > 1 {
 			key += "@" + schemaFiles[schemaOf[i]]
 		}
-		fmt.Fprintf(&reg, "\t{key: %q, schema: %d, name: %q, new: func() message { return new(%s.%s) }},\n", key, schemaOf[i], e.name, e.alias, e.goName)
+		typ := e.alias + "." + e.goName
+		fmt.Fprintf(&reg, "\t{key: %q, schema: %d, name: %q, new: func() message { return new(%s) },\n\t\tequal: func(a, b message) bool { return a.(*%s).Equal(b.(*%s)) }},\n", key, schemaOf[i], e.name, typ, typ, typ)
 	}
 	reg.WriteString("}\n")
 
