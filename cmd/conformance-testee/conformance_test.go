@@ -71,12 +71,17 @@ func TestConformance(t *testing.T) {
 	for _, s := range res.Included[1:] {
 		for full := range s.Messages {
 			md := schemas.message(t, full)
-			if strings.HasSuffix(full, "TestAllRequiredTypesProto2") {
+			switch {
+			case strings.HasSuffix(full, "TestAllRequiredTypesProto2"):
 				cases = append(cases, requiredCases(md)...)
-				continue
+			case full == "protobuf_editions_test.proto2.Proto2Required":
+				cases = append(cases, splitRequiredCases(t, md)...)
+			default:
+				cases = append(cases, validCases(t, md)...)
+				cases = append(cases, malformedCases(t, md)...)
+				cases = append(cases, overlongTagCases(t, md)...)
+				cases = append(cases, utf8Cases(t, md)...)
 			}
-			cases = append(cases, validCases(t, md)...)
-			cases = append(cases, malformedCases(t, md)...)
 		}
 	}
 	cases = append(cases, protocolCases()...)
@@ -294,10 +299,226 @@ func protocolCases() []testCase {
 		{name: "Protocol.ProtobufInputJsonOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "JSON", want: "skipped"},
 		{name: "Protocol.TextInput", messageType: p3, text: "optional_int32: 1", output: "TEXT_FORMAT", want: "skipped"},
 		{name: "Protocol.ProtobufInputTextOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "TEXT_FORMAT", want: "skipped"},
-		{name: "Protocol.UnknownMessageType", messageType: "no.such.Message", protobuf: []byte{0x08, 0x01}, want: "runtime_error"},
+		// A message type the testee was not built with is a feature it
+		// does not support: skipped, not a runtime error (which always
+		// counts as a failure).
+		{name: "Protocol.UnknownMessageType", messageType: "no.such.Message", protobuf: []byte{0x08, 0x01}, want: "skipped"},
+		{name: "Protocol.UnknownMessageTypeJSON", messageType: "no.such.Message", json: `{}`, output: "JSON", want: "skipped"},
+		{name: "Protocol.EmptyMessageType", messageType: "", protobuf: []byte{0x08, 0x01}, want: "skipped"},
+		{name: "Protocol.EditionUnstableType", messageType: "protobuf_test_messages.edition_unstable.TestAllTypesEditionUnstable", protobuf: []byte{0x08, 0x01}, want: "skipped"},
 		{name: "Protocol.FailureSet", messageType: "conformance.FailureSet", protobuf: nil, want: "protobuf_payload", wantPayload: []byte{}},
 		{name: "Protocol.EmptyPayload", messageType: p3, protobuf: nil, want: "protobuf_payload", wantPayload: []byte{}},
 	}
+}
+
+// reencoded is a case whose input protobuf-go accepts (required fields
+// checked): the testee must answer protobuf-go's deterministic encoding of
+// it.
+func reencoded(t *testing.T, md protoreflect.MessageDescriptor, name string, input []byte) testCase {
+	t.Helper()
+	m := dynamicpb.NewMessage(md)
+	if err := proto.Unmarshal(input, m); err != nil {
+		t.Fatalf("%s.%s: protobuf-go rejects the input: %v", md.FullName(), name, err)
+	}
+	want, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want == nil {
+		want = []byte{}
+	}
+	return testCase{name: string(md.FullName()) + "." + name, messageType: string(md.FullName()),
+		protobuf: input, want: "protobuf_payload", wantPayload: want, ref: md}
+}
+
+// rejected is a case the testee must answer with parse_error.
+func rejected(md protoreflect.MessageDescriptor, name string, input []byte) testCase {
+	return testCase{name: string(md.FullName()) + "." + name, messageType: string(md.FullName()), protobuf: input, want: "parse_error"}
+}
+
+// rejectedByBoth is rejected, for an input that protobuf-go rejects too.
+func rejectedByBoth(t *testing.T, md protoreflect.MessageDescriptor, name string, input []byte) testCase {
+	t.Helper()
+	if err := proto.Unmarshal(input, dynamicpb.NewMessage(md)); err == nil {
+		t.Fatalf("%s.%s: protobuf-go accepts the input", md.FullName(), name)
+	}
+	return rejected(md, name, input)
+}
+
+// longVarint encodes v as a varint of exactly size bytes (continuation
+// bits on zero bytes after the value's own).
+func longVarint(v uint64, size int) []byte {
+	b := protowire.AppendVarint(nil, v)
+	for len(b) < size {
+		b[len(b)-1] |= 0x80
+		b = append(b, 0)
+	}
+	return b
+}
+
+// overlongTagCases: a tag is a varint holding field_number << 3 |
+// wire_type, which fits 32 bits and so at most 5 bytes. The C++ and upb
+// parsers reject a tag written in more bytes; protobuf-go reads any varint
+// of up to 10 bytes as a tag (so these inputs are not checked against it).
+// The testee must answer parse_error for 6- to 10-byte tags wherever a tag
+// is read (top level, nested message, group, unknown group, map entry,
+// END_GROUP), and read non-minimal tags of 2 to 5 bytes as their value.
+func overlongTagCases(t *testing.T, md protoreflect.MessageDescriptor) []testCase {
+	t.Helper()
+	fields := md.Fields()
+	num := func(name string) protowire.Number { return fields.ByName(protoreflect.Name(name)).Number() }
+	tag := func(n protowire.Number, typ protowire.Type) uint64 { return protowire.EncodeTag(n, typ) }
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	var cases []testCase
+	for size := 6; size <= 10; size++ {
+		cases = append(cases, rejected(md, fmt.Sprintf("Malformed.OverlongTag%dBytes", size),
+			cat(longVarint(tag(num("optional_int32"), protowire.VarintType), size), []byte{0x01})))
+	}
+	for size := 2; size <= 5; size++ {
+		cases = append(cases, reencoded(t, md, fmt.Sprintf("Tag.NonMinimal%dBytes", size),
+			cat(longVarint(tag(num("optional_int32"), protowire.VarintType), size), []byte{0x05})))
+	}
+	unknownGroup := protowire.AppendTag(nil, 12005, protowire.StartGroupType)
+	unknownEnd := protowire.AppendTag(nil, 12005, protowire.EndGroupType)
+	cases = append(cases,
+		rejected(md, "Malformed.OverlongTagUnknownField", cat(longVarint(tag(12001, protowire.VarintType), 6), []byte{0x01})),
+		rejected(md, "Malformed.OverlongTagLenField", cat(longVarint(tag(num("optional_string"), protowire.BytesType), 7), protowire.AppendString(nil, "a"))),
+		rejected(md, "Malformed.OverlongTagInUnknownGroup", cat(unknownGroup, longVarint(tag(1, protowire.VarintType), 6), []byte{0x01}, unknownEnd)),
+		rejected(md, "Malformed.OverlongEndGroupTag", cat(unknownGroup, longVarint(tag(12005, protowire.EndGroupType), 6))),
+		rejected(md, "Malformed.OverlongTagInMapEntry", cat(protowire.AppendTag(nil, num("map_int32_int32"), protowire.BytesType),
+			protowire.AppendBytes(nil, cat(longVarint(tag(1, protowire.VarintType), 8), []byte{0x01, 0x10, 0x02})))),
+	)
+	if nested := fields.ByName("optional_nested_message"); nested != nil {
+		a := nested.Message().Fields().ByName("a").Number()
+		cases = append(cases, rejected(md, "Malformed.OverlongTagNested", cat(protowire.AppendTag(nil, nested.Number(), protowire.BytesType),
+			protowire.AppendBytes(nil, cat(longVarint(tag(a, protowire.VarintType), 6), []byte{0x01})))))
+	}
+	for i := 0; i < fields.Len(); i++ {
+		if g := fields.Get(i); g.Kind() == protoreflect.GroupKind && !g.IsList() {
+			inner := g.Message().Fields().Get(0)
+			cases = append(cases, rejected(md, "Malformed.OverlongTagInGroup."+string(g.Name()), cat(protowire.AppendTag(nil, g.Number(), protowire.StartGroupType),
+				longVarint(tag(inner.Number(), protowire.VarintType), 9), []byte{0x01}, protowire.AppendTag(nil, g.Number(), protowire.EndGroupType))))
+			break
+		}
+	}
+	return cases
+}
+
+// utf8Cases: where the schema checks UTF-8 (proto3, editions with
+// utf8_validation VERIFY), invalid UTF-8 in a string anywhere (singular,
+// repeated, oneof, map key or value, a nested message) is a parse error,
+// so it can never reach the output; where it does not (proto2, editions
+// with NONE), the same bytes are kept and must come back unchanged, with
+// no serialize_error. Bytes in unknown fields are never checked.
+// (Through the binary protocol no input yields a message that holds
+// invalid UTF-8 in a checked field, so serialize_error has no case here;
+// JSON and text input are skipped by the testee.)
+func utf8Cases(t *testing.T, md protoreflect.MessageDescriptor) []testCase {
+	t.Helper()
+	fields := md.Fields()
+	str := func(name string, v []byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, fields.ByName(protoreflect.Name(name)).Number(), protowire.BytesType), v)
+	}
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	bad := []byte{'a', 0xff}
+	inputs := map[string][]byte{
+		"Singular":       str("optional_string", bad),
+		"RepeatedSecond": cat(str("repeated_string", []byte("ok")), str("repeated_string", bad)),
+		"Oneof":          str("oneof_string", bad),
+		"MapKey":         str("map_string_string", cat([]byte{0x0a, 0x02}, bad, []byte{0x12, 0x00})),
+		"MapValue":       str("map_string_string", cat([]byte{0x0a, 0x01, 'k', 0x12, 0x02}, bad)),
+		"Overlong":       str("optional_string", []byte{0xc0, 0xaf}),
+		"Truncated":      str("optional_string", []byte{0xe2, 0x82}),
+		"AboveMax":       str("optional_string", []byte{0xf4, 0x90, 0x80, 0x80}),
+	}
+	if nested := fields.ByName("optional_nested_message"); nested != nil {
+		core := nested.Message().Fields().ByName("corecursive")
+		inner := protowire.AppendBytes(protowire.AppendTag(nil, core.Number(), protowire.BytesType), str("optional_string", bad))
+		inputs["Nested"] = protowire.AppendBytes(protowire.AppendTag(nil, nested.Number(), protowire.BytesType), inner)
+	}
+	names := make([]string, 0, len(inputs))
+	for n := range inputs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var cases []testCase
+	for _, n := range names {
+		switch {
+		case md.ParentFile().Syntax() == protoreflect.Proto3:
+			cases = append(cases, rejectedByBoth(t, md, "InvalidUTF8."+n, inputs[n]))
+		case verifiesUTF8(md):
+			// protobuf-go decides UTF-8 checking from the syntax alone
+			// for descriptors it did not build (these are protocompile's),
+			// so it is not asked about editions files.
+			cases = append(cases, rejected(md, "InvalidUTF8."+n, inputs[n]))
+		default:
+			cases = append(cases, reencoded(t, md, "InvalidUTF8NotChecked."+n, inputs[n]))
+		}
+	}
+	cases = append(cases, reencoded(t, md, "InvalidUTF8InUnknownField", cat(protowire.AppendTag(nil, 12004, protowire.BytesType), protowire.AppendBytes(nil, bad))))
+	return cases
+}
+
+// splitRequiredCases (for protobuf_editions_test.proto2.Proto2Required: 15
+// required scalars and a required sub_message with the same 15): a
+// message field given more than once is merged, and required fields are
+// checked on the merged message, so a required sub-message may arrive in
+// pieces that are each incomplete. Complete results must be answered with
+// the merged message; incomplete ones are parse errors.
+func splitRequiredCases(t *testing.T, md protoreflect.MessageDescriptor) []testCase {
+	t.Helper()
+	r := rand.New(rand.NewSource(3))
+	m := populate(md, r, 0)
+	if err := proto.CheckInitialized(m.Interface()); err != nil {
+		t.Fatalf("%s: populated message is not complete: %v", md.FullName(), err)
+	}
+	subField := md.Fields().ByName("sub_message")
+	sub := mustMarshal(t, m.Get(subField).Message().Interface())
+	m.Clear(subField)
+	top, err := proto.MarshalOptions{Deterministic: true, AllowPartial: true}.Marshal(m.Interface())
+	if err != nil {
+		t.Fatal(err)
+	}
+	subRecs, topRecs := splitRecords(t, sub), splitRecords(t, top)
+	lp := func(parts ...[]byte) []byte {
+		return protowire.AppendBytes(protowire.AppendTag(nil, subField.Number(), protowire.BytesType), bytes.Join(parts, nil))
+	}
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	half := len(subRecs) / 2
+	firstHalf, secondHalf := bytes.Join(subRecs[:half], nil), bytes.Join(subRecs[half:], nil)
+	var perField []byte
+	for _, rec := range subRecs {
+		perField = append(perField, lp(rec)...)
+	}
+	topHalf := len(topRecs) / 2
+	return []testCase{
+		reencoded(t, md, "Required.Complete", cat(top, lp(sub))),
+		reencoded(t, md, "Required.SubMessageSplitInTwo", cat(top, lp(firstHalf), lp(secondHalf))),
+		reencoded(t, md, "Required.SubMessageEmptyThenComplete", cat(top, lp(), lp(sub))),
+		reencoded(t, md, "Required.SubMessageOneFieldPerPiece", cat(top, perField)),
+		reencoded(t, md, "Required.SubMessagePiecesAroundTopLevel", cat(lp(firstHalf), top, lp(secondHalf))),
+		reencoded(t, md, "Required.TopLevelAndSubMessageInterleaved", cat(bytes.Join(topRecs[:topHalf], nil), lp(secondHalf), bytes.Join(topRecs[topHalf:], nil), lp(firstHalf))),
+		rejectedByBoth(t, md, "Required.SubMessagePiecesStillMissingOne", cat(top, lp(firstHalf), lp(bytes.Join(subRecs[half:len(subRecs)-1], nil)))),
+		rejectedByBoth(t, md, "Required.SubMessageAbsent", top),
+		rejectedByBoth(t, md, "Required.SubMessageEmpty", cat(top, lp())),
+		rejectedByBoth(t, md, "Required.TopLevelMissingOne", cat(bytes.Join(topRecs[1:], nil), lp(sub))),
+	}
+}
+
+// splitRecords splits an encoding into its records.
+func splitRecords(t *testing.T, b []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		k := protowire.ConsumeFieldValue(num, typ, b[max(n, 0):])
+		if n < 0 || k < 0 {
+			t.Fatalf("splitRecords: bad encoding %x", b)
+		}
+		out = append(out, b[:n+k])
+		b = b[n+k:]
+	}
+	return out
 }
 
 // requiredCases: TestAllRequiredTypesProto2 has required fields that

@@ -77,6 +77,14 @@ var Schemas = []Schema{
 	{File: "editions/golden/test_messages_proto3_editions.proto", Package: "editionsproto3", Messages: map[string]string{
 		"protobuf_test_messages.editions.proto3.TestAllTypesProto3": "TestAllTypesProto3",
 	}},
+	// Not a conformance suite message: a proto2 message whose required
+	// sub-message has required fields and no required recursion (every
+	// required-bearing message of test_messages_proto2 requires itself, so
+	// none can be complete), for the project's own runner to send complete
+	// messages whose required sub-message arrives in pieces.
+	{File: "editions/codegen_tests/proto2_required.proto", Package: "proto2required", Messages: map[string]string{
+		"protobuf_editions_test.proto2.Proto2Required": "Proto2Required",
+	}},
 }
 
 // Result says what Generate produced.
