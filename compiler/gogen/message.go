@@ -321,6 +321,9 @@ func (g *generator) genDefaults(jf *jen.File, mn *messageNames) {
 				vars = append(vars, jen.Id(name).Op("=").Add(typ).Call(jen.Qual("math", "Inf").Call(jen.Lit(-1))))
 			case math.IsNaN(f):
 				vars = append(vars, jen.Id(name).Op("=").Add(typ).Call(jen.Qual("math", "NaN").Call()))
+			case f == 0 && math.Signbit(f):
+				// A Go constant has no negative zero: float64(-0) is +0.
+				vars = append(vars, jen.Id(name).Op("=").Add(typ).Call(jen.Qual("math", "Copysign").Call(jen.Lit(0), jen.Lit(-1))))
 			default:
 				bits := 64
 				if fd.Kind() == protoreflect.FloatKind {

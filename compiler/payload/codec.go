@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -206,9 +207,24 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 	// unknown groups 10,000 deep; protoplay does neither (MaxTagBytes,
 	// MaxUnknownDepth), so the payload is checked first, and the wire view
 	// says where it goes wrong.
-	if !s.wellFormed(md, b) {
+	ok, keyTags := s.checkPayload(md, b)
+	if !ok {
 		if _, werr := s.WireView(md, b); werr != nil {
 			return nil, werr
+		}
+	}
+	if keyTags != nil {
+		// A map entry's key field with the wrong wire type is an unknown
+		// field of the entry, skipped, as generated code (protoc-gen-go's
+		// and protoplay's) and C++ skip it; but the reflective decoder
+		// dynamicpb uses (proto/decode.go, unmarshalMap) then sets the key
+		// to an invalid value and panics when a well-typed key came before.
+		// Renumbering those fields 1 -> 3 (bit 4 of the first byte of the tag,
+		// and of a group's END_GROUP tag: the same length) makes them
+		// unknown fields of the entry to it too.
+		b = slices.Clone(b)
+		for _, at := range keyTags {
+			b[at] |= 0x10
 		}
 	}
 	m := dynamicpb.NewMessage(md)
@@ -227,7 +243,15 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 // FormatValue writes m as canonical JSON or text format, indented by two
 // spaces and ending in a newline. The output is stable: the whitespace
 // google.golang.org/protobuf randomizes is normalized.
-func (s *Schema) FormatValue(m proto.Message, f Format) (string, error) {
+func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) {
+	// Formatting an Any decodes its value with the reflective decoder,
+	// which panics on a map entry whose key field has the wrong wire type
+	// after a well-typed key (see Unmarshal): that is an error here.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", newError(KindValue, "google.golang.org/protobuf failed on a value inside a google.protobuf.Any: %v (use wire output)", r)
+		}
+	}()
 	switch f {
 	case JSON, "":
 		j, err := protojson.MarshalOptions{Resolver: s.Types}.Marshal(m)

@@ -14,13 +14,14 @@ var (
 
 // FuzzView feeds arbitrary bytes to DecodeRaw and, against pp.wire.Item
 // (testdata/wire.proto: every wire type, packed, map, group, Any,
-// extensions), to WireView. Neither may panic; every field must lie inside
+// extensions), to WireView and Decode. None may panic; every field must lie inside
 // its parent; an error must point inside the payload; and neither may
 // allocate more than the documented bound. Seeds are in
 // testdata/fuzz/FuzzView (the golden payloads).
 func FuzzView(f *testing.F) {
 	f.Add([]byte{0x08, 0x96, 0x01})
 	f.Add([]byte{0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0xd2, 0x09}) // 9-byte tag
+	f.Add([]byte{0x22, 0x05, 0x0a, 0x01, 0x61, 0x08, 0x00})                         // counts: key "a", then key as a varint
 	f.Fuzz(func(t *testing.T, p []byte) {
 		fuzzOnce.Do(func() { fuzzSchema = compileFS(t, os.DirFS("testdata"), nil, "wire.proto") })
 		md, err := fuzzSchema.FindMessage("pp.wire.Item")
@@ -48,6 +49,12 @@ func FuzzView(f *testing.F) {
 		// the wire view.
 		if ok := fuzzSchema.wellFormed(md, p); ok != (wire.Error == nil) {
 			t.Errorf("wellFormed = %v, WireView error %v", ok, wire.Error)
+		}
+		// Nor may decoding to JSON or text (Unmarshal through
+		// google.golang.org/protobuf, whose reflective decoder panicked on
+		// a map entry key with the wrong wire type, and Any values).
+		for _, out := range []Format{JSON, Text} {
+			fuzzSchema.Decode(md, p, DecodeOptions{In: Binary, Out: out})
 		}
 	})
 }

@@ -46,6 +46,10 @@ func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*V
 type wireWalker struct {
 	s   *Schema
 	raw rawDecoder
+	// keyTags collects, in check, the offsets of the tags of map entry
+	// keys with the wrong wire type, and of the END_GROUP tag of such a
+	// key sent as a group (see Schema.Unmarshal).
+	keyTags []int
 }
 
 func (w *wireWalker) lookup(md protoreflect.MessageDescriptor, num protowire.Number) (protoreflect.FieldDescriptor, string) {
@@ -407,9 +411,17 @@ func typeName(fd protoreflect.FieldDescriptor) string {
 // nothing recorded. Unmarshal runs it before google.golang.org/protobuf,
 // which reads longer tags and deeper unknown groups than protoplay does.
 func (s *Schema) wellFormed(md protoreflect.MessageDescriptor, payload []byte) bool {
-	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
-	_, ok := w.check(md, 0, len(payload), 1, 0)
+	ok, _ := s.checkPayload(md, payload)
 	return ok
+}
+
+// checkPayload is wellFormed also returning the offsets of the tags of map
+// entry keys that have the wrong wire type (nil when there are none, the
+// common case, which allocates nothing).
+func (s *Schema) checkPayload(md protoreflect.MessageDescriptor, payload []byte) (ok bool, keyTags []int) {
+	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+	_, ok = w.check(md, 0, len(payload), 1, 0)
+	return ok, w.keyTags
 }
 
 // check is fields without the View: it returns where the fields (of the
@@ -433,11 +445,19 @@ func (w *wireWalker) check(md protoreflect.MessageDescriptor, start, end, depth 
 			want = wireTypeOf(fd.Kind())
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
+		badKey := fd != nil && wt != want && num == 1 && md.IsMapEntry()
+		if badKey {
+			w.keyTags = append(w.keyTags, pos)
+		}
 		pos += n
 		var ok bool
 		switch {
 		case fd == nil || (wt != want && !packed):
+			valueAt := pos
 			pos, ok = checkRaw(b, pos, end, num, wt, 0)
+			if badKey && ok && wt == wtSGroup {
+				w.keyTags = append(w.keyTags, endTagAt(b, valueAt, pos))
+			}
 		case packed:
 			vs, ve, err := lenValue(b, pos, end, "")
 			if err != nil {
@@ -506,6 +526,19 @@ func checkRaw(b []byte, pos, end int, num protowire.Number, wt, depth int) (int,
 		}
 	}
 	return pos, false
+}
+
+// endTagAt returns the offset of the END_GROUP tag that closes the group
+// whose fields start at pos and which checkRaw accepted, ending at end.
+func endTagAt(b []byte, pos, end int) int {
+	for pos < end {
+		v, n := consumeTag(b[pos:end])
+		if n < 0 || int(v&7) == wtEGroup {
+			return pos
+		}
+		pos, _ = checkRaw(b, pos+n, end, protowire.Number(v>>3), int(v&7), 1)
+	}
+	return pos
 }
 
 // checkPacked checks packed elements of wire type wt, as packed does.

@@ -1,7 +1,7 @@
 package casetest
 
-// Issue 10, kind 2 (closed-enum defaults: cases 34 and 40) and kind 6
-// (Equal means proto.Equal: cases 39 and 41).
+// Issue 10, kind 2 (closed-enum defaults: cases 34 and 40; negative zero
+// defaults: case 42) and kind 6 (Equal means proto.Equal: cases 39 and 41).
 
 import (
 	"encoding/hex"
@@ -14,6 +14,7 @@ import (
 	b40 "gentest/example.com/bughunt/b40"
 	"gentest/example.com/bughunt/b40/levels"
 	b41 "gentest/example.com/bughunt/b41"
+	b42 "gentest/example.com/bughunt/b42"
 
 	"github.com/protoplay/protoplay/runtime/wire"
 )
@@ -239,5 +240,26 @@ func TestC41NilMessagesInContainers(t *testing.T) {
 	// A singular message field keeps presence: nil differs from empty.
 	if (&b41.Sample{}).Equal(&b41.Sample{Sub: &b41.Sample{}}) {
 		t.Error("sub: nil and empty must differ")
+	}
+}
+
+// Case 42: a negative zero default reads as negative zero, as
+// protobuf-go's FieldDescriptor.Default() gives it.
+func TestC42NegativeZeroDefault(t *testing.T) {
+	for name, z := range map[string]*b42.Zeros{"empty": {}, "nil": nil} {
+		if !math.Signbit(z.GetD()) || !math.Signbit(float64(z.GetF())) || !math.Signbit(float64(z.GetTiny())) ||
+			!math.Signbit(z.GetOd()) || !math.Signbit(float64(z.GetOf())) {
+			t.Errorf("%s Zeros: d %v, f %v, tiny %v, od %v, of %v; want -0 for each", name,
+				math.Signbit(z.GetD()), math.Signbit(float64(z.GetF())), math.Signbit(float64(z.GetTiny())),
+				math.Signbit(z.GetOd()), math.Signbit(float64(z.GetOf())))
+		}
+		if math.Signbit(z.GetPlus()) {
+			t.Errorf("%s Zeros: plus reads -0, want +0", name)
+		}
+	}
+	// A set value wins over the default, whatever its sign.
+	zero := 0.0
+	if z := (&b42.Zeros{D: &zero}); math.Signbit(z.GetD()) {
+		t.Error("d set to +0 reads -0")
 	}
 }
