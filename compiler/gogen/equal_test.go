@@ -55,34 +55,16 @@ func TestEqualDifferential(t *testing.T) {
 		path, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
 		alias := fmt.Sprintf("p%d", i)
 		imports[alias] = path
-		var walk func(md protoreflect.MessageDescriptor)
-		walk = func(md protoreflect.MessageDescriptor) {
-			if md.IsMapEntry() {
-				return
-			}
+		gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 			typ := alias + "." + gogen.GoName(md)
 			registry = append(registry, fmt.Sprintf("\t%q: {func() message { return new(%s) }, func(a, b message) bool { return a.(*%s).Equal(b.(*%s)) }, func(a message) message { return a.(*%s).Clone() }},",
 				md.FullName(), typ, typ, typ, typ))
-			for j := 0; j < md.Messages().Len(); j++ {
-				walk(md.Messages().Get(j))
-			}
-		}
-		for j := 0; j < fd.Messages().Len(); j++ {
-			walk(fd.Messages().Get(j))
-		}
+		})
 	}
 	sort.Strings(registry)
 	var reg strings.Builder
-	reg.WriteString("package equaltest\n\nimport (\n")
-	aliases := make([]string, 0, len(imports))
-	for a := range imports {
-		aliases = append(aliases, a)
-	}
-	sort.Strings(aliases)
-	for _, a := range aliases {
-		fmt.Fprintf(&reg, "\t%s %q\n", a, imports[a])
-	}
-	reg.WriteString(")\n\nvar registry = map[string]entry{\n" + strings.Join(registry, "\n") + "\n}\n")
+	reg.WriteString("package equaltest\n\n" + gentest.ImportBlock(imports))
+	reg.WriteString("\nvar registry = map[string]entry{\n" + strings.Join(registry, "\n") + "\n}\n")
 	desc, err := proto.Marshal(set)
 	if err != nil {
 		t.Fatal(err)

@@ -90,7 +90,7 @@ func TestVerdicts(t *testing.T) {
 		}
 		for _, fd := range set.roots {
 			path, _, _ := strings.Cut(set.importMap[fd.Path()], ";")
-			forMessages(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+			gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 				alias, ok := imports[path]
 				if !ok {
 					alias = fmt.Sprintf("p%d", len(imports))
@@ -108,16 +108,12 @@ func TestVerdicts(t *testing.T) {
 	}
 	sort.Strings(registry)
 	var reg strings.Builder
-	reg.WriteString("package main\n\nimport (\n")
-	paths := make([]string, 0, len(imports))
-	for p := range imports {
-		paths = append(paths, p)
+	byAlias := map[string]string{}
+	for path, alias := range imports {
+		byAlias[alias] = path
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&reg, "\t%s %q\n", imports[p], p)
-	}
-	reg.WriteString(")\n\nvar registry = map[string]func() message{\n" + strings.Join(registry, "\n") + "\n}\n")
+	reg.WriteString("package main\n\n" + gentest.ImportBlock(byAlias))
+	reg.WriteString("\nvar registry = map[string]func() message{\n" + strings.Join(registry, "\n") + "\n}\n")
 	harness, err := os.ReadFile(filepath.Join("testdata", "verdict.go.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -300,19 +296,6 @@ func corpusVerdictSets(t *testing.T, dir string) []*verdictSet {
 		sets = append(sets, set)
 	}
 	return sets
-}
-
-// forMessages calls f for every message of mds and their nested messages,
-// map entries excepted.
-func forMessages(mds protoreflect.MessageDescriptors, f func(protoreflect.MessageDescriptor)) {
-	for i := 0; i < mds.Len(); i++ {
-		md := mds.Get(i)
-		if md.IsMapEntry() {
-			continue
-		}
-		f(md)
-		forMessages(md.Messages(), f)
-	}
 }
 
 // payloadBuilder writes payloads for one message type by hand, with

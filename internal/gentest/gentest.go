@@ -5,10 +5,12 @@ package gentest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -161,4 +163,36 @@ func Go(t testing.TB, dir string, args ...string) (string, error) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// EachMessage calls f for every message declared in mds and, depth first,
+// in the messages nested in them, leaving out map entries (which generate
+// no Go type).
+func EachMessage(mds protoreflect.MessageDescriptors, f func(protoreflect.MessageDescriptor)) {
+	for i := 0; i < mds.Len(); i++ {
+		md := mds.Get(i)
+		if md.IsMapEntry() {
+			continue
+		}
+		f(md)
+		EachMessage(md.Messages(), f)
+	}
+}
+
+// ImportBlock is a Go import declaration of the packages in imports (local
+// name -> import path), sorted by name, for the registry files that test
+// harnesses write beside generated code.
+func ImportBlock(imports map[string]string) string {
+	names := make([]string, 0, len(imports))
+	for name := range imports {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, name := range names {
+		fmt.Fprintf(&b, "\t%s %q\n", name, imports[name])
+	}
+	b.WriteString(")\n")
+	return b.String()
 }
