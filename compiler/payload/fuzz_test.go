@@ -1,7 +1,6 @@
 package payload
 
 import (
-	"os"
 	"runtime"
 	"sync"
 	"testing"
@@ -23,7 +22,7 @@ func FuzzView(f *testing.F) {
 	f.Add([]byte{0x88, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0xd2, 0x09}) // 9-byte tag
 	f.Add([]byte{0x22, 0x05, 0x0a, 0x01, 0x61, 0x08, 0x00})                         // counts: key "a", then key as a varint
 	f.Fuzz(func(t *testing.T, p []byte) {
-		fuzzOnce.Do(func() { fuzzSchema = compileFS(t, os.DirFS("testdata"), nil, "wire.proto") })
+		fuzzOnce.Do(func() { fuzzSchema = compileFS(t, testdataFS, testdataRoots, "wire.proto") })
 		md, err := fuzzSchema.FindMessage("pp.wire.Item")
 		if err != nil {
 			t.Fatal(err)

@@ -101,7 +101,7 @@ func TestGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := schemas[c.file]
 			if s == nil {
-				s = compileFS(t, os.DirFS("testdata"), nil, c.file)
+				s = compileFS(t, testdataFS, testdataRoots, c.file)
 				schemas[c.file] = s
 			}
 			md := mustFind(t, s, c.typ)

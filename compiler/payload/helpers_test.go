@@ -25,6 +25,14 @@ func corpusDir(t testing.TB) string {
 	return dir
 }
 
+// testdataFS and testdataRoots are where the tests' schemas are found:
+// this package's own testdata (wire.proto) and the repository's case files
+// (testdata/cases), read in place rather than copied here.
+var (
+	testdataFS    = os.DirFS(filepath.Join("..", ".."))
+	testdataRoots = []string{"compiler/payload/testdata", "testdata/cases"}
+)
+
 // compileFS compiles files from fsys with the given import roots and
 // returns the schema.
 func compileFS(t testing.TB, fsys fs.FS, roots []string, files ...string) *Schema {

@@ -16,7 +16,7 @@ import (
 
 func testSchema(t testing.TB, file string) *Schema {
 	t.Helper()
-	return compileFS(t, os.DirFS("testdata"), nil, file)
+	return compileFS(t, testdataFS, testdataRoots, file)
 }
 
 func TestParseBinary(t *testing.T) {
@@ -116,7 +116,7 @@ func TestFindMessage(t *testing.T) {
 		t.Errorf("FindMessage(enum) error = %v", err)
 	}
 	// The package-level form builds the schema itself.
-	res := compileFS(t, os.DirFS("testdata"), nil, "16_negative_varints.proto")
+	res := compileFS(t, testdataFS, testdataRoots, "16_negative_varints.proto")
 	if _, err := res.FindMessage("bugcorpus.c16.Reading"); err != nil {
 		t.Error(err)
 	}
