@@ -21,9 +21,10 @@ test: ## run every test (what CI runs)
 test-short: ## run the fast tests only
 	$(GO) test -short ./...
 
-generate: ## regenerate runtime/wkt and golden files from the current generator
+generate: ## regenerate runtime/wkt and the golden files (generated Go, payload views) from the current code
 	$(GO) test ./compiler -run 'TestWellKnownTypes' -update
 	$(GO) test ./compiler/gogen -run 'TestGolden' -update
+	$(GO) test ./compiler/payload -run 'TestGolden' -update
 
 fmt: ## gofmt the tree
 	gofmt -w $$(git ls-files '*.go')

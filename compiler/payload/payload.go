@@ -254,18 +254,9 @@ func (s *Schema) resolve(md protoreflect.MessageDescriptor) protoreflect.Message
 }
 
 // FindMessage finds a message type by its full name ("pkg.Message", a
-// leading dot allowed) in files and their imports. For an unknown name it
-// returns an *Error of kind KindType whose Suggestions are the nearest
-// message names by edit distance.
-func FindMessage(files linker.Files, name string) (protoreflect.MessageDescriptor, error) {
-	s, err := NewSchema(files)
-	if err != nil {
-		return nil, err
-	}
-	return s.FindMessage(name)
-}
-
-// FindMessage is the package-level FindMessage over the schema's files.
+// leading dot allowed) in the schema's files and their imports. For an
+// unknown name it returns an *Error of kind KindType whose Suggestions are
+// the nearest message names by edit distance.
 func (s *Schema) FindMessage(name string) (protoreflect.MessageDescriptor, error) {
 	full := protoreflect.FullName(strings.TrimPrefix(strings.TrimSpace(name), "."))
 	if d, err := s.Files.FindDescriptorByName(full); err == nil {

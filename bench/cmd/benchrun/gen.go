@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -256,8 +255,6 @@ func goCamelCase(s string) string {
 
 func isASCIILower(c byte) bool { return 'a' <= c && c <= 'z' }
 func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-var _ = strings.TrimSpace
 
 func hasGroups(ms protoreflect.MessageDescriptors) bool {
 	for i := 0; i < ms.Len(); i++ {
