@@ -910,13 +910,16 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 
 // subDecode emits the decode of a LEN-encoded message (or a group) for fd
 // into target (an expression of type *T, already non-nil).
-func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, path string) []jen.Code {
+//
+// nest builds the error returned for a failure inside the value, from the
+// nested error (err) and the value's input offset (base).
+func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, nest func(base jen.Code) jen.Code) []jen.Code {
 	if fd.Kind() == protoreflect.GroupKind {
 		// One pass: the group's decoder finds its own END_GROUP tag.
 		return []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(target).Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Id("num"), jen.Id("depth").Op("-").Lit(1)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
-				fail(rt("Nest").Call(jen.Err(), jen.Id("i"), jen.Lit(path)))),
+				fail(nest(jen.Id("i")))),
 			jen.Id("i").Op("+=").Id("n"),
 		}
 	}
@@ -924,7 +927,7 @@ func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, path string) []
 		jen.List(jen.Id("v"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.If(jen.Err().Op(":=").Add(target).Dot("UnmarshalWith").Call(jen.Id("d"), jen.Id("v"), jen.Id("depth").Op("-").Lit(1)).Op(";").Err().Op("!=").Nil()).Block(
-			fail(rt("Nest").Call(jen.Err(), jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v")), jen.Lit(path)))),
+			fail(nest(jen.Id("i").Op("+").Id("n").Op("-").Len(jen.Id("v"))))),
 		jen.Id("i").Op("+=").Id("n"),
 	}
 }
@@ -933,15 +936,19 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
 	path := string(fd.Name())
+	nest := func(base jen.Code) jen.Code { return rt("Nest").Call(jen.Err(), base, jen.Lit(path)) }
 	typ := g.msgType(fd.Message())
 	out := []jen.Code{checkWire(wireTypeOf(fd.Kind()))}
 	switch storageOf(fd) {
 	case stMessage:
 		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d"))))
-		out = append(out, subDecode(fd, f, path)...)
+		out = append(out, subDecode(fd, f, nest)...)
 	case stRepeated:
 		out = append(out, jen.Id("e").Op(":=").Add(rt("New")).Types(typ).Call(jen.Id("d")))
-		out = append(out, subDecode(fd, jen.Id("e"), path+"[]")...)
+		// The element's index is len(f): it is appended once decoded.
+		out = append(out, subDecode(fd, jen.Id("e"), func(base jen.Code) jen.Code {
+			return rt("NestIndexAt").Call(jen.Err(), base, jen.Lit(path), jen.Len(f))
+		})...)
 		out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
 	case stOneof:
 		// A second occurrence of the same member merges into it.
@@ -953,7 +960,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 				jen.Id("e").Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d")),
 				jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("e")}),
 			))
-		out = append(out, subDecode(fd, jen.Id("e"), path)...)
+		out = append(out, subDecode(fd, jen.Id("e"), nest)...)
 	}
 	return append(out, jen.Continue())
 }

@@ -136,10 +136,19 @@ func UTF8Error(offset int, field string) error {
 // named field, found without an input offset (by Marshal or by a
 // required-field check): the path gains "field[i]".
 func NestIndex(err error, field string, i int) error {
+	return NestIndexAt(err, -1, field, i)
+}
+
+// NestIndexAt is [Nest] for an error from element i of repeated field
+// field, found while decoding the element that starts at input offset base
+// (-1 for none): the offset is moved by base and the path gains
+// "field[i]". Generated Unmarshal calls it for repeated message and group
+// fields, i being the element's index once appended.
+func NestIndexAt(err error, base int, field string, i int) error {
 	if err == nil {
 		return nil
 	}
-	return Nest(err, -1, field+"["+strconv.Itoa(i)+"]")
+	return Nest(err, base, field+"["+strconv.Itoa(i)+"]")
 }
 
 // NestKey is [Nest] for an error from the value of map field field at key,

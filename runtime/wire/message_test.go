@@ -84,6 +84,19 @@ func TestNestIndexKey(t *testing.T) {
 	}
 }
 
+// NestIndexAt is NestIndex for Unmarshal: the element's input offset moves
+// the nested error's offset, as Nest does.
+func TestNestIndexAt(t *testing.T) {
+	err := NestIndexAt(&Error{Offset: 2, Path: "name", Err: ErrUTF8}, 10, "items", 4)
+	var e *Error
+	if !errors.As(err, &e) || e.Path != "items[4].name" || e.Offset != 12 || !errors.Is(err, ErrUTF8) {
+		t.Fatalf("%#v", err)
+	}
+	if NestIndexAt(nil, 3, "x", 0) != nil {
+		t.Fatal("nil error must stay nil")
+	}
+}
+
 // ValidString and ValidUTF8 agree with unicode/utf8 for every length up to
 // 40 with a non-ASCII byte (invalid alone, or starting a valid sequence)
 // at every position, and on inputs that are all ASCII.

@@ -393,7 +393,8 @@ func TestC31DelimitedGroups(t *testing.T) {
 		{"13 08 01", wire.ErrTruncated, 3, "child"},
 		{"14", wire.ErrWireType, 0, ""},
 		{"2a 00 14", wire.ErrWireType, 2, ""},
-		{"13 1b 08 01 14 14", wire.ErrGroupMismatch, 4, "child.items[]"},
+		{"13 1b 08 01 14 14", wire.ErrGroupMismatch, 4, "child.items[0]"},
+		{"13 1b 08 01 1c 1b 08 02 14 14", wire.ErrGroupMismatch, 8, "child.items[1]"},
 		{"23 24", wire.ErrRequired, -1, "leaf"},
 	} {
 		var m c31.Node

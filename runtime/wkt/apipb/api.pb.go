@@ -328,7 +328,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "methods[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "methods", len(m.Methods))
 			}
 			i += n
 			m.Methods = append(m.Methods, e)
@@ -343,7 +343,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "options[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -389,7 +389,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "mixins[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "mixins", len(m.Mixins))
 			}
 			i += n
 			m.Mixins = append(m.Mixins, e)
@@ -853,7 +853,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "options[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
 			m.Options = append(m.Options, e)

@@ -229,7 +229,7 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "file[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "file", len(m.File))
 			}
 			i += n
 			m.File = append(m.File, e)
@@ -749,7 +749,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "message_type[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "message_type", len(m.MessageType))
 			}
 			i += n
 			m.MessageType = append(m.MessageType, e)
@@ -764,7 +764,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "enum_type[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "enum_type", len(m.EnumType))
 			}
 			i += n
 			m.EnumType = append(m.EnumType, e)
@@ -779,7 +779,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "service[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "service", len(m.Service))
 			}
 			i += n
 			m.Service = append(m.Service, e)
@@ -794,7 +794,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "extension[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "extension", len(m.Extension))
 			}
 			i += n
 			m.Extension = append(m.Extension, e)
@@ -1489,7 +1489,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "field[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "field", len(m.Field))
 			}
 			i += n
 			m.Field = append(m.Field, e)
@@ -1504,7 +1504,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "nested_type[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "nested_type", len(m.NestedType))
 			}
 			i += n
 			m.NestedType = append(m.NestedType, e)
@@ -1519,7 +1519,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "enum_type[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "enum_type", len(m.EnumType))
 			}
 			i += n
 			m.EnumType = append(m.EnumType, e)
@@ -1534,7 +1534,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "extension_range[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "extension_range", len(m.ExtensionRange))
 			}
 			i += n
 			m.ExtensionRange = append(m.ExtensionRange, e)
@@ -1549,7 +1549,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "extension[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "extension", len(m.Extension))
 			}
 			i += n
 			m.Extension = append(m.Extension, e)
@@ -1580,7 +1580,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "oneof_decl[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "oneof_decl", len(m.OneofDecl))
 			}
 			i += n
 			m.OneofDecl = append(m.OneofDecl, e)
@@ -1595,7 +1595,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "reserved_range[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "reserved_range", len(m.ReservedRange))
 			}
 			i += n
 			m.ReservedRange = append(m.ReservedRange, e)
@@ -2638,7 +2638,7 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "declaration[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "declaration", len(m.Declaration))
 			}
 			i += n
 			m.Declaration = append(m.Declaration, e)
@@ -2685,7 +2685,7 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -4423,7 +4423,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "value[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "value", len(m.Value))
 			}
 			i += n
 			m.Value = append(m.Value, e)
@@ -4454,7 +4454,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "reserved_range[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "reserved_range", len(m.ReservedRange))
 			}
 			i += n
 			m.ReservedRange = append(m.ReservedRange, e)
@@ -5354,7 +5354,7 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "method[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "method", len(m.Method))
 			}
 			i += n
 			m.Method = append(m.Method, e)
@@ -6749,7 +6749,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -7379,7 +7379,7 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -8264,7 +8264,7 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "edition_defaults[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "edition_defaults", len(m.EditionDefaults))
 			}
 			i += n
 			m.EditionDefaults = append(m.EditionDefaults, e)
@@ -8311,7 +8311,7 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -9279,7 +9279,7 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -9669,7 +9669,7 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -10085,7 +10085,7 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -10428,7 +10428,7 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -10825,7 +10825,7 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "uninterpreted_option[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
@@ -11187,7 +11187,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "name[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "name", len(m.Name))
 			}
 			i += n
 			m.Name = append(m.Name, e)
@@ -12425,7 +12425,7 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "defaults[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "defaults", len(m.Defaults))
 			}
 			i += n
 			m.Defaults = append(m.Defaults, e)
@@ -13058,7 +13058,7 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "location[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "location", len(m.Location))
 			}
 			i += n
 			m.Location = append(m.Location, e)
@@ -13790,7 +13790,7 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "annotation[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "annotation", len(m.Annotation))
 			}
 			i += n
 			m.Annotation = append(m.Annotation, e)

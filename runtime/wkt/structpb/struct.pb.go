@@ -1045,7 +1045,7 @@ func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "values[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "values", len(m.Values))
 			}
 			i += n
 			m.Values = append(m.Values, e)

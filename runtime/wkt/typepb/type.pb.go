@@ -327,7 +327,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "fields[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "fields", len(m.Fields))
 			}
 			i += n
 			m.Fields = append(m.Fields, e)
@@ -357,7 +357,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "options[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -1052,7 +1052,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "options[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -1460,7 +1460,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "enumvalue[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "enumvalue", len(m.Enumvalue))
 			}
 			i += n
 			m.Enumvalue = append(m.Enumvalue, e)
@@ -1475,7 +1475,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "options[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
 			m.Options = append(m.Options, e)
@@ -1840,7 +1840,7 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.ErrorAt(i, n)
 			}
 			if err := e.UnmarshalWith(d, v, depth-1); err != nil {
-				return 0, wire.Nest(err, i+n-len(v), "options[]")
+				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
 			m.Options = append(m.Options, e)
