@@ -21,8 +21,8 @@ test: ## run every test (what CI runs)
 test-short: ## run the fast tests only
 	$(GO) test -short ./...
 
-generate: ## regenerate runtime/wkt and the golden files (generated Go, payload views) from the current code
-	$(GO) test ./compiler -run 'TestWellKnownTypes' -update
+generate: ## regenerate runtime/wkt, the TypeScript contract and the golden files (generated Go, payload views) from the current code
+	$(GO) test ./compiler -run 'TestWellKnownTypes|TestTypeScriptContract' -update
 	$(GO) test ./compiler/gogen -run 'TestGolden' -update
 	$(GO) test ./compiler/payload -run 'TestGolden' -update
 

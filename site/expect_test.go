@@ -22,11 +22,20 @@ func messageType(t *testing.T, sources map[string]string, name string) protorefl
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range res.Files {
-		if d := f.FindDescriptorByName(protoreflect.FullName(name)); d != nil {
-			if md, ok := d.(protoreflect.MessageDescriptor); ok {
+	var find func(ms protoreflect.MessageDescriptors) protoreflect.MessageDescriptor
+	find = func(ms protoreflect.MessageDescriptors) protoreflect.MessageDescriptor {
+		for i := 0; i < ms.Len(); i++ {
+			if md := ms.Get(i); md.FullName() == protoreflect.FullName(name) {
 				return md
+			} else if d := find(md.Messages()); d != nil {
+				return d
 			}
+		}
+		return nil
+	}
+	for _, f := range res.Files {
+		if md := find(f.Messages()); md != nil {
+			return md
 		}
 	}
 	t.Fatalf("no message %s", name)

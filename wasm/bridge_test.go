@@ -46,6 +46,12 @@ type jsError struct{ v js.Value }
 
 func (e jsError) Error() string { return e.v.Get("message").String() }
 
+// small is a schema every test can use.
+const small = `syntax = "proto3";
+package t;
+message M { string name = 1; int32 id = 2; repeated M kids = 3; }
+`
+
 func files(src string) map[string]any {
 	return map[string]any{"a.proto": src}
 }
@@ -118,8 +124,20 @@ func TestDecodeErrorCarriesOffset(t *testing.T) {
 		t.Fatal("truncated payload decoded")
 	}
 	d := err.(jsError).v.Get("detail")
-	if d.Type() != js.TypeObject || d.Get("kind").String() != "payload" {
-		t.Fatalf("detail = %v, want a payload error", d)
+	if d.Type() != js.TypeObject || d.Get("kind").String() != "payload" || d.Get("offset").Int() != 0 {
+		t.Fatalf("detail = %v, want a payload error at byte 0", d)
+	}
+}
+
+func TestSchemaErrorCarriesDiagnostics(t *testing.T) {
+	_, err := await(t, "sample", map[string]any{"files": files("message {"), "type": "M"})
+	if err == nil {
+		t.Fatal("sample of a broken schema answered")
+	}
+	d := err.(jsError).v.Get("detail")
+	if d.Get("kind").String() != "schema" || d.Get("diagnostics").Length() == 0 ||
+		d.Get("diagnostics").Index(0).Get("severity").String() != "error" {
+		t.Fatalf("detail = %s, want kind schema with error diagnostics", js.Global().Get("JSON").Call("stringify", d).String())
 	}
 }
 

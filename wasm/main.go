@@ -1,25 +1,16 @@
 //go:build js && wasm
 
 // Command wasm is protoplay's core built for the browser (GOOS=js
-// GOARCH=wasm). It installs globalThis.protoplay, a Promise-based API whose
-// methods take and return plain objects:
-//
-//	compile({files})                      -> {diagnostics, messages, elapsedMs}
-//	generate({files, options})            -> {diagnostics, messages, generated, elapsedMs}
-//	encode({files, type, input, in})      -> {hex, base64, size}
-//	decode({files, type, input, encoding}) -> {value, encoding, hex, base64, size}
-//	wireView({files, type, input, encoding}) -> payload.View
-//	decodeRaw({input, encoding})          -> payload.View
-//	sample({files, type})                 -> {value}
-//	check({files})                        -> {results}
-//
-// files maps file names to .proto text. Any request may also carry
-// limits: {timeoutMs, memoryBytes}, under which the compiler stops with an
-// error diagnostic naming the limit (see callLimits in api.go). A failed
-// call rejects with an Error whose message says why and whose detail, when
-// the input was at fault, is a payload.Error with its position. When the
-// API is ready the program calls globalThis.protoplayReady() if it is
-// defined.
+// GOARCH=wasm). It installs globalThis.protoplay, a Promise-based API with
+// one method per entry of compiler.Methods (compile, generate, encode,
+// decode, wireView, decodeRaw, sample, check) and the core's version. Each
+// method takes a plain object, the JSON of its compiler request type, and
+// resolves to the JSON of its result type; the TypeScript contract,
+// site/src/lib/api.gen.ts, is generated from those Go types. A failed
+// call rejects with an Error whose message says why and whose detail is
+// the compiler.Error (kind, message, diagnostics or payload position).
+// When the API is ready the program calls globalThis.protoplayReady() if
+// it is defined.
 //
 // A call never runs inside the syscall/js callback that received it: the
 // callback starts a goroutine and returns the Promise at once, so the JS
@@ -28,11 +19,15 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"syscall/js"
 	"time"
+
+	"github.com/protoplay/protoplay/compiler"
 )
 
 func main() {
@@ -46,12 +41,13 @@ func main() {
 
 // register installs the API object as global.protoplay.
 func register(global js.Value) {
-	s := &session{}
+	ws := &compiler.Workspace{OnMemoryLimit: func(limit int64) { softMemoryLimit(limit) }}
 	jsonObj := global.Get("JSON")
 	promise := global.Get("Promise")
 	errorCtor := global.Get("Error")
 	api := global.Get("Object").New()
-	for name := range methods {
+	for _, m := range compiler.Methods {
+		name := m.Name
 		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) any {
 			// Copy the argument out now: JS may change the object after
 			// the call returns.
@@ -66,11 +62,11 @@ func register(global js.Value) {
 			exec := js.FuncOf(func(this js.Value, pargs []js.Value) any {
 				resolve, reject := pargs[0], pargs[1]
 				go func() {
-					out, cerr := s.call(name, []byte(req))
+					out, cerr := ws.Call(context.Background(), name, []byte(req))
 					if cerr != nil {
-						e := errorCtor.New(cerr.Message)
-						if cerr.Detail != nil {
-							e.Set("detail", jsonObj.Call("parse", mustJSON(cerr.Detail)))
+						e := errorCtor.New(cerr.Error())
+						if detail, err := json.Marshal(cerr); err == nil {
+							e.Set("detail", jsonObj.Call("parse", string(detail)))
 						}
 						reject.Invoke(e)
 						return
@@ -87,7 +83,7 @@ func register(global js.Value) {
 			return p
 		}))
 	}
-	api.Set("version", js.ValueOf(version()))
+	api.Set("version", js.ValueOf(compiler.Version()))
 	global.Set("protoplay", api)
 }
 
@@ -108,6 +104,10 @@ const idleGCDelay = 100 * time.Millisecond
 // near 50 MB. The soft limit makes the collector work harder well before
 // the page's 1 GiB limit replaces the Worker. GOGC or GOMEMLIMIT in the
 // Worker's environment (the page's ?gogc=) win.
+// softMemoryLimit tells the Go runtime about a request's memory limit
+// (see tuneGC); a no-op when GOMEMLIMIT is set.
+var softMemoryLimit = func(limit int64) {}
+
 func tuneGC() {
 	idleGC = time.AfterFunc(time.Hour, runtime.GC)
 	idleGC.Stop()
@@ -116,7 +116,7 @@ func tuneGC() {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(640 << 20)
-		// A caller's memory limit (callLimits) lowers the soft limit to
+		// A caller's memory limit (compiler.CallLimits) lowers the soft limit to
 		// 7/8 of it, so the collector works harder before the compiler's
 		// check sees the memory pass it.
 		softMemoryLimit = func(limit int64) {

@@ -27,7 +27,6 @@ import (
 	"strings"
 
 	"github.com/protoplay/protoplay/compiler"
-	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
 // mainSource is the testee's hand-written main package file.
@@ -91,7 +90,7 @@ var Schemas = []Schema{
 type Result struct {
 	// Files are the generated .pb.go files and the testee's main package,
 	// relative to the module root (go.mod not included).
-	Files []gogen.File
+	Files []compiler.File
 	// Included are the schemas compiled into the testee.
 	Included []Schema
 	// Left out are optional schemas that did not compile, with the reason.
@@ -135,23 +134,23 @@ func Generate(ctx context.Context, protobufRoot string) (*Result, error) {
 		}
 	}
 	res.Files = append(r.Generated,
-		gogen.File{Name: "main.go", Content: mainSource},
-		gogen.File{Name: "messages.go", Content: messagesSource(res.Included)})
+		compiler.File{Name: "main.go", Content: mainSource},
+		compiler.File{Name: "messages.go", Content: messagesSource(res.Included)})
 	sort.Slice(res.Files, func(i, j int) bool { return res.Files[i].Name < res.Files[j].Name })
 	return res, nil
 }
 
 // options places each schema's code in ModulePath/<Package>; the
 // well-known types keep their protoplay runtime packages.
-func options(schemas []Schema) gogen.Options {
-	o := gogen.Options{Paths: "import", Module: ModulePath, ImportMap: map[string]string{}}
+func options(schemas []Schema) compiler.Options {
+	o := compiler.Options{Paths: "import", Module: ModulePath, ImportMap: map[string]string{}}
 	for _, s := range schemas {
 		o.ImportMap[s.File] = ModulePath + "/" + s.Package + ";" + s.Package
 	}
 	return o
 }
 
-func declares(files []gogen.File, pkg, goName string) bool {
+func declares(files []compiler.File, pkg, goName string) bool {
 	for _, f := range files {
 		if strings.HasPrefix(f.Name, pkg+"/") && strings.Contains(f.Content, "\ntype "+goName+" struct {") {
 			return true
@@ -189,11 +188,11 @@ func messagesSource(schemas []Schema) string {
 
 // WriteModule writes files into dir as a Go module that uses the protoplay
 // checkout at repoRoot (for runtime/) through a replace directive.
-func WriteModule(dir, repoRoot string, files []gogen.File) error {
+func WriteModule(dir, repoRoot string, files []compiler.File) error {
 	gomod := "module " + ModulePath + "\n\ngo 1.26\n\nrequire github.com/protoplay/protoplay v0.0.0\n\nreplace github.com/protoplay/protoplay => " + repoRoot + "\n"
-	all := append([]gogen.File{{Name: "go.mod", Content: gomod}}, files...)
+	all := append([]compiler.File{{Name: "go.mod", Content: gomod}}, files...)
 	if sum, err := os.ReadFile(filepath.Join(repoRoot, "go.sum")); err == nil {
-		all = append(all, gogen.File{Name: "go.sum", Content: string(sum)})
+		all = append(all, compiler.File{Name: "go.sum", Content: string(sum)})
 	}
 	for _, f := range all {
 		p := filepath.Join(dir, filepath.FromSlash(f.Name))

@@ -17,7 +17,6 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/protoplay/protoplay/compiler"
-	"github.com/protoplay/protoplay/compiler/gogen"
 	"github.com/protoplay/protoplay/internal/gentest"
 )
 
@@ -67,9 +66,9 @@ func request(t *testing.T, req compiler.Request, param string) *pluginpb.CodeGen
 }
 
 // compileOutput is what compiler.Compile generates for the same input.
-func compileOutput(t *testing.T, req compiler.Request, param string) []gogen.File {
+func compileOutput(t *testing.T, req compiler.Request, param string) []compiler.File {
 	t.Helper()
-	opts, err := gogen.ParseOptions(param)
+	opts, err := compiler.ParseOptions(param)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +81,7 @@ func compileOutput(t *testing.T, req compiler.Request, param string) []gogen.Fil
 }
 
 // sameFiles fails the test unless the response carries exactly want.
-func sameFiles(t *testing.T, resp *pluginpb.CodeGeneratorResponse, want []gogen.File) {
+func sameFiles(t *testing.T, resp *pluginpb.CodeGeneratorResponse, want []compiler.File) {
 	t.Helper()
 	if resp.Error != nil {
 		t.Fatalf("response error: %s", resp.GetError())

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/protoplay/protoplay/compiler"
-	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
 // Defaults of gen's own limits (the compiler's are compiler.Max*).
@@ -106,7 +105,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var o gogen.Options
+	var o compiler.Options
 	for _, kv := range opts {
 		if err := o.Set(kv); err != nil {
 			fmt.Fprintln(stderr, "protoplay gen:", err)
@@ -197,7 +196,7 @@ func (l *genLimits) compile(roots, files []string, req compiler.Request) (*compi
 // If anything fails, every file written so far is removed, the files moved
 // aside are put back and the directories it created are removed, and the
 // error names the file that failed.
-func writeAll(dir string, files []gogen.File) (err error) {
+func writeAll(dir string, files []compiler.File) (err error) {
 	type entry struct {
 		target, tmp, backup string
 		placed              bool

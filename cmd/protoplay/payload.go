@@ -8,7 +8,6 @@ import (
 	"io"
 
 	"github.com/protoplay/protoplay/compiler"
-	"github.com/protoplay/protoplay/compiler/payload"
 )
 
 // parseInterleaved parses flags that may come before or after positional
@@ -31,21 +30,21 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// readInput reads standard input, refusing more than payload.MaxInputBytes.
+// readInput reads standard input, refusing more than compiler.MaxInputBytes.
 func readInput(stdin io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(stdin, payload.MaxInputBytes+1))
+	b, err := io.ReadAll(io.LimitReader(stdin, compiler.MaxInputBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > payload.MaxInputBytes {
-		return nil, fmt.Errorf("standard input exceeds the limit of %d bytes", payload.MaxInputBytes)
+	if len(b) > compiler.MaxInputBytes {
+		return nil, fmt.Errorf("standard input exceeds the limit of %d bytes", compiler.MaxInputBytes)
 	}
 	return b, nil
 }
 
-// loadSchema compiles files and builds a payload schema, printing
+// loadSchema compiles files and returns their schema, printing
 // diagnostics to stderr. ok is false when the caller should exit 1.
-func loadSchema(roots, files []string, stderr io.Writer) (*payload.Schema, bool) {
+func loadSchema(roots, files []string, stderr io.Writer) (*compiler.Schema, bool) {
 	res, err := compileFiles(context.Background(), roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -54,7 +53,7 @@ func loadSchema(roots, files []string, stderr io.Writer) (*payload.Schema, bool)
 	if printDiagnostics(stderr, res) {
 		return nil, false
 	}
-	s, err := payload.NewSchema(res.Files)
+	s, err := res.Schema()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, false
@@ -66,8 +65,8 @@ func loadSchema(roots, files []string, stderr io.Writer) (*payload.Schema, bool)
 // 2 for a usage error, 1 otherwise.
 func inputError(stderr io.Writer, name string, err error) int {
 	fmt.Fprintf(stderr, "protoplay %s: %v\n", name, err)
-	var pe *payload.Error
-	if errors.As(err, &pe) && pe.Kind == payload.KindUsage {
+	var pe *compiler.Error
+	if errors.As(err, &pe) && pe.Kind == compiler.KindUsage {
 		return 2
 	}
 	return 1
@@ -106,15 +105,11 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return 1
 	}
-	md, err := s.FindMessage(*typ)
-	if err != nil {
-		return inputError(stderr, "encode", err)
-	}
 	input, err := readInput(stdin)
 	if err != nil {
 		return inputError(stderr, "encode", err)
 	}
-	b, err := s.Encode(md, input, payload.EncodeOptions{In: payload.Format(*in), Out: payload.Encoding(*out)})
+	b, err := s.Encode(*typ, input, compiler.Format(*in), compiler.Encoding(*out))
 	if err != nil {
 		return inputError(stderr, "encode", err)
 	}
@@ -149,7 +144,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var s *payload.Schema
+	var s *compiler.Schema
 	if !*raw {
 		var ok bool
 		if s, ok = loadSchema(*roots, files, stderr); !ok {
@@ -161,11 +156,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return inputError(stderr, "decode", err)
 	}
 	if !*raw && *out != "wire" {
-		md, err := s.FindMessage(*typ)
-		if err != nil {
-			return inputError(stderr, "decode", err)
-		}
-		dec, err := s.Decode(md, input, payload.DecodeOptions{In: payload.Encoding(*in), Out: payload.Format(*out), Delimited: *delimited})
+		dec, err := s.Decode(*typ, input, compiler.DecodeOptions{In: compiler.Encoding(*in), Out: compiler.Format(*out), Delimited: *delimited})
 		if dec != nil {
 			for _, m := range dec.Messages {
 				io.WriteString(stdout, m)
@@ -177,21 +168,17 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	// A listing: raw, or the wire view against the type.
-	b, _, err := payload.ParseBinary(input, payload.Encoding(*in))
+	b, _, err := compiler.ParseBinary(input, compiler.Encoding(*in))
 	if err != nil {
 		return inputError(stderr, "decode", err)
 	}
-	view := func(p []byte) (*payload.View, error) { return payload.DecodeRaw(p) }
+	view := compiler.DecodeRaw
 	if !*raw {
-		md, err := s.FindMessage(*typ)
-		if err != nil {
-			return inputError(stderr, "decode", err)
-		}
-		view = func(p []byte) (*payload.View, error) { return s.WireView(md, p) }
+		view = func(p []byte) (*compiler.View, error) { return s.WireView(*typ, p) }
 	}
-	recs := []payload.Record{{Bytes: b}}
+	recs := []compiler.Record{{Bytes: b}}
 	if *delimited {
-		if recs, err = payload.SplitDelimited(b); err != nil {
+		if recs, err = compiler.SplitDelimited(b); err != nil {
 			return inputError(stderr, "decode", err)
 		}
 	}
@@ -201,9 +188,11 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "# message %d at byte %d (offsets below are within the message)\n", i, r.Offset)
 		}
 		v, err := view(r.Bytes)
-		io.WriteString(stdout, payload.Listing(v, r.Bytes))
+		if v != nil {
+			io.WriteString(stdout, compiler.Listing(v, r.Bytes))
+		}
 		if err != nil {
-			if pe, ok := err.(*payload.Error); ok && *delimited {
+			if pe, ok := err.(*compiler.Error); ok && *delimited {
 				pe.Record = i
 			}
 			fmt.Fprintf(stderr, "protoplay decode: %v\n", err)

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"go/format"
 	"go/scanner"
 	"sort"
@@ -27,15 +28,6 @@ import (
 type File struct {
 	Name    string `json:"name"`
 	Content string `json:"content"`
-}
-
-// Diagnostic is an error found while generating, positioned at the proto
-// element that caused it (1-based line and column; 0 when unknown).
-type Diagnostic struct {
-	File    string
-	Line    int
-	Column  int
-	Message string
 }
 
 type generator struct {
@@ -69,7 +61,7 @@ func (e *checkError) Unwrap() error { return e.err }
 // diagnostics, and no files, when the input cannot become Go code that
 // builds: Go package name conflicts, identifier collisions, import cycles
 // between Go packages, bad import or output paths.
-func Generate(files []protoreflect.FileDescriptor, opts Options) ([]File, []Diagnostic) {
+func Generate(files []protoreflect.FileDescriptor, opts Options) ([]File, []diag.Diagnostic) {
 	return GenerateWith(files, opts, nil)
 }
 
@@ -77,10 +69,10 @@ func Generate(files []protoreflect.FileDescriptor, opts Options) ([]File, []Diag
 // group it prints (an enum, or a message with its enums), GenerateWith
 // calls check with the number of bytes of Go generated so far, over all
 // files. A non-nil error stops generation at once: the result is no files
-// and one Diagnostic, on the file being generated, whose Message is the
+// and one diag.Diagnostic, on the file being generated, whose Message is the
 // error's text. Callers use it for limits on output size, time and memory
 // (see package compiler). A nil check is Generate.
-func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error) ([]File, []Diagnostic) {
+func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error) ([]File, []diag.Diagnostic) {
 	g, diags := newGenerator(files, opts)
 	if len(diags) > 0 {
 		return nil, diags
@@ -98,10 +90,15 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 		f := g.byPath[fd.Path()]
 		src, err := g.renderFile(f)
 		if ce, ok := err.(*checkError); ok {
-			return nil, []Diagnostic{{File: fd.Path(), Message: ce.err.Error()}}
+			d := diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error()}
+			var le *diag.Error
+			if errors.As(ce.err, &le) {
+				d.Limit = le.Limit
+			}
+			return nil, []diag.Diagnostic{d}
 		}
 		if err != nil {
-			diags = append(diags, Diagnostic{File: fd.Path(), Message: "internal error: generated Go does not format: " + err.Error()})
+			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated Go does not format: " + err.Error()})
 			continue
 		}
 		g.written += len(src)
@@ -117,7 +114,7 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 // newGenerator is the naming pass: it decides every Go identifier, import
 // path, package name and output path of the files to generate, and reports
 // what cannot become Go that builds. No code is printed before it is done.
-func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator, []Diagnostic) {
+func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator, []diag.Diagnostic) {
 	g := &generator{
 		opts:         opts,
 		byPath:       map[string]*fileNames{},
@@ -149,7 +146,7 @@ func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator
 		g.pkgGenerated[f.importPath] = true
 	}
 
-	var diags []Diagnostic
+	var diags []diag.Diagnostic
 	diags = append(diags, g.checkImportPaths()...)
 	diags = append(diags, checkPackageNames(g.files)...)
 	diags = append(diags, g.checkCollisions()...)

@@ -240,6 +240,11 @@ func isGroupLike(fd protoreflect.FieldDescriptor) bool {
 	return md.Parent() == fd.ContainingMessage()
 }
 
+// GoCamelCase is protoc-gen-go's name mangling (strs.GoCamelCase): the
+// Go name of a field or oneof called s ("foo_bar" -> "FooBar", "_x" ->
+// "XX"), before collision suffixes.
+func GoCamelCase(s string) string { return goCamelCase(s) }
+
 // GoName returns the Go identifier protoplay (like protoc-gen-go) gives a
 // message or enum type: its name relative to the file's package, camel-cased,
 // with nesting joined by "_" (Outer.Inner -> Outer_Inner).

@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"context"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"go/format"
 	"slices"
 	"sort"
@@ -96,7 +97,7 @@ func TestFormatFailureIsShort(t *testing.T) {
 
 // namesFor compiles srcs with protocompile and runs the naming pass on the
 // files named (every source when none).
-func namesFor(t *testing.T, srcs map[string]string, opts Options, files ...string) (*generator, []Diagnostic) {
+func namesFor(t *testing.T, srcs map[string]string, opts Options, files ...string) (*generator, []diag.Diagnostic) {
 	t.Helper()
 	if len(files) == 0 {
 		for name := range srcs {

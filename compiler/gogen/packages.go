@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"fmt"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"io/fs"
 	"path"
 	"slices"
@@ -139,8 +140,8 @@ var goPackagePath = protoreflect.SourcePath{8, 11}
 // with non-empty elements that neither start nor end with a dot
 // (golang.org/x/mod/module.CheckImportPath). The diagnostic points at the
 // go_package option when the path comes from it.
-func (g *generator) checkImportPaths() []Diagnostic {
-	var diags []Diagnostic
+func (g *generator) checkImportPaths() []diag.Diagnostic {
+	var diags []diag.Diagnostic
 	checked := map[*fileNames]bool{}
 	check := func(f *fileNames) {
 		if checked[f] {
@@ -151,7 +152,7 @@ func (g *generator) checkImportPaths() []Diagnostic {
 		if problem == "" {
 			return
 		}
-		d := Diagnostic{File: f.desc.Path(), Message: fmt.Sprintf("Go import path %q %s", f.importPath, problem)}
+		d := diag.Diagnostic{Severity: diag.SeverityError, File: f.desc.Path(), Message: fmt.Sprintf("Go import path %q %s", f.importPath, problem)}
 		if _, mapped := g.opts.ImportMap[f.desc.Path()]; mapped {
 			d.Message += " (from the M" + f.desc.Path() + " option)"
 		} else if loc := f.desc.SourceLocations().ByPath(goPackagePath); loc.Path != nil {
@@ -208,10 +209,10 @@ var knownArch = []string{"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "a
 // "_" or ".") or builds for one system only (x_windows.pb.go), a name that
 // is not printable UTF-8, or two files written to one path (or to paths
 // that differ only in case, which the go command rejects).
-func (g *generator) checkOutputPaths(files []protoreflect.FileDescriptor) []Diagnostic {
-	var diags []Diagnostic
+func (g *generator) checkOutputPaths(files []protoreflect.FileDescriptor) []diag.Diagnostic {
+	var diags []diag.Diagnostic
 	bad := func(fd protoreflect.FileDescriptor, format string, args ...any) {
-		diags = append(diags, Diagnostic{File: fd.Path(), Message: fmt.Sprintf(format, args...)})
+		diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: fmt.Sprintf(format, args...)})
 	}
 	byFold := map[string]*fileNames{}
 	for _, fd := range files {
@@ -265,16 +266,16 @@ func position(d protoreflect.Descriptor) (line, col int) {
 	return loc.StartLine + 1, loc.StartColumn + 1
 }
 
-func diagAt(d protoreflect.Descriptor, format string, args ...any) Diagnostic {
+func diagAt(d protoreflect.Descriptor, format string, args ...any) diag.Diagnostic {
 	line, col := position(d)
-	return Diagnostic{File: d.ParentFile().Path(), Line: line, Column: col, Message: fmt.Sprintf(format, args...)}
+	return diag.Diagnostic{Severity: diag.SeverityError, File: d.ParentFile().Path(), Line: line, Column: col, Message: fmt.Sprintf(format, args...)}
 }
 
 // checkPackageNames reports files that share a Go import path but not a
 // package name.
-func checkPackageNames(files []*fileNames) []Diagnostic {
+func checkPackageNames(files []*fileNames) []diag.Diagnostic {
 	byPath := map[string]*fileNames{}
-	var diags []Diagnostic
+	var diags []diag.Diagnostic
 	for _, f := range files {
 		first, ok := byPath[f.importPath]
 		if !ok {
@@ -282,7 +283,7 @@ func checkPackageNames(files []*fileNames) []Diagnostic {
 			continue
 		}
 		if first.pkgName != f.pkgName && (f.generate || first.generate) {
-			diags = append(diags, Diagnostic{File: f.desc.Path(), Line: 1, Column: 1, Message: fmt.Sprintf(
+			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: f.desc.Path(), Line: 1, Column: 1, Message: fmt.Sprintf(
 				"Go package %q has inconsistent names %s (%s) and %s (%s)",
 				f.importPath, first.pkgName, first.desc.Path(), f.pkgName, f.desc.Path())})
 		}
@@ -313,7 +314,7 @@ type goDecl struct {
 // as protoc-gen-go does for oneof wrappers: it is referred to only from its
 // own file, so renaming it changes no API. It records every package's
 // names in g.pkgDecls for the import naming (see importNames).
-func (g *generator) checkCollisions() []Diagnostic {
+func (g *generator) checkCollisions() []diag.Diagnostic {
 	byPkg := map[string][]goDecl{}
 	for _, f := range g.files {
 		if !g.pkgGenerated[f.importPath] {
@@ -321,7 +322,7 @@ func (g *generator) checkCollisions() []Diagnostic {
 		}
 		byPkg[f.importPath] = append(byPkg[f.importPath], g.fileDecls(f)...)
 	}
-	var diags []Diagnostic
+	var diags []diag.Diagnostic
 	pkgs := make([]string, 0, len(byPkg))
 	for p := range byPkg {
 		pkgs = append(pkgs, p)
@@ -420,7 +421,7 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 // no cycle while the Go packages they map to do (a.proto in package p imports
 // b.proto in q, which imports c.proto in p); Go rejects that at build time,
 // so protoplay reports the files that close the cycle.
-func (g *generator) checkImportCycles() []Diagnostic {
+func (g *generator) checkImportCycles() []diag.Diagnostic {
 	// edges[p][q] is a file of p whose code refers to a type in q.
 	type edge struct {
 		file  protoreflect.FileDescriptor
@@ -443,7 +444,7 @@ func (g *generator) checkImportCycles() []Diagnostic {
 			}
 		})
 	}
-	var diags []Diagnostic
+	var diags []diag.Diagnostic
 	reported := map[string]bool{}
 	for _, f := range g.files {
 		if !f.generate || reported[f.importPath] {

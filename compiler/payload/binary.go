@@ -3,6 +3,7 @@ package payload
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -34,8 +35,8 @@ const (
 
 // ParseBinary turns input written in enc into payload bytes, and returns the
 // encoding used (the detected one when enc is Auto or empty). Errors are
-// *Error of kind KindEncoding with Offset set to the offending input byte,
-// KindLimit for input over MaxInputBytes, or KindUsage for an unknown enc.
+// *diag.Error of kind diag.KindEncoding with Offset set to the offending input byte,
+// diag.KindLimit for input over MaxInputBytes, or diag.KindUsage for an unknown enc.
 func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 	if err := checkSize(len(input)); err != nil {
 		return nil, enc, err
@@ -64,7 +65,7 @@ func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 		}
 		return input, Binary, nil
 	}
-	return nil, enc, newError(KindUsage, "unknown input encoding %q (want auto, binary, hex or base64)", string(enc))
+	return nil, enc, diag.New(diag.KindUsage, "unknown input encoding %q (want auto, binary, hex or base64)", string(enc))
 }
 
 // FormatBinary writes payload bytes in enc (Binary, Hex or Base64).
@@ -87,7 +88,7 @@ func FormatBinary(b []byte, enc Encoding) ([]byte, error) {
 	case Base64:
 		return base64.StdEncoding.AppendEncode(nil, b), nil
 	}
-	return nil, newError(KindUsage, "unknown output encoding %q (want binary, hex or base64)", string(enc))
+	return nil, diag.New(diag.KindUsage, "unknown output encoding %q (want binary, hex or base64)", string(enc))
 }
 
 func isSpace(c byte) bool {
@@ -128,19 +129,19 @@ func parseHex(in []byte) ([]byte, error) {
 		}
 		run := in[start:i]
 		if i < len(in) && !isSpace(in[i]) && in[i] != ',' && in[i] != '\\' && !(in[i] == 'x' || in[i] == 'X') {
-			return nil, &Error{Kind: KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
+			return nil, &diag.Error{Kind: diag.KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
 		}
 		switch {
 		case len(run) == 0:
 			if i < len(in) {
-				return nil, &Error{Kind: KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
+				return nil, &diag.Error{Kind: diag.KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
 			}
-			return nil, &Error{Kind: KindEncoding, Message: "hex prefix without digits", Offset: start}
+			return nil, &diag.Error{Kind: diag.KindEncoding, Message: "hex prefix without digits", Offset: start}
 		case len(run) == 1 && prefixed:
 			d, _ := unhex(run[0])
 			out = append(out, d)
 		case len(run)%2 == 1:
-			return nil, &Error{Kind: KindEncoding, Message: "odd number of hex digits", Offset: i - 1}
+			return nil, &diag.Error{Kind: diag.KindEncoding, Message: "odd number of hex digits", Offset: i - 1}
 		default:
 			for j := 0; j < len(run); j += 2 {
 				hi, _ := unhex(run[j])
@@ -193,7 +194,7 @@ func parseBase64(in []byte) ([]byte, error) {
 		if ce, ok := err.(base64.CorruptInputError); ok && int(ce) < len(pos) {
 			off = int(pos[ce])
 		}
-		return nil, &Error{Kind: KindEncoding, Message: "invalid base64", Offset: off}
+		return nil, &diag.Error{Kind: diag.KindEncoding, Message: "invalid base64", Offset: off}
 	}
 	return out, nil
 }
@@ -208,17 +209,17 @@ type Record struct {
 // SplitDelimited splits a length-delimited stream, where each message is
 // preceded by its length as a varint (the framing of Java's
 // writeDelimitedTo and Go's protodelim), into its records. A truncated
-// prefix or a length past the end gives an *Error of kind KindPayload at the
+// prefix or a length past the end gives an *diag.Error of kind diag.KindPayload at the
 // prefix's offset.
 func SplitDelimited(b []byte) ([]Record, error) {
 	var recs []Record
 	for pos := 0; pos < len(b); {
 		n, l := protowire.ConsumeVarint(b[pos:])
 		if l < 0 {
-			return recs, &Error{Kind: KindPayload, Message: "bad length prefix: " + protowire.ParseError(l).Error(), Offset: pos, Record: len(recs)}
+			return recs, &diag.Error{Kind: diag.KindPayload, Message: "bad length prefix: " + protowire.ParseError(l).Error(), Offset: pos, Record: len(recs)}
 		}
 		if n > uint64(len(b)-pos-l) {
-			return recs, &Error{Kind: KindPayload, Offset: pos, Record: len(recs),
+			return recs, &diag.Error{Kind: diag.KindPayload, Offset: pos, Record: len(recs),
 				Message: "length prefix of " + utoa(n) + " bytes exceeds the " + itoa(len(b)-pos-l) + " bytes left"}
 		}
 		start := pos + l

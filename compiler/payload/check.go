@@ -3,6 +3,7 @@ package payload
 import (
 	"bytes"
 	"fmt"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"math"
 	"sort"
 	"strconv"
@@ -70,7 +71,7 @@ func (s *Schema) CheckType(md protoreflect.MessageDescriptor) (r CheckResult) {
 		m := dynamicpb.NewMessage(md)
 		err := protojson.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}.Unmarshal(j, m)
 		if err != nil {
-			return nil, positioned(KindJSON, err)
+			return nil, positioned(diag.KindJSON, err)
 		}
 		return m, nil
 	}

@@ -3,6 +3,7 @@ package payload
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"regexp"
 	"slices"
 	"strconv"
@@ -41,11 +42,11 @@ type EncodeOptions struct {
 // number order and map entries sorted by key (deterministic output), as
 // google.golang.org/protobuf's deterministic marshaling does.
 //
-// Errors are *Error: KindJSON or KindText with Line and Column for input
-// that does not parse (unknown field, wrong value type, syntax), KindValue
+// Errors are *diag.Error: diag.KindJSON or diag.KindText with Line and Column for input
+// that does not parse (unknown field, wrong value type, syntax), diag.KindValue
 // for a value that cannot be encoded (a missing proto2 required field),
-// KindLimit for input over MaxInputBytes or nested deeper than MaxDepth,
-// KindUsage for unknown options.
+// diag.KindLimit for input over MaxInputBytes or nested deeper than MaxDepth,
+// diag.KindUsage for unknown options.
 func (s *Schema) Encode(md protoreflect.MessageDescriptor, input []byte, opt EncodeOptions) ([]byte, error) {
 	m, err := s.ParseValue(md, input, opt.In)
 	if err != nil {
@@ -66,15 +67,15 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 	}
 	m := dynamicpb.NewMessage(s.resolve(md))
 	var err error
-	kind := KindJSON
+	kind := diag.KindJSON
 	switch in {
 	case JSON, "":
 		err = protojson.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
 	case Text:
-		kind = KindText
+		kind = diag.KindText
 		err = prototext.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
 	default:
-		return nil, newError(KindUsage, "unknown input format %q (want json or text)", string(in))
+		return nil, diag.New(diag.KindUsage, "unknown input format %q (want json or text)", string(in))
 	}
 	if err != nil {
 		e := positioned(kind, err)
@@ -93,27 +94,27 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 var linePos = regexp.MustCompile(`\s*\(line (\d+):(\d+)\):?\s*`)
 
 // positioned turns an error from protojson or prototext, which carry their
-// position as "(line L:C)" in the message, into an *Error with Line and
+// position as "(line L:C)" in the message, into an *diag.Error with Line and
 // Column set.
-func positioned(kind string, err error) *Error {
+func positioned(kind string, err error) *diag.Error {
 	msg := cleanMessage(err)
-	e := &Error{Kind: kind, Offset: -1}
+	e := &diag.Error{Kind: kind, Offset: -1}
 	if m := linePos.FindStringSubmatchIndex(msg); m != nil {
 		e.Line, _ = strconv.Atoi(msg[m[2]:m[3]])
 		e.Column, _ = strconv.Atoi(msg[m[4]:m[5]])
 		msg = strings.TrimSpace(msg[:m[0]] + ": " + msg[m[1]:])
 		msg = strings.TrimPrefix(msg, ": ")
 	} else if strings.Contains(msg, "recursion") || strings.Contains(msg, "exceeded max") {
-		e.Kind = KindLimit
+		e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
 	} else {
-		e.Kind = KindValue
+		e.Kind = diag.KindValue
 	}
 	e.Message = msg
 	return e
 }
 
-func valueError(err error) *Error {
-	return &Error{Kind: KindValue, Message: cleanMessage(err), Offset: -1}
+func valueError(err error) *diag.Error {
+	return &diag.Error{Kind: diag.KindValue, Message: cleanMessage(err), Offset: -1}
 }
 
 // cleanMessage drops the "proto: " prefix google.golang.org/protobuf puts
@@ -156,12 +157,12 @@ type Decoded struct {
 // format output (as field numbers) and are dropped by JSON, which cannot
 // represent them.
 //
-// Errors are *Error: KindEncoding for hex or base64 that does not decode;
-// KindPayload for a malformed payload, with the byte offset (from the
+// Errors are *diag.Error: diag.KindEncoding for hex or base64 that does not decode;
+// diag.KindPayload for a malformed payload, with the byte offset (from the
 // start of the payload, or of the stream) where decoding failed and the
-// field path reached, as WireView finds them; KindValue for a payload
+// field path reached, as WireView finds them; diag.KindValue for a payload
 // that is well-formed but invalid for md (missing proto2 required field,
-// invalid UTF-8 in a proto3 string); KindLimit for input over
+// invalid UTF-8 in a proto3 string); diag.KindLimit for input over
 // MaxInputBytes or nesting over MaxDepth.
 func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt DecodeOptions) (*Decoded, error) {
 	b, enc, err := ParseBinary(input, opt.In)
@@ -197,7 +198,7 @@ func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt Dec
 }
 
 // Unmarshal decodes a binary payload as message type md. A malformed
-// payload gives an *Error of kind KindPayload positioned by WireView.
+// payload gives an *diag.Error of kind diag.KindPayload positioned by WireView.
 func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynamicpb.Message, error) {
 	if err := checkSize(len(b)); err != nil {
 		return nil, err
@@ -249,7 +250,7 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 	// after a well-typed key (see Unmarshal): that is an error here.
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", newError(KindValue, "google.golang.org/protobuf failed on a value inside a google.protobuf.Any: %v (use wire output)", r)
+			out, err = "", diag.New(diag.KindValue, "google.golang.org/protobuf failed on a value inside a google.protobuf.Any: %v (use wire output)", r)
 		}
 	}()
 	switch f {
@@ -278,7 +279,7 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 		}
 		return normalizeText(string(t)), nil
 	}
-	return "", newError(KindUsage, "unknown output format %q (want json or text)", string(f))
+	return "", diag.New(diag.KindUsage, "unknown output format %q (want json or text)", string(f))
 }
 
 // normalizeText removes the extra space prototext puts at random after a

@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"github.com/protoplay/protoplay/compiler/diag"
 	"strings"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestEditionsFeaturesDecide(t *testing.T) {
 		md := mustFind(t, s, c.typ)
 		// Text output: JSON cannot show the accepted invalid bytes.
 		_, err := s.Decode(md, []byte(c.in), DecodeOptions{In: Hex, Out: Text})
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || AsError(err).Kind != KindValue) {
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || AsError(err).Kind != diag.KindValue) {
 			t.Errorf("Decode(%s, %s) = %v, want error %q", c.typ, c.in, err, c.err)
 		}
 	}

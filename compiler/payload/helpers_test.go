@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/frontend"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -37,9 +37,9 @@ var (
 // returns the schema.
 func compileFS(t testing.TB, fsys fs.FS, roots []string, files ...string) *Schema {
 	t.Helper()
-	res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: roots, Files: files, NoGenerate: true})
-	if err := res.Err(); err != nil {
-		t.Fatalf("compile %v: %v", files, err)
+	res := frontend.Compile(context.Background(), frontend.Request{FS: fsys, ImportPaths: roots, Files: files})
+	if res.HasErrors() {
+		t.Fatalf("compile %v: %v", files, res.Diagnostics)
 	}
 	s, err := NewSchema(res.Files)
 	if err != nil {
@@ -51,9 +51,9 @@ func compileFS(t testing.TB, fsys fs.FS, roots []string, files ...string) *Schem
 // compileSource compiles one in-memory file named "test.proto".
 func compileSource(t testing.TB, src string) *Schema {
 	t.Helper()
-	res := compiler.Compile(context.Background(), compiler.Request{Sources: map[string]string{"test.proto": src}, NoGenerate: true})
-	if err := res.Err(); err != nil {
-		t.Fatalf("compile: %v", err)
+	res := frontend.Compile(context.Background(), frontend.Request{Sources: map[string]string{"test.proto": src}})
+	if res.HasErrors() {
+		t.Fatalf("compile: %v", res.Diagnostics)
 	}
 	s, err := NewSchema(res.Files)
 	if err != nil {

@@ -2,6 +2,7 @@ package payload
 
 import (
 	"bytes"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func unknownGroups(levels int) []byte {
 // decodeAll runs b through every binary entry point against md and checks
 // that they agree: Unmarshal, Decode, WireView and wellFormed. It returns
 // Unmarshal's error.
-func decodeAll(t *testing.T, s *Schema, name string, b []byte) *Error {
+func decodeAll(t *testing.T, s *Schema, name string, b []byte) *diag.Error {
 	t.Helper()
 	md := mustFind(t, s, "bugcorpus.c90.Deep")
 	_, uerr := s.Unmarshal(md, b)
@@ -75,7 +76,7 @@ func refAccepts(t *testing.T, s *Schema, b []byte) bool {
 // TestDepthBoundaries: 99, 100 and 101 levels of nesting (the top-level
 // message is level 1) through message fields, groups and map values (two
 // levels each: the entry and its value) and a map entry with no value. Up
-// to MaxDepth is accepted, one more is KindLimit, exactly as
+// to MaxDepth is accepted, one more is diag.KindLimit, exactly as
 // google.golang.org/protobuf with RecursionLimit MaxDepth decides.
 func TestDepthBoundaries(t *testing.T) {
 	s := testSchema(t, "90_wire_limits.proto")
@@ -100,8 +101,8 @@ func TestDepthBoundaries(t *testing.T) {
 	} {
 		err := decodeAll(t, s, tc.name, tc.in)
 		want := tc.levels <= MaxDepth
-		if (err == nil) != want || err != nil && err.Kind != KindLimit {
-			t.Errorf("%s, %d levels: %v, want accepted=%v (else KindLimit)", tc.name, tc.levels, err, want)
+		if (err == nil) != want || err != nil && err.Kind != diag.KindLimit {
+			t.Errorf("%s, %d levels: %v, want accepted=%v (else diag.KindLimit)", tc.name, tc.levels, err, want)
 		}
 		if ref := refAccepts(t, s, tc.in); ref != want {
 			t.Errorf("%s, %d levels: protobuf-go accepts=%v, want %v", tc.name, tc.levels, ref, want)
@@ -111,7 +112,7 @@ func TestDepthBoundaries(t *testing.T) {
 
 // TestUnknownGroupDepth: up to MaxUnknownDepth groups nested in one unknown
 // field are accepted wherever it is, also inside the deepest message
-// allowed and inside a map entry; one more is KindLimit. protobuf-go
+// allowed and inside a map entry; one more is diag.KindLimit. protobuf-go
 // accepts all of these (its limit there is 10,000), so every payload it
 // accepts within MaxUnknownDepth is accepted.
 func TestUnknownGroupDepth(t *testing.T) {
@@ -128,8 +129,8 @@ func TestUnknownGroupDepth(t *testing.T) {
 		for name, b := range ins {
 			err := decodeAll(t, s, name, b)
 			want := levels <= MaxUnknownDepth
-			if (err == nil) != want || err != nil && (err.Kind != KindLimit || !strings.Contains(err.Message, "MaxUnknownDepth")) {
-				t.Errorf("%s, %d nested unknown groups: %v, want accepted=%v (else KindLimit)", name, levels, err, want)
+			if (err == nil) != want || err != nil && (err.Kind != diag.KindLimit || !strings.Contains(err.Message, "MaxUnknownDepth")) {
+				t.Errorf("%s, %d nested unknown groups: %v, want accepted=%v (else diag.KindLimit)", name, levels, err, want)
 			}
 			if !refAccepts(t, s, b) {
 				t.Errorf("%s, %d nested unknown groups: protobuf-go rejects", name, levels)
@@ -167,7 +168,7 @@ func TestOverlongTags(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := decodeAll(t, s, tc.name, b)
-		if e == nil || e.Kind != KindPayload || e.Offset != tc.offset || e.Path != tc.path || !strings.Contains(e.Message, "longer than 5 bytes") {
+		if e == nil || e.Kind != diag.KindPayload || e.Offset != tc.offset || e.Path != tc.path || !strings.Contains(e.Message, "longer than 5 bytes") {
 			t.Errorf("%s: %v (path %q), want a payload error at byte %d path %q", tc.name, e, pathOf(e), tc.offset, tc.path)
 		}
 		// Without a schema, a LEN value whose bytes hold an overlong tag is
@@ -195,7 +196,7 @@ func TestOverlongTags(t *testing.T) {
 	}
 }
 
-func pathOf(e *Error) string {
+func pathOf(e *diag.Error) string {
 	if e == nil {
 		return ""
 	}

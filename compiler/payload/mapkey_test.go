@@ -2,6 +2,7 @@ package payload
 
 import (
 	"encoding/hex"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"strings"
 	"testing"
 
@@ -99,8 +100,8 @@ message W { google.protobuf.Any a = 1; }
 	in := "0a " + hex.EncodeToString([]byte{byte(len(strings.ReplaceAll(anyHex, " ", "")) / 2)}) + anyHex
 	for _, f := range []Format{JSON, Text} {
 		_, err := s.Decode(mustFind(t, s, "p.W"), []byte(in), DecodeOptions{In: Hex, Out: f})
-		if e := AsError(err); e == nil || e.Kind != KindValue || !strings.Contains(e.Message, "google.protobuf.Any") {
-			t.Errorf("%s: Decode = %v, want a KindValue error naming google.protobuf.Any", f, err)
+		if e := AsError(err); e == nil || e.Kind != diag.KindValue || !strings.Contains(e.Message, "google.protobuf.Any") {
+			t.Errorf("%s: Decode = %v, want a diag.KindValue error naming google.protobuf.Any", f, err)
 		}
 	}
 	// The Any's value alone decodes, as generated code decodes it.

@@ -16,19 +16,18 @@
 //
 // Every entry point bounds its work: inputs larger than MaxInputBytes and
 // nesting deeper than MaxDepth (or, inside unknown fields, MaxUnknownDepth)
-// are rejected with an *Error of kind KindLimit; tags longer than
-// MaxTagBytes are malformed (KindPayload) even where
+// are rejected with a *diag.Error of kind diag.KindLimit; tags longer than
+// MaxTagBytes are malformed (diag.KindPayload) even where
 // google.golang.org/protobuf reads them; and malformed input of any kind
-// gives an *Error, never a panic.
+// gives a *diag.Error, never a panic.
 package payload
 
 import (
 	"errors"
-	"fmt"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"sort"
 	"strings"
 
-	"github.com/bufbuild/protocompile/linker"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -57,7 +56,7 @@ const (
 	// type), that field's own group included, counted apart from MaxDepth
 	// and afresh at every unknown field, as runtime/wire's
 	// MaxUnknownGroupDepth for generated code. google.golang.org/protobuf
-	// allows 10,000 there; binary input over this limit is KindLimit. In a
+	// allows 10,000 there; binary input over this limit is diag.KindLimit. In a
 	// raw decode every field is unknown, and LEN values read as messages
 	// count here too (past the limit they are shown as bytes).
 	MaxUnknownDepth = 100
@@ -70,98 +69,23 @@ const (
 	MaxViewOverhead = 64 << 10
 )
 
-// Kinds of Error.
-const (
-	KindPayload  = "payload"  // malformed binary payload: Offset and Path say where
-	KindEncoding = "encoding" // hex or base64 text that does not decode: Offset is the input byte
-	KindJSON     = "json"     // bad JSON input: Line and Column say where
-	KindText     = "text"     // bad text-format input: Line and Column say where
-	KindValue    = "value"    // a value that cannot be represented (missing required field, bad UTF-8, ...)
-	KindType     = "type"     // unknown message type name
-	KindLimit    = "limit"    // input over MaxInputBytes, nesting over MaxDepth or MaxUnknownDepth
-	KindUsage    = "usage"    // an option value this package does not know
-)
-
-// Error describes why an input was rejected, positioned as precisely as the
-// input allows. It is returned as an error (always a *Error) and embedded in
-// results such as View.
-type Error struct {
-	// Kind is one of the Kind constants.
-	Kind string `json:"kind"`
-	// Message says what is wrong, without position.
-	Message string `json:"message"`
-	// Offset is the byte offset in the binary payload where decoding
-	// failed (KindPayload), or the offset in the input text (KindEncoding);
-	// -1 when not applicable.
-	Offset int `json:"offset"`
-	// Path is the field path reached when the error was found, for example
-	// "child.items[2].name"; unknown fields appear as their field number
-	// ("#7"). Empty at the top level.
-	Path string `json:"path,omitempty"`
-	// Line and Column (1-based; Column counts bytes as reported by
-	// google.golang.org/protobuf) position KindJSON and KindText errors;
-	// 0 when unknown.
-	Line   int `json:"line,omitempty"`
-	Column int `json:"column,omitempty"`
-	// Record is the 0-based index of the message in a length-delimited
-	// stream; 0 for a single message.
-	Record int `json:"record,omitempty"`
-	// Suggestions lists the nearest known names for a KindType error.
-	Suggestions []string `json:"suggestions,omitempty"`
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Record > 0 {
-		fmt.Fprintf(&b, "message %d: ", e.Record)
-	}
-	switch {
-	case (e.Kind == KindPayload || e.Kind == KindLimit) && e.Offset >= 0:
-		fmt.Fprintf(&b, "at byte %d", e.Offset)
-		if e.Path != "" {
-			fmt.Fprintf(&b, " (in %s)", shortPath(e.Path))
-		}
-		b.WriteString(": ")
-	case e.Kind == KindEncoding && e.Offset >= 0:
-		fmt.Fprintf(&b, "at input byte %d: ", e.Offset)
-	case e.Line > 0:
-		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
-	case e.Path != "":
-		fmt.Fprintf(&b, "%s: ", shortPath(e.Path))
-	}
-	b.WriteString(e.Message)
-	return b.String()
-}
-
-// shortPath elides the middle of a path deeper than 8 fields, for
-// messages; Error.Path keeps it whole.
-func shortPath(p string) string {
-	parts := strings.Split(p, ".")
-	if len(parts) <= 8 {
-		return p
-	}
-	return strings.Join(parts[:3], ".") + fmt.Sprintf(".(%d more).", len(parts)-6) + strings.Join(parts[len(parts)-3:], ".")
-}
-
-func newError(kind string, format string, args ...any) *Error {
-	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Offset: -1}
-}
-
-// AsError returns err as an *Error, wrapping other errors as KindValue.
-func AsError(err error) *Error {
+// AsError returns err as a *diag.Error, wrapping other errors as diag.KindValue.
+func AsError(err error) *diag.Error {
 	if err == nil {
 		return nil
 	}
-	var e *Error
+	var e *diag.Error
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Kind: KindValue, Message: err.Error(), Offset: -1}
+	return &diag.Error{Kind: diag.KindValue, Message: err.Error(), Offset: -1}
 }
 
 func checkSize(n int) error {
 	if n > MaxInputBytes {
-		return newError(KindLimit, "input of %d bytes exceeds the limit of %d bytes (MaxInputBytes)", n, MaxInputBytes)
+		e := diag.New(diag.KindLimit, "input of %d bytes exceeds the limit of %d bytes (MaxInputBytes)", n, MaxInputBytes)
+		e.Limit = "MaxInputBytes"
+		return e
 	}
 	return nil
 }
@@ -195,7 +119,7 @@ type Schema struct {
 // files alone need no rebuilding (it costs about 3 ms for the conformance
 // test messages and descriptor.proto). A file protodesc cannot rebuild (an
 // edition it does not know yet) is kept as protocompile's descriptor.
-func NewSchema(files linker.Files) (*Schema, error) {
+func NewSchema(files []protoreflect.FileDescriptor) (*Schema, error) {
 	s := &Schema{Files: new(protoregistry.Files)}
 	seen := map[string]bool{}
 	rebuilt := map[string]bool{}
@@ -223,7 +147,7 @@ func NewSchema(files linker.Files) (*Schema, error) {
 			}
 		}
 		if err := s.Files.RegisterFile(own); err != nil {
-			return newError(KindType, "%v", err)
+			return diag.New(diag.KindType, "%v", err)
 		}
 		return nil
 	}
@@ -233,7 +157,7 @@ func NewSchema(files linker.Files) (*Schema, error) {
 		}
 		own, err := s.Files.FindFileByPath(f.Path())
 		if err != nil {
-			return nil, newError(KindType, "%v", err)
+			return nil, diag.New(diag.KindType, "%v", err)
 		}
 		s.roots = append(s.roots, own)
 	}
@@ -255,7 +179,7 @@ func (s *Schema) resolve(md protoreflect.MessageDescriptor) protoreflect.Message
 
 // FindMessage finds a message type by its full name ("pkg.Message", a
 // leading dot allowed) in the schema's files and their imports. For an
-// unknown name it returns an *Error of kind KindType whose Suggestions are
+// unknown name it returns a *diag.Error of kind diag.KindType whose Suggestions are
 // the nearest message names by edit distance.
 func (s *Schema) FindMessage(name string) (protoreflect.MessageDescriptor, error) {
 	full := protoreflect.FullName(strings.TrimPrefix(strings.TrimSpace(name), "."))
@@ -263,7 +187,7 @@ func (s *Schema) FindMessage(name string) (protoreflect.MessageDescriptor, error
 		if md, ok := d.(protoreflect.MessageDescriptor); ok {
 			return md, nil
 		}
-		return nil, newError(KindType, "%s is a %s, not a message", full, kindOf(d))
+		return nil, diag.New(diag.KindType, "%s is a %s, not a message", full, kindOf(d))
 	}
 	var all []string
 	s.Files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
@@ -272,7 +196,7 @@ func (s *Schema) FindMessage(name string) (protoreflect.MessageDescriptor, error
 		})
 		return true
 	})
-	e := newError(KindType, "unknown message type %q", string(full))
+	e := diag.New(diag.KindType, "unknown message type %q", string(full))
 	e.Suggestions = nearest(string(full), all, 5)
 	if len(e.Suggestions) > 0 {
 		e.Message += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"

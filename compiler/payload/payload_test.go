@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,12 +65,12 @@ func TestParseBinary(t *testing.T) {
 	}
 	for _, c := range bad {
 		_, _, err := ParseBinary([]byte(c.in), c.enc)
-		var e *Error
-		if !errors.As(err, &e) || e.Kind != KindEncoding || e.Offset != c.offset {
-			t.Errorf("ParseBinary(%q, %s) error = %#v, want KindEncoding at %d", c.in, c.enc, err, c.offset)
+		var e *diag.Error
+		if !errors.As(err, &e) || e.Kind != diag.KindEncoding || e.Offset != c.offset {
+			t.Errorf("ParseBinary(%q, %s) error = %#v, want diag.KindEncoding at %d", c.in, c.enc, err, c.offset)
 		}
 	}
-	if _, _, err := ParseBinary(nil, "octal"); AsError(err).Kind != KindUsage {
+	if _, _, err := ParseBinary(nil, "octal"); AsError(err).Kind != diag.KindUsage {
 		t.Errorf("unknown encoding: %v", err)
 	}
 }
@@ -102,8 +103,8 @@ func TestFindMessage(t *testing.T) {
 	} {
 		_, err := s.FindMessage(name)
 		e := AsError(err)
-		if e == nil || e.Kind != KindType {
-			t.Fatalf("FindMessage(%q) error = %v, want KindType", name, err)
+		if e == nil || e.Kind != diag.KindType {
+			t.Fatalf("FindMessage(%q) error = %v, want diag.KindType", name, err)
 		}
 		if want != "" && (len(e.Suggestions) == 0 || e.Suggestions[0] != want) {
 			t.Errorf("FindMessage(%q) suggests %v, want %s first", name, e.Suggestions, want)
@@ -132,11 +133,11 @@ func TestEncodeErrors(t *testing.T) {
 		line, column int
 		msg          string
 	}{
-		{`{"id": 1, "bogus": 2}`, JSON, KindJSON, 1, 11, `unknown field "bogus"`},
-		{"{\n  \"id\": 1,\n  \"kind\": \"NOPE\"\n}", JSON, KindJSON, 3, 11, "invalid value for enum field kind"},
-		{"{\n  \"id\": 1,", JSON, KindJSON, 2, 11, "unexpected end of input"},
-		{`{"id": "x"}`, JSON, KindJSON, 1, 8, "invalid value for int32 field id"},
-		{"id: 1\nname: 3", Text, KindText, 2, 7, "invalid value for string type: 3"},
+		{`{"id": 1, "bogus": 2}`, JSON, diag.KindJSON, 1, 11, `unknown field "bogus"`},
+		{"{\n  \"id\": 1,\n  \"kind\": \"NOPE\"\n}", JSON, diag.KindJSON, 3, 11, "invalid value for enum field kind"},
+		{"{\n  \"id\": 1,", JSON, diag.KindJSON, 2, 11, "unexpected end of input"},
+		{`{"id": "x"}`, JSON, diag.KindJSON, 1, 8, "invalid value for int32 field id"},
+		{"id: 1\nname: 3", Text, diag.KindText, 2, 7, "invalid value for string type: 3"},
 		{`{"child": {"extra": {}}}`, JSON, "", 0, 0, ""},
 	}
 	for _, c := range cases {
@@ -153,7 +154,7 @@ func TestEncodeErrors(t *testing.T) {
 		}
 	}
 	job := mustFind(t, testSchema(t, "30_proto2_required_and_defaults.proto"), "bugcorpus.c30.Job")
-	if _, err := (testSchema(t, "30_proto2_required_and_defaults.proto")).Encode(job, []byte(`{"id": "1"}`), EncodeOptions{}); AsError(err).Kind != KindValue || !strings.Contains(err.Error(), "required field bugcorpus.c30.Job.mode not set") {
+	if _, err := (testSchema(t, "30_proto2_required_and_defaults.proto")).Encode(job, []byte(`{"id": "1"}`), EncodeOptions{}); AsError(err).Kind != diag.KindValue || !strings.Contains(err.Error(), "required field bugcorpus.c30.Job.mode not set") {
 		t.Errorf("missing required field: %v", err)
 	}
 }
@@ -202,7 +203,7 @@ func TestDecodeDelimited(t *testing.T) {
 	// A truncated record: the error names the record and the stream offset.
 	_, err = s.Decode(md, []byte("02 08 01 03 12 05 61"), DecodeOptions{Delimited: true})
 	e := AsError(err)
-	if e == nil || e.Kind != KindPayload || e.Record != 1 || e.Offset != 5 || e.Path != "name" {
+	if e == nil || e.Kind != diag.KindPayload || e.Record != 1 || e.Offset != 5 || e.Path != "name" {
 		t.Errorf("Decode(bad stream) error = %#v, want record 1, offset 5, path name", e)
 	}
 	if !strings.HasPrefix(e.Error(), "message 1: at byte 5 (in name): LEN of 5 bytes") {
@@ -220,8 +221,8 @@ func TestLimits(t *testing.T) {
 	big := make([]byte, MaxInputBytes+1)
 	check := func(name string, err error) {
 		t.Helper()
-		if e := AsError(err); e == nil || e.Kind != KindLimit {
-			t.Errorf("%s over MaxInputBytes: error = %v, want KindLimit", name, err)
+		if e := AsError(err); e == nil || e.Kind != diag.KindLimit {
+			t.Errorf("%s over MaxInputBytes: error = %v, want diag.KindLimit", name, err)
 		}
 	}
 	_, _, err := ParseBinary(big, Binary)
@@ -244,8 +245,8 @@ func TestLimits(t *testing.T) {
 		t.Errorf("depth %d: %v", MaxDepth, err)
 	}
 	deep, _, _ := ParseBinary([]byte(nestHex(1, MaxDepth)), Hex)
-	if _, err := cs.Unmarshal(chain, deep); AsError(err).Kind != KindLimit {
-		t.Errorf("depth %d: error = %v, want KindLimit", MaxDepth+1, err)
+	if _, err := cs.Unmarshal(chain, deep); AsError(err).Kind != diag.KindLimit {
+		t.Errorf("depth %d: error = %v, want diag.KindLimit", MaxDepth+1, err)
 	}
 	deepJSON := strings.Repeat(`{"next":`, MaxDepth) + "{}" + strings.Repeat("}", MaxDepth)
 	if _, err := cs.Encode(chain, []byte(deepJSON), EncodeOptions{}); err == nil {

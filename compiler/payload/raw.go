@@ -2,6 +2,7 @@ package payload
 
 import (
 	"encoding/hex"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"io"
 	"math"
 	"strconv"
@@ -24,7 +25,7 @@ type View struct {
 	// included with its children so far.
 	Fields []Field `json:"fields"`
 	// Error, when set, says where and why decoding stopped.
-	Error *Error `json:"error,omitempty"`
+	Error *diag.Error `json:"error,omitempty"`
 }
 
 // Field is one field (a tag and its value) of a payload, or one element of
@@ -143,14 +144,14 @@ func WireTypeName(wt int) string {
 // MaxTagBytes, wire type 6 or 7, field number 0 or over 536870911, LEN past
 // the end, unmatched EGROUP, groups nested over MaxUnknownDepth; LEN values
 // nested deeper are shown as bytes) stops decoding: the View holds the fields
-// read so far and an *Error of kind KindPayload with the byte offset and
+// read so far and an *diag.Error of kind diag.KindPayload with the byte offset and
 // the path of field numbers reached ("#2.#1"), which is also returned as the
-// error. Input over MaxInputBytes gives KindLimit. DecodeRaw allocates at
+// error. Input over MaxInputBytes gives diag.KindLimit. DecodeRaw allocates at
 // most MaxViewBytesPerInputByte per input byte plus MaxViewOverhead.
 func DecodeRaw(payload []byte) (*View, error) {
 	v := &View{Size: len(payload), Fields: []Field{}}
 	if err := checkSize(len(payload)); err != nil {
-		v.Error = err.(*Error)
+		v.Error = err.(*diag.Error)
 		return v, err
 	}
 	d := rawDecoder{b: payload}
@@ -169,8 +170,8 @@ type rawDecoder struct {
 	b []byte
 }
 
-// readTag reads and checks a tag at pos. On failure it returns an *Error.
-func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int, n int, err *Error) {
+// readTag reads and checks a tag at pos. On failure it returns an *diag.Error.
+func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int, n int, err *diag.Error) {
 	v, n := consumeTag(b[pos:end])
 	if n < 0 {
 		if n == errTagOverlong {
@@ -216,8 +217,8 @@ func varintProblem(n int) string {
 	return "varint longer than 10 bytes or over 64 bits"
 }
 
-func payloadErr(off int, path string, format string, args ...any) *Error {
-	e := newError(KindPayload, format, args...)
+func payloadErr(off int, path string, format string, args ...any) *diag.Error {
+	e := diag.New(diag.KindPayload, format, args...)
 	e.Offset = off
 	e.Path = path
 	return e
@@ -233,7 +234,7 @@ func joinPath(path, elem string) string {
 // fields decodes fields in b[start:end] at nesting depth depth. If group is
 // non-zero, the fields belong to that group and decoding ends after its
 // EGROUP tag, whose end offset is returned.
-func (d *rawDecoder) fields(start, end, depth int, path string, group protowire.Number) ([]Field, int, *Error) {
+func (d *rawDecoder) fields(start, end, depth int, path string, group protowire.Number) ([]Field, int, *diag.Error) {
 	var out []Field
 	pos := start
 	for pos < end {
@@ -259,7 +260,7 @@ func (d *rawDecoder) fields(start, end, depth int, path string, group protowire.
 // field decodes one field at pos. done reports that pos held the EGROUP
 // closing group (next is then past it). On error, f may hold the partial
 // field (a group or message read in part).
-func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Number) (f *Field, next int, done bool, err *Error) {
+func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Number) (f *Field, next int, done bool, err *diag.Error) {
 	b := d.b
 	num, wt, n, err := readTag(b, pos, end, path)
 	if err != nil {
@@ -364,21 +365,21 @@ func partialEnd(vpos, errOffset int, children []Field) int {
 	return end
 }
 
-func limitErr(pos int, path string) *Error {
+func limitErr(pos int, path string) *diag.Error {
 	e := payloadErr(pos, path, "nesting deeper than %d messages or groups (MaxDepth)", MaxDepth)
-	e.Kind = KindLimit
+	e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
 	return e
 }
 
-func unknownLimitErr(pos int, path string) *Error {
+func unknownLimitErr(pos int, path string) *diag.Error {
 	e := payloadErr(pos, path, "more than %d groups nested in an unknown field (MaxUnknownDepth)", MaxUnknownDepth)
-	e.Kind = KindLimit
+	e.Kind, e.Limit = diag.KindLimit, "MaxUnknownDepth"
 	return e
 }
 
 // lenValue reads the length prefix of a LEN value whose prefix starts at
 // pos and returns the value's bounds.
-func lenValue(b []byte, pos, end int, path string) (int, int, *Error) {
+func lenValue(b []byte, pos, end int, path string) (int, int, *diag.Error) {
 	l, m := protowire.ConsumeVarint(b[pos:end])
 	if m < 0 {
 		return 0, 0, payloadErr(pos, path, "bad length: %s", varintProblem(m))

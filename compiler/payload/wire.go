@@ -2,6 +2,7 @@ package payload
 
 import (
 	"encoding/hex"
+	"github.com/protoplay/protoplay/compiler/diag"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -20,9 +21,9 @@ import (
 // name, invalid UTF-8 in strings and wire type mismatches.
 //
 // On malformed input the View holds the fields read up to the failure and
-// an *Error of kind KindPayload with the exact byte offset and the field
+// an *diag.Error of kind diag.KindPayload with the exact byte offset and the field
 // path reached ("child.items[2]"), also returned as the error; nesting over
-// MaxDepth and input over MaxInputBytes give KindLimit. WireView checks the
+// MaxDepth and input over MaxInputBytes give diag.KindLimit. WireView checks the
 // wire format only: it does not report missing required fields. It
 // allocates at most MaxViewBytesPerInputByte per input byte plus
 // MaxViewOverhead.
@@ -30,7 +31,7 @@ func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*V
 	md = s.resolve(md)
 	v := &View{Type: string(md.FullName()), Size: len(payload), Fields: []Field{}}
 	if err := checkSize(len(payload)); err != nil {
-		v.Error = err.(*Error)
+		v.Error = err.(*diag.Error)
 		return v, err
 	}
 	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
@@ -65,7 +66,7 @@ func (w *wireWalker) lookup(md protoreflect.MessageDescriptor, num protowire.Num
 	return nil, ""
 }
 
-func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth int, path string, group protowire.Number) ([]Field, int, *Error) {
+func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth int, path string, group protowire.Number) ([]Field, int, *diag.Error) {
 	b := w.raw.b
 	var out []Field
 	var counts map[protowire.Number]int
@@ -123,7 +124,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		}
 		f := Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num),
 			WireType: wt, Name: name, Type: typeName(fd), ValueOffset: pos + n}
-		var err2 *Error
+		var err2 *diag.Error
 		var next int
 		switch {
 		case packed:
@@ -220,7 +221,7 @@ func (w *wireWalker) expandAny(f *Field, typeURL string, depth int, path string)
 }
 
 // packed decodes a LEN field holding packed scalars into element children.
-func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, path string) (int, *Error) {
+func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, path string) (int, *diag.Error) {
 	b := w.raw.b
 	vs, ve, err := lenValue(b, f.ValueOffset, end, path)
 	if err != nil {
@@ -261,7 +262,7 @@ func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, 
 
 // scalarValue decodes the value of a scalar, string or bytes field at
 // f.ValueOffset and sets f.Value and f.Note. It returns the value's bounds.
-func scalarValue(b []byte, f *Field, fd protoreflect.FieldDescriptor, wt, end int, path string) (int, int, *Error) {
+func scalarValue(b []byte, f *Field, fd protoreflect.FieldDescriptor, wt, end int, path string) (int, int, *diag.Error) {
 	pos := f.ValueOffset
 	switch wt {
 	case wtVarint:

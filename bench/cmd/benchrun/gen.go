@@ -16,7 +16,6 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/protoplay/protoplay/compiler"
-	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
 // A Peer is one column of the tables: a generator (and option) and the
@@ -118,15 +117,19 @@ func generateAll(sets []*MessageSet) error {
 		}
 		// protoplay, keep and drop.
 		for _, p := range []Peer{PeerPP, PeerPPDrop} {
-			opts := gogen.Options{
-				Module:      benchModule,
-				ImportMap:   map[string]string{set.File: importPath(p, set) + ";" + set.Name},
-				DropUnknown: p == PeerPPDrop,
+			gen := compiler.Compile(context.Background(), compiler.Request{
+				Sources: map[string]string{set.File: string(src)},
+				Files:   []string{set.File},
+				Options: compiler.Options{
+					Module:      benchModule,
+					ImportMap:   map[string]string{set.File: importPath(p, set) + ";" + set.Name},
+					DropUnknown: p == PeerPPDrop,
+				},
+			})
+			if err := gen.Err(); err != nil {
+				return fmt.Errorf("%s: protoplay: %v", set.File, err)
 			}
-			files, diags := gogen.Generate([]protoreflect.FileDescriptor{fd}, opts)
-			if len(diags) > 0 {
-				return fmt.Errorf("%s: protoplay: %v", set.File, diags)
-			}
+			files := gen.Generated
 			dir := filepath.Join("gen", p.Dir, set.Name)
 			os.RemoveAll(dir)
 			for _, f := range files {
@@ -224,37 +227,6 @@ func firstPayload(path string) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("%s: no payload", path)
 }
-
-// goCamelCase is protoc-gen-go's field-name mangling (strs.GoCamelCase);
-// protoplay picks the same names.
-func goCamelCase(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '.' && i+1 < len(s) && isASCIILower(s[i+1]):
-		case c == '.':
-			b = append(b, '_')
-		case c == '_' && (i == 0 || s[i-1] == '.'):
-			b = append(b, 'X')
-		case c == '_' && i+1 < len(s) && isASCIILower(s[i+1]):
-		case isASCIIDigit(c):
-			b = append(b, c)
-		default:
-			if isASCIILower(c) {
-				c -= 'a' - 'A'
-			}
-			b = append(b, c)
-			for ; i+1 < len(s) && isASCIILower(s[i+1]); i++ {
-				b = append(b, s[i+1])
-			}
-		}
-	}
-	return string(b)
-}
-
-func isASCIILower(c byte) bool { return 'a' <= c && c <= 'z' }
-func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func hasGroups(ms protoreflect.MessageDescriptors) bool {
 	for i := 0; i < ms.Len(); i++ {

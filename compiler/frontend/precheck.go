@@ -1,4 +1,4 @@
-package compiler
+package frontend
 
 import (
 	"github.com/bufbuild/protocompile/ast"

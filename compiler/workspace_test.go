@@ -1,6 +1,7 @@
-package main
+package compiler
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -8,13 +9,13 @@ import (
 	"time"
 )
 
-// Native tests of the bridge's request handling; bridge_test.go runs the
-// same methods through syscall/js under Node.
+// Tests of the workspace's JSON API, as the wasm bridge calls it;
+// wasm/bridge_test.go runs the same methods through syscall/js under Node.
 
-func call(t *testing.T, s *session, method string, req any) (map[string]any, *callError) {
+func call(t *testing.T, s *Workspace, method string, req any) (map[string]any, *Error) {
 	t.Helper()
 	b, _ := json.Marshal(req)
-	out, cerr := s.call(method, b)
+	out, cerr := s.Call(context.Background(), method, b)
 	if cerr != nil {
 		return nil, cerr
 	}
@@ -26,21 +27,21 @@ func call(t *testing.T, s *session, method string, req any) (map[string]any, *ca
 }
 
 func TestSchemaIsReusedForTheSameSources(t *testing.T) {
-	s := &session{}
+	s := &Workspace{}
 	src := map[string]string{"a.proto": small}
 	if _, err := call(t, s, "generate", map[string]any{"files": src}); err != nil {
-		t.Fatal(err.Message)
+		t.Fatal(err.Error())
 	}
 	first := s.cached
 	if _, err := call(t, s, "encode", map[string]any{"files": src, "type": "t.M", "input": "{}"}); err != nil {
-		t.Fatal(err.Message)
+		t.Fatal(err.Error())
 	}
 	if s.cached != first {
 		t.Error("encode recompiled unchanged sources")
 	}
 	src2 := map[string]string{"a.proto": small + "\n"}
 	if _, err := call(t, s, "encode", map[string]any{"files": src2, "type": "t.M", "input": "{}"}); err != nil {
-		t.Fatal(err.Message)
+		t.Fatal(err.Error())
 	}
 	if s.cached == first {
 		t.Error("encode used a stale schema for changed sources")
@@ -48,16 +49,21 @@ func TestSchemaIsReusedForTheSameSources(t *testing.T) {
 }
 
 func TestPayloadCallOnBrokenSchema(t *testing.T) {
-	s := &session{}
+	s := &Workspace{}
 	_, err := call(t, s, "sample", map[string]any{"files": map[string]string{"a.proto": "message {"}, "type": "M"})
-	if err == nil || !strings.Contains(err.Message, "does not compile") {
+	if err == nil || !strings.Contains(err.Error(), "does not compile") {
 		t.Fatalf("err = %+v", err)
+	}
+	// The error says it is the schema's and carries the diagnostics, so a
+	// face needs neither to match its text nor to compile again.
+	if err.Kind != KindSchema || len(err.Diagnostics) == 0 || err.Diagnostics[0].File != "a.proto" || err.Diagnostics[0].Line != 1 || err.Diagnostics[0].Severity != "error" {
+		t.Errorf("err = %+v, want KindSchema with a.proto:1 error diagnostics", err)
 	}
 }
 
 func TestUnknownMethod(t *testing.T) {
-	_, err := call(t, &session{}, "nope", map[string]any{})
-	if err == nil || !strings.Contains(err.Message, "unknown method") {
+	_, err := call(t, &Workspace{}, "nope", map[string]any{})
+	if err == nil || !strings.Contains(err.Error(), "unknown method") {
 		t.Fatalf("err = %+v", err)
 	}
 }
@@ -67,9 +73,9 @@ func TestMultipleFilesImportEachOtherAndWKTs(t *testing.T) {
 		"a.proto":   "syntax = \"proto3\";\npackage p;\nimport \"b/b.proto\";\nimport \"google/protobuf/duration.proto\";\nmessage A { p.B b = 1; google.protobuf.Duration d = 2; }\n",
 		"b/b.proto": "syntax = \"proto3\";\npackage p;\nmessage B { int32 x = 1; }\n",
 	}
-	v, err := call(t, &session{}, "generate", map[string]any{"files": files})
+	v, err := call(t, &Workspace{}, "generate", map[string]any{"files": files})
 	if err != nil {
-		t.Fatal(err.Message)
+		t.Fatal(err.Error())
 	}
 	if d := v["diagnostics"].([]any); len(d) != 0 {
 		t.Fatalf("diagnostics: %v", d)
@@ -85,12 +91,12 @@ func TestMultipleFilesImportEachOtherAndWKTs(t *testing.T) {
 func TestBundledFeatureFilesImport(t *testing.T) {
 	for _, lang := range []string{"cpp", "go", "java"} {
 		files := map[string]string{"a.proto": "edition = \"2023\";\npackage t;\nimport \"google/protobuf/" + lang + "_features.proto\";\nmessage M { int32 x = 1; }\n"}
-		v, err := call(t, &session{}, "generate", map[string]any{"files": files})
+		v, err := call(t, &Workspace{}, "generate", map[string]any{"files": files})
 		if err != nil {
-			t.Fatalf("%s: %s", lang, err.Message)
+			t.Fatalf("%s: %s", lang, err.Error())
 		}
 		for _, d := range v["diagnostics"].([]any) {
-			if d.(map[string]any)["severity"].(float64) == 1 {
+			if d.(map[string]any)["severity"] == "error" {
 				t.Errorf("%s_features.proto: %v", lang, d)
 			}
 		}
@@ -128,9 +134,9 @@ func TestCallLimits(t *testing.T) {
 		{map[string]any{"memoryBytes": 1 << 20}, "MaxMemoryBytes"},
 	} {
 		t0 := time.Now()
-		v, err := call(t, &session{}, "generate", map[string]any{"files": files, "limits": tc.limits})
+		v, err := call(t, &Workspace{}, "generate", map[string]any{"files": files, "limits": tc.limits})
 		if err != nil {
-			t.Fatal(err.Message)
+			t.Fatal(err.Error())
 		}
 		if el := time.Since(t0); el > 5*time.Second {
 			t.Errorf("%v: took %v", tc.limits, el)
@@ -139,18 +145,59 @@ func TestCallLimits(t *testing.T) {
 		if len(diags) != 1 || diags[0].(map[string]any)["limit"] != tc.want || len(v["generated"].([]any)) != 0 {
 			t.Errorf("%v: %v, %d files", tc.limits, diags, len(v["generated"].([]any)))
 		}
-		_, cerr := call(t, &session{}, "sample", map[string]any{"files": files, "type": "big.M1", "limits": tc.limits})
-		if cerr == nil || !strings.Contains(cerr.Message, "does not compile") || !strings.Contains(cerr.Message, "stopped") {
+		_, cerr := call(t, &Workspace{}, "sample", map[string]any{"files": files, "type": "big.M1", "limits": tc.limits})
+		if cerr == nil || !strings.Contains(cerr.Error(), "does not compile") || !strings.Contains(cerr.Error(), "stopped") {
 			t.Errorf("%v: sample: %+v", tc.limits, cerr)
 		}
 	}
 	// Generous limits change nothing.
-	v, err := call(t, &session{}, "generate", map[string]any{"files": map[string]string{"a.proto": small},
+	v, err := call(t, &Workspace{}, "generate", map[string]any{"files": map[string]string{"a.proto": small},
 		"limits": map[string]any{"timeoutMs": 60000, "memoryBytes": 1 << 30}})
 	if err != nil || len(v["diagnostics"].([]any)) != 0 || len(v["generated"].([]any)) != 1 {
 		t.Errorf("generous limits: %v, %+v", v, err)
 	}
-	if _, err := call(t, &session{}, "generate", map[string]any{"files": map[string]string{"a.proto": small}, "limits": "soon"}); err == nil || !strings.Contains(err.Message, "bad request") {
+	if _, err := call(t, &Workspace{}, "generate", map[string]any{"files": map[string]string{"a.proto": small}, "limits": "soon"}); err == nil || !strings.Contains(err.Error(), "bad generate request") {
 		t.Errorf("bad limits: %+v", err)
+	}
+}
+
+// TestErrorsCrossAsJSON: every failure of Call is an *Error whose JSON has
+// a kind and a message; payload errors keep their position, schema errors
+// their diagnostics with severity as a word.
+func TestErrorsCrossAsJSON(t *testing.T) {
+	w := &Workspace{}
+	src := map[string]string{"a.proto": small}
+	for _, tc := range []struct {
+		method string
+		req    map[string]any
+		kind   string
+		field  string // a JSON field the error must carry
+	}{
+		{"decode", map[string]any{"files": src, "type": "t.M", "input": "0a 05 68"}, KindPayload, "offset"},
+		{"decode", map[string]any{"files": src, "type": "t.M", "input": "zz!"}, KindEncoding, "offset"},
+		{"encode", map[string]any{"files": src, "type": "t.M", "input": "{\n\"nope\": 1}"}, KindJSON, "line"},
+		{"sample", map[string]any{"files": src, "type": "t.N"}, KindType, "suggestions"},
+		{"check", map[string]any{"files": map[string]string{"a.proto": "syntax = \"proto3\";\nmessage M { int32 x = 1; int32 y = 1; }\n"}}, KindSchema, "diagnostics"},
+		{"generate", map[string]any{"files": src, "options": "nope=1"}, KindUsage, "message"},
+		{"nope", map[string]any{}, KindUsage, "message"},
+	} {
+		b, _ := json.Marshal(tc.req)
+		_, err := w.Call(context.Background(), tc.method, b)
+		if err == nil {
+			t.Errorf("%s %v: no error", tc.method, tc.req)
+			continue
+		}
+		out, _ := json.Marshal(err)
+		var m map[string]any
+		json.Unmarshal(out, &m)
+		if m["kind"] != tc.kind || m["message"] == "" || m[tc.field] == nil {
+			t.Errorf("%s %v: error JSON %s, want kind %q with %q", tc.method, tc.req, out, tc.kind, tc.field)
+		}
+		if tc.kind == KindSchema {
+			d := m["diagnostics"].([]any)[0].(map[string]any)
+			if d["severity"] != "error" || d["line"] != 2.0 {
+				t.Errorf("schema diagnostic %v, want severity \"error\" on line 2", d)
+			}
+		}
 	}
 }

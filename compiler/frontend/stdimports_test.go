@@ -1,4 +1,4 @@
-package compiler
+package frontend
 
 import (
 	"context"
@@ -44,8 +44,8 @@ message A { google.protobuf.Timestamp at = 1; }
 	}
 	for range 2 {
 		res := Compile(context.Background(), Request{Sources: src})
-		if err := res.Err(); err != nil {
-			t.Fatal(err)
+		if res.HasErrors() {
+			t.Fatal(res.Diagnostics)
 		}
 		want := []string{"google/protobuf/descriptor.proto", "google/protobuf/timestamp.proto"}
 		if got := compiled(); !slices.Equal(got, want) {
@@ -76,8 +76,8 @@ func TestEveryStandardFileResolves(t *testing.T) {
 		}
 		src := "edition = \"2023\";\npackage user;\nimport \"" + name + "\";\nmessage U {}\n"
 		res := Compile(context.Background(), Request{Sources: map[string]string{"u.proto": src}})
-		if err := res.Err(); err != nil {
-			t.Errorf("importing %s: %v", name, err)
+		if res.HasErrors() {
+			t.Errorf("importing %s: %v", name, res.Diagnostics)
 		}
 	}
 }

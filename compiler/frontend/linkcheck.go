@@ -1,6 +1,7 @@
-package compiler
+package frontend
 
 import (
+	"github.com/protoplay/protoplay/compiler/diag"
 	"slices"
 
 	"github.com/bufbuild/protocompile/linker"
@@ -17,8 +18,8 @@ import (
 // first value"), since a map entry with no value on the wire must read as
 // the enum's default, and map values have no presence. Only closed (proto2)
 // enums can break this; protodesc rejects such a file too.
-func linkCheck(files linker.Files) []Diagnostic {
-	var out []Diagnostic
+func linkCheck(files linker.Files) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	var walk func(f protoreflect.FileDescriptor, md protoreflect.MessageDescriptor)
 	walk = func(f protoreflect.FileDescriptor, md protoreflect.MessageDescriptor) {
 		for i := 0; i < md.Fields().Len(); i++ {
@@ -30,7 +31,7 @@ func linkCheck(files linker.Files) []Diagnostic {
 			if ed == nil || ed.Values().Len() == 0 || ed.Values().Get(0).Number() == 0 {
 				continue
 			}
-			d := Diagnostic{File: f.Path(), Severity: SeverityError,
+			d := diag.Diagnostic{File: f.Path(), Severity: diag.SeverityError,
 				Message: "enum value in map must define 0 as the first value: " + string(ed.FullName()) +
 					" starts with " + string(ed.Values().Get(0).Name())}
 			loc := f.SourceLocations().ByDescriptor(fd)

@@ -1,0 +1,168 @@
+package compiler
+
+import (
+	"github.com/protoplay/protoplay/compiler/payload"
+)
+
+// The payload side of the API: values and payloads of a compiled schema's
+// message types, by full name. The work is compiler/payload's (on
+// google.golang.org/protobuf's dynamic messages); these are its shapes.
+type (
+	// Format is a textual form of a message value: "json" (ProtoJSON) or
+	// "text" (the text format).
+	Format = payload.Format
+	// Encoding is how a binary payload is written: "auto" (input only),
+	// "binary", "hex" or "base64".
+	Encoding = payload.Encoding
+	// View is a wire view: a payload's fields, byte ranges and values as
+	// the wire format has them (see payload.View).
+	View = payload.View
+	// CheckResult is the outcome of the round-trip checks on one message
+	// type (see Schema.Check).
+	CheckResult = payload.CheckResult
+	// Record is one message of a length-delimited stream.
+	Record = payload.Record
+	// DecodeOptions configures Schema.Decode.
+	DecodeOptions = payload.DecodeOptions
+	// Decoded is the result of Schema.Decode.
+	Decoded = payload.Decoded
+)
+
+// Formats and encodings (see Format and Encoding).
+const (
+	JSON   = payload.JSON
+	Text   = payload.Text
+	Auto   = payload.Auto
+	Binary = payload.Binary
+	Hex    = payload.Hex
+	Base64 = payload.Base64
+)
+
+// MaxInputBytes is the largest payload or value input accepted, in bytes
+// (see payload.MaxInputBytes); larger input is an *Error of KindLimit.
+const MaxInputBytes = payload.MaxInputBytes
+
+// Message names one message type of a compiled schema, for a type picker.
+type Message struct {
+	// Name is the full name, "pkg.Outer.Inner".
+	Name string `json:"name"`
+	// File is the path of the .proto file that declares it.
+	File string `json:"file"`
+}
+
+// Schema is the payload side of a successful compilation: every message
+// type of its files and their imports, by full name. It is safe for
+// concurrent use. Errors of its methods are *Error values (KindType for a
+// name that is not a message type, with Suggestions).
+type Schema struct {
+	p *payload.Schema
+}
+
+// Schema returns the payload side of r, or an *Error of KindSchema when r
+// has errors.
+func (r *Result) Schema() (*Schema, error) {
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	p, err := payload.NewSchema(r.Files)
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{p}, nil
+}
+
+// Messages lists the message types declared in the compiled files (not
+// their imports), nested types included and map entries excluded, in
+// declaration order.
+func (s *Schema) Messages() []Message {
+	out := []Message{}
+	for _, md := range s.p.Messages() {
+		out = append(out, Message{Name: string(md.FullName()), File: md.ParentFile().Path()})
+	}
+	return out
+}
+
+// Encode parses input, a value of message type typ in the in form (JSON
+// when empty), and returns its binary encoding written in out (Binary
+// when empty), deterministically (fields by number, map entries by key).
+// See payload.Schema.Encode for the errors.
+func (s *Schema) Encode(typ string, input []byte, in Format, out Encoding) ([]byte, error) {
+	md, err := s.p.FindMessage(typ)
+	if err != nil {
+		return nil, err
+	}
+	return s.p.Encode(md, input, payload.EncodeOptions{In: in, Out: out})
+}
+
+// Decode reads input, a binary payload of message type typ (or a
+// length-delimited stream of them) written in opt.In, and writes each
+// message in opt.Out. See payload.Schema.Decode for the errors; on an
+// error in a stream, the messages before it are returned too.
+func (s *Schema) Decode(typ string, input []byte, opt DecodeOptions) (*Decoded, error) {
+	md, err := s.p.FindMessage(typ)
+	if err != nil {
+		return nil, err
+	}
+	return s.p.Decode(md, input, opt)
+}
+
+// WireView decodes payload, binary bytes of message type typ, into a wire
+// view whose fields carry their names and values. A malformed payload
+// still has a view of the fields before the fault, with the fault in
+// View.Error, and the fault is returned too.
+func (s *Schema) WireView(typ string, b []byte) (*View, error) {
+	md, err := s.p.FindMessage(typ)
+	if err != nil {
+		return nil, err
+	}
+	return s.p.WireView(md, b)
+}
+
+// Sample returns a value of message type typ with every field set (see
+// payload.Sample), written in f.
+func (s *Schema) Sample(typ string, f Format) (string, error) {
+	md, err := s.p.FindMessage(typ)
+	if err != nil {
+		return "", err
+	}
+	return s.p.FormatValue(payload.Sample(md), f)
+}
+
+// Check runs the round-trip checks on the Sample of every message type of
+// the schema (see payload.Schema.Check); one result per type, in
+// declaration order.
+func (s *Schema) Check() []CheckResult {
+	return s.p.Check()
+}
+
+// DecodeRaw decodes b without a schema, as protoc --decode_raw does, into a
+// wire view; LEN fields that parse as messages are shown as such. A
+// malformed payload gives the view before the fault and the fault.
+func DecodeRaw(b []byte) (*View, error) { return payload.DecodeRaw(b) }
+
+// ParseBinary turns input written in enc into payload bytes and returns
+// the encoding used (the detected one for Auto or ""). Errors are
+// KindEncoding, positioned at the input byte, or KindLimit.
+func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
+	return payload.ParseBinary(input, enc)
+}
+
+// FormatBinary writes b in enc (Binary, Hex or Base64).
+func FormatBinary(b []byte, enc Encoding) ([]byte, error) { return payload.FormatBinary(b, enc) }
+
+// SplitDelimited splits a length-delimited stream (each message preceded
+// by its length as a varint) into its records; a bad prefix is a
+// KindPayload error at its offset.
+func SplitDelimited(b []byte) ([]Record, error) { return payload.SplitDelimited(b) }
+
+// Listing renders a wire view of payload as an annotated byte-by-byte
+// listing, one field per line, as `protoplay decode --out wire` prints it.
+func Listing(v *View, b []byte) string { return payload.Listing(v, b) }
+
+// asError returns err as an *Error: itself when it is one, else KindValue.
+func asError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	return payload.AsError(err)
+}

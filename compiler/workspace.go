@@ -1,0 +1,454 @@
+package compiler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/protoplay/protoplay/compiler/diag"
+)
+
+// A Workspace answers the requests of an editor session (the playground
+// page, the npm package): each request names its sources, and the
+// workspace keeps the last compiled schema so that the payload requests,
+// which a page sends many times per edit of a value or a payload, do not
+// compile it again. Sources are compared with the cached ones, which is
+// cheaper than hashing for the sizes a page holds and cannot give a false
+// hit.
+//
+// Every method returns either a result or an *Error, never both; a schema
+// that does not compile is an *Error of KindSchema carrying its
+// diagnostics. A Workspace is safe for concurrent use; the zero value is
+// ready.
+type Workspace struct {
+	// OnMemoryLimit, if set, is told the memory limit of each request
+	// that has one (Limits.MemoryBytes), before it runs: the wasm bridge
+	// passes it to debug.SetMemoryLimit, so that garbage alone seldom
+	// passes it.
+	OnMemoryLimit func(bytes int64)
+
+	mu     sync.Mutex
+	cached *schemaEntry
+}
+
+type schemaEntry struct {
+	sources map[string]string
+	res     *Result
+	schema  *Schema // nil when res has errors
+	err     error   // why schema is nil
+}
+
+// Sources are the .proto files of a request: path (relative to an import
+// root, as in an import statement) to text. Every file is compiled.
+type Sources = map[string]string
+
+// CallLimits bound one request: a time limit and the memory the Go runtime
+// may hold (under GOOS=js, about the WebAssembly memory's size), checked
+// by the compiler between its stages and after each generated message; a
+// hit is an error diagnostic (or an *Error of KindLimit) whose limit is
+// "Deadline" or "MaxMemoryBytes". 0 or absent: no limit.
+type CallLimits struct {
+	// TimeoutMs is the time limit of the request, in milliseconds.
+	TimeoutMs float64 `json:"timeoutMs,omitempty"`
+	// MemoryBytes bounds the memory the Go runtime holds, in bytes.
+	MemoryBytes float64 `json:"memoryBytes,omitempty"`
+}
+
+// CompileRequest asks for a schema's diagnostics and message types
+// (Compile) or also its Go code (Generate).
+type CompileRequest struct {
+	Files Sources `json:"files"`
+	// Options are generator options, "k=v,k=v" (see ParseOptions).
+	Options string      `json:"options,omitempty"`
+	Limits  *CallLimits `json:"limits,omitempty"`
+}
+
+// CompileResult is the answer to a CompileRequest. A schema with errors is
+// a result (its diagnostics), not an *Error.
+type CompileResult struct {
+	// Diagnostics holds every error and warning, sorted by position.
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	// Messages lists the message types of the files (empty on errors).
+	Messages []Message `json:"messages"`
+	// Generated is the Go code; empty for Compile and on errors.
+	Generated []File `json:"generated"`
+	// ElapsedMs is the time spent in the core, in milliseconds.
+	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// TypeRequest names a message type of a schema (Sample).
+type TypeRequest struct {
+	Files Sources `json:"files"`
+	// Type is a message's full name, "pkg.Message".
+	Type   string      `json:"type"`
+	Limits *CallLimits `json:"limits,omitempty"`
+}
+
+// EncodeRequest asks for the binary encoding of a value.
+type EncodeRequest struct {
+	Files Sources `json:"files"`
+	// Type is a message's full name, "pkg.Message".
+	Type string `json:"type"`
+	// Input is the value, in the In form.
+	Input string `json:"input"`
+	// In is the form of Input: "json" (the default) or "text".
+	In     Format      `json:"in,omitempty"`
+	Limits *CallLimits `json:"limits,omitempty"`
+}
+
+// DecodeRequest asks for a payload decoded as a value (Decode) or as a wire
+// view against its type (WireView).
+type DecodeRequest struct {
+	Files Sources `json:"files"`
+	// Type is a message's full name, "pkg.Message".
+	Type string `json:"type"`
+	// Input is the payload as hex or base64 text.
+	Input string `json:"input"`
+	// Encoding says how Input is written; "auto" (the default) detects
+	// it. "binary" is refused: bytes do not cross as JSON text.
+	Encoding Encoding `json:"encoding,omitempty"`
+	// Out is the form of Decode's value: "json" (the default) or "text".
+	Out    Format      `json:"out,omitempty"`
+	Limits *CallLimits `json:"limits,omitempty"`
+}
+
+// RawRequest asks for a payload decoded without a schema (DecodeRaw).
+type RawRequest struct {
+	// Input is the payload as hex or base64 text.
+	Input string `json:"input"`
+	// Encoding says how Input is written; "auto" (the default) detects it.
+	Encoding Encoding    `json:"encoding,omitempty"`
+	Limits   *CallLimits `json:"limits,omitempty"`
+}
+
+// CheckRequest asks for the round-trip checks of every message type.
+type CheckRequest struct {
+	Files  Sources     `json:"files"`
+	Limits *CallLimits `json:"limits,omitempty"`
+}
+
+// Bytes is a binary payload in the two text encodings the page shows.
+type Bytes struct {
+	Hex    string `json:"hex"`
+	Base64 string `json:"base64"`
+	// Size is the payload's length in bytes.
+	Size int `json:"size"`
+}
+
+// DecodeResult is the answer to Decode.
+type DecodeResult struct {
+	Bytes
+	// Value is the decoded message in the requested form.
+	Value string `json:"value"`
+	// Encoding is the input encoding used ("hex" or "base64").
+	Encoding Encoding `json:"encoding"`
+}
+
+// ViewResult is a wire view with the bytes it describes, normalised, so
+// that a page can draw them whatever encoding came in. A malformed payload
+// is a ViewResult whose View.Error says where it broke, not an *Error.
+type ViewResult struct {
+	*View
+	Hex    string `json:"hex"`
+	Base64 string `json:"base64"`
+}
+
+// SampleResult is the answer to Sample.
+type SampleResult struct {
+	// Value is a value of the type with every field set, as JSON.
+	Value string `json:"value"`
+}
+
+// CheckReport is the answer to Check.
+type CheckReport struct {
+	Results []CheckResult `json:"results"`
+}
+
+// Compile returns the diagnostics and message types of req.Files.
+func (w *Workspace) Compile(ctx context.Context, req CompileRequest) (*CompileResult, error) {
+	return w.compile(ctx, req, true)
+}
+
+// Generate returns the diagnostics, message types and Go code of
+// req.Files.
+func (w *Workspace) Generate(ctx context.Context, req CompileRequest) (*CompileResult, error) {
+	return w.compile(ctx, req, false)
+}
+
+func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate bool) (*CompileResult, error) {
+	start := time.Now()
+	opts, err := ParseOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
+	ctx, lim, cancel := w.limits(ctx, req.Limits)
+	defer cancel()
+	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim})
+	e := w.remember(req.Files, res)
+	out := &CompileResult{Diagnostics: nonNil(res.Diagnostics), Messages: []Message{}, Generated: nonNil(res.Generated)}
+	if e.schema != nil {
+		out.Messages = e.schema.Messages()
+	}
+	out.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000
+	return out, nil
+}
+
+// Encode returns the binary encoding of req.Input, a value of req.Type.
+func (w *Workspace) Encode(ctx context.Context, req EncodeRequest) (*Bytes, error) {
+	s, err := w.schema(ctx, req.Files, req.Limits)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.Encode(req.Type, []byte(req.Input), req.In, Binary)
+	if err != nil {
+		return nil, err
+	}
+	return bytesOf(b), nil
+}
+
+// Decode decodes req.Input, a payload of req.Type, as a value.
+func (w *Workspace) Decode(ctx context.Context, req DecodeRequest) (*DecodeResult, error) {
+	s, err := w.schema(ctx, req.Files, req.Limits)
+	if err != nil {
+		return nil, err
+	}
+	b, enc, err := parseText(req.Input, req.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.Decode(req.Type, b, DecodeOptions{In: Binary, Out: req.Out})
+	if err != nil {
+		return nil, err
+	}
+	out := &DecodeResult{Bytes: *bytesOf(b), Encoding: enc}
+	if len(d.Messages) > 0 {
+		out.Value = d.Messages[0]
+	}
+	return out, nil
+}
+
+// WireView decodes req.Input, a payload of req.Type, as a wire view; a
+// malformed payload gives the view up to the fault, with View.Error set.
+func (w *Workspace) WireView(ctx context.Context, req DecodeRequest) (*ViewResult, error) {
+	s, err := w.schema(ctx, req.Files, req.Limits)
+	if err != nil {
+		return nil, err
+	}
+	b, _, err := parseText(req.Input, req.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	return viewOf(s.WireView(req.Type, b))(b)
+}
+
+// DecodeRaw decodes req.Input without a schema, as a wire view.
+func (w *Workspace) DecodeRaw(ctx context.Context, req RawRequest) (*ViewResult, error) {
+	b, _, err := parseText(req.Input, req.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	return viewOf(DecodeRaw(b))(b)
+}
+
+// Sample returns a value of req.Type with every field set, as JSON.
+func (w *Workspace) Sample(ctx context.Context, req TypeRequest) (*SampleResult, error) {
+	s, err := w.schema(ctx, req.Files, req.Limits)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.Sample(req.Type, JSON)
+	if err != nil {
+		return nil, err
+	}
+	return &SampleResult{Value: v}, nil
+}
+
+// Check runs the round-trip checks on every message type of req.Files.
+func (w *Workspace) Check(ctx context.Context, req CheckRequest) (*CheckReport, error) {
+	s, err := w.schema(ctx, req.Files, req.Limits)
+	if err != nil {
+		return nil, err
+	}
+	return &CheckReport{Results: nonNil(s.Check())}, nil
+}
+
+// remember caches res as the schema of sources and returns its entry.
+func (w *Workspace) remember(sources Sources, res *Result) *schemaEntry {
+	e := &schemaEntry{sources: sources, res: res}
+	e.schema, e.err = res.Schema()
+	w.mu.Lock()
+	w.cached = e
+	w.mu.Unlock()
+	return e
+}
+
+// schema returns the schema of sources, compiling them unless they are the
+// cached ones; an *Error of KindSchema when they do not compile.
+func (w *Workspace) schema(ctx context.Context, sources Sources, cl *CallLimits) (*Schema, error) {
+	w.mu.Lock()
+	e := w.cached
+	w.mu.Unlock()
+	if e == nil || !maps.Equal(e.sources, sources) {
+		ctx, lim, cancel := w.limits(ctx, cl)
+		defer cancel()
+		e = w.remember(sources, Compile(ctx, Request{Sources: sources, NoGenerate: true, Limits: lim}))
+	}
+	if e.err != nil {
+		var se *Error
+		if errors.As(e.err, &se) && se.Kind == KindSchema {
+			c := *se
+			c.Message = "the schema does not compile:\n" + se.Message
+			return nil, &c
+		}
+		return nil, e.err
+	}
+	return e.schema, nil
+}
+
+// limits applies a request's CallLimits: a deadline on ctx and the
+// compiler's memory limit.
+func (w *Workspace) limits(ctx context.Context, cl *CallLimits) (context.Context, Limits, context.CancelFunc) {
+	var lim Limits
+	cancel := context.CancelFunc(func() {})
+	if cl == nil {
+		return ctx, lim, cancel
+	}
+	if cl.TimeoutMs > 0 {
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(cl.TimeoutMs*float64(time.Millisecond)))
+	}
+	if cl.MemoryBytes > 0 {
+		lim.MaxMemoryBytes = int64(cl.MemoryBytes)
+		if w.OnMemoryLimit != nil {
+			w.OnMemoryLimit(lim.MaxMemoryBytes)
+		}
+	}
+	return ctx, lim, cancel
+}
+
+// parseText reads a request's payload, which is text: requests never carry
+// raw bytes through JSON, so Auto (the default) that detects neither hex
+// nor base64 reports the text as bad hex, where ParseBinary would fall
+// back to Binary, and Binary itself is refused.
+func parseText(input string, enc Encoding) ([]byte, Encoding, error) {
+	switch enc {
+	case Binary:
+		return nil, enc, diag.New(KindUsage, "encoding %q cannot be sent as text; use hex or base64", enc)
+	case "", Auto:
+		b, used, err := ParseBinary([]byte(input), Auto)
+		if err == nil && used == Binary {
+			return ParseBinary([]byte(input), Hex)
+		}
+		return b, used, err
+	}
+	return ParseBinary([]byte(input), enc)
+}
+
+func bytesOf(b []byte) *Bytes {
+	h, _ := FormatBinary(b, Hex)
+	b64, _ := FormatBinary(b, Base64)
+	return &Bytes{Hex: string(h), Base64: string(b64), Size: len(b)}
+}
+
+// viewOf pairs a view with its bytes; a view with a fault is still a
+// result (the fault is in View.Error).
+func viewOf(v *View, err error) func([]byte) (*ViewResult, error) {
+	return func(b []byte) (*ViewResult, error) {
+		if v == nil {
+			return nil, err
+		}
+		bs := bytesOf(b)
+		return &ViewResult{View: v, Hex: bs.Hex, Base64: bs.Base64}, nil
+	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Method is one entry of the workspace's JSON API: a name, the request
+// type it reads and the result type it answers with. Call dispatches on
+// it; the TypeScript contract is generated from it.
+type Method struct {
+	Name    string
+	Request any // a zero value of the request type
+	Result  any // a zero value of the result type
+	call    func(w *Workspace, ctx context.Context, req []byte) (any, error)
+}
+
+// method builds a Method from a Workspace method.
+func method[Req, Res any](name string, f func(*Workspace, context.Context, Req) (*Res, error)) Method {
+	return Method{Name: name, Request: *new(Req), Result: *new(Res),
+		call: func(w *Workspace, ctx context.Context, b []byte) (any, error) {
+			var req Req
+			if err := json.Unmarshal(b, &req); err != nil {
+				return nil, diag.New(KindUsage, "bad %s request: %v", name, err)
+			}
+			return f(w, ctx, req)
+		}}
+}
+
+// Methods lists the workspace's JSON API, in the order of its
+// documentation.
+var Methods = []Method{
+	method("compile", (*Workspace).Compile),
+	method("generate", (*Workspace).Generate),
+	method("encode", (*Workspace).Encode),
+	method("decode", (*Workspace).Decode),
+	method("wireView", (*Workspace).WireView),
+	method("decodeRaw", (*Workspace).DecodeRaw),
+	method("sample", (*Workspace).Sample),
+	method("check", (*Workspace).Check),
+}
+
+// Call runs the method called name on a JSON request and returns its JSON
+// result, or the *Error that answers it instead: an unknown method or a
+// malformed request is KindUsage, a panic KindInternal. This is the whole
+// of the wasm bridge's protocol.
+func (w *Workspace) Call(ctx context.Context, name string, req []byte) (result []byte, err *Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			result, err = nil, diag.New(KindInternal, "internal error in %s: %v\n%s", name, p, debug.Stack())
+		}
+	}()
+	for _, m := range Methods {
+		if m.Name != name {
+			continue
+		}
+		v, cerr := m.call(w, ctx, req)
+		if cerr != nil {
+			return nil, asError(cerr)
+		}
+		b, jerr := json.Marshal(v)
+		if jerr != nil {
+			return nil, diag.New(KindInternal, "internal error: %v", jerr)
+		}
+		return b, nil
+	}
+	names := make([]string, len(Methods))
+	for i, m := range Methods {
+		names[i] = m.Name
+	}
+	return nil, diag.New(KindUsage, "unknown method %q (known: %v)", name, names)
+}
+
+// Version says which build of the core answers: the Go version and, when
+// the build recorded it, the VCS revision.
+func Version() string {
+	v := runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	return v
+}
