@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -517,4 +518,54 @@ func encodeSession(t *testing.T, state any) string {
 	w.Write(js)
 	w.Close()
 	return "#s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+// TestAboutDialog: the header's About button opens, from the keyboard, a
+// dialog with the version (the package's, and the core's as the wasm
+// reports it), the license with a link to LICENSE.txt and a link to the
+// third-party notices, both served; Escape closes it and gives the focus
+// back.
+func TestAboutDialog(t *testing.T) {
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url))
+	waitJS(t, ctx, "the core's version", `__protoplay.stats.version !== ""`, 60*time.Second)
+	coreVersion := eval[string](t, ctx, `__protoplay.stats.version`)
+
+	const dialog = `document.querySelector('[data-testid=about-dialog]')`
+	do(t, ctx, script(`document.querySelector('[data-testid=about]').focus()`), chromedp.KeyEvent(kb.Enter))
+	waitJS(t, ctx, "the About dialog", dialog+` && `+dialog+`.open`, 5*time.Second)
+	if !eval[bool](t, ctx, dialog+`.contains(document.activeElement)`) {
+		t.Error("the focus is not in the dialog")
+	}
+	text := func(id string) string {
+		return eval[string](t, ctx, fmt.Sprintf(`document.querySelector('[data-testid=%s]').textContent`, id))
+	}
+	if v := text("about-version"); !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(v) {
+		t.Errorf("version %q, want a semantic version", v)
+	}
+	if c := text("about-core"); c != "built with "+coreVersion || !strings.HasPrefix(coreVersion, "go1.") {
+		t.Errorf("core %q, want built with the core's version %q (go1.x)", c, coreVersion)
+	}
+	if l := text("about-license"); l != "Apache License 2.0" {
+		t.Errorf("license %q", l)
+	}
+	// Both links lead to what they name.
+	for _, c := range []struct{ sel, want string }{
+		{`[data-testid=about-license] a`, "Version 2.0, January 2004"},
+		{`[data-testid=about-notices]`, "github.com/bufbuild/protocompile"},
+	} {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(async () => { const r = await fetch(document.querySelector(%q).href); return r.status + " " + r.headers.get("content-type") + " " + await r.text(); })()`, "dialog "+c.sel), chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(got, "200 text/plain") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %.120q, want 200 text/plain with %q", c.sel, got, c.want)
+		}
+	}
+
+	do(t, ctx, chromedp.KeyEvent(kb.Escape))
+	waitJS(t, ctx, "the dialog to close", `!`+dialog+`.open`, 5*time.Second)
+	if id := eval[string](t, ctx, `document.activeElement.dataset.testid || ""`); id != "about" {
+		t.Errorf("after Escape the focus is on %q, want the About button", id)
+	}
 }

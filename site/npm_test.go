@@ -7,8 +7,11 @@ package site_test
 // so, unless PROTOPLAY_E2E=1 (make test), which makes that a failure.
 
 import (
+	"archive/tar"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,17 +33,7 @@ func installPackage(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("npm package test skipped in -short mode")
 	}
-	name, err := os.ReadFile("../.cache/npm/packed")
-	if err != nil {
-		skipOrFail(t, "the npm package is not packed (run make npm)")
-	}
-	tgz, err := filepath.Abs(filepath.Join("../.cache/npm", strings.TrimSpace(string(name))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(tgz); err != nil {
-		skipOrFail(t, fmt.Sprintf("%s is missing (run make npm)", tgz))
-	}
+	tgz := packedTarball(t)
 	if _, err := exec.LookPath("npm"); err != nil {
 		skipOrFail(t, "npm is not installed")
 	}
@@ -55,6 +48,98 @@ func installPackage(t *testing.T) string {
 		t.Fatalf("npm install %s: %v\n%s", tgz, err, out)
 	}
 	return dir
+}
+
+// packedTarball is the path of the tarball make npm packed.
+func packedTarball(t *testing.T) string {
+	t.Helper()
+	name, err := os.ReadFile("../.cache/npm/packed")
+	if err != nil {
+		skipOrFail(t, "the npm package is not packed (run make npm)")
+	}
+	tgz, err := filepath.Abs(filepath.Join("../.cache/npm", strings.TrimSpace(string(name))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tgz); err != nil {
+		skipOrFail(t, fmt.Sprintf("%s is missing (run make npm)", tgz))
+	}
+	return tgz
+}
+
+// TestNPMPackageLicense: the tarball carries protoplay's LICENSE, the
+// third-party notices (with the Go modules linked into the wasm and the
+// npm packages bundled) and a license field, and npm pack --dry-run of
+// the package directory lists both files.
+func TestNPMPackageLicense(t *testing.T) {
+	if testing.Short() {
+		t.Skip("npm package test skipped in -short mode")
+	}
+	tgz := packedTarball(t)
+	f, err := os.Open(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[h.Name] = string(b)
+	}
+	if files["package/LICENSE"] != readFile(t, "../LICENSE") {
+		t.Errorf("the tarball's LICENSE is not the repository's (%d bytes)", len(files["package/LICENSE"]))
+	}
+	var pj struct{ License string }
+	if err := json.Unmarshal([]byte(files["package/package.json"]), &pj); err != nil || pj.License != "Apache-2.0" {
+		t.Errorf("package.json license %q (%v), want Apache-2.0", pj.License, err)
+	}
+	notices := files["package/THIRD_PARTY_NOTICES.txt"]
+	for _, want := range []string{
+		"Go (standard library and runtime) go1.", "github.com/bufbuild/protocompile v", "github.com/dave/jennifer v",
+		"google.golang.org/protobuf v", "@codemirror/view ", "@codemirror/state ", "Apache License", "Permission is hereby granted",
+	} {
+		if !strings.Contains(notices, want) {
+			t.Errorf("THIRD_PARTY_NOTICES.txt (%d bytes) lacks %q", len(notices), want)
+		}
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		skipOrFail(t, "npm is not installed")
+	}
+	cmd := exec.Command("npm", "pack", "--dry-run", "--json", "./package")
+	cmd.Dir = "../.cache/npm"
+	cmd.Env = append(os.Environ(), "npm_config_update_notifier=false")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("npm pack --dry-run: %v\n%s", err, out)
+	}
+	var packs []struct{ Files []struct{ Path string } }
+	if err := json.Unmarshal(out, &packs); err != nil || len(packs) != 1 {
+		t.Fatalf("npm pack --dry-run --json printed %q: %v", out, err)
+	}
+	listed := map[string]bool{}
+	for _, f := range packs[0].Files {
+		listed[f.Path] = true
+	}
+	for _, want := range []string{"LICENSE", "THIRD_PARTY_NOTICES.txt", "package.json", "protoplay.wasm"} {
+		if !listed[want] {
+			t.Errorf("npm pack --dry-run does not list %s: %v", want, listed)
+		}
+	}
 }
 
 func writeFile(t *testing.T, path, text string) {

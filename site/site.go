@@ -4,9 +4,10 @@
 //
 // Responses use the precompressed .br or .gz twin of a file when the
 // client accepts it, with the original's Content-Type (application/wasm
-// for the core), so nothing is compressed per request. Assets have content
-// hashes in their names and are cached for good; index.html is
-// revalidated.
+// for the core), so nothing is compressed per request. Assets with a
+// content hash in their names (app-1a2b3c4d5e.js) are cached for good;
+// the rest (index.html, LICENSE.txt, THIRD_PARTY_NOTICES.txt, the icon)
+// is revalidated.
 package site
 
 import (
@@ -18,6 +19,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -51,7 +53,12 @@ var contentTypes = map[string]string{
 	".svg":  "image/svg+xml",
 	".json": "application/json",
 	".png":  "image/png",
+	".txt":  "text/plain; charset=utf-8",
 }
+
+// hashedRE matches the names site/build gives assets: a hyphen and ten
+// hex digits of the content's SHA-256 before the extension.
+var hashedRE = regexp.MustCompile(`-[0-9a-f]{10}\.[a-z]+$`)
 
 // csp allows the page's own scripts and the compilation of its wasm
 // ('wasm-unsafe-eval'); CodeMirror sets inline styles.
@@ -92,8 +99,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Content-Security-Policy", csp)
 		h.Set("Referrer-Policy", "no-referrer") // the hash holds the user's schema
-	} else {
+	} else if hashedRE.MatchString(name) {
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
 	}
 
 	body, enc := data, ""

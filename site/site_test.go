@@ -22,12 +22,13 @@ func gz(s string) []byte {
 }
 
 var dist = fstest.MapFS{
-	"index.html":           {Data: []byte("<!doctype html>page")},
-	"index.html.gz":        {Data: gz("<!doctype html>page")},
-	"protoplay-ab.wasm":    {Data: []byte("\x00asm\x01\x00\x00\x00")},
-	"protoplay-ab.wasm.gz": {Data: gz("\x00asm\x01\x00\x00\x00")},
-	"protoplay-ab.wasm.br": {Data: []byte("brotli bytes")},
-	"app-cd.js":            {Data: []byte("console.log(1)")},
+	"index.html":                   {Data: []byte("<!doctype html>page")},
+	"index.html.gz":                {Data: gz("<!doctype html>page")},
+	"protoplay-01234567ab.wasm":    {Data: []byte("\x00asm\x01\x00\x00\x00")},
+	"protoplay-01234567ab.wasm.gz": {Data: gz("\x00asm\x01\x00\x00\x00")},
+	"protoplay-01234567ab.wasm.br": {Data: []byte("brotli bytes")},
+	"app-89abcdef01.js":            {Data: []byte("console.log(1)")},
+	"THIRD_PARTY_NOTICES.txt":      {Data: []byte("protoplay: third-party notices")},
 }
 
 func get(t *testing.T, h http.Handler, path, acceptEncoding string) *http.Response {
@@ -49,7 +50,7 @@ func TestHandlerServesWasmCompressed(t *testing.T) {
 		{"br;q=0, gzip", "gzip", string(gz("\x00asm\x01\x00\x00\x00"))},
 		{"", "", "\x00asm\x01\x00\x00\x00"},
 	} {
-		res := get(t, h, "/protoplay-ab.wasm", c.accept)
+		res := get(t, h, "/protoplay-01234567ab.wasm", c.accept)
 		body, _ := io.ReadAll(res.Body)
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/wasm" ||
 			res.Header.Get("Content-Encoding") != c.enc || string(body) != c.body {
@@ -85,9 +86,25 @@ func TestHandlerIndex(t *testing.T) {
 	}
 }
 
+// TestHandlerUnhashedRevalidated: files without a content hash in their
+// names (the notices, the license) change under the same name, so they
+// are revalidated, not cached for good; .txt is served as UTF-8 text.
+func TestHandlerUnhashedRevalidated(t *testing.T) {
+	h := site.Handler(dist)
+	res := get(t, h, "/THIRD_PARTY_NOTICES.txt", "")
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-cache" ||
+		res.Header.Get("Content-Type") != "text/plain; charset=utf-8" || string(body) != "protoplay: third-party notices" {
+		t.Errorf("notices: %d %v %q", res.StatusCode, res.Header, body)
+	}
+	if cc := get(t, h, "/app-89abcdef01.js", "").Header.Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+		t.Errorf("hashed app.js: Cache-Control %q", cc)
+	}
+}
+
 func TestHandlerRefuses(t *testing.T) {
 	h := site.Handler(dist)
-	for _, p := range []string{"/index.html.gz", "/protoplay-ab.wasm.br", "/nope.js", "/../site.go"} {
+	for _, p := range []string{"/index.html.gz", "/protoplay-01234567ab.wasm.br", "/nope.js", "/../site.go"} {
 		if res := get(t, h, p, "gzip"); res.StatusCode != 404 {
 			t.Errorf("%s: %d, want 404", p, res.StatusCode)
 		}

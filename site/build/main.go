@@ -83,11 +83,24 @@ func run(root, out, goCmd string, dev bool) error {
 	if err != nil {
 		return err
 	}
-	b := &builder{root: root, site: site, out: out, dev: dev}
+	version, err := moduleVersion(root)
+	if err != nil {
+		return err
+	}
+	nt, err := newNotices(root, goCmd)
+	if err != nil {
+		return err
+	}
+	// The page's bundles ship as app.js (main.ts) and worker.js.
+	nt.rename = func(base string) string { return strings.Replace(base, "main.", "app.", 1) }
+	b := &builder{root: root, site: site, out: out, dev: dev, notices: nt}
 
 	start := time.Now()
 	wasm, err := b.buildWasm(goCmd)
 	if err != nil {
+		return err
+	}
+	if err := nt.addWasm(wasm); err != nil {
 		return err
 	}
 	wasmName := hashedName("protoplay.wasm", wasm)
@@ -113,10 +126,11 @@ func run(root, out, goCmd string, dev bool) error {
 		return err
 	}
 	page, err := b.bundle("src/main.ts", map[string]string{
-		"__PREBUILT_EXAMPLE__": prebuilt,
-		"__WORKER_URL__":       strconv.Quote("./" + workerName),
-		"__WASM_URL__":         strconv.Quote("./" + wasmName),
-		"__WASM_SIZE__":        strconv.Itoa(len(wasm)),
+		"__PREBUILT_EXAMPLE__":  prebuilt,
+		"__WORKER_URL__":        strconv.Quote("./" + workerName),
+		"__WASM_URL__":          strconv.Quote("./" + wasmName),
+		"__WASM_SIZE__":         strconv.Itoa(len(wasm)),
+		"__PROTOPLAY_VERSION__": strconv.Quote(version),
 	}, wasmExec)
 	if err != nil {
 		return err
@@ -151,6 +165,11 @@ func run(root, out, goCmd string, dev bool) error {
 		if err := b.write(f, data); err != nil {
 			return err
 		}
+	}
+	// The license and the third-party notices, linked from the About
+	// dialog (src/about.ts).
+	if err := b.writeLicenses("LICENSE.txt", version); err != nil {
+		return err
 	}
 	if err := b.compress(); err != nil {
 		return err
@@ -191,6 +210,24 @@ type builder struct {
 	root, site, out string
 	dev             bool
 	written         []string
+	notices         *notices // what the bundles and the wasm ship
+}
+
+// writeLicenses writes protoplay's LICENSE (as licenseName) and the
+// third-party notices (noticesName) of everything built so far.
+func (b *builder) writeLicenses(licenseName, version string) error {
+	lic, err := os.ReadFile(filepath.Join(b.root, "LICENSE"))
+	if err != nil {
+		return fmt.Errorf("protoplay's license: %w", err)
+	}
+	if err := b.write(licenseName, lic); err != nil {
+		return err
+	}
+	text, err := b.notices.text(version)
+	if err != nil {
+		return fmt.Errorf("third-party notices: %w", err)
+	}
+	return b.write(noticesName, text)
 }
 
 // buildWasm compiles ./wasm for the browser. -trimpath keeps machine paths
@@ -248,6 +285,7 @@ func (b *builder) bundle(entry string, define map[string]string, wasmExec string
 		Charset:           api.CharsetUTF8,
 		Tsconfig:          filepath.Join(b.site, "tsconfig.json"),
 		LogLevel:          api.LogLevelWarning,
+		Metafile:          true,
 		Plugins: []api.Plugin{{
 			// "go:wasm_exec" is the toolchain's wasm_exec.js, whose
 			// protocol must match the Go that built the wasm.
@@ -262,6 +300,9 @@ func (b *builder) bundle(entry string, define map[string]string, wasmExec string
 	if len(res.Errors) > 0 {
 		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
 		return nil, fmt.Errorf("esbuild %s:\n%s", entry, strings.Join(msgs, ""))
+	}
+	if err := b.notices.addMetafile(res.Metafile); err != nil {
+		return nil, err
 	}
 	outs := map[string][]byte{}
 	for _, f := range res.OutputFiles {

@@ -11,6 +11,8 @@ package main
 //	node.js          Node entry (site/src/lib/node.ts), wasm_exec.js inlined
 //	protoplay.wasm   the core
 //	types/           declarations, emitted by tsc
+//	LICENSE          protoplay's (Apache-2.0), from the repository root
+//	THIRD_PARTY_NOTICES.txt  what the wasm and the bundles ship (notices.go)
 //
 // make npm then runs npm pack on DIR.
 
@@ -37,9 +39,24 @@ func runNPM(root, out, goCmd string) error {
 	if err != nil {
 		return err
 	}
-	b := &builder{root: root, site: site, out: out}
+	nt, err := newNotices(root, goCmd)
+	if err != nil {
+		return err
+	}
+	// The Worker's bundle is not a file of the package: index.js starts it
+	// from a string.
+	nt.rename = func(base string) string {
+		if base == "worker.js" {
+			return "the Worker (inlined in the browser entry)"
+		}
+		return ""
+	}
+	b := &builder{root: root, site: site, out: out, notices: nt}
 	wasm, err := b.buildWasm(goCmd)
 	if err != nil {
+		return err
+	}
+	if err := nt.addWasm(wasm); err != nil {
 		return err
 	}
 	if err := b.write("protoplay.wasm", wasm); err != nil {
@@ -131,6 +148,9 @@ func runNPM(root, out, goCmd string) error {
 	if err := b.write("README.md", readme); err != nil {
 		return err
 	}
+	if err := b.writeLicenses("LICENSE", version); err != nil {
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "site/build: npm package protoplay@%s in %s\n", version, out)
 	for _, n := range b.written {
 		fmt.Fprintf(os.Stderr, "  %-34s %9s\n", n, size(filepath.Join(out, n)))
@@ -155,6 +175,7 @@ func (b *builder) esbuild(o api.BuildOptions, wasmExec string) (map[string][]byt
 	o.Charset = api.CharsetUTF8
 	o.Tsconfig = filepath.Join(b.site, "tsconfig.json")
 	o.LogLevel = api.LogLevelWarning
+	o.Metafile = true
 	o.Plugins = []api.Plugin{{
 		Name: "go-wasm-exec",
 		Setup: func(pb api.PluginBuild) {
@@ -167,6 +188,9 @@ func (b *builder) esbuild(o api.BuildOptions, wasmExec string) (map[string][]byt
 	if len(res.Errors) > 0 {
 		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
 		return nil, fmt.Errorf("esbuild %v:\n%s", o.EntryPoints, strings.Join(msgs, ""))
+	}
+	if err := b.notices.addMetafile(res.Metafile); err != nil {
+		return nil, err
 	}
 	outs := map[string][]byte{}
 	for _, f := range res.OutputFiles {

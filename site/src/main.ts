@@ -6,6 +6,7 @@ import example from "../../testdata/example/example.proto";
 import { setDiagnostics, type Diagnostic as CMDiagnostic } from "@codemirror/lint";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
+import { initAbout, setCoreVersion } from "./about";
 import type { CheckResult, CompileResult, Diagnostic, FetchInfo, Files, GeneratedFile } from "./api";
 import { CallError, compileWasm, Core } from "./client";
 import { protoExtensions, viewerExtensions } from "./editor";
@@ -33,6 +34,8 @@ const stats = {
   latencies: [] as number[], // edit -> new output on screen, ms
 };
 
+initAbout(byId("about"));
+
 const status = byId("status-text");
 const progress = byId<HTMLProgressElement>("progress");
 function onProgress(loaded: number, total: number) {
@@ -58,6 +61,7 @@ const core = new Core({
       stats.wasmFetch = fetch;
       stats.version = version;
       byId("status").title = `protoplay core, built with ${version}`;
+      setCoreVersion(version);
     }
     progress.hidden = true;
     status.textContent = `Compiler ready in ${Math.round(ms)} ms`;
