@@ -124,8 +124,8 @@ func TestDecodeErrorCarriesOffset(t *testing.T) {
 		t.Fatal("truncated payload decoded")
 	}
 	d := err.(jsError).v.Get("detail")
-	if d.Type() != js.TypeObject || d.Get("kind").String() != "payload" || d.Get("offset").Int() != 0 {
-		t.Fatalf("detail = %v, want a payload error at byte 0", d)
+	if d.Type() != js.TypeObject || d.Get("kind").String() != "payload" || d.Get("offset").Int() != 1 {
+		t.Fatalf("detail = %v, want a payload error at byte 1 (the length prefix)", d)
 	}
 }
 
