@@ -1,4 +1,4 @@
-package conformancetestee_test
+package main
 
 import (
 	"bufio"
@@ -23,7 +23,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 
-	conformancetestee "github.com/protoplay/protoplay/cmd/conformance-testee"
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/internal/gentest"
 )
@@ -53,7 +52,7 @@ func TestConformance(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	res, err := conformancetestee.Generate(ctx, root)
+	res, err := Generate(ctx, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +60,7 @@ func TestConformance(t *testing.T) {
 		t.Logf("left out of the testee: %s: %s", f, why)
 	}
 	bin := filepath.Join(t.TempDir(), "conformance-testee")
-	if err := conformancetestee.Build(ctx, res, gentest.RepoRoot(), t.TempDir(), bin, true); err != nil {
+	if err := Build(ctx, res, gentest.RepoRoot(), t.TempDir(), bin, true); err != nil {
 		t.Fatal(err)
 	}
 
@@ -107,7 +106,7 @@ func TestConformance(t *testing.T) {
 // schemaSet holds the linked descriptors of the testee's schemas.
 type schemaSet struct{ files []protoreflect.FileDescriptor }
 
-func compileSchemas(t *testing.T, root string, included []conformancetestee.Schema) schemaSet {
+func compileSchemas(t *testing.T, root string, included []Schema) schemaSet {
 	t.Helper()
 	var names []string
 	for _, s := range included {

@@ -1,5 +1,5 @@
-// Package conformancetestee builds protoplay's conformance testee: a program
-// that speaks the protobuf conformance protocol (conformance.proto) through
+// This file builds protoplay's conformance testee: a program that speaks
+// the protobuf conformance protocol (conformance.proto) through
 // protoplay-generated code only.
 //
 // The schemas it needs (conformance.proto and the test_messages protos)
@@ -9,11 +9,12 @@
 // writes the generated packages plus the hand-written main (main.go.txt)
 // into a fresh Go module and runs `go build` there:
 //
-//	go run ./cmd/conformance-testee/gen -o bin/conformance-testee
+//	go run ./cmd/conformance-testee -o bin/conformance-testee
 //
 // The test in this package builds the testee the same way and drives it as a
 // small conformance runner.
-package conformancetestee
+
+package main
 
 import (
 	"context"

@@ -1,9 +1,9 @@
-// Command gen builds protoplay's conformance testee (see package
-// conformancetestee): it compiles conformance.proto and the test_messages
+// Command conformance-testee builds protoplay's conformance testee: it
+// compiles conformance.proto and the test_messages
 // protos from a protobuf source tree with protoplay, writes them and the
 // testee's main into a Go module and builds it.
 //
-//	go run ./cmd/conformance-testee/gen [-protobuf DIR] [-work DIR] [-o FILE] [-missing-ok]
+//	go run ./cmd/conformance-testee [-protobuf DIR] [-work DIR] [-o FILE] [-missing-ok]
 //
 // Run it from the repository. -protobuf defaults to
 // $PROTOPLAY_SHARED/corpus/protobuf, else ../shared/corpus/protobuf beside
@@ -22,8 +22,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	conformancetestee "github.com/protoplay/protoplay/cmd/conformance-testee"
 )
 
 func main() {
@@ -56,7 +54,7 @@ func run(args []string) int {
 		return 0
 	}
 	ctx := context.Background()
-	res, err := conformancetestee.Generate(ctx, *protobufRoot)
+	res, err := Generate(ctx, *protobufRoot)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		return 1
@@ -83,7 +81,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		return 1
 	}
-	if err := conformancetestee.Build(ctx, res, repo, workDir, binary, false); err != nil {
+	if err := Build(ctx, res, repo, workDir, binary, false); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		return 1
 	}
