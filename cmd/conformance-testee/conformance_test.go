@@ -116,11 +116,7 @@ func compileSchemas(t *testing.T, root string, included []Schema) schemaSet {
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var set schemaSet
-	for _, f := range res.Files {
-		set.files = append(set.files, f)
-	}
-	return set
+	return schemaSet{files: res.Files}
 }
 
 func (s schemaSet) message(t *testing.T, full string) protoreflect.MessageDescriptor {

@@ -148,7 +148,7 @@ func TestDifferential(t *testing.T) {
 	genSeen := map[string]string{}
 	var schemaFiles []string
 	extra := map[string]string{}
-	type regEntry struct{ key, name, alias, goName string }
+	type regEntry struct{ name, alias, goName string }
 	var entries []regEntry
 	schemaOf := map[int]int{}
 	imports := map[string]string{}

@@ -38,10 +38,7 @@ func TestEqualDifferential(t *testing.T) {
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
 	}
-	fds := make([]protoreflect.FileDescriptor, len(res.Files))
-	for i, f := range res.Files {
-		fds[i] = f
-	}
+	fds := res.Files
 	gen, diags := gogen.Generate(fds, gentest.Rehome(fds, gogen.Options{}))
 	for _, d := range diags {
 		t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)

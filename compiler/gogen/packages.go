@@ -365,8 +365,7 @@ func (g *generator) checkCollisions() []diag.Diagnostic {
 // fileDecls lists the package-level declarations the file's code makes.
 func (g *generator) fileDecls(f *fileNames) []goDecl {
 	var out []goDecl
-	var enum func(ed protoreflect.EnumDescriptor)
-	enum = func(ed protoreflect.EnumDescriptor) {
+	enum := func(ed protoreflect.EnumDescriptor) {
 		en := g.enums[ed.FullName()]
 		out = append(out, goDecl{name: en.goName, from: ed, what: "enum"})
 		if g.opts.EnumMaps {

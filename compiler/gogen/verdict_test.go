@@ -235,10 +235,7 @@ func casesVerdictSet(t *testing.T) *verdictSet {
 	if err := res.Err(); err != nil {
 		t.Fatalf("compile cases: %v", err)
 	}
-	fds := make([]protoreflect.FileDescriptor, len(res.Files))
-	for i, f := range res.Files {
-		fds[i] = f
-	}
+	fds := res.Files
 	opts := gentest.Rehome(fds, gogen.Options{EnumMaps: true})
 	gen, diags := gogen.Generate(fds, opts)
 	for _, d := range diags {

@@ -104,10 +104,7 @@ func Generate(t testing.TB, req compiler.Request) (*compiler.Result, []gogen.Fil
 	if err := res.Err(); err != nil {
 		t.Fatalf("compile: %v", err)
 	}
-	fds := make([]protoreflect.FileDescriptor, len(res.Files))
-	for i, f := range res.Files {
-		fds[i] = f
-	}
+	fds := res.Files
 	files, diags := gogen.Generate(fds, Rehome(fds, req.Options))
 	if len(diags) > 0 {
 		for _, d := range diags {

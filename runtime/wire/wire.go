@@ -83,6 +83,7 @@ func ConsumeVarint(b []byte) (v uint64, n int) {
 		if c < 0x80 {
 			return uint64(c), 1
 		}
+		//lint:ignore SA4004 the loop is an inlinable "if len(b) > 0" (see above)
 		break
 	}
 	v, n = consumeVarintSlow(b)
@@ -330,6 +331,7 @@ func ConsumeTag(b []byte) (num int32, typ Type, n int) {
 		if c < 0x80 && c >= 8 && c&7 <= uint8(Fixed32Type) {
 			return int32(c >> 3), Type(c & 7), 1
 		}
+		//lint:ignore SA4004 the loop is an inlinable "if len(b) > 0" (see ConsumeVarint)
 		break
 	}
 	return consumeTagSlow(b)

@@ -271,7 +271,7 @@ func (n *notices) goEntries() ([]entry, error) {
 	}
 	texts, err := licenseFiles(n.goroot)
 	if err != nil {
-		return nil, fmt.Errorf("Go's license: %w", err)
+		return nil, fmt.Errorf("reading the license of Go: %w", err)
 	}
 	if len(texts) == 0 {
 		return nil, fmt.Errorf("no license text for Go in %s (LICENSE)", n.goroot)
@@ -298,10 +298,10 @@ func (n *notices) goEntries() ([]entry, error) {
 		}
 		texts, err := licenseFiles(dir)
 		if err != nil {
-			return nil, fmt.Errorf("Go module %s %s is linked into the wasm, but its directory cannot be read for its license (%w); `go mod download %s` fetches it", m.Path, src.Version, err, src.Path)
+			return nil, fmt.Errorf("module %s %s is linked into the wasm, but its directory cannot be read for its license (%w); `go mod download %s` fetches it", m.Path, src.Version, err, src.Path)
 		}
 		if len(texts) == 0 {
-			return nil, fmt.Errorf("Go module %s %s is linked into the wasm, but %s has no LICENSE (or COPYING, NOTICE) file: find its license before shipping it", m.Path, src.Version, dir)
+			return nil, fmt.Errorf("module %s %s is linked into the wasm, but %s has no LICENSE (or COPYING, NOTICE) file: find its license before shipping it", m.Path, src.Version, dir)
 		}
 		out = append(out, entry{name: m.Path, version: src.Version, license: guessLicense(texts[0].text), in: []string{"protoplay.wasm"}, texts: texts})
 	}
