@@ -11,7 +11,7 @@ help: ## list targets
 build: ## build the CLI and the protoc plugin into bin/
 	$(GO) build -o bin/protoplay ./cmd/protoplay
 	$(GO) build -o bin/protoc-gen-protoplay ./cmd/protoc-gen-protoplay
-	$(GO) run ./cmd/conformance-testee/gen -missing-ok -o bin/conformance-testee
+	$(GO) run ./cmd/conformance-testee -missing-ok -o bin/conformance-testee
 
 test: ## run every test (what CI runs)
 	$(GO) vet ./...
