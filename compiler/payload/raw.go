@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/protoplay/protoplay/runtime/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -99,32 +100,22 @@ type Alternative struct {
 
 // Wire types as numbers, for View and Field.
 const (
-	wtVarint = int(protowire.VarintType)
-	wtI64    = int(protowire.Fixed64Type)
-	wtLen    = int(protowire.BytesType)
-	wtSGroup = int(protowire.StartGroupType)
-	wtEGroup = int(protowire.EndGroupType)
-	wtI32    = int(protowire.Fixed32Type)
+	wtVarint = int(wire.VarintType)
+	wtI64    = int(wire.Fixed64Type)
+	wtLen    = int(wire.BytesType)
+	wtSGroup = int(wire.StartGroupType)
+	wtEGroup = int(wire.EndGroupType)
+	wtI32    = int(wire.Fixed32Type)
 )
 
 // WireTypeName is the spec's name of a wire type: VARINT, I64, LEN, SGROUP,
-// EGROUP or I32; "wire type N" for 6 and 7, which are invalid.
+// EGROUP or I32; "wire type N" for 6 and 7, which are invalid. The names
+// are runtime/wire's (wire.Type.String).
 func WireTypeName(wt int) string {
-	switch wt {
-	case wtVarint:
-		return "VARINT"
-	case wtI64:
-		return "I64"
-	case wtLen:
-		return "LEN"
-	case wtSGroup:
-		return "SGROUP"
-	case wtEGroup:
-		return "EGROUP"
-	case wtI32:
-		return "I32"
+	if wt < 0 || wt > math.MaxUint8 {
+		return "wire type " + strconv.Itoa(wt)
 	}
-	return "wire type " + strconv.Itoa(wt)
+	return wire.Type(wt).String()
 }
 
 // DecodeRaw decodes a binary payload without a schema, as

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/protoplay/protoplay/compiler/internal/wirekind"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -100,7 +101,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		fpath := joinPath(path, elem)
 		want := -1
 		if fd != nil {
-			want = wireTypeOf(fd.Kind())
+			want = int(wirekind.Of(fd.Kind()))
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
 		if fd == nil || (wt != want && !packed) {
@@ -228,7 +229,7 @@ func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, 
 	}
 	f.Packed = true
 	f.ValueOffset, f.ValueLength = vs, ve-vs
-	want := wireTypeOf(fd.Kind())
+	want := int(wirekind.Of(fd.Kind()))
 	// Size the element list once: a varint ends at each byte below 0x80.
 	n := 0
 	switch want {
@@ -371,21 +372,6 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// wireTypeOf is the wire type a field of kind k is written with.
-func wireTypeOf(k protoreflect.Kind) int {
-	switch k {
-	case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
-		return wtI64
-	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
-		return wtI32
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return wtLen
-	case protoreflect.GroupKind:
-		return wtSGroup
-	}
-	return wtVarint
-}
-
 // typeName is a field's type as shown in a View: the scalar kind, or the
 // full name of its message or enum type ("map<K, V>" entries are messages).
 func typeName(fd protoreflect.FieldDescriptor) string {
@@ -442,7 +428,7 @@ func (w *wireWalker) check(md protoreflect.MessageDescriptor, start, end, depth 
 		fd, _ := w.lookup(md, num)
 		want := -1
 		if fd != nil {
-			want = wireTypeOf(fd.Kind())
+			want = int(wirekind.Of(fd.Kind()))
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
 		badKey := fd != nil && wt != want && num == 1 && md.IsMapEntry()
