@@ -139,15 +139,26 @@ func WireTypeName(wt int) string {
 // error. Input over MaxInputBytes gives KindLimit. DecodeRaw allocates at
 // most MaxViewBytesPerInputByte per input byte plus MaxViewOverhead.
 func DecodeRaw(payload []byte) (*View, error) {
-	v := &View{Size: len(payload), Fields: []Field{}}
+	return newView("", payload, func() ([]Field, *Error) {
+		d := rawDecoder{b: payload}
+		// Without a schema every field is unknown: the top level is depth 0
+		// of MaxUnknownDepth.
+		fields, _, err := d.fields(0, len(payload), 0, "", 0)
+		return fields, err
+	})
+}
+
+// newView is the View of payload as message type typ ("" for a raw
+// decode): after the size check, walk reads the top-level fields, and the
+// View holds those read and the *Error that stopped it, if any (also
+// returned as the error).
+func newView(typ string, payload []byte, walk func() ([]Field, *Error)) (*View, error) {
+	v := &View{Type: typ, Size: len(payload), Fields: []Field{}}
 	if err := checkSize(len(payload)); err != nil {
 		v.Error = err.(*Error)
 		return v, err
 	}
-	d := rawDecoder{b: payload}
-	// Without a schema every field is unknown: the top level is depth 0 of
-	// MaxUnknownDepth.
-	fields, _, err := d.fields(0, len(payload), 0, "", 0)
+	fields, err := walk()
 	v.Fields = append(v.Fields, fields...)
 	if err != nil {
 		v.Error = err
@@ -241,10 +252,29 @@ func (d *rawDecoder) fields(start, end, depth int, path string, group protowire.
 		out = append(out, *f)
 		pos = next
 	}
-	if group != 0 {
-		return out, pos, payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
+	return out, pos, groupUnclosed(pos, path, group)
+}
+
+// groupEnd checks the EGROUP tag of field num at pos against group, the
+// field number of the group being read (0 outside any group): nil when the
+// tag closes it, else the error.
+func groupEnd(pos int, path string, num, group protowire.Number) *Error {
+	switch group {
+	case num:
+		return nil
+	case 0:
+		return payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
 	}
-	return out, pos, nil
+	return payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+}
+
+// groupUnclosed is the error for fields that end at pos inside the group of
+// field group: nil outside any group (group 0).
+func groupUnclosed(pos int, path string, group protowire.Number) *Error {
+	if group == 0 {
+		return nil
+	}
+	return payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
 }
 
 // field decodes one field at pos. done reports that pos held the EGROUP
@@ -257,13 +287,10 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		return nil, pos, false, err
 	}
 	if wt == wtEGroup {
-		if group == num {
-			return nil, pos + n, true, nil
+		if err := groupEnd(pos, path, num, group); err != nil {
+			return nil, pos, false, err
 		}
-		if group == 0 {
-			return nil, pos, false, payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
-		}
-		return nil, pos, false, payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+		return nil, pos + n, true, nil
 	}
 	f = &Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num), WireType: wt}
 	fpath := joinPath(path, "#"+strconv.Itoa(int(num)))

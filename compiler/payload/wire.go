@@ -29,19 +29,11 @@ import (
 // MaxViewOverhead.
 func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*View, error) {
 	md = s.resolve(md)
-	v := &View{Type: string(md.FullName()), Size: len(payload), Fields: []Field{}}
-	if err := checkSize(len(payload)); err != nil {
-		v.Error = err.(*Error)
-		return v, err
-	}
-	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
-	fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
-	v.Fields = append(v.Fields, fields...)
-	if err != nil {
-		v.Error = err
-		return v, err
-	}
-	return v, nil
+	return newView(string(md.FullName()), payload, func() ([]Field, *Error) {
+		w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+		fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
+		return fields, err
+	})
 }
 
 type wireWalker struct {
@@ -79,13 +71,10 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			return out, pos, err
 		}
 		if wt == wtEGroup {
-			if group == num {
-				return out, pos + n, nil
+			if err := groupEnd(pos, path, num, group); err != nil {
+				return out, pos, err
 			}
-			if group == 0 {
-				return out, pos, payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
-			}
-			return out, pos, payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+			return out, pos + n, nil
 		}
 		fd, name := w.lookup(md, num)
 		elem := name
@@ -185,10 +174,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		out = append(out, f)
 		pos = next
 	}
-	if group != 0 {
-		return out, pos, payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
-	}
-	return out, pos, nil
+	return out, pos, groupUnclosed(pos, path, group)
 }
 
 // expandAny shows the value bytes of a google.protobuf.Any as the message
