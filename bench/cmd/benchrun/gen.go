@@ -225,37 +225,6 @@ func firstPayload(path string) ([]byte, error) {
 	return nil, fmt.Errorf("%s: no payload", path)
 }
 
-// goCamelCase is protoc-gen-go's field-name mangling (strs.GoCamelCase);
-// protoplay picks the same names.
-func goCamelCase(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '.' && i+1 < len(s) && isASCIILower(s[i+1]):
-		case c == '.':
-			b = append(b, '_')
-		case c == '_' && (i == 0 || s[i-1] == '.'):
-			b = append(b, 'X')
-		case c == '_' && i+1 < len(s) && isASCIILower(s[i+1]):
-		case isASCIIDigit(c):
-			b = append(b, c)
-		default:
-			if isASCIILower(c) {
-				c -= 'a' - 'A'
-			}
-			b = append(b, c)
-			for ; i+1 < len(s) && isASCIILower(s[i+1]); i++ {
-				b = append(b, s[i+1])
-			}
-		}
-	}
-	return string(b)
-}
-
-func isASCIILower(c byte) bool { return 'a' <= c && c <= 'z' }
-func isASCIIDigit(c byte) bool { return '0' <= c && c <= '9' }
-
 func hasGroups(ms protoreflect.MessageDescriptors) bool {
 	for i := 0; i < ms.Len(); i++ {
 		m := ms.Get(i)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/protoplay/protoplay/compiler/gogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -356,7 +357,7 @@ func literalFields(md protoreflect.MessageDescriptor) []litField {
 		if fd.HasPresence() {
 			val = ptrVar
 		}
-		out = append(out, litField{goCamelCase(string(fd.Name())), val})
+		out = append(out, litField{gogen.GoCamelCase(string(fd.Name())), val})
 	}
 	return out
 }
@@ -392,7 +393,7 @@ func accessExprs(md protoreflect.MessageDescriptor) []string {
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
-		g := "x.Get" + goCamelCase(string(fd.Name())) + "()"
+		g := "x.Get" + gogen.GoCamelCase(string(fd.Name())) + "()"
 		switch {
 		case fd.IsList() || fd.IsMap():
 			out = append(out, "n += int64(len("+g+"))")
@@ -417,9 +418,9 @@ func settingStmts(md protoreflect.MessageDescriptor) []string {
 	seenOneof := map[string]bool{}
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
-		name := goCamelCase(string(fd.Name()))
+		name := gogen.GoCamelCase(string(fd.Name()))
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
-			on := goCamelCase(string(od.Name()))
+			on := gogen.GoCamelCase(string(od.Name()))
 			if !seenOneof[on] {
 				seenOneof[on] = true
 				out = append(out, "x."+on+" = src."+on)
