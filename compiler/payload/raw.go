@@ -193,12 +193,22 @@ func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int,
 
 // MaxTagBytes is the longest tag accepted: a tag is a 32-bit varint (field
 // number << 3 | wire type), at most 5 bytes, as the C++ and upb parsers
-// read it. google.golang.org/protobuf reads tags of up to 10 bytes; every
-// function of this package rejects them, at the tag's offset.
-const MaxTagBytes = 5
+// read it (wire.MaxTagBytes). google.golang.org/protobuf reads tags of up
+// to 10 bytes; every function of this package rejects them, at the tag's
+// offset.
+const MaxTagBytes = wire.MaxTagBytes
 
 // errTagOverlong is consumeTag's code for a tag longer than MaxTagBytes.
 const errTagOverlong = -1000
+
+// nextTag reads a valid tag from the front of b, as generated code does
+// (wire.ConsumeTag): at most MaxTagBytes long, with a field number from 1
+// to 536870911 and a wire type from 0 to 5. n < 0 if b does not start with
+// one.
+func nextTag(b []byte) (num protowire.Number, wt int, n int) {
+	num32, typ, n := wire.ConsumeTag(b)
+	return protowire.Number(num32), int(typ), n
+}
 
 // consumeTag reads a tag's varint from the front of b: its value and
 // length, or n < 0 (a protowire error code, or errTagOverlong when the
@@ -471,11 +481,10 @@ func validMessage(v []byte, depth int) bool {
 	var stack [MaxUnknownDepth]protowire.Number
 	sp := 0
 	for pos := 0; pos < len(v); {
-		t, n := consumeTag(v[pos:])
-		if n < 0 || t>>3 == 0 || t>>3 > uint64(protowire.MaxValidNumber) {
+		num, wt, n := nextTag(v[pos:])
+		if n < 0 {
 			return false
 		}
-		num, wt := protowire.Number(t>>3), int(t&7)
 		pos += n
 		switch wt {
 		case wtVarint:

@@ -403,11 +403,10 @@ func (w *wireWalker) check(md protoreflect.MessageDescriptor, start, end, depth 
 	b := w.raw.b
 	pos := start
 	for pos < end {
-		v, n := consumeTag(b[pos:end])
-		if n < 0 || v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) || v&7 > 5 {
+		num, wt, n := nextTag(b[pos:end])
+		if n < 0 {
 			return pos, false
 		}
-		num, wt := protowire.Number(v>>3), int(v&7)
 		if wt == wtEGroup {
 			return pos + n, group == num
 		}
@@ -482,11 +481,10 @@ func checkRaw(b []byte, pos, end int, num protowire.Number, wt, depth int) (int,
 			return pos, false
 		}
 		for pos < end {
-			v, n := consumeTag(b[pos:end])
-			if n < 0 || v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) || v&7 > 5 {
+			num2, wt2, n := nextTag(b[pos:end])
+			if n < 0 {
 				return pos, false
 			}
-			num2, wt2 := protowire.Number(v>>3), int(v&7)
 			pos += n
 			if wt2 == wtEGroup {
 				return pos, num2 == num
@@ -504,11 +502,11 @@ func checkRaw(b []byte, pos, end int, num protowire.Number, wt, depth int) (int,
 // whose fields start at pos and which checkRaw accepted, ending at end.
 func endTagAt(b []byte, pos, end int) int {
 	for pos < end {
-		v, n := consumeTag(b[pos:end])
-		if n < 0 || int(v&7) == wtEGroup {
+		num, wt, n := nextTag(b[pos:end])
+		if n < 0 || wt == wtEGroup {
 			return pos
 		}
-		pos, _ = checkRaw(b, pos+n, end, protowire.Number(v>>3), int(v&7), 1)
+		pos, _ = checkRaw(b, pos+n, end, num, wt, 1)
 	}
 	return pos
 }
