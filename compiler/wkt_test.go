@@ -16,27 +16,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite generated well-known types and golden files")
 
-// wellKnownFiles are the files whose Go code protoplay keeps in runtime/wkt.
-var wellKnownFiles = []string{
-	"google/protobuf/any.proto",
-	"google/protobuf/api.proto",
-	"google/protobuf/descriptor.proto",
-	"google/protobuf/duration.proto",
-	"google/protobuf/empty.proto",
-	"google/protobuf/field_mask.proto",
-	"google/protobuf/source_context.proto",
-	"google/protobuf/struct.proto",
-	"google/protobuf/timestamp.proto",
-	"google/protobuf/type.proto",
-	"google/protobuf/wrappers.proto",
-}
-
 // TestWellKnownTypes proves that the committed runtime/wkt code is exactly
 // what the current generator makes of the well-known type files. Run with
 // -update (make generate) to regenerate it.
 func TestWellKnownTypes(t *testing.T) {
 	res := compiler.Compile(context.Background(), compiler.Request{
-		Files:   wellKnownFiles,
+		Files:   gogen.WellKnownFiles(),
 		Options: gogen.Options{Module: "github.com/protoplay/protoplay"},
 	})
 	if err := res.Err(); err != nil {

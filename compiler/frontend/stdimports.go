@@ -11,30 +11,21 @@ import (
 	"github.com/bufbuild/protocompile/linker"
 	"github.com/bufbuild/protocompile/reporter"
 	"github.com/bufbuild/protocompile/wellknownimports"
+	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
 // standardFiles are the files every compilation can import without
-// supplying them: the well-known types, descriptor.proto, plugin.proto and
-// the language feature files (cpp, go, java), as protoc bundles them.
-// protocompile's wellknownimports holds the source of all but
-// go_features.proto, which protoplay embeds (see bundledFiles).
-var standardFiles = []string{
-	"google/protobuf/any.proto",
-	"google/protobuf/api.proto",
+// supplying them, as protoc bundles them: the well-known type files
+// (gogen.WellKnownFiles, descriptor.proto included), plugin.proto and the
+// language feature files (cpp, go, java). protocompile's wellknownimports
+// holds the source of all but go_features.proto, which protoplay embeds
+// (see bundledFiles).
+var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/compiler/plugin.proto",
 	"google/protobuf/cpp_features.proto",
-	"google/protobuf/descriptor.proto",
-	"google/protobuf/duration.proto",
-	"google/protobuf/empty.proto",
-	"google/protobuf/field_mask.proto",
 	"google/protobuf/go_features.proto",
 	"google/protobuf/java_features.proto",
-	"google/protobuf/source_context.proto",
-	"google/protobuf/struct.proto",
-	"google/protobuf/timestamp.proto",
-	"google/protobuf/type.proto",
-	"google/protobuf/wrappers.proto",
-}
+)
 
 // std holds the standard files, each compiled from source (with comments)
 // the first time a compilation imports it, with the standard files it

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/protoplay/protoplay/compiler/internal/wirekind"
+	"github.com/protoplay/protoplay/runtime/wire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -18,36 +20,13 @@ import (
 // field-number order, as protoc-gen-go writes it. No per-message size cache
 // is needed, which keeps instances small.
 
-// Wire types (protobuf.dev/programming-guides/encoding/#structure).
-const (
-	wtVarint     = 0
-	wtFixed64    = 1
-	wtBytes      = 2
-	wtStartGroup = 3
-	wtEndGroup   = 4
-	wtFixed32    = 5
-)
-
 func rt(name string) *jen.Statement { return jen.Qual(RuntimeImportPath, name) }
 
-var wireTypeNames = map[int]string{
-	wtVarint: "VarintType", wtFixed64: "Fixed64Type", wtBytes: "BytesType",
-	wtStartGroup: "StartGroupType", wtFixed32: "Fixed32Type",
-}
-
-func wireTypeOf(k protoreflect.Kind) int {
-	switch k {
-	case protoreflect.BoolKind, protoreflect.EnumKind, protoreflect.Int32Kind, protoreflect.Sint32Kind,
-		protoreflect.Uint32Kind, protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind:
-		return wtVarint
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return wtFixed32
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return wtFixed64
-	case protoreflect.GroupKind:
-		return wtStartGroup
-	}
-	return wtBytes
+// wireTypeNames are runtime/wire's identifiers for the wire types generated
+// code compares a tag's wire type with.
+var wireTypeNames = map[wire.Type]string{
+	wire.VarintType: "VarintType", wire.Fixed64Type: "Fixed64Type", wire.BytesType: "BytesType",
+	wire.StartGroupType: "StartGroupType", wire.Fixed32Type: "Fixed32Type",
 }
 
 // toWire converts a Go value of kind k to the integer written on the wire
@@ -116,12 +95,12 @@ func valueSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 	case protoreflect.GroupKind:
 		return jen.Add(v).Dot("Size").Call()
 	}
-	switch wireTypeOf(fd.Kind()) {
-	case wtFixed32:
+	switch wirekind.Of(fd.Kind()) {
+	case wire.Fixed32Type:
 		return jen.Lit(4)
-	case wtFixed64:
+	case wire.Fixed64Type:
 		return jen.Lit(8)
-	case wtVarint:
+	case wire.VarintType:
 		if fd.Kind() == protoreflect.BoolKind {
 			return jen.Lit(1)
 		}
@@ -133,10 +112,10 @@ func valueSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 // sizeDependsOnValue reports whether valueSize of fd reads the value (it
 // does not for fixed-size kinds).
 func sizeDependsOnValue(fd protoreflect.FieldDescriptor) bool {
-	switch wireTypeOf(fd.Kind()) {
-	case wtFixed32, wtFixed64:
+	switch wirekind.Of(fd.Kind()) {
+	case wire.Fixed32Type, wire.Fixed64Type:
 		return false
-	case wtVarint:
+	case wire.VarintType:
 		return fd.Kind() != protoreflect.BoolKind
 	}
 	return true
@@ -144,7 +123,7 @@ func sizeDependsOnValue(fd protoreflect.FieldDescriptor) bool {
 
 // fieldSize is the size of one value with its tag (both tags for groups).
 func fieldSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
-	t := len(tagBytes(fd.Number(), wireTypeOf(fd.Kind())))
+	t := len(tagBytes(fd.Number(), wirekind.Of(fd.Kind())))
 	if fd.Kind() == protoreflect.GroupKind {
 		t *= 2
 	}
@@ -153,7 +132,7 @@ func fieldSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 
 // putTag writes a precomputed tag backward: the tag's varint bytes are
 // known at generation time, so they are stored as constants.
-func putTag(num protoreflect.FieldNumber, wt int) []jen.Code {
+func putTag(num protoreflect.FieldNumber, wt wire.Type) []jen.Code {
 	tb := tagBytes(num, wt)
 	if len(tb) == 1 {
 		return []jen.Code{jen.Id("i").Op("--"), jen.Id("b").Index(jen.Id("i")).Op("=").Add(hexByte(tb[0]))}
@@ -192,7 +171,7 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		var out []jen.Code
 		if fd.Kind() == protoreflect.GroupKind {
-			out = append(out, putTag(fd.Number(), wtEndGroup)...)
+			out = append(out, putTag(fd.Number(), wire.EndGroupType)...)
 		}
 		block := []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(v).Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("i"))),
@@ -204,12 +183,12 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.
 		}
 		return append(out, jen.Block(block...))
 	}
-	switch wireTypeOf(fd.Kind()) {
-	case wtVarint:
+	switch wirekind.Of(fd.Kind()) {
+	case wire.VarintType:
 		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), toWire(fd.Kind(), v))}
-	case wtFixed32:
+	case wire.Fixed32Type:
 		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutFixed32Rev")).Call(jen.Id("b"), jen.Id("i"), toWire(fd.Kind(), v))}
-	case wtFixed64:
+	case wire.Fixed64Type:
 		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutFixed64Rev")).Call(jen.Id("b"), jen.Id("i"), toWire(fd.Kind(), v))}
 	}
 	panic("putValue: " + fd.Kind().String())
@@ -224,7 +203,7 @@ func nestAt(fd protoreflect.FieldDescriptor) jen.Code {
 // putField writes one value and its tag backward.
 func putField(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.Code {
 	out := putValue(fd, v, nest)
-	return append(out, putTag(fd.Number(), wireTypeOf(fd.Kind()))...)
+	return append(out, putTag(fd.Number(), wirekind.Of(fd.Kind()))...)
 }
 
 // isNonZero is the implicit-presence test: a field is written when this
@@ -275,7 +254,7 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 			body = append(body, g.sizeRepeated(fn)...)
 		case stMap:
 			k, v := fd.MapKey(), fd.MapValue()
-			entry := jen.Lit(len(tagBytes(fd.Number(), wtBytes))).Op("+").Add(rt("SizeBytes")).Call(
+			entry := jen.Lit(len(tagBytes(fd.Number(), wire.BytesType))).Op("+").Add(rt("SizeBytes")).Call(
 				fieldSize(k, jen.Id("k")).Op("+").Add(fieldSize(v, jen.Id("v"))))
 			var vars []jen.Code
 			switch kUsed, vUsed := sizeDependsOnValue(k), sizeDependsOnValue(v); {
@@ -318,13 +297,13 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
-	tag := len(tagBytes(fd.Number(), wireTypeOf(fd.Kind())))
+	tag := len(tagBytes(fd.Number(), wirekind.Of(fd.Kind())))
 	if fd.IsPacked() {
 		var elems *jen.Statement
-		switch wireTypeOf(fd.Kind()) {
-		case wtFixed32:
+		switch wirekind.Of(fd.Kind()) {
+		case wire.Fixed32Type:
 			elems = jen.Id("l").Op(":=").Lit(4).Op("*").Len(f)
-		case wtFixed64:
+		case wire.Fixed64Type:
 			elems = jen.Id("l").Op(":=").Lit(8).Op("*").Len(f)
 		default:
 			if fd.Kind() == protoreflect.BoolKind {
@@ -339,14 +318,14 @@ func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 				jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(f)).Block(
 					jen.Id("l").Op("+=").Add(valueSize(fd, jen.Id("x")))))
 		}
-		lenTag := len(tagBytes(fd.Number(), wtBytes))
+		lenTag := len(tagBytes(fd.Number(), wire.BytesType))
 		body = append(body, jen.Id("n").Op("+=").Lit(lenTag).Op("+").Add(rt("SizeBytes")).Call(jen.Id("l")))
 		return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(body...)}
 	}
-	switch wireTypeOf(fd.Kind()) {
-	case wtFixed32:
+	switch wirekind.Of(fd.Kind()) {
+	case wire.Fixed32Type:
 		return []jen.Code{jen.Id("n").Op("+=").Len(f).Op("*").Lit(tag + 4)}
-	case wtFixed64:
+	case wire.Fixed64Type:
 		return []jen.Code{jen.Id("n").Op("+=").Len(f).Op("*").Lit(tag + 8)}
 	}
 	if fd.Kind() == protoreflect.BoolKind {
@@ -437,7 +416,7 @@ func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 				loop(putValue(fd, elem, nest)),
 				jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))),
 			}
-			body = append(body, putTag(fd.Number(), wtBytes)...)
+			body = append(body, putTag(fd.Number(), wire.BytesType)...)
 			return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(body...)}
 		}
 		return []jen.Code{loop(putField(fd, elem, rt("NestIndex").Call(jen.Err(), jen.Lit(string(fd.Name())), jen.Id("k"))))}
@@ -458,7 +437,7 @@ func (g *generator) marshalMap(fn *fieldNames) []jen.Code {
 	entry = append(entry, putField(v, jen.Id("v"), rt("NestKey").Call(jen.Err(), jen.Lit(string(fd.Name())), jen.Id("key")))...)
 	entry = append(entry, putField(k, jen.Id("key"), nil)...)
 	entry = append(entry, jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("j").Op("-").Id("i"))))
-	entry = append(entry, putTag(fd.Number(), wtBytes)...)
+	entry = append(entry, putTag(fd.Number(), wire.BytesType)...)
 	if k.Kind() == protoreflect.BoolKind {
 		// Written backward, so true first: the output has false, then true.
 		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("key")).Op(":=").Range().Index(jen.Lit(2)).Bool().Values(jen.True(), jen.False())).Block(
@@ -748,7 +727,7 @@ func slabMethod(k protoreflect.Kind) string {
 
 // checkWire emits "if typ != T { break }": a value of the wrong wire type is
 // kept as an unknown field, as the protobuf spec asks of parsers.
-func checkWire(wt int) jen.Code {
+func checkWire(wt wire.Type) jen.Code {
 	return jen.If(jen.Id("typ").Op("!=").Add(rt(wireTypeNames[wt]))).Block(jen.Break())
 }
 
@@ -767,12 +746,12 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 	case protoreflect.StringKind, protoreflect.BytesKind:
 		fn = "ConsumeBytes"
 	default:
-		switch wireTypeOf(fd.Kind()) {
-		case wtVarint:
+		switch wirekind.Of(fd.Kind()) {
+		case wire.VarintType:
 			fn = "ConsumeVarint"
-		case wtFixed32:
+		case wire.Fixed32Type:
 			fn = "ConsumeFixed32"
-		case wtFixed64:
+		case wire.Fixed64Type:
 			fn = "ConsumeFixed64"
 		}
 	}
@@ -854,9 +833,9 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	if kind == protoreflect.MessageKind || kind == protoreflect.GroupKind {
 		return g.unmarshalMessage(fn)
 	}
-	wt := wireTypeOf(kind)
+	wt := wirekind.Of(kind)
 	var out []jen.Code
-	if st == stRepeated && fd.IsPacked() || st == stRepeated && wt != wtBytes {
+	if st == stRepeated && fd.IsPacked() || st == stRepeated && wt != wire.BytesType {
 		// Packable: the decoder takes the packed and the expanded form.
 		elem := g.consume(fd, "v", "p", "j", jen.Id("off"))
 		var add []jen.Code
@@ -868,11 +847,11 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 		add = append(add, f.Clone().Op("=").Append(f, jen.Id("v")))
 		var prealloc jen.Code = jen.Null()
 		switch wt {
-		case wtFixed32:
+		case wire.Fixed32Type:
 			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, jen.Len(jen.Id("p")).Op("/").Lit(4))
-		case wtFixed64:
+		case wire.Fixed64Type:
 			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, jen.Len(jen.Id("p")).Op("/").Lit(8))
-		case wtVarint:
+		case wire.VarintType:
 			prealloc = f.Clone().Op("=").Qual("slices", "Grow").Call(f, rt("CountVarints").Call(jen.Id("p")))
 		}
 		out = append(out, jen.If(jen.Id("typ").Op("==").Add(rt("BytesType"))).Block(
@@ -938,7 +917,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	path := string(fd.Name())
 	nest := func(base jen.Code) jen.Code { return rt("Nest").Call(jen.Err(), base, jen.Lit(path)) }
 	typ := g.msgType(fd.Message())
-	out := []jen.Code{checkWire(wireTypeOf(fd.Kind()))}
+	out := []jen.Code{checkWire(wirekind.Of(fd.Kind()))}
 	switch storageOf(fd) {
 	case stMessage:
 		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d"))))
@@ -993,16 +972,16 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
-		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(k.Kind())]))).Block(
+		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wirekind.Of(k.Kind())]))).Block(
 			append(keyRead, jen.Continue())...),
-		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wireTypeOf(v.Kind())]))).Block(
+		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wirekind.Of(v.Kind())]))).Block(
 			append(valRead, jen.Continue())...),
 		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), rt("MaxUnknownGroupDepth")),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 	)
 	out := []jen.Code{
-		checkWire(wtBytes),
+		checkWire(wire.BytesType),
 		jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),

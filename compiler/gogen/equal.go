@@ -69,16 +69,12 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 				continue
 			}
 			// A nil wrapper pointer is no member: the copy has none.
-			var cases []jen.Code
-			for _, m := range fn.oneof.fields {
-				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-					jen.If(jen.Id("x").Op("!=").Nil()).Block(
-						jen.Id("c").Dot(fn.oneof.goName).Op("=").Op("&").Id(m.wrapper).Values(jen.Dict{
-							jen.Id(m.goName): cloneValue(m.desc, jen.Id("x").Dot(m.goName))}))))
-			}
 			body = append(body,
 				jen.Id("c").Dot(fn.oneof.goName).Op("=").Nil(),
-				jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+				oneofSwitch("x", jen.Id("m").Dot(fn.oneof.goName), fn.oneof, func(m *fieldNames) []jen.Code {
+					return []jen.Code{jen.Id("c").Dot(fn.oneof.goName).Op("=").Op("&").Id(m.wrapper).Values(jen.Dict{
+						jen.Id(m.goName): cloneValue(m.desc, jen.Id("x").Dot(m.goName))})}
+				}))
 		}
 	}
 	if !g.opts.DropUnknown {
@@ -202,22 +198,31 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 func equalOneof(o *oneofNames) jen.Code {
 	no := jen.Return(jen.False())
 	mo, oo := jen.Id("m").Dot(o.goName), jen.Id("o").Dot(o.goName)
-	var cases, otherCases []jen.Code
-	for _, m := range o.fields {
-		cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-			jen.If(jen.Id("x").Op("!=").Nil()).Block(
+	return jen.Block(
+		jen.Id("set").Op(":=").False(),
+		oneofSwitch("x", mo, o, func(m *fieldNames) []jen.Code {
+			return []jen.Code{
 				jen.Id("set").Op("=").True(),
 				jen.List(jen.Id("y"), jen.Id("ok")).Op(":=").Add(oo).Assert(jen.Op("*").Id(m.wrapper)),
 				jen.If(jen.Op("!").Id("ok").Op("||").Id("y").Op("==").Nil().Op("||").
-					Add(valuesDiffer(m.desc, jen.Id("x").Dot(m.goName), jen.Id("y").Dot(m.goName), eqContainer))).Block(no))))
-		otherCases = append(otherCases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-			jen.If(jen.Id("y").Op("!=").Nil()).Block(no)))
-	}
-	return jen.Block(
-		jen.Id("set").Op(":=").False(),
-		jen.Switch(jen.Id("x").Op(":=").Add(mo).Assert(jen.Type())).Block(cases...),
+					Add(valuesDiffer(m.desc, jen.Id("x").Dot(m.goName), jen.Id("y").Dot(m.goName), eqContainer))).Block(no),
+			}
+		}),
 		// m has no member: neither may o.
 		jen.If(jen.Op("!").Id("set").Op("&&").Add(oo).Op("!=").Nil()).Block(
-			jen.Switch(jen.Id("y").Op(":=").Add(oo).Assert(jen.Type())).Block(otherCases...)),
+			oneofSwitch("y", oo, o, func(*fieldNames) []jen.Code { return []jen.Code{no} })),
 	)
+}
+
+// oneofSwitch is "switch x := v.(type) { case *M_A: if x != nil { ... } ... }"
+// over the members of o, x being the name given, with body(m) as member
+// m's block. A nil wrapper pointer ((*M_A)(nil)) is no member, as in
+// protobuf-go, so it runs no body.
+func oneofSwitch(x string, v jen.Code, o *oneofNames, body func(m *fieldNames) []jen.Code) jen.Code {
+	var cases []jen.Code
+	for _, m := range o.fields {
+		cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
+			jen.If(jen.Id(x).Op("!=").Nil()).Block(body(m)...)))
+	}
+	return jen.Switch(jen.Id(x).Op(":=").Add(v).Assert(jen.Type())).Block(cases...)
 }

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/protoplay/protoplay/runtime/wire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -505,14 +506,8 @@ func isDeprecated(d protoreflect.Descriptor) bool {
 }
 
 // tagBytes is the varint encoding of a field's tag.
-func tagBytes(num protoreflect.FieldNumber, typ int) []byte {
-	v := uint64(num)<<3 | uint64(typ)
-	var b []byte
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
+func tagBytes(num protoreflect.FieldNumber, typ wire.Type) []byte {
+	return wire.AppendTag(nil, int32(num), typ)
 }
 
 func hexByte(b byte) *jen.Statement { return jen.Id(fmt.Sprintf("0x%x", b)) }

@@ -287,12 +287,6 @@ func jsonTagName(fd protoreflect.FieldDescriptor) string {
 	return string(fd.Name())
 }
 
-// defaultName is the name of the constant or variable holding fd's proto2
-// default value, as the naming pass decided it.
-func (mn *messageNames) defaultName(fn *fieldNames) string {
-	return fn.defaultName
-}
-
 func (g *generator) genDefaults(jf *jen.File, mn *messageNames) {
 	var consts, vars []jen.Code
 	for _, fn := range mn.fields {
@@ -300,7 +294,7 @@ func (g *generator) genDefaults(jf *jen.File, mn *messageNames) {
 		if !fd.HasDefault() || fd.IsList() || fd.IsMap() {
 			continue
 		}
-		name := mn.defaultName(fn)
+		name := fn.defaultName
 		def := fd.Default()
 		switch fd.Kind() {
 		case protoreflect.EnumKind:
@@ -363,9 +357,9 @@ func (g *generator) defaultOrZero(mn *messageNames, fn *fieldNames) *jen.Stateme
 	fd := fn.desc
 	if fd.HasDefault() {
 		if fd.Kind() == protoreflect.BytesKind {
-			return jen.Append(jen.Index().Byte().Call(jen.Nil()), jen.Id(mn.defaultName(fn)).Op("..."))
+			return jen.Append(jen.Index().Byte().Call(jen.Nil()), jen.Id(fn.defaultName).Op("..."))
 		}
-		return jen.Id(mn.defaultName(fn))
+		return jen.Id(fn.defaultName)
 	}
 	return g.zeroValue(fd)
 }

@@ -67,11 +67,14 @@ type enumNames struct {
 	nameMap, valueMap string
 }
 
-// goCamelCase converts a proto name to a Go identifier as protoc-gen-go
-// does: words start at "_" + lowercase letter or at a digit run; "." joins
-// nested names with "_" (or capitalizes when a lowercase letter follows);
-// a leading "_" becomes "X".
-func goCamelCase(s string) string {
+// GoCamelCase converts a proto name to a Go identifier as protoc-gen-go
+// does (its strs.GoCamelCase): words start at "_" + lowercase letter or at
+// a digit run; "." joins nested names with "_" (or capitalizes when a
+// lowercase letter follows); a leading "_" becomes "X". So "foo_bar" is
+// FooBar, "_foo" is XFoo and "Outer.Inner" is Outer_Inner. A generated
+// struct field or oneof has this name unless it collides with another
+// declaration, which then takes "_" suffixes.
+func GoCamelCase(s string) string {
 	var b []byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -130,7 +133,7 @@ func localName(d protoreflect.Descriptor) string {
 }
 
 func newEnumNames(f *fileNames, parent *messageNames, d protoreflect.EnumDescriptor) *enumNames {
-	e := &enumNames{desc: d, file: f, goName: goCamelCase(localName(d))}
+	e := &enumNames{desc: d, file: f, goName: GoCamelCase(localName(d))}
 	e.nameMap, e.valueMap = e.goName+"_name", e.goName+"_value"
 	// A top-level enum's constants are Enum_VALUE; a nested enum's are
 	// Message_VALUE. Value names are not camel-cased.
@@ -146,10 +149,10 @@ func newEnumNames(f *fileNames, parent *messageNames, d protoreflect.EnumDescrip
 }
 
 func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNames {
-	m := &messageNames{desc: d, file: f, goName: goCamelCase(localName(d))}
+	m := &messageNames{desc: d, file: f, goName: GoCamelCase(localName(d))}
 	for i, ods := 0, d.Oneofs(); i < ods.Len(); i++ {
 		od := ods.Get(i)
-		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: goCamelCase(string(od.Name()))})
+		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: GoCamelCase(string(od.Name()))})
 	}
 	for i, fds := 0, d.Fields(); i < fds.Len(); i++ {
 		fd := fds.Get(i)
@@ -157,7 +160,7 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 		if isGroupLike(fd) {
 			name = string(fd.Message().Name())
 		}
-		fn := &fieldNames{desc: fd, goName: goCamelCase(name)}
+		fn := &fieldNames{desc: fd, goName: GoCamelCase(name)}
 		if od := fd.ContainingOneof(); od != nil {
 			o := m.oneofs[od.Index()]
 			o.fields = append(o.fields, fn)
@@ -205,10 +208,10 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 	// name, by taking "_" suffixes.
 	nested := map[string]bool{}
 	for i, mds := 0, d.Messages(); i < mds.Len(); i++ {
-		nested[goCamelCase(localName(mds.Get(i)))] = true
+		nested[GoCamelCase(localName(mds.Get(i)))] = true
 	}
 	for i, eds := 0, d.Enums(); i < eds.Len(); i++ {
-		nested[goCamelCase(localName(eds.Get(i)))] = true
+		nested[GoCamelCase(localName(eds.Get(i)))] = true
 	}
 	for _, fn := range m.fields {
 		if fn.desc.ContainingOneof() != nil {
@@ -240,15 +243,10 @@ func isGroupLike(fd protoreflect.FieldDescriptor) bool {
 	return md.Parent() == fd.ContainingMessage()
 }
 
-// GoCamelCase is protoc-gen-go's name mangling (strs.GoCamelCase): the
-// Go name of a field or oneof called s ("foo_bar" -> "FooBar", "_x" ->
-// "XX"), before collision suffixes.
-func GoCamelCase(s string) string { return goCamelCase(s) }
-
 // GoName returns the Go identifier protoplay (like protoc-gen-go) gives a
 // message or enum type: its name relative to the file's package, camel-cased,
 // with nesting joined by "_" (Outer.Inner -> Outer_Inner).
-func GoName(d protoreflect.Descriptor) string { return goCamelCase(localName(d)) }
+func GoName(d protoreflect.Descriptor) string { return GoCamelCase(localName(d)) }
 
 // reservedImportNames are the names no import may take in generated code:
 // the predeclared identifiers, init, the blank identifier and printerLocals.

@@ -28,8 +28,8 @@ func TestGoCamelCase(t *testing.T) {
 		"tally_sheet":      "TallySheet",
 		"Outer.Inner_Part": "Outer_Inner_Part",
 	} {
-		if got := goCamelCase(in); got != want {
-			t.Errorf("goCamelCase(%q) = %q, want %q", in, got, want)
+		if got := GoCamelCase(in); got != want {
+			t.Errorf("GoCamelCase(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -39,6 +39,20 @@ var wellKnown = map[string]string{
 	"google/protobuf/descriptor.proto":     "descriptorpb",
 }
 
+// WellKnownFiles returns the well-known type files, descriptor.proto
+// included, whose Go code protoplay keeps under runtime/wkt, sorted by
+// path ("google/protobuf/any.proto", ...). It is the one list of them: the
+// compiler's standard imports and the runtime/wkt golden test derive theirs
+// from it. The caller owns the slice.
+func WellKnownFiles() []string {
+	names := make([]string, 0, len(wellKnown))
+	for name := range wellKnown {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // WellKnownImportPath returns the runtime package that holds the code for a
 // well-known type file, and whether name is one.
 func WellKnownImportPath(name string) (string, bool) {

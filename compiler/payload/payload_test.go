@@ -381,3 +381,17 @@ func TestFirstDifference(t *testing.T) {
 		}
 	}
 }
+
+// TestWireTypeName checks the spec's names for the six wire types and the
+// "wire type N" form for everything else, out-of-byte values included.
+func TestWireTypeName(t *testing.T) {
+	want := map[int]string{
+		0: "VARINT", 1: "I64", 2: "LEN", 3: "SGROUP", 4: "EGROUP", 5: "I32",
+		6: "wire type 6", 7: "wire type 7", -1: "wire type -1", 256: "wire type 256",
+	}
+	for wt, name := range want {
+		if got := WireTypeName(wt); got != name {
+			t.Errorf("WireTypeName(%d) = %q, want %q", wt, got, name)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/protoplay/protoplay/runtime/wire"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -100,32 +101,22 @@ type Alternative struct {
 
 // Wire types as numbers, for View and Field.
 const (
-	wtVarint = int(protowire.VarintType)
-	wtI64    = int(protowire.Fixed64Type)
-	wtLen    = int(protowire.BytesType)
-	wtSGroup = int(protowire.StartGroupType)
-	wtEGroup = int(protowire.EndGroupType)
-	wtI32    = int(protowire.Fixed32Type)
+	wtVarint = int(wire.VarintType)
+	wtI64    = int(wire.Fixed64Type)
+	wtLen    = int(wire.BytesType)
+	wtSGroup = int(wire.StartGroupType)
+	wtEGroup = int(wire.EndGroupType)
+	wtI32    = int(wire.Fixed32Type)
 )
 
 // WireTypeName is the spec's name of a wire type: VARINT, I64, LEN, SGROUP,
-// EGROUP or I32; "wire type N" for 6 and 7, which are invalid.
+// EGROUP or I32; "wire type N" for 6 and 7, which are invalid. The names
+// are runtime/wire's (wire.Type.String).
 func WireTypeName(wt int) string {
-	switch wt {
-	case wtVarint:
-		return "VARINT"
-	case wtI64:
-		return "I64"
-	case wtLen:
-		return "LEN"
-	case wtSGroup:
-		return "SGROUP"
-	case wtEGroup:
-		return "EGROUP"
-	case wtI32:
-		return "I32"
+	if wt < 0 || wt > math.MaxUint8 {
+		return "wire type " + strconv.Itoa(wt)
 	}
-	return "wire type " + strconv.Itoa(wt)
+	return wire.Type(wt).String()
 }
 
 // DecodeRaw decodes a binary payload without a schema, as
@@ -149,15 +140,26 @@ func WireTypeName(wt int) string {
 // error. Input over MaxInputBytes gives diag.KindLimit. DecodeRaw allocates at
 // most MaxViewBytesPerInputByte per input byte plus MaxViewOverhead.
 func DecodeRaw(payload []byte) (*View, error) {
-	v := &View{Size: len(payload), Fields: []Field{}}
+	return newView("", payload, func() ([]Field, *diag.Error) {
+		d := rawDecoder{b: payload}
+		// Without a schema every field is unknown: the top level is depth 0
+		// of MaxUnknownDepth.
+		fields, _, err := d.fields(0, len(payload), 0, "", 0)
+		return fields, err
+	})
+}
+
+// newView is the View of payload as message type typ ("" for a raw
+// decode): after the size check, walk reads the top-level fields, and the
+// View holds those read and the *diag.Error that stopped it, if any (also
+// returned as the error).
+func newView(typ string, payload []byte, walk func() ([]Field, *diag.Error)) (*View, error) {
+	v := &View{Type: typ, Size: len(payload), Fields: []Field{}}
 	if err := checkSize(len(payload)); err != nil {
 		v.Error = err.(*diag.Error)
 		return v, err
 	}
-	d := rawDecoder{b: payload}
-	// Without a schema every field is unknown: the top level is depth 0 of
-	// MaxUnknownDepth.
-	fields, _, err := d.fields(0, len(payload), 0, "", 0)
+	fields, err := walk()
 	v.Fields = append(v.Fields, fields...)
 	if err != nil {
 		v.Error = err
@@ -192,12 +194,22 @@ func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int,
 
 // MaxTagBytes is the longest tag accepted: a tag is a 32-bit varint (field
 // number << 3 | wire type), at most 5 bytes, as the C++ and upb parsers
-// read it. google.golang.org/protobuf reads tags of up to 10 bytes; every
-// function of this package rejects them, at the tag's offset.
-const MaxTagBytes = 5
+// read it (wire.MaxTagBytes). google.golang.org/protobuf reads tags of up
+// to 10 bytes; every function of this package rejects them, at the tag's
+// offset.
+const MaxTagBytes = wire.MaxTagBytes
 
 // errTagOverlong is consumeTag's code for a tag longer than MaxTagBytes.
 const errTagOverlong = -1000
+
+// nextTag reads a valid tag from the front of b, as generated code does
+// (wire.ConsumeTag): at most MaxTagBytes long, with a field number from 1
+// to 536870911 and a wire type from 0 to 5. n < 0 if b does not start with
+// one.
+func nextTag(b []byte) (num protowire.Number, wt int, n int) {
+	num32, typ, n := wire.ConsumeTag(b)
+	return protowire.Number(num32), int(typ), n
+}
 
 // consumeTag reads a tag's varint from the front of b: its value and
 // length, or n < 0 (a protowire error code, or errTagOverlong when the
@@ -251,10 +263,29 @@ func (d *rawDecoder) fields(start, end, depth int, path string, group protowire.
 		out = append(out, *f)
 		pos = next
 	}
-	if group != 0 {
-		return out, pos, payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
+	return out, pos, groupUnclosed(pos, path, group)
+}
+
+// groupEnd checks the EGROUP tag of field num at pos against group, the
+// field number of the group being read (0 outside any group): nil when the
+// tag closes it, else the error.
+func groupEnd(pos int, path string, num, group protowire.Number) *diag.Error {
+	switch group {
+	case num:
+		return nil
+	case 0:
+		return payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
 	}
-	return out, pos, nil
+	return payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+}
+
+// groupUnclosed is the error for fields that end at pos inside the group of
+// field group: nil outside any group (group 0).
+func groupUnclosed(pos int, path string, group protowire.Number) *diag.Error {
+	if group == 0 {
+		return nil
+	}
+	return payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
 }
 
 // field decodes one field at pos. done reports that pos held the EGROUP
@@ -267,13 +298,10 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		return nil, pos, false, err
 	}
 	if wt == wtEGroup {
-		if group == num {
-			return nil, pos + n, true, nil
+		if err := groupEnd(pos, path, num, group); err != nil {
+			return nil, pos, false, err
 		}
-		if group == 0 {
-			return nil, pos, false, payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
-		}
-		return nil, pos, false, payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+		return nil, pos + n, true, nil
 	}
 	f = &Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num), WireType: wt}
 	fpath := joinPath(path, "#"+strconv.Itoa(int(num)))
@@ -454,11 +482,10 @@ func validMessage(v []byte, depth int) bool {
 	var stack [MaxUnknownDepth]protowire.Number
 	sp := 0
 	for pos := 0; pos < len(v); {
-		t, n := consumeTag(v[pos:])
-		if n < 0 || t>>3 == 0 || t>>3 > uint64(protowire.MaxValidNumber) {
+		num, wt, n := nextTag(v[pos:])
+		if n < 0 {
 			return false
 		}
-		num, wt := protowire.Number(t>>3), int(t&7)
 		pos += n
 		switch wt {
 		case wtVarint:

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/protoplay/protoplay/compiler/internal/wirekind"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -29,19 +30,11 @@ import (
 // MaxViewOverhead.
 func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*View, error) {
 	md = s.resolve(md)
-	v := &View{Type: string(md.FullName()), Size: len(payload), Fields: []Field{}}
-	if err := checkSize(len(payload)); err != nil {
-		v.Error = err.(*diag.Error)
-		return v, err
-	}
-	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
-	fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
-	v.Fields = append(v.Fields, fields...)
-	if err != nil {
-		v.Error = err
-		return v, err
-	}
-	return v, nil
+	return newView(string(md.FullName()), payload, func() ([]Field, *diag.Error) {
+		w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+		fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
+		return fields, err
+	})
 }
 
 type wireWalker struct {
@@ -79,13 +72,10 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			return out, pos, err
 		}
 		if wt == wtEGroup {
-			if group == num {
-				return out, pos + n, nil
+			if err := groupEnd(pos, path, num, group); err != nil {
+				return out, pos, err
 			}
-			if group == 0 {
-				return out, pos, payloadErr(pos, path, "EGROUP for field %d without a matching SGROUP", num)
-			}
-			return out, pos, payloadErr(pos, path, "EGROUP for field %d does not close the group of field %d", num, group)
+			return out, pos + n, nil
 		}
 		fd, name := w.lookup(md, num)
 		elem := name
@@ -101,7 +91,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		fpath := joinPath(path, elem)
 		want := -1
 		if fd != nil {
-			want = wireTypeOf(fd.Kind())
+			want = int(wirekind.Of(fd.Kind()))
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
 		if fd == nil || (wt != want && !packed) {
@@ -185,10 +175,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 		out = append(out, f)
 		pos = next
 	}
-	if group != 0 {
-		return out, pos, payloadErr(pos, path, "unexpected end of input: no EGROUP for group field %d", group)
-	}
-	return out, pos, nil
+	return out, pos, groupUnclosed(pos, path, group)
 }
 
 // expandAny shows the value bytes of a google.protobuf.Any as the message
@@ -229,7 +216,7 @@ func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, 
 	}
 	f.Packed = true
 	f.ValueOffset, f.ValueLength = vs, ve-vs
-	want := wireTypeOf(fd.Kind())
+	want := int(wirekind.Of(fd.Kind()))
 	// Size the element list once: a varint ends at each byte below 0x80.
 	n := 0
 	switch want {
@@ -372,21 +359,6 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// wireTypeOf is the wire type a field of kind k is written with.
-func wireTypeOf(k protoreflect.Kind) int {
-	switch k {
-	case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
-		return wtI64
-	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
-		return wtI32
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return wtLen
-	case protoreflect.GroupKind:
-		return wtSGroup
-	}
-	return wtVarint
-}
-
 // typeName is a field's type as shown in a View: the scalar kind, or the
 // full name of its message or enum type ("map<K, V>" entries are messages).
 func typeName(fd protoreflect.FieldDescriptor) string {
@@ -432,18 +404,17 @@ func (w *wireWalker) check(md protoreflect.MessageDescriptor, start, end, depth 
 	b := w.raw.b
 	pos := start
 	for pos < end {
-		v, n := consumeTag(b[pos:end])
-		if n < 0 || v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) || v&7 > 5 {
+		num, wt, n := nextTag(b[pos:end])
+		if n < 0 {
 			return pos, false
 		}
-		num, wt := protowire.Number(v>>3), int(v&7)
 		if wt == wtEGroup {
 			return pos + n, group == num
 		}
 		fd, _ := w.lookup(md, num)
 		want := -1
 		if fd != nil {
-			want = wireTypeOf(fd.Kind())
+			want = int(wirekind.Of(fd.Kind()))
 		}
 		packed := fd != nil && fd.IsList() && wt == wtLen && want != wtLen && want != wtSGroup
 		badKey := fd != nil && wt != want && num == 1 && md.IsMapEntry()
@@ -511,11 +482,10 @@ func checkRaw(b []byte, pos, end int, num protowire.Number, wt, depth int) (int,
 			return pos, false
 		}
 		for pos < end {
-			v, n := consumeTag(b[pos:end])
-			if n < 0 || v>>3 == 0 || v>>3 > uint64(protowire.MaxValidNumber) || v&7 > 5 {
+			num2, wt2, n := nextTag(b[pos:end])
+			if n < 0 {
 				return pos, false
 			}
-			num2, wt2 := protowire.Number(v>>3), int(v&7)
 			pos += n
 			if wt2 == wtEGroup {
 				return pos, num2 == num
@@ -533,11 +503,11 @@ func checkRaw(b []byte, pos, end int, num protowire.Number, wt, depth int) (int,
 // whose fields start at pos and which checkRaw accepted, ending at end.
 func endTagAt(b []byte, pos, end int) int {
 	for pos < end {
-		v, n := consumeTag(b[pos:end])
-		if n < 0 || int(v&7) == wtEGroup {
+		num, wt, n := nextTag(b[pos:end])
+		if n < 0 || wt == wtEGroup {
 			return pos
 		}
-		pos, _ = checkRaw(b, pos+n, end, protowire.Number(v>>3), int(v&7), 1)
+		pos, _ = checkRaw(b, pos+n, end, num, wt, 1)
 	}
 	return pos
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"math/bits"
 	"slices"
+	"strconv"
 )
 
 // Type is a wire type, the low 3 bits of a tag. It says how to find the end
@@ -19,6 +20,26 @@ const (
 	EndGroupType   Type = 4 // EGROUP: group end (deprecated)
 	Fixed32Type    Type = 5 // I32: fixed32, sfixed32, float
 )
+
+// typeNames are the spec's names of the wire types, indexed by Type.
+var typeNames = [...]string{
+	VarintType:     "VARINT",
+	Fixed64Type:    "I64",
+	BytesType:      "LEN",
+	StartGroupType: "SGROUP",
+	EndGroupType:   "EGROUP",
+	Fixed32Type:    "I32",
+}
+
+// String returns the spec's name of t: VARINT, I64, LEN, SGROUP, EGROUP or
+// I32 (https://protobuf.dev/programming-guides/encoding/#structure), and
+// "wire type N" for the undefined values 6 to 255.
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return "wire type " + strconv.Itoa(int(t))
+}
 
 const (
 	// MinValidNumber and MaxValidNumber bound field numbers: a tag holds

@@ -276,6 +276,36 @@ var validNumbers = []int32{1, 2, 15, 16, 2047, 2048, 1<<18 - 1, 1 << 18, 19000, 
 
 var validTypes = []wire.Type{wire.VarintType, wire.Fixed64Type, wire.BytesType, wire.StartGroupType, wire.EndGroupType, wire.Fixed32Type}
 
+// TestTypeString checks each wire type's value against protowire's constant
+// of the same name, and its String against the spec's name
+// (protobuf.dev/programming-guides/encoding/#structure).
+func TestTypeString(t *testing.T) {
+	for _, c := range []struct {
+		typ  wire.Type
+		pw   protowire.Type
+		name string
+	}{
+		{wire.VarintType, protowire.VarintType, "VARINT"},
+		{wire.Fixed64Type, protowire.Fixed64Type, "I64"},
+		{wire.BytesType, protowire.BytesType, "LEN"},
+		{wire.StartGroupType, protowire.StartGroupType, "SGROUP"},
+		{wire.EndGroupType, protowire.EndGroupType, "EGROUP"},
+		{wire.Fixed32Type, protowire.Fixed32Type, "I32"},
+		{6, 6, "wire type 6"},
+		{7, 7, "wire type 7"},
+	} {
+		if protowire.Type(c.typ) != c.pw {
+			t.Errorf("%s = %d, protowire has %d", c.name, uint8(c.typ), c.pw)
+		}
+		if got := c.typ.String(); got != c.name {
+			t.Errorf("Type(%d).String() = %q, want %q", uint8(c.typ), got, c.name)
+		}
+	}
+	if got := wire.Type(255).String(); got != "wire type 255" {
+		t.Errorf("Type(255).String() = %q", got)
+	}
+}
+
 func TestTag(t *testing.T) {
 	if wire.MinValidNumber != protowire.MinValidNumber || wire.MaxValidNumber != protowire.MaxValidNumber {
 		t.Fatal("field number bounds differ from protowire")
