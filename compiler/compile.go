@@ -60,6 +60,7 @@ type (
 	File = gogen.File
 )
 
+// Severities of a Diagnostic.
 const (
 	SeverityError   = diag.SeverityError
 	SeverityWarning = diag.SeverityWarning
