@@ -7,7 +7,7 @@
 //
 //   - Compile turns .proto sources (a map of path to text, or an fs.FS with
 //     import roots) into descriptors, diagnostics and generated Go files;
-//     LoadSchema then gives the schema-driven payload operations (encode,
+//     Result.Schema then gives the schema-driven payload operations (encode,
 //     decode, wire view, sample, check) by message type name.
 //   - A Workspace answers the JSON-shaped requests of the browser and the
 //     npm package (CompileRequest, EncodeRequest, ...), keeping the last
