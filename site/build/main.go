@@ -5,8 +5,9 @@
 //	go run ./site/build -npm .cache/npm/package   (the npm package; see npm.go)
 //
 // It builds the core for the browser (GOOS=js GOARCH=wasm go build ./wasm),
-// bundles site/src with esbuild's Go API (the Worker, with Go's
-// wasm_exec.js inlined, and the page), names every asset by its content
+// bundles site/src with esbuild's Go API (the Worker, site/src/lib/worker.ts
+// with Go's wasm_exec.js inlined, and the page, site/src/page/main.ts),
+// names every asset by its content
 // hash so it can be cached forever, writes index.html pointing at them, and
 // precompresses each file as .gz (and as .br when the brotli command is on
 // PATH; the standard library has no brotli encoder).
@@ -113,7 +114,7 @@ func run(root, out, goCmd string, dev bool) error {
 	}
 
 	// The Worker first: the page needs its hashed name.
-	worker, err := b.bundle("src/worker.ts", nil, wasmExec)
+	worker, err := b.bundle("src/lib/worker.ts", nil, wasmExec)
 	if err != nil {
 		return err
 	}
@@ -125,7 +126,7 @@ func run(root, out, goCmd string, dev bool) error {
 	if err != nil {
 		return err
 	}
-	page, err := b.bundle("src/main.ts", map[string]string{
+	page, err := b.bundle("src/page/main.ts", map[string]string{
 		"__PREBUILT_EXAMPLE__":  prebuilt,
 		"__WORKER_URL__":        strconv.Quote("./" + workerName),
 		"__WASM_URL__":          strconv.Quote("./" + wasmName),
@@ -167,7 +168,7 @@ func run(root, out, goCmd string, dev bool) error {
 		}
 	}
 	// The license and the third-party notices, linked from the About
-	// dialog (src/about.ts).
+	// dialog (src/page/about.ts).
 	if err := b.writeLicenses("LICENSE.txt", version); err != nil {
 		return err
 	}

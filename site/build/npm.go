@@ -51,6 +51,8 @@ func runNPM(root, out, goCmd string) error {
 		}
 		return ""
 	}
+	// The package is the library: an input from the page is an error.
+	nt.ours = libSources
 	b := &builder{root: root, site: site, out: out, notices: nt}
 	wasm, err := b.buildWasm(goCmd)
 	if err != nil {
@@ -70,7 +72,7 @@ func runNPM(root, out, goCmd string) error {
 	// The Worker, as a classic script: the browser entry starts it from a
 	// Blob, so no bundler or server has to know of a second file.
 	worker, err := b.esbuild(api.BuildOptions{
-		EntryPoints: []string{filepath.Join(site, "src/worker.ts")},
+		EntryPoints: []string{filepath.Join(site, "src/lib/worker.ts")},
 		Format:      api.FormatIIFE,
 		Platform:    api.PlatformBrowser,
 	}, wasmExec)

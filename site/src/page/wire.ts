@@ -2,7 +2,7 @@
 // fields they encode. Hovering a field highlights its bytes (tag bytes
 // apart from value bytes); hovering a byte highlights the innermost field
 // that holds it, and its bytes.
-import type { WireField, WireView } from "./api";
+import type { WireField, WireView } from "../lib/api.gen";
 
 // Bytes shown in the grid; a larger payload's rest is summarised, so a
 // multi-megabyte paste cannot stall the page with DOM nodes.
