@@ -5,7 +5,8 @@ import "./style.css";
 import example from "../../../testdata/example/example.proto";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { CheckResult, CompileRequest, CompileResult, Diagnostic, GeneratedFile } from "../lib/api.gen";
+import type { CheckResult, CompileResult, Diagnostic, GeneratedFile } from "../lib/api.gen";
+import type { Files } from "../lib/common";
 import { CallError, compileWasm, Core } from "../lib/client";
 import { protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
 import { Latest } from "../lib/latest";
@@ -15,8 +16,6 @@ import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, copyText, debounce, el, notice, toast } from "./ui";
 import { zip } from "./zip";
-
-type Files = CompileRequest["files"];
 
 // Test and measurement knobs: ?timeout=MS, ?memlimit=MiB and ?gogc=N.
 const params = new URLSearchParams(location.search);

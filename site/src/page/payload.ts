@@ -4,14 +4,13 @@
 // bytes are decoded with no schema at all.
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { CompileRequest, CoreError, MessageInfo, ViewResult } from "../lib/api.gen";
+import type { BytesResult, CoreError, MessageInfo, ViewResult } from "../lib/api.gen";
+import type { Files } from "../lib/common";
 import { CallError, type Core } from "../lib/client";
 import { jsonExtensions } from "../lib/editor";
 import { Latest } from "../lib/latest";
 import { byId, debounce } from "./ui";
 import { parseHex, renderWire } from "./wire";
-
-type Files = CompileRequest["files"];
 
 export class PayloadPanel {
   private json: EditorView;
@@ -148,9 +147,7 @@ export class PayloadPanel {
       if (!fresh()) return;
       this.hex.value = r.hex;
       this.b64.value = r.base64;
-      const v = await this.core.call("wireView", { files, type: this.type, input: r.hex, encoding: "hex" });
-      if (!fresh()) return;
-      this.showView(v, `${r.size} bytes`);
+      await this.showWireView(files, r, fresh);
     } catch (e) {
       if (fresh()) this.showError(e);
     }
@@ -167,22 +164,18 @@ export class PayloadPanel {
       if (this.raw.checked || !this.files || !this.type) {
         const v = await this.core.call("decodeRaw", { input, encoding });
         if (!fresh()) return;
-        if (encoding === "hex") this.b64.value = v.base64;
-        else this.hex.value = v.hex;
+        this.fillOther(encoding, v);
         this.showView(v, `${v.size} bytes, decoded without a schema`);
         return;
       }
       const files = this.files;
       const r = await this.core.call("decode", { files, type: this.type, input, encoding });
       if (!fresh()) return;
-      if (encoding === "hex") this.b64.value = r.base64;
-      else this.hex.value = r.hex;
+      this.fillOther(encoding, r);
       this.setJSON(r.value);
       this.touched = true;
       this.onStateChange();
-      const v = await this.core.call("wireView", { files, type: this.type, input: r.hex, encoding: "hex" });
-      if (!fresh()) return;
-      this.showView(v, `${r.size} bytes`);
+      await this.showWireView(files, r, fresh);
     } catch (e) {
       if (!fresh()) return;
       this.showError(e);
@@ -194,6 +187,19 @@ export class PayloadPanel {
         this.wire.replaceChildren();
       }
     }
+  }
+
+  // fillOther writes the bytes into the box of the encoding not typed in.
+  private fillOther(typed: "hex" | "base64", b: BytesResult) {
+    if (typed === "hex") this.b64.value = b.base64;
+    else this.hex.value = b.hex;
+  }
+
+  // showWireView shows the wire view of the bytes of b against the type,
+  // unless a newer request began meanwhile.
+  private async showWireView(files: Files, b: BytesResult, fresh: () => boolean) {
+    const v = await this.core.call("wireView", { files, type: this.type, input: b.hex, encoding: "hex" });
+    if (fresh()) this.showView(v, `${b.size} bytes`);
   }
 
   private setJSON(text: string) {
