@@ -18,6 +18,7 @@ import type {
   Methods,
   ViewResult,
 } from "./api.gen";
+import { fromHex, toHex } from "./hex";
 
 export type {
   Alternative,
@@ -288,17 +289,4 @@ function payloadOf(input: Payload, encoding: Encoding | undefined): [string, Enc
   if (typeof input === "string") return [input, encoding ?? "auto"];
   if (!(input instanceof Uint8Array)) throw new TypeError("protoplay: a payload is a Uint8Array or hex/base64 text");
   return [toHex(input), "hex"];
-}
-
-function toHex(b: Uint8Array): string {
-  let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
-  return s;
-}
-
-function fromHex(h: string): Uint8Array {
-  const clean = h.replace(/[^0-9a-fA-F]/g, "");
-  const out = new Uint8Array(clean.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
-  return out;
 }

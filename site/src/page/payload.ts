@@ -10,7 +10,7 @@ import { CallError, type Core } from "../lib/client";
 import { jsonExtensions } from "../lib/editor";
 import { Latest } from "../lib/latest";
 import { byId, debounce } from "./ui";
-import { parseHex, renderWire } from "./wire";
+import { renderWire } from "./wire";
 
 export class PayloadPanel {
   private json: EditorView;
@@ -182,7 +182,7 @@ export class PayloadPanel {
       // Show how far the bytes parse, to point at the fault.
       try {
         const v = await this.core.call("decodeRaw", { input, encoding });
-        if (fresh()) renderWire(this.wire, v, parseHex(v.hex));
+        if (fresh()) renderWire(this.wire, v);
       } catch {
         this.wire.replaceChildren();
       }
@@ -209,7 +209,7 @@ export class PayloadPanel {
   private showView(v: ViewResult, summary: string) {
     this.errBox.hidden = true;
     this.wire.dataset.summary = summary;
-    renderWire(this.wire, v, parseHex(v.hex));
+    renderWire(this.wire, v);
   }
 
   private showError(e: unknown) {
