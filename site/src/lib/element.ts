@@ -269,10 +269,7 @@ export class ProtoplayEditor extends HTMLElement {
 
   private showDiagnostics(diags: Diagnostic[]) {
     const view = this.editor!;
-    showDiagnostics(
-      view,
-      diags.filter((d) => d.file === this.filename() || !d.file),
-    );
+    showDiagnostics(view, diags.filter((d) => d.file === this.filename() || !d.file));
     this.diagList.replaceChildren(
       ...diags.map((d) => {
         const e = document.createElement("div");
