@@ -316,6 +316,7 @@ func TestPlayground(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		waitJS(t, ctx, "a compile after the fix", fmt.Sprintf("%s > %d", compiles, n), 30*time.Second)
 		waitJS(t, ctx, "output back after the fix", goState+` === "ok" && `+diagnostics+`.length === 0`, 30*time.Second)
 		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=editor] .cm-lintRange-error')`) {
 			t.Error("error mark still shown after the fix")

@@ -192,12 +192,21 @@ try {
   out.brokenRejected = true;
   out.isError = e instanceof Error && e instanceof pp.ProtoplayError;
   out.message = e.message;
+  out.kind = e.kind;
+  out.detailKind = e.detail?.kind;
   out.diagnostics = e.diagnostics;
 }
 try {
   await pp.encode({ [name]: readFileSync(broken, "utf8") }, type, {});
 } catch (e) {
   out.encodeBrokenDiagnostics = e.diagnostics?.length ?? 0;
+  out.encodeBrokenKind = e.kind;
+}
+try {
+  await pp.decode(files, type, "0a05ff");
+} catch (e) {
+  out.truncatedKind = e.kind;
+  out.truncatedOffset = e.detail?.offset;
 }
 console.log(JSON.stringify(out));
 `
@@ -246,12 +255,17 @@ func TestNPMPackageNode(t *testing.T) {
 		BrokenRejected bool
 		IsError        bool
 		Message        string
+		Kind           string
+		DetailKind     string
 		Diagnostics    []struct {
-			File                   string
-			Line, Column, Severity int
-			Message                string
+			File              string
+			Line, Column      int
+			Severity, Message string
 		}
 		EncodeBrokenDiagnostics int
+		EncodeBrokenKind        string
+		TruncatedKind           string
+		TruncatedOffset         int
 	}
 	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatalf("node printed %q: %v", outb, err)
@@ -277,15 +291,23 @@ func TestNPMPackageNode(t *testing.T) {
 	}
 	found := false
 	for _, d := range out.Diagnostics {
-		if d.Severity == 1 && d.Line == n && d.File == name {
+		if d.Severity == "error" && d.Line == n && d.File == name {
 			found = true
 		}
 	}
 	if !found || !strings.Contains(out.Message, fmt.Sprintf("%s:%d:", name, n)) {
 		t.Errorf("broken schema: want an error at %s:%d, got %q %+v", name, n, out.Message, out.Diagnostics)
 	}
-	if out.EncodeBrokenDiagnostics == 0 {
-		t.Errorf("encode on the broken schema rejected without diagnostics")
+	if out.Kind != "schema" || out.DetailKind != "schema" {
+		t.Errorf("broken schema: kind %q, detail.kind %q, want schema", out.Kind, out.DetailKind)
+	}
+	if out.EncodeBrokenDiagnostics == 0 || out.EncodeBrokenKind != "schema" {
+		t.Errorf("encode on the broken schema rejected with %d diagnostics, kind %q; want the schema's, kind schema", out.EncodeBrokenDiagnostics, out.EncodeBrokenKind)
+	}
+	// A LEN field (field 1, 5 bytes) cut after one byte: the payload is at
+	// fault at byte 1, the length prefix that runs past the end.
+	if out.TruncatedKind != "payload" || out.TruncatedOffset != 1 {
+		t.Errorf("a truncated payload rejected with kind %q at offset %d, want payload at 1", out.TruncatedKind, out.TruncatedOffset)
 	}
 }
 
@@ -306,6 +328,7 @@ try {
 } catch (e) {
   out.isError = e instanceof pp.ProtoplayError;
   out.message = e.message;
+  out.kind = e.kind;
   out.limit = e.diagnostics.map((d) => d.limit ?? "").join(",");
 }
 out.ms = performance.now() - t0;
@@ -313,6 +336,8 @@ try {
   await pp.sample({ "big.proto": big }, "big.M1");
 } catch (e) {
   out.sampleMessage = e.message;
+  out.sampleKind = e.kind;
+  out.sampleLimit = e.detail?.limit;
 }
 // The core still answers, within the limits.
 const small = await pp.compile('syntax = "proto3";\nmessage S { int32 a = 1; }\n');
@@ -346,21 +371,24 @@ func TestNPMPackageNodeLimits(t *testing.T) {
 				BigCompiled    bool
 				IsError        bool
 				Message        string
+				Kind           string
 				Limit          string
 				Ms             float64
 				SampleMessage  string
+				SampleKind     string
+				SampleLimit    string
 				SmallGenerated int
 			}
 			if err := json.Unmarshal(outb, &out); err != nil {
 				t.Fatalf("node printed %q: %v", outb, err)
 			}
 			t.Logf("%s limit: rejected after %.0f ms: %s", tc.name, out.Ms, out.Message)
-			if out.BigCompiled || !out.IsError || out.Message != tc.want || !strings.Contains(out.Limit, tc.limit) {
-				t.Errorf("compile: %+v, want %q", out, tc.want)
+			if out.BigCompiled || !out.IsError || out.Message != tc.want || out.Kind != "limit" || !strings.Contains(out.Limit, tc.limit) {
+				t.Errorf("compile: %+v, want %q, kind limit", out, tc.want)
 			}
 			// sample compiles without generating, which may fit.
-			if out.SampleMessage != "" && out.SampleMessage != tc.want {
-				t.Errorf("sample: %q, want %q or success", out.SampleMessage, tc.want)
+			if out.SampleMessage != "" && (out.SampleMessage != tc.want || out.SampleKind != "limit" || out.SampleLimit != tc.limit) {
+				t.Errorf("sample: %q (kind %q, limit %q), want %q (kind limit, limit %s) or success", out.SampleMessage, out.SampleKind, out.SampleLimit, tc.want, tc.limit)
 			}
 			if out.SmallGenerated != 1 {
 				t.Errorf("a small schema afterwards generated %d files", out.SmallGenerated)

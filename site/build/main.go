@@ -5,8 +5,9 @@
 //	go run ./site/build -npm .cache/npm/package   (the npm package; see npm.go)
 //
 // It builds the core for the browser (GOOS=js GOARCH=wasm go build ./wasm),
-// bundles site/src with esbuild's Go API (the Worker, with Go's
-// wasm_exec.js inlined, and the page), names every asset by its content
+// bundles site/src with esbuild's Go API (the Worker, site/src/lib/worker.ts
+// with Go's wasm_exec.js inlined, and the page, site/src/page/main.ts),
+// names every asset by its content
 // hash so it can be cached forever, writes index.html pointing at them, and
 // precompresses each file as .gz (and as .br when the brotli command is on
 // PATH; the standard library has no brotli encoder).
@@ -78,29 +79,39 @@ func prepare(root, out, target string) (absRoot, site, absOut string, err error)
 	return absRoot, site, absOut, os.MkdirAll(absOut, 0o755)
 }
 
-func run(root, out, goCmd string, dev bool) error {
-	root, site, out, err := prepare(root, out, "make site")
+// newBuilder prepares a build into out (see prepare; target names the
+// make target) and returns its builder and the version it ships.
+func newBuilder(root, out, goCmd, target string) (*builder, string, error) {
+	root, site, out, err := prepare(root, out, target)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	version, err := moduleVersion(root)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	nt, err := newNotices(root, goCmd)
 	if err != nil {
+		return nil, "", err
+	}
+	return &builder{root: root, site: site, out: out, notices: nt}, version, nil
+}
+
+func run(root, out, goCmd string, dev bool) error {
+	b, version, err := newBuilder(root, out, goCmd, "make site")
+	if err != nil {
 		return err
 	}
+	b.dev = dev
 	// The page's bundles ship as app.js (main.ts) and worker.js.
-	nt.rename = func(base string) string { return strings.Replace(base, "main.", "app.", 1) }
-	b := &builder{root: root, site: site, out: out, dev: dev, notices: nt}
+	b.notices.rename = func(base string) string { return strings.Replace(base, "main.", "app.", 1) }
 
 	start := time.Now()
 	wasm, err := b.buildWasm(goCmd)
 	if err != nil {
 		return err
 	}
-	if err := nt.addWasm(wasm); err != nil {
+	if err := b.notices.addWasm(wasm); err != nil {
 		return err
 	}
 	wasmName := hashedName("protoplay.wasm", wasm)
@@ -113,7 +124,7 @@ func run(root, out, goCmd string, dev bool) error {
 	}
 
 	// The Worker first: the page needs its hashed name.
-	worker, err := b.bundle("src/worker.ts", nil, wasmExec)
+	worker, err := b.bundle("src/lib/worker.ts", nil, wasmExec)
 	if err != nil {
 		return err
 	}
@@ -121,11 +132,11 @@ func run(root, out, goCmd string, dev bool) error {
 	if err := b.write(workerName, worker[".js"]); err != nil {
 		return err
 	}
-	prebuilt, err := prebuildExample(root)
+	prebuilt, err := prebuildExample(b.root)
 	if err != nil {
 		return err
 	}
-	page, err := b.bundle("src/main.ts", map[string]string{
+	page, err := b.bundle("src/page/main.ts", map[string]string{
 		"__PREBUILT_EXAMPLE__":  prebuilt,
 		"__WORKER_URL__":        strconv.Quote("./" + workerName),
 		"__WASM_URL__":          strconv.Quote("./" + wasmName),
@@ -143,7 +154,7 @@ func run(root, out, goCmd string, dev bool) error {
 	if err := b.write(appCSS, page[".css"]); err != nil {
 		return err
 	}
-	html, err := os.ReadFile(filepath.Join(site, "index.html"))
+	html, err := os.ReadFile(filepath.Join(b.site, "index.html"))
 	if err != nil {
 		return err
 	}
@@ -158,7 +169,7 @@ func run(root, out, goCmd string, dev bool) error {
 		return err
 	}
 	for _, f := range []string{"favicon.svg"} {
-		data, err := os.ReadFile(filepath.Join(site, "static", f))
+		data, err := os.ReadFile(filepath.Join(b.site, "static", f))
 		if err != nil {
 			return err
 		}
@@ -167,7 +178,7 @@ func run(root, out, goCmd string, dev bool) error {
 		}
 	}
 	// The license and the third-party notices, linked from the About
-	// dialog (src/about.ts).
+	// dialog (src/page/about.ts).
 	if err := b.writeLicenses("LICENSE.txt", version); err != nil {
 		return err
 	}
@@ -263,50 +274,73 @@ func findWasmExec(goCmd string) (string, error) {
 	return "", fmt.Errorf("wasm_exec.js not found under %s/lib/wasm or misc/wasm", goroot)
 }
 
-// bundle runs esbuild on one entry point and returns its outputs by
-// extension (".js", and ".css" when the entry imports CSS).
+// bundle runs esbuild on one of the page's entry points and returns its
+// outputs by extension (".js", and ".css" when the entry imports CSS).
 func (b *builder) bundle(entry string, define map[string]string, wasmExec string) (map[string][]byte, error) {
-	res := api.Build(api.BuildOptions{
+	outs, err := b.esbuild(api.BuildOptions{
 		EntryPoints:       []string{filepath.Join(b.site, entry)},
-		AbsWorkingDir:     b.site,
-		Bundle:            true,
 		Format:            api.FormatESModule,
 		Platform:          api.PlatformBrowser,
-		Target:            api.ES2022,
-		Outdir:            b.out,
-		Write:             false,
 		MinifyWhitespace:  !b.dev,
 		MinifyIdentifiers: !b.dev,
 		MinifySyntax:      !b.dev,
 		Sourcemap:         map[bool]api.SourceMap{true: api.SourceMapInline, false: api.SourceMapNone}[b.dev],
 		Define:            define,
 		Loader:            map[string]api.Loader{".proto": api.LoaderText},
-		LegalComments:     api.LegalCommentsEndOfFile,
-		Charset:           api.CharsetUTF8,
-		Tsconfig:          filepath.Join(b.site, "tsconfig.json"),
-		LogLevel:          api.LogLevelWarning,
-		Metafile:          true,
-		Plugins: []api.Plugin{{
-			// "go:wasm_exec" is the toolchain's wasm_exec.js, whose
-			// protocol must match the Go that built the wasm.
-			Name: "go-wasm-exec",
-			Setup: func(pb api.PluginBuild) {
-				pb.OnResolve(api.OnResolveOptions{Filter: `^go:wasm_exec$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
-					return api.OnResolveResult{Path: wasmExec}, nil
-				})
-			},
-		}},
-	})
+	}, wasmExec)
+	if err != nil {
+		return nil, err
+	}
+	byExt := map[string][]byte{}
+	for name, data := range outs {
+		byExt[filepath.Ext(name)] = data
+	}
+	return byExt, nil
+}
+
+// esbuild bundles o (its entry points, format, platform, minification,
+// defines and loaders) with what every build here shares: ES2022 unless
+// o says, legal comments at the end, site/tsconfig.json, "go:wasm_exec"
+// resolved to wasmExec, and the inputs recorded for the notices. It
+// returns the outputs by path relative to the output directory.
+func (b *builder) esbuild(o api.BuildOptions, wasmExec string) (map[string][]byte, error) {
+	o.AbsWorkingDir = b.site
+	o.Bundle = true
+	o.Outdir = b.out
+	o.Write = false
+	if o.Target == 0 {
+		o.Target = api.ES2022
+	}
+	o.LegalComments = api.LegalCommentsEndOfFile
+	o.Charset = api.CharsetUTF8
+	o.Tsconfig = filepath.Join(b.site, "tsconfig.json")
+	o.LogLevel = api.LogLevelWarning
+	o.Metafile = true
+	o.Plugins = []api.Plugin{{
+		// "go:wasm_exec" is the toolchain's wasm_exec.js, whose
+		// protocol must match the Go that built the wasm.
+		Name: "go-wasm-exec",
+		Setup: func(pb api.PluginBuild) {
+			pb.OnResolve(api.OnResolveOptions{Filter: `^go:wasm_exec$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: wasmExec}, nil
+			})
+		},
+	}}
+	res := api.Build(o)
 	if len(res.Errors) > 0 {
 		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
-		return nil, fmt.Errorf("esbuild %s:\n%s", entry, strings.Join(msgs, ""))
+		return nil, fmt.Errorf("esbuild %v:\n%s", o.EntryPoints, strings.Join(msgs, ""))
 	}
 	if err := b.notices.addMetafile(res.Metafile); err != nil {
 		return nil, err
 	}
 	outs := map[string][]byte{}
 	for _, f := range res.OutputFiles {
-		outs[filepath.Ext(f.Path)] = f.Contents
+		rel, err := filepath.Rel(b.out, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		outs[filepath.ToSlash(rel)] = f.Contents
 	}
 	return outs, nil
 }

@@ -50,7 +50,20 @@ type notices struct {
 	// rename gives the shipped name of a bundle from the base name of
 	// esbuild's output, or "" to keep it.
 	rename func(base string) string
+	// ours lists the folders (slash-separated, relative to the
+	// repository root) of protoplay's own sources that the bundles may
+	// contain: pageSources for the page, libSources for the npm package,
+	// so that a library module importing the page fails the npm build.
+	ours []string
 }
+
+// The folders of protoplay's own sources in the page's bundles (the
+// library, the page, and the example schema from testdata) and in the npm
+// package's (the library only).
+var (
+	pageSources = []string{"site/src/lib", "site/src/page", "testdata"}
+	libSources  = []string{"site/src/lib"}
+)
 
 // newNotices asks goCmd for the toolchain's GOROOT, GOVERSION and
 // GOMODCACHE.
@@ -64,7 +77,7 @@ func newNotices(root, goCmd string) (*notices, error) {
 		return nil, fmt.Errorf("go env GOROOT GOVERSION GOMODCACHE printed %q", out)
 	}
 	return &notices{root: root, goroot: f[0], goVers: f[1], modcache: f[2],
-		npm: map[string]map[string]bool{}, goFiles: map[string]bool{}}, nil
+		npm: map[string]map[string]bool{}, goFiles: map[string]bool{}, ours: pageSources}, nil
 }
 
 // The Go linker stores the module information (runtime/debug.BuildInfo's
@@ -150,13 +163,26 @@ func (n *notices) addMetafile(meta string) error {
 				n.goFiles[name] = true
 				continue
 			}
-			if within(p, filepath.Join(site, "src")) || within(p, filepath.Join(n.root, "testdata")) {
+			if n.isOurs(p) {
 				continue // protoplay's own
 			}
-			return fmt.Errorf("esbuild bundled %s into %s, which is neither protoplay's (site/src, testdata), Go's nor in node_modules: say what it is and its license in site/build/notices.go", in, name)
+			if within(p, filepath.Join(site, "src")) || within(p, filepath.Join(n.root, "testdata")) {
+				return fmt.Errorf("esbuild bundled %s into %s, but this build takes protoplay's own sources only from %s: the library (site/src/lib) must not import the page (site/src/page)", in, name, strings.Join(n.ours, ", "))
+			}
+			return fmt.Errorf("esbuild bundled %s into %s, which is neither protoplay's (%s), Go's nor in node_modules: say what it is and its license in site/build/notices.go", in, name, strings.Join(n.ours, ", "))
 		}
 	}
 	return nil
+}
+
+// isOurs reports whether p is in one of the folders of n.ours.
+func (n *notices) isOurs(p string) bool {
+	for _, dir := range n.ours {
+		if within(p, filepath.Join(n.root, filepath.FromSlash(dir))) {
+			return true
+		}
+	}
+	return false
 }
 
 func within(p, dir string) bool {

@@ -165,7 +165,7 @@ func newTestNotices(t *testing.T) *notices {
 	os.MkdirAll(goroot, 0o755)
 	os.WriteFile(filepath.Join(goroot, "LICENSE"), []byte("Go license"), 0o644)
 	return &notices{root: filepath.Join(dir, "repo"), goroot: goroot, goVers: "go1.0", modcache: filepath.Join(dir, "modcache"),
-		npm: map[string]map[string]bool{}, goFiles: map[string]bool{}}
+		npm: map[string]map[string]bool{}, goFiles: map[string]bool{}, ours: pageSources}
 }
 
 // TestNoticesFailWithoutLicense: a shipped Go module or npm package whose
@@ -197,7 +197,7 @@ func TestNoticesFailWithoutLicense(t *testing.T) {
 		pkg := filepath.Join(n.root, "site", "node_modules", "left-pad")
 		os.MkdirAll(pkg, 0o755)
 		os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name": "left-pad", "version": "1.3.0", "license": "WTFPL"}`), 0o644)
-		meta := `{"outputs": {"../dist/main.js": {"inputs": {"node_modules/left-pad/index.js": {}, "src/main.ts": {}, "<define:__X__>": {}}}}}`
+		meta := `{"outputs": {"../dist/main.js": {"inputs": {"node_modules/left-pad/index.js": {}, "src/page/main.ts": {}, "src/lib/client.ts": {}, "../testdata/example/example.proto": {}, "<define:__X__>": {}}}}}`
 		if err := n.addMetafile(meta); err != nil {
 			t.Fatal(err)
 		}
@@ -211,6 +211,19 @@ func TestNoticesFailWithoutLicense(t *testing.T) {
 		err := n.addMetafile(`{"outputs": {"../dist/main.js": {"inputs": {"/elsewhere/vendored.js": {}}}}}`)
 		if err == nil || !strings.Contains(err.Error(), "/elsewhere/vendored.js") {
 			t.Fatalf("err = %v, want one naming the input", err)
+		}
+	})
+	t.Run("page module in the npm package", func(t *testing.T) {
+		n := newTestNotices(t)
+		n.ours = libSources
+		if err := n.addMetafile(`{"outputs": {"index.js": {"inputs": {"src/lib/index.ts": {}}}}}`); err != nil {
+			t.Fatalf("a library input: %v", err)
+		}
+		for _, in := range []string{"src/page/ui.ts", "src/api.ts", "../testdata/example/example.proto"} {
+			err := n.addMetafile(`{"outputs": {"index.js": {"inputs": {"src/lib/index.ts": {}, "` + in + `": {}}}}}`)
+			if err == nil || !strings.Contains(err.Error(), in) || !strings.Contains(err.Error(), "must not import the page") {
+				t.Errorf("%s in the npm package: err = %v, want one naming it and the rule", in, err)
+			}
 		}
 	})
 	t.Run("no module information", func(t *testing.T) {

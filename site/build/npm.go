@@ -31,32 +31,26 @@ import (
 )
 
 func runNPM(root, out, goCmd string) error {
-	root, site, out, err := prepare(root, out, "make npm")
+	b, version, err := newBuilder(root, out, goCmd, "make npm")
 	if err != nil {
 		return err
 	}
-	version, err := moduleVersion(root)
-	if err != nil {
-		return err
-	}
-	nt, err := newNotices(root, goCmd)
-	if err != nil {
-		return err
-	}
+	site, out := b.site, b.out
 	// The Worker's bundle is not a file of the package: index.js starts it
 	// from a string.
-	nt.rename = func(base string) string {
+	b.notices.rename = func(base string) string {
 		if base == "worker.js" {
 			return "the Worker (inlined in the browser entry)"
 		}
 		return ""
 	}
-	b := &builder{root: root, site: site, out: out, notices: nt}
+	// The package is the library: an input from the page is an error.
+	b.notices.ours = libSources
 	wasm, err := b.buildWasm(goCmd)
 	if err != nil {
 		return err
 	}
-	if err := nt.addWasm(wasm); err != nil {
+	if err := b.notices.addWasm(wasm); err != nil {
 		return err
 	}
 	if err := b.write("protoplay.wasm", wasm); err != nil {
@@ -67,13 +61,21 @@ func runNPM(root, out, goCmd string) error {
 		return err
 	}
 
+	// The package's bundles: minified, entries named without a hash, CSS
+	// loaded as text (the element puts the palette in its shadow root).
+	esbuild := func(o api.BuildOptions) (map[string][]byte, error) {
+		o.EntryNames = "[name]"
+		o.MinifyWhitespace, o.MinifySyntax, o.MinifyIdentifiers = true, true, true
+		o.Loader = map[string]api.Loader{".proto": api.LoaderText, ".css": api.LoaderText}
+		return b.esbuild(o, wasmExec)
+	}
 	// The Worker, as a classic script: the browser entry starts it from a
 	// Blob, so no bundler or server has to know of a second file.
-	worker, err := b.esbuild(api.BuildOptions{
-		EntryPoints: []string{filepath.Join(site, "src/worker.ts")},
+	worker, err := esbuild(api.BuildOptions{
+		EntryPoints: []string{filepath.Join(site, "src/lib/worker.ts")},
 		Format:      api.FormatIIFE,
 		Platform:    api.PlatformBrowser,
-	}, wasmExec)
+	})
 	if err != nil {
 		return err
 	}
@@ -81,24 +83,23 @@ func runNPM(root, out, goCmd string) error {
 		"__PROTOPLAY_VERSION__": strconv.Quote(version),
 		"__PROTOPLAY_WORKER__":  strconv.Quote(string(worker["worker.js"])),
 	}
-	browser, err := b.esbuild(api.BuildOptions{
+	browser, err := esbuild(api.BuildOptions{
 		EntryPoints: []string{filepath.Join(site, "src/lib/index.ts"), filepath.Join(site, "src/lib/element.ts")},
 		Format:      api.FormatESModule,
 		Platform:    api.PlatformBrowser,
 		Splitting:   true,
 		ChunkNames:  "[name]-[hash]", // beside index.js: import.meta.url finds protoplay.wasm
 		Define:      define,
-	}, wasmExec)
+	})
 	if err != nil {
 		return err
 	}
-	node, err := b.esbuild(api.BuildOptions{
+	node, err := esbuild(api.BuildOptions{
 		EntryPoints: []string{filepath.Join(site, "src/lib/node.ts")},
 		Format:      api.FormatESModule,
 		Platform:    api.PlatformNode,
-		Target:      api.ES2022,
 		Define:      define,
-	}, wasmExec)
+	})
 	if err != nil {
 		return err
 	}
@@ -156,51 +157,6 @@ func runNPM(root, out, goCmd string) error {
 		fmt.Fprintf(os.Stderr, "  %-34s %9s\n", n, size(filepath.Join(out, n)))
 	}
 	return nil
-}
-
-// esbuild bundles for the package (minified, no hashes in entry names)
-// and returns the outputs by path relative to the output directory.
-func (b *builder) esbuild(o api.BuildOptions, wasmExec string) (map[string][]byte, error) {
-	o.AbsWorkingDir = b.site
-	o.Bundle = true
-	o.Outdir = b.out
-	o.Write = false
-	o.EntryNames = "[name]"
-	if o.Target == 0 {
-		o.Target = api.ES2022
-	}
-	o.MinifyWhitespace, o.MinifySyntax, o.MinifyIdentifiers = true, true, true
-	o.Loader = map[string]api.Loader{".proto": api.LoaderText, ".css": api.LoaderText}
-	o.LegalComments = api.LegalCommentsEndOfFile
-	o.Charset = api.CharsetUTF8
-	o.Tsconfig = filepath.Join(b.site, "tsconfig.json")
-	o.LogLevel = api.LogLevelWarning
-	o.Metafile = true
-	o.Plugins = []api.Plugin{{
-		Name: "go-wasm-exec",
-		Setup: func(pb api.PluginBuild) {
-			pb.OnResolve(api.OnResolveOptions{Filter: `^go:wasm_exec$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
-				return api.OnResolveResult{Path: wasmExec}, nil
-			})
-		},
-	}}
-	res := api.Build(o)
-	if len(res.Errors) > 0 {
-		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
-		return nil, fmt.Errorf("esbuild %v:\n%s", o.EntryPoints, strings.Join(msgs, ""))
-	}
-	if err := b.notices.addMetafile(res.Metafile); err != nil {
-		return nil, err
-	}
-	outs := map[string][]byte{}
-	for _, f := range res.OutputFiles {
-		rel, err := filepath.Rel(b.out, f.Path)
-		if err != nil {
-			return nil, err
-		}
-		outs[filepath.ToSlash(rel)] = f.Contents
-	}
-	return outs, nil
 }
 
 var semverRE = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)

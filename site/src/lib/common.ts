@@ -1,33 +1,47 @@
 // The npm package's API, the same in browsers and Node: each function
-// turns its arguments into one call of the core's bridge (wasm/api.go,
-// the shapes in ../api.ts) on a Backend, which the entry points supply
-// (index.ts: a Worker in the browser; node.ts: the calling thread).
+// turns its arguments into one call of the core's bridge (wasm/main.go;
+// the requests and results are those of api.gen.ts, generated from the Go
+// types) on a Backend, which the entry points supply (index.ts: a Worker
+// in the browser; node.ts: the calling thread).
 import type {
   BytesResult,
   CheckResult,
+  CompileRequest,
   CompileResult,
+  CoreError,
   DecodeResult,
   Diagnostic,
-  Files,
+  Encoding as CoreEncoding,
+  ErrorKind,
+  Format,
   Method,
   Methods,
-  PayloadError,
-  WireView,
-} from "../api";
+  ViewResult,
+} from "./api.gen";
+import { fromHex, toHex } from "./hex";
 
 export type {
+  Alternative,
   BytesResult,
   CheckResult,
   CompileResult,
+  CoreError,
   DecodeResult,
   Diagnostic,
-  Files,
+  ErrorKind,
   GeneratedFile,
   MessageInfo,
-  PayloadError,
+  Severity,
+  ViewResult,
   WireField,
   WireView,
-} from "../api";
+} from "./api.gen";
+
+// Files maps a file name (as imports name it) to its .proto text.
+export type Files = CompileRequest["files"];
+
+// PayloadError is CoreError's former name.
+export type PayloadError = CoreError;
 
 export interface InitializeOptions {
   // Where the core's .wasm is. Default: protoplay.wasm beside this module
@@ -78,8 +92,9 @@ export interface CompileOptions {
 // or one file's text, which is then named "schema.proto".
 export type Schema = Files | string;
 
-export type Encoding = "auto" | "hex" | "base64";
-export type ValueFormat = "json" | "text";
+// Encoding is how a string payload is written ("auto": detected).
+export type Encoding = Exclude<CoreEncoding, "binary">;
+export type ValueFormat = Format;
 
 export interface EncodeOptions {
   // The form of value when it is a string (default JSON).
@@ -99,17 +114,28 @@ export interface DecodeOptions {
 
 export type Payload = Uint8Array | string;
 
-export type WireViewResult = WireView & { hex: string; base64: string };
+// WireViewResult is ViewResult's former name: a wire view with the bytes
+// it describes, as hex and base64.
+export type WireViewResult = ViewResult;
 
-// ProtoplayError is how every function rejects. diagnostics holds the
-// schema's errors (file, 1-based line and column) when the schema is at
-// fault; detail holds the position in the payload when the input is.
+// ProtoplayError is how every function rejects. kind says what is at
+// fault (detail.kind): "schema" when the schema does not compile, with
+// diagnostics holding the schema's diagnostics (file, 1-based line and
+// column; errors and warnings); "limit" when a limit stopped the call
+// (detail.limit names it, and the diagnostic it stopped, if any, is in
+// diagnostics); "payload", "encoding", "json", "text", "type", "value"
+// when the input is, detail saying where (offset and path in the payload,
+// line and column in JSON or text); "usage" for a bad argument and
+// "internal" for a fault of protoplay itself (a core that failed to
+// start, a recovered panic).
 export class ProtoplayError extends Error {
+  readonly kind: ErrorKind;
   readonly diagnostics: Diagnostic[];
-  readonly detail?: PayloadError;
-  constructor(message: string, diagnostics: Diagnostic[] = [], detail?: PayloadError) {
+  readonly detail?: CoreError;
+  constructor(message: string, diagnostics: Diagnostic[] = [], detail?: CoreError) {
     super(message);
     this.name = "ProtoplayError";
+    this.kind = detail?.kind ?? (diagnostics.some((d) => d.severity === "error") ? "schema" : "internal");
     this.diagnostics = diagnostics;
     this.detail = detail;
   }
@@ -123,9 +149,9 @@ export interface Backend {
   limits?: { timeoutMs: number; memoryLimit: number };
 }
 
-// limitMessage explains an error diagnostic from a limit, naming the
-// option that raises it; undefined for other diagnostics.
-export function limitMessage(d: Diagnostic, limits?: { timeoutMs: number; memoryLimit: number }): string | undefined {
+// limitMessage explains an error diagnostic (or a core error) from a
+// limit, naming the option that raises it; undefined for others.
+export function limitMessage(d: Diagnostic | CoreError, limits?: { timeoutMs: number; memoryLimit: number }): string | undefined {
   switch (d.limit) {
     case "Deadline":
       return `protoplay: stopped: over the time limit of ${limits?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
@@ -135,7 +161,8 @@ export function limitMessage(d: Diagnostic, limits?: { timeoutMs: number; memory
     case "":
       return undefined;
   }
-  return `protoplay: ${formatDiagnostic(d)}`; // an input limit of the core, named in the message
+  // an input limit of the core, named in the message
+  return `protoplay: ${"file" in d ? formatDiagnostic(d) : d.message}`;
 }
 
 export interface API {
@@ -143,8 +170,8 @@ export interface API {
   compile(files: Schema, options?: CompileOptions): Promise<CompileResult>;
   encode(files: Schema, type: string, value: unknown, options?: EncodeOptions): Promise<EncodeResult>;
   decode(files: Schema, type: string, input: Payload, options?: DecodeOptions): Promise<DecodeResult>;
-  decodeRaw(input: Payload, options?: { encoding?: Encoding }): Promise<WireViewResult>;
-  wireView(files: Schema, type: string, input: Payload, options?: { encoding?: Encoding }): Promise<WireViewResult>;
+  decodeRaw(input: Payload, options?: { encoding?: Encoding }): Promise<ViewResult>;
+  wireView(files: Schema, type: string, input: Payload, options?: { encoding?: Encoding }): Promise<ViewResult>;
   sample(files: Schema, type: string): Promise<string>;
   check(files: Schema): Promise<CheckResult[]>;
   coreVersion(): Promise<string>;
@@ -170,26 +197,11 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
   async function call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
     if (!backend) initialize();
     const b = await backend!;
-    if (b.limits) params = { ...(params as object), limits: { timeoutMs: b.limits.timeoutMs, memoryBytes: b.limits.memoryLimit } } as unknown as Methods[M][0];
+    if (b.limits) params = { ...params, limits: { timeoutMs: b.limits.timeoutMs, memoryBytes: b.limits.memoryLimit } };
     try {
       return await b.call(method, params);
     } catch (e: any) {
-      const message = String(e?.message ?? e);
-      let diags: Diagnostic[] = [];
-      // The schema's compilation hit a limit: say which, and do not
-      // compile it again to list the diagnostics.
-      const limit = /\(time limit\)/.test(message) ? "Deadline" : /\(MaxMemoryBytes\)/.test(message) ? "MaxMemoryBytes" : "";
-      if (limit && b.limits) throw new ProtoplayError(limitMessage({ limit } as Diagnostic, b.limits)!, [], e?.detail);
-      // A payload call on a schema with errors: attach the schema's
-      // diagnostics, as compile does.
-      if (message.startsWith("the schema does not compile") && params && "files" in (params as object)) {
-        try {
-          diags = (await b.call("compile", { files: (params as { files: Files }).files })).diagnostics.filter((d) => d.severity === 1);
-        } catch {
-          // the message says it already
-        }
-      }
-      throw new ProtoplayError(message, diags, e?.detail);
+      throw rejection(String(e?.message ?? e), e?.detail, b.limits);
     }
   }
 
@@ -200,14 +212,12 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
         files: filesOf(files),
         options: optionString(options.options),
       });
-      const errors = r.diagnostics.filter((d) => d.severity === 1);
-      const limited = errors.find((d) => d.limit);
-      if (limited) throw new ProtoplayError(limitMessage(limited, (await backend!).limits)!, r.diagnostics);
-      if (errors.length > 0) {
-        const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-        throw new ProtoplayError(formatDiagnostic(errors[0]) + more, r.diagnostics);
-      }
-      return r;
+      const errors = r.diagnostics.filter((d) => d.severity === "error");
+      if (errors.length === 0) return r;
+      // As the core rejects a payload call on this schema.
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+      const e: CoreError = { kind: "schema", message: formatDiagnostic(errors[0]) + more, diagnostics: r.diagnostics, offset: -1 };
+      throw rejection(e.message, e, (await backend!).limits);
     },
     async encode(files, type, value, options = {}) {
       const input = typeof value === "string" ? value : JSON.stringify(value);
@@ -216,15 +226,15 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
     },
     async decode(files, type, input, options = {}) {
       const [text, encoding] = payloadOf(input, options.encoding);
-      return call("decode", { files: filesOf(files), type, input: text, encoding, out: options.format ?? "json" } as Methods["decode"][0]);
+      return call("decode", { files: filesOf(files), type, input: text, encoding, out: options.format ?? "json" });
     },
     async decodeRaw(input, options = {}) {
       const [text, encoding] = payloadOf(input, options.encoding);
-      return (await call("decodeRaw", { input: text, encoding })) as WireViewResult;
+      return call("decodeRaw", { input: text, encoding });
     },
     async wireView(files, type, input, options = {}) {
       const [text, encoding] = payloadOf(input, options.encoding);
-      return (await call("wireView", { files: filesOf(files), type, input: text, encoding })) as WireViewResult;
+      return call("wireView", { files: filesOf(files), type, input: text, encoding });
     },
     async sample(files, type) {
       return (await call("sample", { files: filesOf(files), type })).value;
@@ -237,6 +247,23 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
       return (await backend!).version;
     },
   };
+}
+
+// rejection is the ProtoplayError of a failed call: message is the core's
+// (or the Worker client's) text, detail the core's error. A schema whose
+// compilation a limit stopped (an error diagnostic naming it) makes an
+// error of kind "limit" whose message names the limit, and the option
+// that raises it when the limits are the caller's (on the calling thread).
+function rejection(message: string, detail: CoreError | undefined, limits?: { timeoutMs: number; memoryLimit: number }): ProtoplayError {
+  const diagnostics = detail?.diagnostics ?? [];
+  const stopped = detail?.kind === "schema" ? diagnostics.find((d) => d.severity === "error" && d.limit) : undefined;
+  if (detail && stopped) {
+    detail = { ...detail, kind: "limit", limit: stopped.limit };
+    message = limitMessage(stopped, limits) ?? message;
+  } else if (detail?.kind === "limit" && limits && (detail.limit === "Deadline" || detail.limit === "MaxMemoryBytes")) {
+    message = limitMessage(detail, limits) ?? message;
+  }
+  return new ProtoplayError(message, diagnostics, detail);
 }
 
 export function filesOf(s: Schema): Files {
@@ -262,17 +289,4 @@ function payloadOf(input: Payload, encoding: Encoding | undefined): [string, Enc
   if (typeof input === "string") return [input, encoding ?? "auto"];
   if (!(input instanceof Uint8Array)) throw new TypeError("protoplay: a payload is a Uint8Array or hex/base64 text");
   return [toHex(input), "hex"];
-}
-
-function toHex(b: Uint8Array): string {
-  let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
-  return s;
-}
-
-function fromHex(h: string): Uint8Array {
-  const clean = h.replace(/[^0-9a-fA-F]/g, "");
-  const out = new Uint8Array(clean.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
-  return out;
 }

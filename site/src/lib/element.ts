@@ -13,17 +13,17 @@
 // encode; default go), options (generator options, as the CLI's --opt).
 // Events (bubbling, composed): "compiled" with the CompileResult as
 // detail, "error" with {message, diagnostics}.
-import { setDiagnostics, type Diagnostic as CMDiagnostic } from "@codemirror/lint";
 import { Compartment, EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import palette from "../palette.css";
-import type { CompileResult, Diagnostic } from "../api";
-import { jsonExtensions, protoExtensions, viewerExtensions } from "../editor";
-import { byteColumnToOffset } from "../ui";
-import { compile, encode, ProtoplayError, sample } from "./index";
+import type { CompileResult, Diagnostic } from "./api.gen";
+import { jsonExtensions, protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "./editor";
+import { compile, encode, formatDiagnostic, ProtoplayError, sample } from "./index";
+import { Latest } from "./latest";
+import palette from "./palette.css";
 
-export type { CompileResult, Diagnostic } from "../api";
+export type { CompileResult, Diagnostic } from "./api.gen";
 
+// The detail of the "error" event.
 export interface ErrorDetail {
   message: string;
   diagnostics: Diagnostic[];
@@ -88,7 +88,7 @@ export class ProtoplayEditor extends HTMLElement {
   private activeFile = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private jsonTimer?: ReturnType<typeof setTimeout>;
-  private seq = 0;
+  private latest = new Latest(); // of compiles
   private started = false;
 
   constructor() {
@@ -218,21 +218,21 @@ export class ProtoplayEditor extends HTMLElement {
   }
 
   private async run() {
-    const seq = ++this.seq;
+    const fresh = this.latest.next();
     const name = this.filename();
     this.root.querySelector(".filename")!.textContent = name;
     const files = { [name]: this.value };
     const generate = !this.goPane.hidden;
     try {
       const r = await compile(files, { options: this.getAttribute("options") ?? "", generate });
-      if (seq !== this.seq) return;
+      if (!fresh()) return;
       this.result = r;
       this.showDiagnostics(r.diagnostics);
       if (generate) this.showGo(r);
       this.refreshTypes();
       this.dispatchEvent(new CustomEvent<CompileResult>("compiled", { detail: r, bubbles: true, composed: true }));
     } catch (e: any) {
-      if (seq !== this.seq) return;
+      if (!fresh()) return;
       const diagnostics: Diagnostic[] = e instanceof ProtoplayError ? e.diagnostics : [];
       this.showDiagnostics(diagnostics);
       if (diagnostics.length === 0) this.showMessage(String(e?.message ?? e));
@@ -269,33 +269,17 @@ export class ProtoplayEditor extends HTMLElement {
 
   private showDiagnostics(diags: Diagnostic[]) {
     const view = this.editor!;
-    const doc = view.state.doc;
-    const mine = diags.filter((d) => d.file === this.filename() || !d.file);
-    const marks: CMDiagnostic[] = [];
-    for (const d of mine) {
-      if (d.line < 1 || d.line > doc.lines) continue;
-      const line = doc.line(d.line);
-      const from = line.from + byteColumnToOffset(line.text, d.column || 1);
-      let to = from;
-      if (d.endLine && d.endLine <= doc.lines && d.endColumn) {
-        const end = doc.line(d.endLine);
-        to = end.from + byteColumnToOffset(end.text, d.endColumn);
-      }
-      marks.push({ from, to: Math.max(from, to), severity: d.severity === 1 ? "error" : "warning", message: d.message });
-    }
-    view.dispatch(setDiagnostics(view.state, marks));
+    showDiagnostics(view, diags.filter((d) => d.file === this.filename() || !d.file));
     this.diagList.replaceChildren(
       ...diags.map((d) => {
         const e = document.createElement("div");
-        e.className = d.severity === 1 ? "diag" : "diag warn";
+        e.className = d.severity === "error" ? "diag" : "diag warn";
         e.setAttribute("role", "listitem");
-        e.textContent = `${d.file}:${d.line}:${d.column}: ${d.message}`;
+        e.textContent = formatDiagnostic(d);
         e.onclick = () => {
-          if (d.line >= 1 && d.line <= doc.lines) {
-            const l = view.state.doc.line(d.line);
-            view.dispatch({ selection: { anchor: l.from + byteColumnToOffset(l.text, d.column || 1) }, scrollIntoView: true });
-            view.focus();
-          }
+          if (d.line < 1) return;
+          view.dispatch({ selection: { anchor: spanOf(view.state.doc, d).from }, scrollIntoView: true });
+          view.focus();
         };
         return e;
       }),

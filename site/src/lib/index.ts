@@ -1,7 +1,7 @@
 // protoplay for browsers: the core runs in a Worker (one per page, shared
 // by every caller and every <protoplay-editor>), loaded from
 // protoplay.wasm beside this module unless initialize() says otherwise.
-import { compileWasm, Core } from "../client";
+import { compileWasm, Core } from "./client";
 import { createAPI, limitsOf, ProtoplayError, type Backend, type InitializeOptions } from "./common";
 
 export * from "./common";

@@ -9,7 +9,7 @@
 // (which never shrinks) has grown past the memory limit after a call is
 // replaced by a fresh one before the next call.
 import "go:wasm_exec";
-import type { Method } from "../api";
+import type { Method } from "./api.gen";
 import type { Backend } from "./common";
 
 interface Core {

@@ -1,7 +1,8 @@
-// CodeMirror 6 set-ups for the page's three kinds of editor: the .proto
-// editor, the read-only Go viewer and the JSON editor. Colours are CSS
-// variables (style.css), so light and dark follow prefers-color-scheme
-// without rebuilding any editor.
+// CodeMirror 6 set-ups for the three kinds of editor of the page and the
+// <protoplay-editor> element: the .proto editor, the read-only Go viewer
+// and the JSON editor; and the schema's diagnostics as marks in the .proto
+// editor. Colours are CSS variables (palette.css), so light and dark
+// follow prefers-color-scheme without rebuilding any editor.
 import { defaultKeymap, history, historyKeymap, indentWithTab, toggleComment } from "@codemirror/commands";
 import {
   bracketMatching,
@@ -16,9 +17,9 @@ import {
 } from "@codemirror/language";
 import { go } from "@codemirror/legacy-modes/mode/go";
 import { json } from "@codemirror/legacy-modes/mode/javascript";
-import { lintGutter } from "@codemirror/lint";
+import { lintGutter, setDiagnostics, type Diagnostic as Mark } from "@codemirror/lint";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
-import { EditorState, type Extension } from "@codemirror/state";
+import { EditorState, type Extension, type Text } from "@codemirror/state";
 import {
   drawSelection,
   EditorView,
@@ -29,6 +30,7 @@ import {
   lineNumbers,
 } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
+import type { Diagnostic } from "./api.gen";
 
 // The protobuf language: proto2, proto3 and editions. The legacy mode in
 // @codemirror/legacy-modes predates oneof, map, edition and block
@@ -215,4 +217,50 @@ function selectAllInView(v: EditorView): boolean {
 
 export function languageFor(name: string): Extension {
   return name.endsWith(".go") ? goLanguage : protoLanguage;
+}
+
+// showDiagnostics marks diagnostics (those of the file in view, whose
+// line is known) in view; an empty list clears the marks.
+export function showDiagnostics(view: EditorView, diagnostics: Diagnostic[]) {
+  const doc = view.state.doc;
+  const marks: Mark[] = [];
+  for (const d of diagnostics) {
+    if (d.line < 1) continue;
+    marks.push({ ...spanOf(doc, d), severity: d.severity, message: d.message, source: "protoplay" });
+  }
+  view.dispatch(setDiagnostics(view.state, marks));
+}
+
+// spanOf turns a diagnostic's byte-based line:column (and end, when
+// known) into document offsets; with no end, it marks the word at the
+// position, or the character before the end of the line. A line past the
+// end of doc is taken as its last line.
+export function spanOf(doc: Text, d: Diagnostic): { from: number; to: number } {
+  const line = doc.line(Math.max(1, Math.min(d.line, doc.lines)));
+  const from = line.from + byteColumnToOffset(line.text, d.column || 1);
+  let to = from;
+  if (d.endLine && d.endLine <= doc.lines) {
+    const end = doc.line(d.endLine);
+    to = end.from + byteColumnToOffset(end.text, d.endColumn || 1);
+  }
+  if (to <= from) {
+    const rest = line.text.slice(from - line.from);
+    const m = rest.match(/^(\w+|\S)/);
+    to = from + (m ? m[0].length : 0);
+    if (to === from && from > line.from) return { from: from - 1, to: from };
+  }
+  return { from, to };
+}
+
+// byteColumnToOffset converts a 1-based column counted in UTF-8 bytes, as
+// the compiler reports it, to a 0-based UTF-16 offset into line.
+export function byteColumnToOffset(line: string, col: number): number {
+  let bytes = 0;
+  let i = 0;
+  while (i < line.length && bytes < col - 1) {
+    const cp = line.codePointAt(i)!;
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return i;
 }

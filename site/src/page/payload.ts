@@ -4,11 +4,13 @@
 // bytes are decoded with no schema at all.
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { Files, MessageInfo, PayloadError, WireView } from "./api";
-import { CallError, type Core } from "./client";
-import { jsonExtensions } from "./editor";
+import type { BytesResult, CoreError, MessageInfo, ViewResult } from "../lib/api.gen";
+import type { Files } from "../lib/common";
+import { CallError, type Core } from "../lib/client";
+import { jsonExtensions } from "../lib/editor";
+import { Latest } from "../lib/latest";
 import { byId, debounce } from "./ui";
-import { parseHex, renderWire } from "./wire";
+import { renderWire } from "./wire";
 
 export class PayloadPanel {
   private json: EditorView;
@@ -26,7 +28,7 @@ export class PayloadPanel {
   // touched is set once the JSON holds the user's value rather than a
   // sample, so a recompile re-encodes it instead of replacing it.
   touched = false;
-  private seq = 0; // the latest request; older answers are dropped
+  private latest = new Latest(); // older answers are dropped
   onStateChange: () => void = () => {};
 
   constructor(private core: Core) {
@@ -41,13 +43,8 @@ export class PayloadPanel {
       this.onStateChange();
       encodeSoon();
     };
-    this.picker.onchange = () => {
-      this.touched = false;
-      this.lastInput = "json";
-      this.onStateChange();
-      this.loadSample();
-    };
-    byId("sample-reset").onclick = () => {
+    // A new type, or the reset button: the type's sample, encoded.
+    this.picker.onchange = byId("sample-reset").onclick = () => {
       this.touched = false;
       this.lastInput = "json";
       this.onStateChange();
@@ -100,7 +97,7 @@ export class PayloadPanel {
   // invalidate drops the answers of requests in flight and stops their
   // follow-ups: the schema they were for is being edited.
   invalidate() {
-    this.seq++;
+    this.latest.supersede();
   }
 
   // schemaChanged is called after each successful compile.
@@ -130,88 +127,94 @@ export class PayloadPanel {
 
   private async loadSample() {
     if (!this.files || !this.type) return;
-    const seq = ++this.seq;
+    const fresh = this.latest.next();
     try {
       const s = await this.core.call("sample", { files: this.files, type: this.type });
-      if (seq !== this.seq) return;
+      if (!fresh()) return;
       this.setJSON(s.value);
       await this.encode();
     } catch (e) {
-      if (seq === this.seq) this.showError(e);
+      if (fresh()) this.showError(e);
     }
   }
 
   async encode() {
     if (!this.files || !this.type || this.raw.checked) return;
-    const seq = ++this.seq;
+    const fresh = this.latest.next();
     try {
       const files = this.files;
       const r = await this.core.call("encode", { files, type: this.type, input: this.jsonText });
-      if (seq !== this.seq) return;
+      if (!fresh()) return;
       this.hex.value = r.hex;
       this.b64.value = r.base64;
-      const v = await this.core.call("wireView", { files, type: this.type, input: r.hex, encoding: "hex" });
-      if (seq !== this.seq) return;
-      this.showView(v, r.hex, `${r.size} bytes`);
+      await this.showWireView(files, r, fresh);
     } catch (e) {
-      if (seq === this.seq) this.showError(e);
+      if (fresh()) this.showError(e);
     }
   }
 
   async decode(input: string, encoding: "hex" | "base64") {
-    const seq = ++this.seq;
+    const fresh = this.latest.next();
     try {
       if (!input.trim()) {
         (encoding === "hex" ? this.b64 : this.hex).value = "";
-        this.showView({ size: 0, fields: [] }, "", "");
+        this.showView({ size: 0, fields: [], hex: "", base64: "" }, "");
         return;
       }
       if (this.raw.checked || !this.files || !this.type) {
         const v = await this.core.call("decodeRaw", { input, encoding });
-        if (seq !== this.seq) return;
-        const hex = (v as WireView & { hex: string }).hex;
-        if (encoding === "hex") this.b64.value = (v as WireView & { base64: string }).base64;
-        else this.hex.value = hex;
-        this.showView(v, hex, `${v.size} bytes, decoded without a schema`);
+        if (!fresh()) return;
+        this.fillOther(encoding, v);
+        this.showView(v, `${v.size} bytes, decoded without a schema`);
         return;
       }
       const files = this.files;
       const r = await this.core.call("decode", { files, type: this.type, input, encoding });
-      if (seq !== this.seq) return;
-      if (encoding === "hex") this.b64.value = r.base64;
-      else this.hex.value = r.hex;
+      if (!fresh()) return;
+      this.fillOther(encoding, r);
       this.setJSON(r.value);
       this.touched = true;
       this.onStateChange();
-      const v = await this.core.call("wireView", { files, type: this.type, input: r.hex, encoding: "hex" });
-      if (seq !== this.seq) return;
-      this.showView(v, r.hex, `${r.size} bytes`);
+      await this.showWireView(files, r, fresh);
     } catch (e) {
-      if (seq !== this.seq) return;
+      if (!fresh()) return;
       this.showError(e);
       // Show how far the bytes parse, to point at the fault.
       try {
         const v = await this.core.call("decodeRaw", { input, encoding });
-        if (seq === this.seq) renderWire(this.wire, v, parseHex((v as WireView & { hex: string }).hex));
+        if (fresh()) renderWire(this.wire, v);
       } catch {
         this.wire.replaceChildren();
       }
     }
   }
 
+  // fillOther writes the bytes into the box of the encoding not typed in.
+  private fillOther(typed: "hex" | "base64", b: BytesResult) {
+    if (typed === "hex") this.b64.value = b.base64;
+    else this.hex.value = b.hex;
+  }
+
+  // showWireView shows the wire view of the bytes of b against the type,
+  // unless a newer request began meanwhile.
+  private async showWireView(files: Files, b: BytesResult, fresh: () => boolean) {
+    const v = await this.core.call("wireView", { files, type: this.type, input: b.hex, encoding: "hex" });
+    if (fresh()) this.showView(v, `${b.size} bytes`);
+  }
+
   private setJSON(text: string) {
     this.json.dispatch({ changes: { from: 0, to: this.json.state.doc.length, insert: text } });
   }
 
-  private showView(v: WireView, hex: string, summary: string) {
+  private showView(v: ViewResult, summary: string) {
     this.errBox.hidden = true;
     this.wire.dataset.summary = summary;
-    renderWire(this.wire, v, parseHex(hex));
+    renderWire(this.wire, v);
   }
 
   private showError(e: unknown) {
     let msg = e instanceof Error ? e.message : String(e);
-    const d: PayloadError | undefined = e instanceof CallError ? e.detail : undefined;
+    const d: CoreError | undefined = e instanceof CallError ? e.detail : undefined;
     if (d?.kind === "json" && d.line) msg = `JSON ${msg}`;
     this.errBox.textContent = msg;
     this.errBox.hidden = false;

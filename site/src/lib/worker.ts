@@ -1,10 +1,12 @@
-// The Worker that runs protoplay's core (Go compiled to WebAssembly). The
-// page talks to it only by messages (see api.ts): an "init", then "call"s,
+// The Worker that runs protoplay's core (Go compiled to WebAssembly), for
+// the page and the npm package alike. The page talks to it only by
+// messages (messages.ts; client.ts sends them): an "init", then "call"s,
 // each answered by a "result" or an "error" with the same id. Calls run in
 // the order they arrive; the Go side never blocks the event loop, so the
 // Worker keeps receiving while it works.
 import "go:wasm_exec";
-import type { FromWorker, Method, ToWorker } from "./api";
+import type { Method } from "./api.gen";
+import type { FromWorker, ToWorker } from "./messages";
 
 type API = Record<Method, (params: unknown) => Promise<unknown>>;
 

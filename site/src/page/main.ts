@@ -1,18 +1,20 @@
 // The playground page. Everything that understands protobuf runs in the
-// compiler Worker (client.ts, worker.ts); this module keeps the session
-// (files, options), drives the editors and renders results.
+// compiler Worker (../lib/client.ts, ../lib/worker.ts); this module keeps
+// the session (files, options), drives the editors and renders results.
 import "./style.css";
-import example from "../../testdata/example/example.proto";
-import { setDiagnostics, type Diagnostic as CMDiagnostic } from "@codemirror/lint";
+import example from "../../../testdata/example/example.proto";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
+import type { CheckResult, CompileResult, Diagnostic, GeneratedFile } from "../lib/api.gen";
+import type { Files } from "../lib/common";
+import { CallError, compileWasm, Core } from "../lib/client";
+import { protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
+import { Latest } from "../lib/latest";
+import type { FetchInfo } from "../lib/messages";
 import { initAbout, setCoreVersion } from "./about";
-import type { CheckResult, CompileResult, Diagnostic, FetchInfo, Files, GeneratedFile } from "./api";
-import { CallError, compileWasm, Core } from "./client";
-import { protoExtensions, viewerExtensions } from "./editor";
 import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
-import { byId, byteColumnToOffset, copyText, debounce, el, notice, toast } from "./ui";
+import { byId, copyText, debounce, el, notice, toast } from "./ui";
 import { zip } from "./zip";
 
 // Test and measurement knobs: ?timeout=MS, ?memlimit=MiB and ?gogc=N.
@@ -88,12 +90,12 @@ interface FileEntry {
 let files: FileEntry[] = [];
 let active!: FileEntry;
 let options = "";
-let editSeq = 0; // bumped by every change that needs a recompile
+const edits = new Latest(); // every change that needs a recompile begins one
 let editAt = 0; // performance.now() of the oldest edit not yet compiled
 
 const editor = new EditorView({ parent: byId("editor") });
 const onEdit = () => {
-  editSeq++;
+  edits.supersede();
   payload.invalidate();
   if (!editAt) editAt = performance.now();
   compileSoon();
@@ -131,7 +133,7 @@ function renderFileTabs() {
   const add = byId("add-file");
   fileTabs.replaceChildren(
     ...files.map((f) => {
-      const errs = f.diags.filter((d) => d.severity === 1).length;
+      const errs = f.diags.filter((d) => d.severity === "error").length;
       const tab = el(
         "button",
         {
@@ -219,7 +221,7 @@ const compileSoon = debounce(() => compile(), 0);
 async function compile() {
   if (compiling) return; // the running compile starts another when it ends
   compiling = true;
-  const seq = editSeq;
+  const fresh = edits.current();
   const since = editAt;
   editAt = 0;
   const src = sources();
@@ -236,10 +238,15 @@ async function compile() {
   } catch (e) {
     const err = e as CallError;
     status.textContent = err.restarted ? "Compiler restarted" : "Compile failed";
-    if (!err.restarted) showResult({ diagnostics: [{ file: "", line: 0, column: 0, severity: 1, message: err.message }], messages: [], generated: [], elapsedMs: 0 }, src);
+    if (!err.restarted) {
+      // The core rejected the request itself (bad generator options, an
+      // internal error): its diagnostics, or its message as one.
+      const diagnostics: Diagnostic[] = err.detail?.diagnostics ?? [{ file: "", line: 0, column: 0, severity: "error", message: err.message }];
+      showResult({ diagnostics, messages: [], generated: [], elapsedMs: 0 }, src);
+    }
   } finally {
     compiling = false;
-    if (editSeq !== seq) compile();
+    if (!fresh()) compile();
   }
 }
 
@@ -248,7 +255,7 @@ function showResult(r: CompileResult, src: Files) {
   applyDiagnostics(active);
   renderDiagnostics(r.diagnostics);
   renderFileTabs();
-  const ok = !r.diagnostics.some((d) => d.severity === 1);
+  const ok = !r.diagnostics.some((d) => d.severity === "error");
   showGenerated(ok ? r.generated : null);
   if (ok) afterCompile(src, r);
 }
@@ -258,34 +265,7 @@ function isPrebuiltExample(): boolean {
 }
 
 function applyDiagnostics(f: FileEntry) {
-  const doc = editor.state.doc;
-  const out: CMDiagnostic[] = [];
-  for (const d of f.diags) {
-    if (d.line < 1) continue;
-    const { from, to } = spanOf(doc, d);
-    out.push({ from, to, severity: d.severity === 1 ? "error" : "warning", message: d.message, source: "protoplay" });
-  }
-  editor.dispatch(setDiagnostics(editor.state, out));
-}
-
-// spanOf turns a diagnostic's byte-based line:column (and end, when
-// known) into document offsets; with no end, it marks the word at the
-// position, or the character before the end of the line.
-function spanOf(doc: EditorState["doc"], d: Diagnostic): { from: number; to: number } {
-  const line = doc.line(Math.min(d.line, doc.lines));
-  const from = line.from + byteColumnToOffset(line.text, d.column || 1);
-  let to = from;
-  if (d.endLine && d.endLine <= doc.lines) {
-    const end = doc.line(d.endLine);
-    to = end.from + byteColumnToOffset(end.text, d.endColumn || 1);
-  }
-  if (to <= from) {
-    const rest = line.text.slice(from - line.from);
-    const m = rest.match(/^(\w+|\S)/);
-    to = from + (m ? m[0].length : 0);
-    if (to === from && from > line.from) return { from: from - 1, to: from };
-  }
-  return { from, to };
+  showDiagnostics(editor, f.diags);
 }
 
 const diagList = byId("diagnostics");
@@ -295,7 +275,7 @@ function renderDiagnostics(ds: Diagnostic[]) {
       const where = d.file ? `${d.file}${d.line ? `:${d.line}:${d.column}` : ""}` : "";
       const item = el(
         "button",
-        { class: d.severity === 1 ? "diag error" : "diag warning", "data-testid": "diagnostic", "data-line": String(d.line), "data-file": d.file },
+        { class: `diag ${d.severity}`, "data-testid": "diagnostic", "data-line": String(d.line), "data-file": d.file },
         el("span", { class: "where" }, where),
         el("span", { class: "msg" }, d.message),
       );
@@ -388,17 +368,17 @@ const checksBadge = byId("checks-badge");
 
 function afterCompile(src: Files, r: CompileResult) {
   clearTimeout(followTimer);
-  const seq = editSeq;
+  const fresh = edits.current();
   followTimer = setTimeout(async () => {
-    if (seq !== editSeq) return;
+    if (!fresh()) return;
     payload.schemaChanged(src, r.messages);
     checksList.dataset.state = "running";
     try {
       const c = await core.call("check", { files: src });
-      if (seq !== editSeq) return;
+      if (!fresh()) return;
       renderChecks(c.results);
     } catch (e) {
-      if (seq !== editSeq) return;
+      if (!fresh()) return;
       checksList.replaceChildren(el("li", { class: "fail" }, (e as Error).message));
       checksList.dataset.state = "error";
     }
@@ -528,7 +508,7 @@ async function load(hash: string) {
     stats.firstOutputMs = performance.now();
     stats.prebuilt = true;
   }
-  editSeq++;
+  edits.supersede();
   compile();
 }
 
@@ -558,7 +538,7 @@ addEventListener(
 
 function run() {
   compileSoon.cancel();
-  editSeq++;
+  edits.supersede();
   if (!editAt) editAt = performance.now();
   compile();
 }

@@ -3,7 +3,9 @@
 // time limit, or a Worker whose memory has grown past the limit, gets the
 // Worker terminated and replaced by a fresh one (which reuses the compiled
 // wasm module), and onRestart says why, so the page can tell the user.
-import type { FetchInfo, FromWorker, Method, Methods, PayloadError } from "./api";
+// The page and the npm package's browser entry (index.ts) both use it.
+import type { CoreError, Method, Methods } from "./api.gen";
+import type { FetchInfo, FromWorker } from "./messages";
 
 export interface CoreOptions {
   // module is the compiled core; a replacement Worker reuses it.
@@ -22,10 +24,14 @@ export interface CoreOptions {
   onFatal(message: string): void;
 }
 
+// CallError is how a call rejects. detail is the core's error (its kind,
+// and the diagnostics or the position in the input); a call ended by a
+// restart has a detail of kind "limit" naming the limit ("Deadline" or
+// "MaxMemoryBytes") and restarted set.
 export class CallError extends Error {
   constructor(
     message: string,
-    readonly detail?: PayloadError,
+    readonly detail?: CoreError,
     readonly restarted = false,
   ) {
     super(message);
@@ -109,6 +115,7 @@ export class Core {
       const raise = this.opts.raise ? ` (${this.opts.raise.memory} raises the limit)` : "";
       this.restart(
         `The compiler's memory grew to ${mib(m.memory)} (limit ${mib(this.opts.memoryLimit)}), so it was restarted${raise}.`,
+        "MaxMemoryBytes",
       );
     }
   }
@@ -117,18 +124,19 @@ export class Core {
     const p = this.pending.get(id);
     if (!p) return;
     const raise = this.opts.raise ? ` (${this.opts.raise.timeout} raises the limit)` : "";
-    this.restart(`The compiler took longer than ${this.opts.timeoutMs / 1000} s on “${p.method}”, so it was stopped and restarted${raise}.`);
+    this.restart(`The compiler took longer than ${this.opts.timeoutMs / 1000} s on “${p.method}”, so it was stopped and restarted${raise}.`, "Deadline");
   }
 
-  // restart ends the Worker and every call still waiting on it.
-  restart(reason: string) {
+  // restart ends the Worker and every call still waiting on it; limit
+  // names the limit that caused it.
+  restart(reason: string, limit: "Deadline" | "MaxMemoryBytes") {
     this.worker.terminate();
     this.restarts++;
     const failed = [...this.pending.values()];
     this.pending.clear();
     for (const p of failed) {
       clearTimeout(p.timer);
-      p.reject(new CallError(reason, undefined, true));
+      p.reject(new CallError(reason, { kind: "limit", message: reason, limit, offset: -1 }, true));
     }
     this.spawn();
     this.opts.onRestart(reason);

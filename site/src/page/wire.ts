@@ -2,7 +2,8 @@
 // fields they encode. Hovering a field highlights its bytes (tag bytes
 // apart from value bytes); hovering a byte highlights the innermost field
 // that holds it, and its bytes.
-import type { WireField, WireView } from "./api";
+import type { ViewResult, WireField } from "../lib/api.gen";
+import { fromHex } from "../lib/hex";
 
 // Bytes shown in the grid; a larger payload's rest is summarised, so a
 // multi-megabyte paste cannot stall the page with DOM nodes.
@@ -13,7 +14,9 @@ interface Row {
   el: HTMLElement;
 }
 
-export function renderWire(host: HTMLElement, view: WireView, bytes: Uint8Array) {
+// renderWire draws view, with its bytes (view.hex), into host.
+export function renderWire(host: HTMLElement, view: ViewResult) {
+  const bytes = fromHex(view.hex);
   host.replaceChildren();
   host.classList.toggle("empty", view.fields.length === 0 && !view.error);
   const grid = el("div", "bytes");
@@ -97,13 +100,6 @@ export function renderWire(host: HTMLElement, view: WireView, bytes: Uint8Array)
     if (idx >= 0) rows[idx].el.scrollIntoView({ block: "nearest" });
   });
   host.onmouseleave = clear;
-}
-
-export function parseHex(s: string): Uint8Array {
-  const digits = s.replace(/0x|\\x|[\s,]/gi, "");
-  const b = new Uint8Array(digits.length >> 1);
-  for (let i = 0; i < b.length; i++) b[i] = parseInt(digits.slice(2 * i, 2 * i + 2), 16);
-  return b;
 }
 
 const hex2 = (n: number) => n.toString(16).padStart(2, "0");

@@ -56,19 +56,6 @@ export function debounce(fn: () => void, ms: number): { (): void; cancel(): void
   return f;
 }
 
-// byteColumnToOffset converts a 1-based column counted in UTF-8 bytes, as
-// the compiler reports it, to a 0-based UTF-16 offset into line.
-export function byteColumnToOffset(line: string, col: number): number {
-  let bytes = 0;
-  let i = 0;
-  while (i < line.length && bytes < col - 1) {
-    const cp = line.codePointAt(i)!;
-    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    i += cp > 0xffff ? 2 : 1;
-  }
-  return i;
-}
-
 export async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
