@@ -84,8 +84,7 @@ func (x Edition) Enum() *Edition {
 // files it parses.
 type FileDescriptorSet struct {
 	File []*FileDescriptorProto `json:"file,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -96,7 +95,7 @@ func (m *FileDescriptorSet) GetFile() []*FileDescriptorProto {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FileDescriptorSet) Size() (n int) {
 	if m == nil {
 		return 0
@@ -110,13 +109,7 @@ func (m *FileDescriptorSet) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -126,8 +119,7 @@ func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FileDescriptorSet) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -138,8 +130,7 @@ func (m *FileDescriptorSet) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -150,31 +141,25 @@ func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.File) - 1; k >= 0; k-- {
-		{
-			n, err := m.File[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "file", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.File[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "file", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -183,25 +168,16 @@ func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FileDescriptorSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -254,13 +230,7 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FileDescriptorSet) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -273,12 +243,12 @@ func (m *FileDescriptorSet) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FileDescriptorSet) Reset() {
 	*m = FileDescriptorSet{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FileDescriptorSet) Clone() *FileDescriptorSet {
 	if m == nil {
 		return nil
@@ -295,15 +265,7 @@ func (m *FileDescriptorSet) Clone() *FileDescriptorSet {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	if m == o {
 		return true
@@ -353,8 +315,7 @@ type FileDescriptorProto struct {
 	Syntax *string `json:"syntax,omitempty"`
 	// The edition of the proto file.
 	Edition *Edition `json:"edition,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -449,7 +410,7 @@ func (m *FileDescriptorProto) GetEdition() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FileDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -499,13 +460,7 @@ func (m *FileDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -515,8 +470,7 @@ func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FileDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -527,8 +481,7 @@ func (m *FileDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -559,74 +512,62 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x50
 	}
 	if m.SourceCodeInfo != nil {
-		{
-			n, err := m.SourceCodeInfo.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "source_code_info")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.SourceCodeInfo.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "source_code_info")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x4a
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x42
 	}
 	for k := len(m.Extension) - 1; k >= 0; k-- {
-		{
-			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "extension", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "extension", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x3a
 	}
 	for k := len(m.Service) - 1; k >= 0; k-- {
-		{
-			n, err := m.Service[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "service", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Service[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "service", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
 	for k := len(m.EnumType) - 1; k >= 0; k-- {
-		{
-			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "enum_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "enum_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	for k := len(m.MessageType) - 1; k >= 0; k-- {
-		{
-			n, err := m.MessageType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "message_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.MessageType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "message_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -648,17 +589,13 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -667,25 +604,16 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FileDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -711,9 +639,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -723,9 +650,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Package = d.StringPtr(string(x))
 			i += n
-			m.Package = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -735,9 +661,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Dependency = append(m.Dependency, string(x))
 			i += n
-			m.Dependency = append(m.Dependency, v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -844,9 +769,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
+					m.PublicDependency = append(m.PublicDependency, int32(x))
 					j += n
-					m.PublicDependency = append(m.PublicDependency, v)
 				}
 				i += n
 				continue
@@ -858,9 +782,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.PublicDependency = append(m.PublicDependency, int32(x))
 			i += n
-			m.PublicDependency = append(m.PublicDependency, v)
 			continue
 		case 11:
 			if typ == wire.BytesType {
@@ -875,9 +798,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
+					m.WeakDependency = append(m.WeakDependency, int32(x))
 					j += n
-					m.WeakDependency = append(m.WeakDependency, v)
 				}
 				i += n
 				continue
@@ -889,9 +811,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.WeakDependency = append(m.WeakDependency, int32(x))
 			i += n
-			m.WeakDependency = append(m.WeakDependency, v)
 			continue
 		case 12:
 			if typ != wire.BytesType {
@@ -901,9 +822,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Syntax = d.StringPtr(string(x))
 			i += n
-			m.Syntax = d.StringPtr(v)
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -941,13 +861,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FileDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -980,12 +894,12 @@ func (m *FileDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FileDescriptorProto) Reset() {
 	*m = FileDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	if m == nil {
 		return nil
@@ -1041,15 +955,7 @@ func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	if m == o {
 		return true
@@ -1148,8 +1054,7 @@ type DescriptorProto struct {
 	// Reserved field names, which may not be used by fields in the same message.
 	// A given name may only be reserved once.
 	ReservedName []string `json:"reserved_name,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1223,7 +1128,7 @@ func (m *DescriptorProto) GetReservedName() []string {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1264,13 +1169,7 @@ func (m *DescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1280,8 +1179,7 @@ func (m *DescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1292,8 +1190,7 @@ func (m *DescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -1309,98 +1206,82 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x52
 	}
 	for k := len(m.ReservedRange) - 1; k >= 0; k-- {
-		{
-			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "reserved_range", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "reserved_range", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x4a
 	}
 	for k := len(m.OneofDecl) - 1; k >= 0; k-- {
-		{
-			n, err := m.OneofDecl[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "oneof_decl", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.OneofDecl[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "oneof_decl", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x42
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x3a
 	}
 	for k := len(m.Extension) - 1; k >= 0; k-- {
-		{
-			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "extension", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "extension", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
 	for k := len(m.ExtensionRange) - 1; k >= 0; k-- {
-		{
-			n, err := m.ExtensionRange[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "extension_range", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.ExtensionRange[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "extension_range", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	for k := len(m.EnumType) - 1; k >= 0; k-- {
-		{
-			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "enum_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "enum_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
 	for k := len(m.NestedType) - 1; k >= 0; k-- {
-		{
-			n, err := m.NestedType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "nested_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.NestedType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "nested_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Field) - 1; k >= 0; k-- {
-		{
-			n, err := m.Field[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "field", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Field[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "field", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -1412,17 +1293,13 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -1431,25 +1308,16 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1475,9 +1343,8 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1608,9 +1475,8 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.ReservedName = append(m.ReservedName, string(x))
 			i += n
-			m.ReservedName = append(m.ReservedName, v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1632,13 +1498,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -1681,12 +1541,12 @@ func (m *DescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DescriptorProto) Reset() {
 	*m = DescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DescriptorProto) Clone() *DescriptorProto {
 	if m == nil {
 		return nil
@@ -1745,15 +1605,7 @@ func (m *DescriptorProto) Clone() *DescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 	if m == o {
 		return true
@@ -1840,8 +1692,7 @@ type DescriptorProto_ExtensionRange struct {
 	// Exclusive.
 	End     *int32                 `json:"end,omitempty"`
 	Options *ExtensionRangeOptions `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1866,7 +1717,7 @@ func (m *DescriptorProto_ExtensionRange) GetOptions() *ExtensionRangeOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1886,13 +1737,7 @@ func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1902,8 +1747,7 @@ func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1914,8 +1758,7 @@ func (m *DescriptorProto_ExtensionRange) MarshalAppend(b []byte) ([]byte, error)
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -1926,14 +1769,12 @@ func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, er
 		copy(b[i:], *m.unknownFields)
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
@@ -1950,17 +1791,13 @@ func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, er
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -1969,25 +1806,16 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) err
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2013,9 +1841,8 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Start = d.Int32(int32(x))
 			i += n
-			m.Start = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -2025,9 +1852,8 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.End = d.Int32(int32(x))
 			i += n
-			m.End = d.Int32(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -2065,13 +1891,7 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -2084,12 +1904,12 @@ func (m *DescriptorProto_ExtensionRange) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Reset() {
 	*m = DescriptorProto_ExtensionRange{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Clone() *DescriptorProto_ExtensionRange {
 	if m == nil {
 		return nil
@@ -2109,15 +1929,7 @@ func (m *DescriptorProto_ExtensionRange) Clone() *DescriptorProto_ExtensionRange
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Equal(o *DescriptorProto_ExtensionRange) bool {
 	if m == o {
 		return true
@@ -2145,8 +1957,7 @@ type DescriptorProto_ReservedRange struct {
 	Start *int32 `json:"start,omitempty"`
 	// Exclusive.
 	End *int32 `json:"end,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -2164,7 +1975,7 @@ func (m *DescriptorProto_ReservedRange) GetEnd() int32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Size() (n int) {
 	if m == nil {
 		return 0
@@ -2181,13 +1992,7 @@ func (m *DescriptorProto_ReservedRange) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2197,8 +2002,7 @@ func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2209,8 +2013,7 @@ func (m *DescriptorProto_ReservedRange) MarshalAppend(b []byte) ([]byte, error) 
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -2233,41 +2036,28 @@ func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, err
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2293,9 +2083,8 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Start = d.Int32(int32(x))
 			i += n
-			m.Start = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -2305,9 +2094,8 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.End = d.Int32(int32(x))
 			i += n
-			m.End = d.Int32(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2329,23 +2117,17 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Reset() {
 	*m = DescriptorProto_ReservedRange{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Clone() *DescriptorProto_ReservedRange {
 	if m == nil {
 		return nil
@@ -2364,15 +2146,7 @@ func (m *DescriptorProto_ReservedRange) Clone() *DescriptorProto_ReservedRange {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Equal(o *DescriptorProto_ReservedRange) bool {
 	if m == o {
 		return true
@@ -2427,8 +2201,7 @@ type ExtensionRangeOptions struct {
 	// TODO: flip the default to DECLARATION once all empty ranges
 	// are marked as UNVERIFIED.
 	Verification *ExtensionRangeOptions_VerificationState `json:"verification,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -2465,7 +2238,7 @@ func (m *ExtensionRangeOptions) GetVerification() ExtensionRangeOptions_Verifica
 	return Default_ExtensionRangeOptions_Verification
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -2488,13 +2261,7 @@ func (m *ExtensionRangeOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2504,8 +2271,7 @@ func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2516,8 +2282,7 @@ func (m *ExtensionRangeOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -2528,27 +2293,23 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x92
 		b[i+1] = 0x3
@@ -2559,31 +2320,25 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	for k := len(m.Declaration) - 1; k >= 0; k-- {
-		{
-			n, err := m.Declaration[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "declaration", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Declaration[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "declaration", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -2592,25 +2347,16 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2710,13 +2456,7 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -2729,12 +2469,12 @@ func (m *ExtensionRangeOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Reset() {
 	*m = ExtensionRangeOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Clone() *ExtensionRangeOptions {
 	if m == nil {
 		return nil
@@ -2762,15 +2502,7 @@ func (m *ExtensionRangeOptions) Clone() *ExtensionRangeOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	if m == o {
 		return true
@@ -2820,8 +2552,7 @@ type ExtensionRangeOptions_Declaration struct {
 	// If true, indicates that the extension must be defined as repeated.
 	// Otherwise the extension must be defined as optional.
 	Repeated *bool `json:"repeated,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -2860,7 +2591,7 @@ func (m *ExtensionRangeOptions_Declaration) GetRepeated() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 	if m == nil {
 		return 0
@@ -2886,13 +2617,7 @@ func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2902,8 +2627,7 @@ func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2914,8 +2638,7 @@ func (m *ExtensionRangeOptions_Declaration) MarshalAppend(b []byte) ([]byte, err
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -2953,41 +2676,28 @@ func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int,
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -3013,9 +2723,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Number = d.Int32(int32(x))
 			i += n
-			m.Number = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3025,9 +2734,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.FullName = d.StringPtr(string(x))
 			i += n
-			m.FullName = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -3037,9 +2745,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Type = d.StringPtr(string(x))
 			i += n
-			m.Type = d.StringPtr(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -3049,9 +2756,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Reserved = d.Bool(x != 0)
 			i += n
-			m.Reserved = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -3061,9 +2767,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Repeated = d.Bool(x != 0)
 			i += n
-			m.Repeated = d.Bool(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3085,23 +2790,17 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Reset() {
 	*m = ExtensionRangeOptions_Declaration{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Clone() *ExtensionRangeOptions_Declaration {
 	if m == nil {
 		return nil
@@ -3132,15 +2831,7 @@ func (m *ExtensionRangeOptions_Declaration) Clone() *ExtensionRangeOptions_Decla
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Equal(o *ExtensionRangeOptions_Declaration) bool {
 	if m == o {
 		return true
@@ -3335,8 +3026,7 @@ type FieldDescriptorProto struct {
 	// Proto2 optional fields do not set this flag, because they already indicate
 	// optional with `LABEL_OPTIONAL`.
 	Proto3Optional *bool `json:"proto3_optional,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -3417,7 +3107,7 @@ func (m *FieldDescriptorProto) GetProto3Optional() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -3461,13 +3151,7 @@ func (m *FieldDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3477,8 +3161,7 @@ func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -3489,8 +3172,7 @@ func (m *FieldDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -3517,14 +3199,12 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x48
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x42
 	}
@@ -3566,17 +3246,13 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -3585,25 +3261,16 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -3629,9 +3296,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3641,9 +3307,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Extendee = d.StringPtr(string(x))
 			i += n
-			m.Extendee = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -3653,9 +3318,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Number = d.Int32(int32(x))
 			i += n
-			m.Number = d.Int32(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -3697,9 +3361,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.TypeName = d.StringPtr(string(x))
 			i += n
-			m.TypeName = d.StringPtr(v)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -3709,9 +3372,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.DefaultValue = d.StringPtr(string(x))
 			i += n
-			m.DefaultValue = d.StringPtr(v)
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -3737,9 +3399,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.OneofIndex = d.Int32(int32(x))
 			i += n
-			m.OneofIndex = d.Int32(v)
 			continue
 		case 10:
 			if typ != wire.BytesType {
@@ -3749,9 +3410,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.JsonName = d.StringPtr(string(x))
 			i += n
-			m.JsonName = d.StringPtr(v)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -3761,9 +3421,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Proto3Optional = d.Bool(x != 0)
 			i += n
-			m.Proto3Optional = d.Bool(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3785,13 +3444,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -3804,12 +3457,12 @@ func (m *FieldDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Reset() {
 	*m = FieldDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Clone() *FieldDescriptorProto {
 	if m == nil {
 		return nil
@@ -3861,15 +3514,7 @@ func (m *FieldDescriptorProto) Clone() *FieldDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 	if m == o {
 		return true
@@ -3917,8 +3562,7 @@ func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 type OneofDescriptorProto struct {
 	Name    *string       `json:"name,omitempty"`
 	Options *OneofOptions `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -3936,7 +3580,7 @@ func (m *OneofDescriptorProto) GetOptions() *OneofOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -3953,13 +3597,7 @@ func (m *OneofDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3969,8 +3607,7 @@ func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *OneofDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -3981,8 +3618,7 @@ func (m *OneofDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -3993,14 +3629,12 @@ func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -4012,17 +3646,13 @@ func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -4031,25 +3661,16 @@ func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *OneofDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -4075,9 +3696,8 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -4115,13 +3735,7 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *OneofDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -4134,12 +3748,12 @@ func (m *OneofDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Reset() {
 	*m = OneofDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Clone() *OneofDescriptorProto {
 	if m == nil {
 		return nil
@@ -4155,15 +3769,7 @@ func (m *OneofDescriptorProto) Clone() *OneofDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Equal(o *OneofDescriptorProto) bool {
 	if m == o {
 		return true
@@ -4192,8 +3798,7 @@ type EnumDescriptorProto struct {
 	// Reserved enum value names, which may not be reused. A given name may only
 	// be reserved once.
 	ReservedName []string `json:"reserved_name,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -4232,7 +3837,7 @@ func (m *EnumDescriptorProto) GetReservedName() []string {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -4258,13 +3863,7 @@ func (m *EnumDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4274,8 +3873,7 @@ func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -4286,8 +3884,7 @@ func (m *EnumDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -4303,38 +3900,32 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x2a
 	}
 	for k := len(m.ReservedRange) - 1; k >= 0; k-- {
-		{
-			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "reserved_range", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "reserved_range", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Value) - 1; k >= 0; k-- {
-		{
-			n, err := m.Value[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "value", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Value[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "value", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -4346,17 +3937,13 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -4365,25 +3952,16 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -4409,9 +3987,8 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -4467,9 +4044,8 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.ReservedName = append(m.ReservedName, string(x))
 			i += n
-			m.ReservedName = append(m.ReservedName, v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4491,13 +4067,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -4515,12 +4085,12 @@ func (m *EnumDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Reset() {
 	*m = EnumDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 	if m == nil {
 		return nil
@@ -4549,15 +4119,7 @@ func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 	if m == o {
 		return true
@@ -4609,8 +4171,7 @@ type EnumDescriptorProto_EnumReservedRange struct {
 	Start *int32 `json:"start,omitempty"`
 	// Inclusive.
 	End *int32 `json:"end,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -4628,7 +4189,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) GetEnd() int32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 	if m == nil {
 		return 0
@@ -4645,13 +4206,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4661,8 +4216,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -4673,8 +4227,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalAppend(b []byte) ([]byte,
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -4697,41 +4250,28 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -4757,9 +4297,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Start = d.Int32(int32(x))
 			i += n
-			m.Start = d.Int32(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4769,9 +4308,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.End = d.Int32(int32(x))
 			i += n
-			m.End = d.Int32(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4793,23 +4331,17 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Reset() {
 	*m = EnumDescriptorProto_EnumReservedRange{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Clone() *EnumDescriptorProto_EnumReservedRange {
 	if m == nil {
 		return nil
@@ -4828,15 +4360,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) Clone() *EnumDescriptorProto_Enu
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Equal(o *EnumDescriptorProto_EnumReservedRange) bool {
 	if m == o {
 		return true
@@ -4858,8 +4382,7 @@ type EnumValueDescriptorProto struct {
 	Name    *string           `json:"name,omitempty"`
 	Number  *int32            `json:"number,omitempty"`
 	Options *EnumValueOptions `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -4884,7 +4407,7 @@ func (m *EnumValueDescriptorProto) GetOptions() *EnumValueOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -4904,13 +4427,7 @@ func (m *EnumValueDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4920,8 +4437,7 @@ func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -4932,8 +4448,7 @@ func (m *EnumValueDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -4944,14 +4459,12 @@ func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
@@ -4968,17 +4481,13 @@ func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -4987,25 +4496,16 @@ func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -5031,9 +4531,8 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -5043,9 +4542,8 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Number = d.Int32(int32(x))
 			i += n
-			m.Number = d.Int32(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5083,13 +4581,7 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -5102,12 +4594,12 @@ func (m *EnumValueDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Reset() {
 	*m = EnumValueDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Clone() *EnumValueDescriptorProto {
 	if m == nil {
 		return nil
@@ -5127,15 +4619,7 @@ func (m *EnumValueDescriptorProto) Clone() *EnumValueDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Equal(o *EnumValueDescriptorProto) bool {
 	if m == o {
 		return true
@@ -5160,8 +4644,7 @@ type ServiceDescriptorProto struct {
 	Name    *string                  `json:"name,omitempty"`
 	Method  []*MethodDescriptorProto `json:"method,omitempty"`
 	Options *ServiceOptions          `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -5186,7 +4669,7 @@ func (m *ServiceDescriptorProto) GetOptions() *ServiceOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -5206,13 +4689,7 @@ func (m *ServiceDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5222,8 +4699,7 @@ func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -5234,8 +4710,7 @@ func (m *ServiceDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -5246,26 +4721,22 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Method) - 1; k >= 0; k-- {
-		{
-			n, err := m.Method[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "method", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Method[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "method", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -5277,17 +4748,13 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -5296,25 +4763,16 @@ func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -5340,9 +4798,8 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5395,13 +4852,7 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -5419,12 +4870,12 @@ func (m *ServiceDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Reset() {
 	*m = ServiceDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Clone() *ServiceDescriptorProto {
 	if m == nil {
 		return nil
@@ -5446,15 +4897,7 @@ func (m *ServiceDescriptorProto) Clone() *ServiceDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Equal(o *ServiceDescriptorProto) bool {
 	if m == o {
 		return true
@@ -5491,8 +4934,7 @@ type MethodDescriptorProto struct {
 	ClientStreaming *bool `json:"client_streaming,omitempty"`
 	// Identifies if server streams multiple server messages
 	ServerStreaming *bool `json:"server_streaming,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -5544,7 +4986,7 @@ func (m *MethodDescriptorProto) GetServerStreaming() bool {
 	return Default_MethodDescriptorProto_ServerStreaming
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -5573,13 +5015,7 @@ func (m *MethodDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5589,8 +5025,7 @@ func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *MethodDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -5601,8 +5036,7 @@ func (m *MethodDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -5623,14 +5057,12 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x28
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -5652,17 +5084,13 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -5671,25 +5099,16 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *MethodDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -5715,9 +5134,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Name = d.StringPtr(string(x))
 			i += n
-			m.Name = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5727,9 +5145,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.InputType = d.StringPtr(string(x))
 			i += n
-			m.InputType = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5739,9 +5156,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.OutputType = d.StringPtr(string(x))
 			i += n
-			m.OutputType = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -5767,9 +5183,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.ClientStreaming = d.Bool(x != 0)
 			i += n
-			m.ClientStreaming = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -5779,9 +5194,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.ServerStreaming = d.Bool(x != 0)
 			i += n
-			m.ServerStreaming = d.Bool(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -5803,13 +5217,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *MethodDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -5822,12 +5230,12 @@ func (m *MethodDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Reset() {
 	*m = MethodDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Clone() *MethodDescriptorProto {
 	if m == nil {
 		return nil
@@ -5859,15 +5267,7 @@ func (m *MethodDescriptorProto) Clone() *MethodDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Equal(o *MethodDescriptorProto) bool {
 	if m == o {
 		return true
@@ -6020,8 +5420,7 @@ type FileOptions struct {
 	// The parser stores options it doesn't recognize here.
 	// See the documentation for the "Options" section above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -6185,7 +5584,7 @@ func (m *FileOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FileOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -6259,13 +5658,7 @@ func (m *FileOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FileOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -6275,8 +5668,7 @@ func (m *FileOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FileOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -6287,8 +5679,7 @@ func (m *FileOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -6299,27 +5690,23 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x92
 		b[i+1] = 0x3
@@ -6436,17 +5823,13 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FileOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -6455,25 +5838,16 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FileOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -6499,9 +5873,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.JavaPackage = d.StringPtr(string(x))
 			i += n
-			m.JavaPackage = d.StringPtr(v)
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -6511,9 +5884,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.JavaOuterClassname = d.StringPtr(string(x))
 			i += n
-			m.JavaOuterClassname = d.StringPtr(v)
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -6539,9 +5911,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.JavaMultipleFiles = d.Bool(x != 0)
 			i += n
-			m.JavaMultipleFiles = d.Bool(v)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -6551,9 +5922,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.GoPackage = d.StringPtr(string(x))
 			i += n
-			m.GoPackage = d.StringPtr(v)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -6563,9 +5933,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.CcGenericServices = d.Bool(x != 0)
 			i += n
-			m.CcGenericServices = d.Bool(v)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -6575,9 +5944,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.JavaGenericServices = d.Bool(x != 0)
 			i += n
-			m.JavaGenericServices = d.Bool(v)
 			continue
 		case 18:
 			if typ != wire.VarintType {
@@ -6587,9 +5955,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.PyGenericServices = d.Bool(x != 0)
 			i += n
-			m.PyGenericServices = d.Bool(v)
 			continue
 		case 20:
 			if typ != wire.VarintType {
@@ -6599,9 +5966,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.JavaGenerateEqualsAndHash = d.Bool(x != 0)
 			i += n
-			m.JavaGenerateEqualsAndHash = d.Bool(v)
 			continue
 		case 23:
 			if typ != wire.VarintType {
@@ -6611,9 +5977,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 27:
 			if typ != wire.VarintType {
@@ -6623,9 +5988,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.JavaStringCheckUtf8 = d.Bool(x != 0)
 			i += n
-			m.JavaStringCheckUtf8 = d.Bool(v)
 			continue
 		case 31:
 			if typ != wire.VarintType {
@@ -6635,9 +5999,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.CcEnableArenas = d.Bool(x != 0)
 			i += n
-			m.CcEnableArenas = d.Bool(v)
 			continue
 		case 36:
 			if typ != wire.BytesType {
@@ -6647,9 +6010,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.ObjcClassPrefix = d.StringPtr(string(x))
 			i += n
-			m.ObjcClassPrefix = d.StringPtr(v)
 			continue
 		case 37:
 			if typ != wire.BytesType {
@@ -6659,9 +6021,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.CsharpNamespace = d.StringPtr(string(x))
 			i += n
-			m.CsharpNamespace = d.StringPtr(v)
 			continue
 		case 39:
 			if typ != wire.BytesType {
@@ -6671,9 +6032,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.SwiftPrefix = d.StringPtr(string(x))
 			i += n
-			m.SwiftPrefix = d.StringPtr(v)
 			continue
 		case 40:
 			if typ != wire.BytesType {
@@ -6683,9 +6043,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.PhpClassPrefix = d.StringPtr(string(x))
 			i += n
-			m.PhpClassPrefix = d.StringPtr(v)
 			continue
 		case 41:
 			if typ != wire.BytesType {
@@ -6695,9 +6054,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.PhpNamespace = d.StringPtr(string(x))
 			i += n
-			m.PhpNamespace = d.StringPtr(v)
 			continue
 		case 44:
 			if typ != wire.BytesType {
@@ -6707,9 +6065,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.PhpMetadataNamespace = d.StringPtr(string(x))
 			i += n
-			m.PhpMetadataNamespace = d.StringPtr(v)
 			continue
 		case 45:
 			if typ != wire.BytesType {
@@ -6719,9 +6076,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.RubyPackage = d.StringPtr(string(x))
 			i += n
-			m.RubyPackage = d.StringPtr(v)
 			continue
 		case 50:
 			if typ != wire.BytesType {
@@ -6774,13 +6130,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FileOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -6793,12 +6143,12 @@ func (m *FileOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FileOptions) Reset() {
 	*m = FileOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FileOptions) Clone() *FileOptions {
 	if m == nil {
 		return nil
@@ -6892,15 +6242,7 @@ func (m *FileOptions) Clone() *FileOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FileOptions) Equal(o *FileOptions) bool {
 	if m == o {
 		return true
@@ -7052,8 +6394,7 @@ type MessageOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -7114,7 +6455,7 @@ func (m *MessageOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *MessageOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -7146,13 +6487,7 @@ func (m *MessageOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *MessageOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7162,8 +6497,7 @@ func (m *MessageOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *MessageOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -7174,8 +6508,7 @@ func (m *MessageOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -7186,27 +6519,23 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x62
 	}
@@ -7238,17 +6567,13 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *MessageOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -7257,25 +6582,16 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *MessageOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -7301,9 +6617,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.MessageSetWireFormat = d.Bool(x != 0)
 			i += n
-			m.MessageSetWireFormat = d.Bool(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -7313,9 +6628,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.NoStandardDescriptorAccessor = d.Bool(x != 0)
 			i += n
-			m.NoStandardDescriptorAccessor = d.Bool(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -7325,9 +6639,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -7337,9 +6650,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.MapEntry = d.Bool(x != 0)
 			i += n
-			m.MapEntry = d.Bool(v)
 			continue
 		case 11:
 			if typ != wire.VarintType {
@@ -7349,9 +6661,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			i += n
-			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(v)
 			continue
 		case 12:
 			if typ != wire.BytesType {
@@ -7404,13 +6715,7 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *MessageOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -7423,12 +6728,12 @@ func (m *MessageOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *MessageOptions) Reset() {
 	*m = MessageOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *MessageOptions) Clone() *MessageOptions {
 	if m == nil {
 		return nil
@@ -7466,15 +6771,7 @@ func (m *MessageOptions) Clone() *MessageOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	if m == o {
 		return true
@@ -7726,8 +7023,7 @@ type FieldOptions struct {
 	FeatureSupport *FieldOptions_FeatureSupport `json:"feature_support,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -7840,7 +7136,7 @@ func (m *FieldOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -7893,13 +7189,7 @@ func (m *FieldOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7909,8 +7199,7 @@ func (m *FieldOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -7921,8 +7210,7 @@ func (m *FieldOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -7933,53 +7221,45 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.FeatureSupport != nil {
-		{
-			n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "feature_support")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "feature_support")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xb2
 		b[i+1] = 0x1
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xaa
 		b[i+1] = 0x1
 	}
 	for k := len(m.EditionDefaults) - 1; k >= 0; k-- {
-		{
-			n, err := m.EditionDefaults[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "edition_defaults", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.EditionDefaults[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "edition_defaults", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xa2
 		b[i+1] = 0x1
@@ -8040,17 +7320,13 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -8059,25 +7335,16 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -8119,9 +7386,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Packed = d.Bool(x != 0)
 			i += n
-			m.Packed = d.Bool(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8131,9 +7397,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -8143,9 +7408,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Lazy = d.Bool(x != 0)
 			i += n
-			m.Lazy = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -8171,9 +7435,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Weak = d.Bool(x != 0)
 			i += n
-			m.Weak = d.Bool(v)
 			continue
 		case 15:
 			if typ != wire.VarintType {
@@ -8183,9 +7446,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.UnverifiedLazy = d.Bool(x != 0)
 			i += n
-			m.UnverifiedLazy = d.Bool(v)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -8195,9 +7457,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.DebugRedact = d.Bool(x != 0)
 			i += n
-			m.DebugRedact = d.Bool(v)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -8336,13 +7597,7 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -8355,12 +7610,12 @@ func (m *FieldOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldOptions) Reset() {
 	*m = FieldOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldOptions) Clone() *FieldOptions {
 	if m == nil {
 		return nil
@@ -8422,15 +7677,7 @@ func (m *FieldOptions) Clone() *FieldOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	if m == o {
 		return true
@@ -8502,8 +7749,7 @@ type FieldOptions_EditionDefault struct {
 	Edition *Edition `json:"edition,omitempty"`
 	// Textproto value.
 	Value *string `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -8521,7 +7767,7 @@ func (m *FieldOptions_EditionDefault) GetValue() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Size() (n int) {
 	if m == nil {
 		return 0
@@ -8538,13 +7784,7 @@ func (m *FieldOptions_EditionDefault) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8554,8 +7794,7 @@ func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -8566,8 +7805,7 @@ func (m *FieldOptions_EditionDefault) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -8590,41 +7828,28 @@ func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -8650,9 +7875,8 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.Value = d.StringPtr(string(x))
 			i += n
-			m.Value = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8690,23 +7914,17 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Reset() {
 	*m = FieldOptions_EditionDefault{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Clone() *FieldOptions_EditionDefault {
 	if m == nil {
 		return nil
@@ -8725,15 +7943,7 @@ func (m *FieldOptions_EditionDefault) Clone() *FieldOptions_EditionDefault {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Equal(o *FieldOptions_EditionDefault) bool {
 	if m == o {
 		return true
@@ -8766,8 +7976,7 @@ type FieldOptions_FeatureSupport struct {
 	// this one, the last default assigned will be used, and proto files will
 	// not be able to override it.
 	EditionRemoved *Edition `json:"edition_removed,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -8799,7 +8008,7 @@ func (m *FieldOptions_FeatureSupport) GetEditionRemoved() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	if m == nil {
 		return 0
@@ -8822,13 +8031,7 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8838,8 +8041,7 @@ func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -8850,8 +8052,7 @@ func (m *FieldOptions_FeatureSupport) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -8884,41 +8085,28 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -8976,9 +8164,8 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.DeprecationWarning = d.StringPtr(string(x))
 			i += n
-			m.DeprecationWarning = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -9016,23 +8203,17 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Reset() {
 	*m = FieldOptions_FeatureSupport{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 	if m == nil {
 		return nil
@@ -9059,15 +8240,7 @@ func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool {
 	if m == o {
 		return true
@@ -9095,8 +8268,7 @@ type OneofOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -9114,7 +8286,7 @@ func (m *OneofOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *OneofOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -9131,13 +8303,7 @@ func (m *OneofOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *OneofOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9147,8 +8313,7 @@ func (m *OneofOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *OneofOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -9159,8 +8324,7 @@ func (m *OneofOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -9171,44 +8335,36 @@ func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *OneofOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -9217,25 +8373,16 @@ func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *OneofOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -9304,13 +8451,7 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *OneofOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -9323,12 +8464,12 @@ func (m *OneofOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *OneofOptions) Reset() {
 	*m = OneofOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *OneofOptions) Clone() *OneofOptions {
 	if m == nil {
 		return nil
@@ -9346,15 +8487,7 @@ func (m *OneofOptions) Clone() *OneofOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	if m == o {
 		return true
@@ -9398,8 +8531,7 @@ type EnumOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -9444,7 +8576,7 @@ func (m *EnumOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -9470,13 +8602,7 @@ func (m *EnumOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9486,8 +8612,7 @@ func (m *EnumOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -9498,8 +8623,7 @@ func (m *EnumOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -9510,27 +8634,23 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x3a
 	}
@@ -9552,17 +8672,13 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -9571,25 +8687,16 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -9615,9 +8722,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.AllowAlias = d.Bool(x != 0)
 			i += n
-			m.AllowAlias = d.Bool(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -9627,9 +8733,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -9639,9 +8744,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			i += n
-			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(v)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -9694,13 +8798,7 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -9713,12 +8811,12 @@ func (m *EnumOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumOptions) Reset() {
 	*m = EnumOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumOptions) Clone() *EnumOptions {
 	if m == nil {
 		return nil
@@ -9748,15 +8846,7 @@ func (m *EnumOptions) Clone() *EnumOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	if m == o {
 		return true
@@ -9803,8 +8893,7 @@ type EnumValueOptions struct {
 	FeatureSupport *FieldOptions_FeatureSupport `json:"feature_support,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -9849,7 +8938,7 @@ func (m *EnumValueOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumValueOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -9875,13 +8964,7 @@ func (m *EnumValueOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9891,8 +8974,7 @@ func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumValueOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -9903,8 +8985,7 @@ func (m *EnumValueOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -9915,27 +8996,23 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.FeatureSupport != nil {
-		{
-			n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "feature_support")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "feature_support")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -9945,14 +9022,12 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -9964,17 +9039,13 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumValueOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -9983,25 +9054,16 @@ func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumValueOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -10027,9 +9089,8 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -10055,9 +9116,8 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.DebugRedact = d.Bool(x != 0)
 			i += n
-			m.DebugRedact = d.Bool(v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -10110,13 +9170,7 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumValueOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -10129,12 +9183,12 @@ func (m *EnumValueOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumValueOptions) Reset() {
 	*m = EnumValueOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumValueOptions) Clone() *EnumValueOptions {
 	if m == nil {
 		return nil
@@ -10161,15 +9215,7 @@ func (m *EnumValueOptions) Clone() *EnumValueOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	if m == o {
 		return true
@@ -10210,8 +9256,7 @@ type ServiceOptions struct {
 	Deprecated *bool `json:"deprecated,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -10241,7 +9286,7 @@ func (m *ServiceOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ServiceOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -10261,13 +9306,7 @@ func (m *ServiceOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ServiceOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10277,8 +9316,7 @@ func (m *ServiceOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ServiceOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -10289,8 +9327,7 @@ func (m *ServiceOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -10301,27 +9338,23 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x92
 		b[i+1] = 0x2
@@ -10335,17 +9368,13 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ServiceOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -10354,25 +9383,16 @@ func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ServiceOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -10398,9 +9418,8 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 34:
 			if typ != wire.BytesType {
@@ -10453,13 +9472,7 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ServiceOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -10472,12 +9485,12 @@ func (m *ServiceOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ServiceOptions) Reset() {
 	*m = ServiceOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ServiceOptions) Clone() *ServiceOptions {
 	if m == nil {
 		return nil
@@ -10499,15 +9512,7 @@ func (m *ServiceOptions) Clone() *ServiceOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	if m == o {
 		return true
@@ -10574,8 +9579,7 @@ type MethodOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -10613,7 +9617,7 @@ func (m *MethodOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *MethodOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -10636,13 +9640,7 @@ func (m *MethodOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *MethodOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10652,8 +9650,7 @@ func (m *MethodOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *MethodOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -10664,8 +9661,7 @@ func (m *MethodOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -10676,27 +9672,23 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x9a
 		b[i+1] = 0x2
@@ -10716,17 +9708,13 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *MethodOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -10735,25 +9723,16 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *MethodOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -10779,9 +9758,8 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.Deprecated = d.Bool(x != 0)
 			i += n
-			m.Deprecated = d.Bool(v)
 			continue
 		case 34:
 			if typ != wire.VarintType {
@@ -10850,13 +9828,7 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *MethodOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -10869,12 +9841,12 @@ func (m *MethodOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *MethodOptions) Reset() {
 	*m = MethodOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *MethodOptions) Clone() *MethodOptions {
 	if m == nil {
 		return nil
@@ -10900,15 +9872,7 @@ func (m *MethodOptions) Clone() *MethodOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	if m == o {
 		return true
@@ -10952,8 +9916,7 @@ type UninterpretedOption struct {
 	DoubleValue      *float64 `json:"double_value,omitempty"`
 	StringValue      []byte   `json:"string_value,omitempty"`
 	AggregateValue   *string  `json:"aggregate_value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -11006,7 +9969,7 @@ func (m *UninterpretedOption) GetAggregateValue() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *UninterpretedOption) Size() (n int) {
 	if m == nil {
 		return 0
@@ -11038,13 +10001,7 @@ func (m *UninterpretedOption) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11054,8 +10011,7 @@ func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *UninterpretedOption) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -11066,8 +10022,7 @@ func (m *UninterpretedOption) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -11108,31 +10063,25 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x1a
 	}
 	for k := len(m.Name) - 1; k >= 0; k-- {
-		{
-			n, err := m.Name[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "name", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Name[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "name", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *UninterpretedOption) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -11141,25 +10090,16 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *UninterpretedOption) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -11200,9 +10140,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.IdentifierValue = d.StringPtr(string(x))
 			i += n
-			m.IdentifierValue = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -11212,9 +10151,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x
+			m.PositiveIntValue = d.Uint64(x)
 			i += n
-			m.PositiveIntValue = d.Uint64(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -11224,9 +10162,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int64(x)
+			m.NegativeIntValue = d.Int64(int64(x))
 			i += n
-			m.NegativeIntValue = d.Int64(v)
 			continue
 		case 6:
 			if typ != wire.Fixed64Type {
@@ -11236,9 +10173,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := math.Float64frombits(x)
+			m.DoubleValue = d.Float64(math.Float64frombits(x))
 			i += n
-			m.DoubleValue = d.Float64(v)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -11248,9 +10184,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := append([]byte{}, x...)
+			m.StringValue = append([]byte{}, x...)
 			i += n
-			m.StringValue = v
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -11260,9 +10195,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.AggregateValue = d.StringPtr(string(x))
 			i += n
-			m.AggregateValue = d.StringPtr(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -11284,13 +10218,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *UninterpretedOption) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -11303,12 +10231,12 @@ func (m *UninterpretedOption) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *UninterpretedOption) Reset() {
 	*m = UninterpretedOption{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *UninterpretedOption) Clone() *UninterpretedOption {
 	if m == nil {
 		return nil
@@ -11346,15 +10274,7 @@ func (m *UninterpretedOption) Clone() *UninterpretedOption {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	if m == o {
 		return true
@@ -11399,8 +10319,7 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 type UninterpretedOption_NamePart struct {
 	NamePart    *string `json:"name_part,omitempty"`
 	IsExtension *bool   `json:"is_extension,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -11418,7 +10337,7 @@ func (m *UninterpretedOption_NamePart) GetIsExtension() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Size() (n int) {
 	if m == nil {
 		return 0
@@ -11435,13 +10354,7 @@ func (m *UninterpretedOption_NamePart) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11451,8 +10364,7 @@ func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -11463,8 +10375,7 @@ func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, error) {
 	if err := m.missingRequired(); err != nil {
 		return 0, err
@@ -11487,17 +10398,13 @@ func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, erro
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -11506,25 +10413,16 @@ func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -11550,9 +10448,8 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.NamePart = d.StringPtr(string(x))
 			i += n
-			m.NamePart = d.StringPtr(v)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -11562,9 +10459,8 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
+			m.IsExtension = d.Bool(x != 0)
 			i += n
-			m.IsExtension = d.Bool(v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -11586,8 +10482,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 	return len(b), nil
 }
 
-// missingRequired names the required fields of m itself that are not set
-// (all of them for a nil m, an empty message).
+// missingRequired names the required fields of m itself that are not set (all, for nil).
 func (m *UninterpretedOption_NamePart) missingRequired() error {
 	if m == nil {
 		return wire.RequiredError([]string{"google.protobuf.UninterpretedOption.NamePart.name_part", "google.protobuf.UninterpretedOption.NamePart.is_extension"})
@@ -11605,23 +10500,17 @@ func (m *UninterpretedOption_NamePart) missingRequired() error {
 	return wire.RequiredError(missing)
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) CheckInitialized() error {
 	return m.missingRequired()
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Reset() {
 	*m = UninterpretedOption_NamePart{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Clone() *UninterpretedOption_NamePart {
 	if m == nil {
 		return nil
@@ -11640,15 +10529,7 @@ func (m *UninterpretedOption_NamePart) Clone() *UninterpretedOption_NamePart {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Equal(o *UninterpretedOption_NamePart) bool {
 	if m == o {
 		return true
@@ -11837,8 +10718,7 @@ type FeatureSet struct {
 	Utf8Validation        *FeatureSet_Utf8Validation        `json:"utf8_validation,omitempty"`
 	MessageEncoding       *FeatureSet_MessageEncoding       `json:"message_encoding,omitempty"`
 	JsonFormat            *FeatureSet_JsonFormat            `json:"json_format,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -11884,7 +10764,7 @@ func (m *FeatureSet) GetJsonFormat() FeatureSet_JsonFormat {
 	return FeatureSet_JSON_FORMAT_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSet) Size() (n int) {
 	if m == nil {
 		return 0
@@ -11913,13 +10793,7 @@ func (m *FeatureSet) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FeatureSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11929,8 +10803,7 @@ func (m *FeatureSet) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FeatureSet) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -11941,8 +10814,7 @@ func (m *FeatureSet) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -11985,41 +10857,28 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FeatureSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FeatureSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -12153,23 +11012,17 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FeatureSet) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FeatureSet) Reset() {
 	*m = FeatureSet{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FeatureSet) Clone() *FeatureSet {
 	if m == nil {
 		return nil
@@ -12204,15 +11057,7 @@ func (m *FeatureSet) Clone() *FeatureSet {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	if m == o {
 		return true
@@ -12253,8 +11098,7 @@ type FeatureSetDefaults struct {
 	// The maximum known edition (inclusive) when this was constructed. Editions
 	// after this will not have reliable defaults.
 	MaximumEdition *Edition `json:"maximum_edition,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -12279,7 +11123,7 @@ func (m *FeatureSetDefaults) GetMaximumEdition() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Size() (n int) {
 	if m == nil {
 		return 0
@@ -12299,13 +11143,7 @@ func (m *FeatureSetDefaults) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12315,8 +11153,7 @@ func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FeatureSetDefaults) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -12327,8 +11164,7 @@ func (m *FeatureSetDefaults) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -12349,55 +11185,40 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x20
 	}
 	for k := len(m.Defaults) - 1; k >= 0; k-- {
-		{
-			n, err := m.Defaults[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "defaults", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Defaults[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "defaults", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FeatureSetDefaults) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -12482,23 +11303,17 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FeatureSetDefaults) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Reset() {
 	*m = FeatureSetDefaults{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Clone() *FeatureSetDefaults {
 	if m == nil {
 		return nil
@@ -12523,15 +11338,7 @@ func (m *FeatureSetDefaults) Clone() *FeatureSetDefaults {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 	if m == o {
 		return true
@@ -12566,8 +11373,7 @@ type FeatureSetDefaults_FeatureSetEditionDefault struct {
 	OverridableFeatures *FeatureSet `json:"overridable_features,omitempty"`
 	// Defaults of features that can't be overridden in this edition.
 	FixedFeatures *FeatureSet `json:"fixed_features,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -12592,7 +11398,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetFixedFeatures() *Featur
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 	if m == nil {
 		return 0
@@ -12612,13 +11418,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12628,8 +11428,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) 
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -12640,8 +11439,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalAppend(b []byte) ([
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -12652,26 +11450,22 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []b
 		copy(b[i:], *m.unknownFields)
 	}
 	if m.FixedFeatures != nil {
-		{
-			n, err := m.FixedFeatures.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "fixed_features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.FixedFeatures.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "fixed_features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	if m.OverridableFeatures != nil {
-		{
-			n, err := m.OverridableFeatures.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "overridable_features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.OverridableFeatures.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "overridable_features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -12683,41 +11477,28 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []b
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -12803,23 +11584,17 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Reset() {
 	*m = FeatureSetDefaults_FeatureSetEditionDefault{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Clone() *FeatureSetDefaults_FeatureSetEditionDefault {
 	if m == nil {
 		return nil
@@ -12836,15 +11611,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Clone() *FeatureSetDefault
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Equal(o *FeatureSetDefaults_FeatureSetEditionDefault) bool {
 	if m == o {
 		return true
@@ -12916,8 +11683,7 @@ type SourceCodeInfo struct {
 	//     ignore those that it doesn't understand, as more types of locations could
 	//     be recorded in the future.
 	Location []*SourceCodeInfo_Location `json:"location,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -12928,7 +11694,7 @@ func (m *SourceCodeInfo) GetLocation() []*SourceCodeInfo_Location {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *SourceCodeInfo) Size() (n int) {
 	if m == nil {
 		return 0
@@ -12942,13 +11708,7 @@ func (m *SourceCodeInfo) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12958,8 +11718,7 @@ func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *SourceCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -12970,8 +11729,7 @@ func (m *SourceCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -12982,55 +11740,40 @@ func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.Location) - 1; k >= 0; k-- {
-		{
-			n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "location", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "location", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *SourceCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -13083,23 +11826,17 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *SourceCodeInfo) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *SourceCodeInfo) Reset() {
 	*m = SourceCodeInfo{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *SourceCodeInfo) Clone() *SourceCodeInfo {
 	if m == nil {
 		return nil
@@ -13116,15 +11853,7 @@ func (m *SourceCodeInfo) Clone() *SourceCodeInfo {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	if m == o {
 		return true
@@ -13235,8 +11964,7 @@ type SourceCodeInfo_Location struct {
 	LeadingComments         *string  `json:"leading_comments,omitempty"`
 	TrailingComments        *string  `json:"trailing_comments,omitempty"`
 	LeadingDetachedComments []string `json:"leading_detached_comments,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -13275,7 +12003,7 @@ func (m *SourceCodeInfo_Location) GetLeadingDetachedComments() []string {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Size() (n int) {
 	if m == nil {
 		return 0
@@ -13309,13 +12037,7 @@ func (m *SourceCodeInfo_Location) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13325,8 +12047,7 @@ func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -13337,8 +12058,7 @@ func (m *SourceCodeInfo_Location) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -13384,41 +12104,28 @@ func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -13449,9 +12156,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
+					m.Path = append(m.Path, int32(x))
 					j += n
-					m.Path = append(m.Path, v)
 				}
 				i += n
 				continue
@@ -13463,9 +12169,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Path = append(m.Path, int32(x))
 			i += n
-			m.Path = append(m.Path, v)
 			continue
 		case 2:
 			if typ == wire.BytesType {
@@ -13480,9 +12185,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
+					m.Span = append(m.Span, int32(x))
 					j += n
-					m.Span = append(m.Span, v)
 				}
 				i += n
 				continue
@@ -13494,9 +12198,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Span = append(m.Span, int32(x))
 			i += n
-			m.Span = append(m.Span, v)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -13506,9 +12209,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.LeadingComments = d.StringPtr(string(x))
 			i += n
-			m.LeadingComments = d.StringPtr(v)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -13518,9 +12220,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.TrailingComments = d.StringPtr(string(x))
 			i += n
-			m.TrailingComments = d.StringPtr(v)
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -13530,9 +12231,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.LeadingDetachedComments = append(m.LeadingDetachedComments, string(x))
 			i += n
-			m.LeadingDetachedComments = append(m.LeadingDetachedComments, v)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -13554,23 +12254,17 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Reset() {
 	*m = SourceCodeInfo_Location{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Clone() *SourceCodeInfo_Location {
 	if m == nil {
 		return nil
@@ -13592,15 +12286,7 @@ func (m *SourceCodeInfo_Location) Clone() *SourceCodeInfo_Location {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Equal(o *SourceCodeInfo_Location) bool {
 	if m == o {
 		return true
@@ -13648,8 +12334,7 @@ type GeneratedCodeInfo struct {
 	// An Annotation connects some span of text in generated code to an element
 	// of its generating .proto file.
 	Annotation []*GeneratedCodeInfo_Annotation `json:"annotation,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -13660,7 +12345,7 @@ func (m *GeneratedCodeInfo) GetAnnotation() []*GeneratedCodeInfo_Annotation {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Size() (n int) {
 	if m == nil {
 		return 0
@@ -13674,13 +12359,7 @@ func (m *GeneratedCodeInfo) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13690,8 +12369,7 @@ func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -13702,8 +12380,7 @@ func (m *GeneratedCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -13714,55 +12391,40 @@ func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 		copy(b[i:], *m.unknownFields)
 	}
 	for k := len(m.Annotation) - 1; k >= 0; k-- {
-		{
-			n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "annotation", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "annotation", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -13815,23 +12477,17 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Reset() {
 	*m = GeneratedCodeInfo{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Clone() *GeneratedCodeInfo {
 	if m == nil {
 		return nil
@@ -13848,15 +12504,7 @@ func (m *GeneratedCodeInfo) Clone() *GeneratedCodeInfo {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 	if m == o {
 		return true
@@ -13920,8 +12568,7 @@ type GeneratedCodeInfo_Annotation struct {
 	// the last relevant byte (so the length of the text = end - begin).
 	End      *int32                                 `json:"end,omitempty"`
 	Semantic *GeneratedCodeInfo_Annotation_Semantic `json:"semantic,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -13960,7 +12607,7 @@ func (m *GeneratedCodeInfo_Annotation) GetSemantic() GeneratedCodeInfo_Annotatio
 	return GeneratedCodeInfo_Annotation_NONE
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 	if m == nil {
 		return 0
@@ -13990,13 +12637,7 @@ func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -14006,8 +12647,7 @@ func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -14018,8 +12658,7 @@ func (m *GeneratedCodeInfo_Annotation) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
@@ -14061,41 +12700,28 @@ func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, erro
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -14126,9 +12752,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
+					m.Path = append(m.Path, int32(x))
 					j += n
-					m.Path = append(m.Path, v)
 				}
 				i += n
 				continue
@@ -14140,9 +12765,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Path = append(m.Path, int32(x))
 			i += n
-			m.Path = append(m.Path, v)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -14152,9 +12776,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
+			m.SourceFile = d.StringPtr(string(x))
 			i += n
-			m.SourceFile = d.StringPtr(v)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -14164,9 +12787,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.Begin = d.Int32(int32(x))
 			i += n
-			m.Begin = d.Int32(v)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -14176,9 +12798,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
+			m.End = d.Int32(int32(x))
 			i += n
-			m.End = d.Int32(v)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -14216,23 +12837,17 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Reset() {
 	*m = GeneratedCodeInfo_Annotation{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Clone() *GeneratedCodeInfo_Annotation {
 	if m == nil {
 		return nil
@@ -14260,15 +12875,7 @@ func (m *GeneratedCodeInfo_Annotation) Clone() *GeneratedCodeInfo_Annotation {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Equal(o *GeneratedCodeInfo_Annotation) bool {
 	if m == o {
 		return true
