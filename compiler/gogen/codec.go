@@ -744,9 +744,9 @@ func checkWire(wt int) jen.Code {
 }
 
 // consume emits the read of one non-message value of fd from buf[pos:] and
-// returns the statements and the expression of the value they read; the
-// caller stores the value and then advances pos by n (see advance). Errors
-// carry base+pos as offset.
+// returns the statements and the expression of the value they read (of the
+// raw value x, which stays valid after the caller advances pos by n: see
+// advance). Errors carry base+pos as offset.
 func (g *generator) consume(fd protoreflect.FieldDescriptor, buf, pos string, base jen.Code) ([]jen.Code, *jen.Statement) {
 	errAt := func() jen.Code {
 		off := jen.Id(pos)
@@ -859,7 +859,7 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 				jen.Continue()),
 				f.Clone().Op("=").Append(f, jen.Id("v")))
 		} else {
-			elem = append(elem, f.Clone().Op("=").Append(f, x), advance("j"))
+			elem = append(elem, advance("j"), f.Clone().Op("=").Append(f, x))
 		}
 		var prealloc jen.Code = jen.Null()
 		switch wt {
@@ -887,13 +887,14 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	// The value is stored straight from x unless it is checked first (a
 	// closed enum) or its address is taken (an enum with explicit presence).
 	v := x
-	if c := closedEnumCheck(fd, jen.Id("v")); c != nil {
-		out = append(out, jen.Id("v").Op(":=").Add(x), advance("i"),
-			jen.If(c).Block(g.unknownAdd(jen.Id("b").Index(jen.Id("start"), jen.Id("i"))), jen.Continue()))
-		v = jen.Id("v")
-	} else if st == stPointer && slabMethod(fd.Kind()) == "" {
+	c := closedEnumCheck(fd, jen.Id("v"))
+	if c != nil || st == stPointer && slabMethod(fd.Kind()) == "" {
 		out = append(out, jen.Id("v").Op(":=").Add(x))
 		v = jen.Id("v")
+	}
+	out = append(out, advance("i"))
+	if c != nil {
+		out = append(out, jen.If(c).Block(g.unknownAdd(jen.Id("b").Index(jen.Id("start"), jen.Id("i"))), jen.Continue()))
 	}
 	switch st {
 	case stImplicit, stBytes:
@@ -908,9 +909,6 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 		out = append(out, f.Clone().Op("=").Append(f, v))
 	case stOneof:
 		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): v}))
-	}
-	if closedEnumCheck(fd, jen.Id("v")) == nil {
-		out = append(out, advance("i"))
 	}
 	return append(out, jen.Continue())
 }
@@ -978,7 +976,7 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	k, v := fd.MapKey(), fd.MapValue()
 	path := string(fd.Name())
 	keyRead, kx := g.consume(k, "p", "j", jen.Id("off"))
-	keyRead = append(keyRead, jen.Id("key").Op("=").Add(kx), advance("j"))
+	keyRead = append(keyRead, advance("j"), jen.Id("key").Op("=").Add(kx))
 	var valRead []jen.Code
 	isMsg := v.Kind() == protoreflect.MessageKind
 	if isMsg {
@@ -997,7 +995,7 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	} else {
 		var vx *jen.Statement
 		valRead, vx = g.consume(v, "p", "j", jen.Id("off"))
-		valRead = append(valRead, jen.Id("val").Op("=").Add(vx), advance("j"))
+		valRead = append(valRead, advance("j"), jen.Id("val").Op("=").Add(vx))
 	}
 	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
 		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),

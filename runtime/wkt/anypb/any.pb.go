@@ -258,8 +258,8 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Any.type_url")
 			}
-			m.TypeUrl = string(x)
 			i += n
+			m.TypeUrl = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -269,8 +269,8 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = append([]byte{}, x...)
 			i += n
+			m.Value = append([]byte{}, x...)
 			continue
 		}
 		if typ == wire.EndGroupType {

@@ -284,8 +284,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -328,8 +328,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.version")
 			}
-			m.Version = string(x)
 			i += n
+			m.Version = string(x)
 			continue
 		case 5:
 			if typ != wire.BytesType {
@@ -370,8 +370,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Syntax = typepb.Syntax(int32(x))
 			i += n
+			m.Syntax = typepb.Syntax(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -714,8 +714,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -728,8 +728,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.request_type_url")
 			}
-			m.RequestTypeUrl = string(x)
 			i += n
+			m.RequestTypeUrl = string(x)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -739,8 +739,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.RequestStreaming = x != 0
 			i += n
+			m.RequestStreaming = x != 0
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -753,8 +753,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.response_type_url")
 			}
-			m.ResponseTypeUrl = string(x)
 			i += n
+			m.ResponseTypeUrl = string(x)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -764,8 +764,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.ResponseStreaming = x != 0
 			i += n
+			m.ResponseStreaming = x != 0
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -790,8 +790,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Syntax = typepb.Syntax(int32(x))
 			i += n
+			m.Syntax = typepb.Syntax(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1096,8 +1096,8 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1110,8 +1110,8 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.root")
 			}
-			m.Root = string(x)
 			i += n
+			m.Root = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {

@@ -639,8 +639,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -650,8 +650,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Package = d.StringPtr(string(x))
 			i += n
+			m.Package = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -661,8 +661,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Dependency = append(m.Dependency, string(x))
 			i += n
+			m.Dependency = append(m.Dependency, string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -769,8 +769,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					m.PublicDependency = append(m.PublicDependency, int32(x))
 					j += n
+					m.PublicDependency = append(m.PublicDependency, int32(x))
 				}
 				i += n
 				continue
@@ -782,8 +782,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.PublicDependency = append(m.PublicDependency, int32(x))
 			i += n
+			m.PublicDependency = append(m.PublicDependency, int32(x))
 			continue
 		case 11:
 			if typ == wire.BytesType {
@@ -798,8 +798,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					m.WeakDependency = append(m.WeakDependency, int32(x))
 					j += n
+					m.WeakDependency = append(m.WeakDependency, int32(x))
 				}
 				i += n
 				continue
@@ -811,8 +811,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.WeakDependency = append(m.WeakDependency, int32(x))
 			i += n
+			m.WeakDependency = append(m.WeakDependency, int32(x))
 			continue
 		case 12:
 			if typ != wire.BytesType {
@@ -822,8 +822,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Syntax = d.StringPtr(string(x))
 			i += n
+			m.Syntax = d.StringPtr(string(x))
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -1343,8 +1343,8 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1475,8 +1475,8 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.ReservedName = append(m.ReservedName, string(x))
 			i += n
+			m.ReservedName = append(m.ReservedName, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1841,8 +1841,8 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Start = d.Int32(int32(x))
 			i += n
+			m.Start = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -1852,8 +1852,8 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.End = d.Int32(int32(x))
 			i += n
+			m.End = d.Int32(int32(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -2083,8 +2083,8 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Start = d.Int32(int32(x))
 			i += n
+			m.Start = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -2094,8 +2094,8 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.End = d.Int32(int32(x))
 			i += n
+			m.End = d.Int32(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2723,8 +2723,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Number = d.Int32(int32(x))
 			i += n
+			m.Number = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2734,8 +2734,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.FullName = d.StringPtr(string(x))
 			i += n
+			m.FullName = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -2745,8 +2745,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Type = d.StringPtr(string(x))
 			i += n
+			m.Type = d.StringPtr(string(x))
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -2756,8 +2756,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Reserved = d.Bool(x != 0)
 			i += n
+			m.Reserved = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -2767,8 +2767,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Repeated = d.Bool(x != 0)
 			i += n
+			m.Repeated = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3296,8 +3296,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3307,8 +3307,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Extendee = d.StringPtr(string(x))
 			i += n
+			m.Extendee = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -3318,8 +3318,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Number = d.Int32(int32(x))
 			i += n
+			m.Number = d.Int32(int32(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -3361,8 +3361,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.TypeName = d.StringPtr(string(x))
 			i += n
+			m.TypeName = d.StringPtr(string(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -3372,8 +3372,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DefaultValue = d.StringPtr(string(x))
 			i += n
+			m.DefaultValue = d.StringPtr(string(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -3399,8 +3399,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.OneofIndex = d.Int32(int32(x))
 			i += n
+			m.OneofIndex = d.Int32(int32(x))
 			continue
 		case 10:
 			if typ != wire.BytesType {
@@ -3410,8 +3410,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JsonName = d.StringPtr(string(x))
 			i += n
+			m.JsonName = d.StringPtr(string(x))
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -3421,8 +3421,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Proto3Optional = d.Bool(x != 0)
 			i += n
+			m.Proto3Optional = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3696,8 +3696,8 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3987,8 +3987,8 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -4044,8 +4044,8 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.ReservedName = append(m.ReservedName, string(x))
 			i += n
+			m.ReservedName = append(m.ReservedName, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4297,8 +4297,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Start = d.Int32(int32(x))
 			i += n
+			m.Start = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4308,8 +4308,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.End = d.Int32(int32(x))
 			i += n
+			m.End = d.Int32(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4531,8 +4531,8 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4542,8 +4542,8 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Number = d.Int32(int32(x))
 			i += n
+			m.Number = d.Int32(int32(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -4798,8 +4798,8 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5134,8 +5134,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Name = d.StringPtr(string(x))
 			i += n
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5145,8 +5145,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.InputType = d.StringPtr(string(x))
 			i += n
+			m.InputType = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5156,8 +5156,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.OutputType = d.StringPtr(string(x))
 			i += n
+			m.OutputType = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -5183,8 +5183,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.ClientStreaming = d.Bool(x != 0)
 			i += n
+			m.ClientStreaming = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -5194,8 +5194,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.ServerStreaming = d.Bool(x != 0)
 			i += n
+			m.ServerStreaming = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -5873,8 +5873,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JavaPackage = d.StringPtr(string(x))
 			i += n
+			m.JavaPackage = d.StringPtr(string(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -5884,8 +5884,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JavaOuterClassname = d.StringPtr(string(x))
 			i += n
+			m.JavaOuterClassname = d.StringPtr(string(x))
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -5911,8 +5911,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JavaMultipleFiles = d.Bool(x != 0)
 			i += n
+			m.JavaMultipleFiles = d.Bool(x != 0)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -5922,8 +5922,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.GoPackage = d.StringPtr(string(x))
 			i += n
+			m.GoPackage = d.StringPtr(string(x))
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -5933,8 +5933,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.CcGenericServices = d.Bool(x != 0)
 			i += n
+			m.CcGenericServices = d.Bool(x != 0)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -5944,8 +5944,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JavaGenericServices = d.Bool(x != 0)
 			i += n
+			m.JavaGenericServices = d.Bool(x != 0)
 			continue
 		case 18:
 			if typ != wire.VarintType {
@@ -5955,8 +5955,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.PyGenericServices = d.Bool(x != 0)
 			i += n
+			m.PyGenericServices = d.Bool(x != 0)
 			continue
 		case 20:
 			if typ != wire.VarintType {
@@ -5966,8 +5966,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JavaGenerateEqualsAndHash = d.Bool(x != 0)
 			i += n
+			m.JavaGenerateEqualsAndHash = d.Bool(x != 0)
 			continue
 		case 23:
 			if typ != wire.VarintType {
@@ -5977,8 +5977,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 27:
 			if typ != wire.VarintType {
@@ -5988,8 +5988,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.JavaStringCheckUtf8 = d.Bool(x != 0)
 			i += n
+			m.JavaStringCheckUtf8 = d.Bool(x != 0)
 			continue
 		case 31:
 			if typ != wire.VarintType {
@@ -5999,8 +5999,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.CcEnableArenas = d.Bool(x != 0)
 			i += n
+			m.CcEnableArenas = d.Bool(x != 0)
 			continue
 		case 36:
 			if typ != wire.BytesType {
@@ -6010,8 +6010,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.ObjcClassPrefix = d.StringPtr(string(x))
 			i += n
+			m.ObjcClassPrefix = d.StringPtr(string(x))
 			continue
 		case 37:
 			if typ != wire.BytesType {
@@ -6021,8 +6021,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.CsharpNamespace = d.StringPtr(string(x))
 			i += n
+			m.CsharpNamespace = d.StringPtr(string(x))
 			continue
 		case 39:
 			if typ != wire.BytesType {
@@ -6032,8 +6032,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.SwiftPrefix = d.StringPtr(string(x))
 			i += n
+			m.SwiftPrefix = d.StringPtr(string(x))
 			continue
 		case 40:
 			if typ != wire.BytesType {
@@ -6043,8 +6043,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.PhpClassPrefix = d.StringPtr(string(x))
 			i += n
+			m.PhpClassPrefix = d.StringPtr(string(x))
 			continue
 		case 41:
 			if typ != wire.BytesType {
@@ -6054,8 +6054,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.PhpNamespace = d.StringPtr(string(x))
 			i += n
+			m.PhpNamespace = d.StringPtr(string(x))
 			continue
 		case 44:
 			if typ != wire.BytesType {
@@ -6065,8 +6065,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.PhpMetadataNamespace = d.StringPtr(string(x))
 			i += n
+			m.PhpMetadataNamespace = d.StringPtr(string(x))
 			continue
 		case 45:
 			if typ != wire.BytesType {
@@ -6076,8 +6076,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.RubyPackage = d.StringPtr(string(x))
 			i += n
+			m.RubyPackage = d.StringPtr(string(x))
 			continue
 		case 50:
 			if typ != wire.BytesType {
@@ -6617,8 +6617,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.MessageSetWireFormat = d.Bool(x != 0)
 			i += n
+			m.MessageSetWireFormat = d.Bool(x != 0)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -6628,8 +6628,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.NoStandardDescriptorAccessor = d.Bool(x != 0)
 			i += n
+			m.NoStandardDescriptorAccessor = d.Bool(x != 0)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -6639,8 +6639,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -6650,8 +6650,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.MapEntry = d.Bool(x != 0)
 			i += n
+			m.MapEntry = d.Bool(x != 0)
 			continue
 		case 11:
 			if typ != wire.VarintType {
@@ -6661,8 +6661,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			i += n
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			continue
 		case 12:
 			if typ != wire.BytesType {
@@ -7386,8 +7386,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Packed = d.Bool(x != 0)
 			i += n
+			m.Packed = d.Bool(x != 0)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -7397,8 +7397,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -7408,8 +7408,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Lazy = d.Bool(x != 0)
 			i += n
+			m.Lazy = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -7435,8 +7435,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Weak = d.Bool(x != 0)
 			i += n
+			m.Weak = d.Bool(x != 0)
 			continue
 		case 15:
 			if typ != wire.VarintType {
@@ -7446,8 +7446,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.UnverifiedLazy = d.Bool(x != 0)
 			i += n
+			m.UnverifiedLazy = d.Bool(x != 0)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -7457,8 +7457,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DebugRedact = d.Bool(x != 0)
 			i += n
+			m.DebugRedact = d.Bool(x != 0)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -7875,8 +7875,8 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = d.StringPtr(string(x))
 			i += n
+			m.Value = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8164,8 +8164,8 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DeprecationWarning = d.StringPtr(string(x))
 			i += n
+			m.DeprecationWarning = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -8722,8 +8722,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.AllowAlias = d.Bool(x != 0)
 			i += n
+			m.AllowAlias = d.Bool(x != 0)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8733,8 +8733,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -8744,8 +8744,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			i += n
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -9089,8 +9089,8 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -9116,8 +9116,8 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DebugRedact = d.Bool(x != 0)
 			i += n
+			m.DebugRedact = d.Bool(x != 0)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -9418,8 +9418,8 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 34:
 			if typ != wire.BytesType {
@@ -9758,8 +9758,8 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Deprecated = d.Bool(x != 0)
 			i += n
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 34:
 			if typ != wire.VarintType {
@@ -10140,8 +10140,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.IdentifierValue = d.StringPtr(string(x))
 			i += n
+			m.IdentifierValue = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -10151,8 +10151,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.PositiveIntValue = d.Uint64(x)
 			i += n
+			m.PositiveIntValue = d.Uint64(x)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -10162,8 +10162,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.NegativeIntValue = d.Int64(int64(x))
 			i += n
+			m.NegativeIntValue = d.Int64(int64(x))
 			continue
 		case 6:
 			if typ != wire.Fixed64Type {
@@ -10173,8 +10173,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.DoubleValue = d.Float64(math.Float64frombits(x))
 			i += n
+			m.DoubleValue = d.Float64(math.Float64frombits(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -10184,8 +10184,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.StringValue = append([]byte{}, x...)
 			i += n
+			m.StringValue = append([]byte{}, x...)
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -10195,8 +10195,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.AggregateValue = d.StringPtr(string(x))
 			i += n
+			m.AggregateValue = d.StringPtr(string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -10448,8 +10448,8 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.NamePart = d.StringPtr(string(x))
 			i += n
+			m.NamePart = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -10459,8 +10459,8 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.IsExtension = d.Bool(x != 0)
 			i += n
+			m.IsExtension = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -12156,8 +12156,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					m.Path = append(m.Path, int32(x))
 					j += n
+					m.Path = append(m.Path, int32(x))
 				}
 				i += n
 				continue
@@ -12169,8 +12169,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Path = append(m.Path, int32(x))
 			i += n
+			m.Path = append(m.Path, int32(x))
 			continue
 		case 2:
 			if typ == wire.BytesType {
@@ -12185,8 +12185,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					m.Span = append(m.Span, int32(x))
 					j += n
+					m.Span = append(m.Span, int32(x))
 				}
 				i += n
 				continue
@@ -12198,8 +12198,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Span = append(m.Span, int32(x))
 			i += n
+			m.Span = append(m.Span, int32(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -12209,8 +12209,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.LeadingComments = d.StringPtr(string(x))
 			i += n
+			m.LeadingComments = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -12220,8 +12220,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.TrailingComments = d.StringPtr(string(x))
 			i += n
+			m.TrailingComments = d.StringPtr(string(x))
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -12231,8 +12231,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.LeadingDetachedComments = append(m.LeadingDetachedComments, string(x))
 			i += n
+			m.LeadingDetachedComments = append(m.LeadingDetachedComments, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -12752,8 +12752,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					m.Path = append(m.Path, int32(x))
 					j += n
+					m.Path = append(m.Path, int32(x))
 				}
 				i += n
 				continue
@@ -12765,8 +12765,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Path = append(m.Path, int32(x))
 			i += n
+			m.Path = append(m.Path, int32(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -12776,8 +12776,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.SourceFile = d.StringPtr(string(x))
 			i += n
+			m.SourceFile = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -12787,8 +12787,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Begin = d.Int32(int32(x))
 			i += n
+			m.Begin = d.Int32(int32(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -12798,8 +12798,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.End = d.Int32(int32(x))
 			i += n
+			m.End = d.Int32(int32(x))
 			continue
 		case 5:
 			if typ != wire.VarintType {

@@ -326,8 +326,8 @@ func (m *FieldMask) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.FieldMask.paths")
 			}
-			m.Paths = append(m.Paths, string(x))
 			i += n
+			m.Paths = append(m.Paths, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {

@@ -131,8 +131,8 @@ func (m *SourceContext) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.SourceContext.file_name")
 			}
-			m.FileName = string(x)
 			i += n
+			m.FileName = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {

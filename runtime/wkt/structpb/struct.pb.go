@@ -200,8 +200,8 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					if !wire.ValidUTF8(x) {
 						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
 					}
-					key = string(x)
 					j += n
+					key = string(x)
 					continue
 				}
 				if knum == 2 && ktyp == wire.BytesType {
@@ -575,8 +575,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Kind = &Value_NullValue{NullValue: NullValue(int32(x))}
 			i += n
+			m.Kind = &Value_NullValue{NullValue: NullValue(int32(x))}
 			continue
 		case 2:
 			if typ != wire.Fixed64Type {
@@ -586,8 +586,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Kind = &Value_NumberValue{NumberValue: math.Float64frombits(x)}
 			i += n
+			m.Kind = &Value_NumberValue{NumberValue: math.Float64frombits(x)}
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -600,8 +600,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
 			}
-			m.Kind = &Value_StringValue{StringValue: string(x)}
 			i += n
+			m.Kind = &Value_StringValue{StringValue: string(x)}
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -611,8 +611,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Kind = &Value_BoolValue{BoolValue: x != 0}
 			i += n
+			m.Kind = &Value_BoolValue{BoolValue: x != 0}
 			continue
 		case 5:
 			if typ != wire.BytesType {

@@ -233,8 +233,8 @@ func (m *Timestamp) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Seconds = int64(x)
 			i += n
+			m.Seconds = int64(x)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -244,8 +244,8 @@ func (m *Timestamp) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Nanos = int32(x)
 			i += n
+			m.Nanos = int32(x)
 			continue
 		}
 		if typ == wire.EndGroupType {

@@ -285,8 +285,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -314,8 +314,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
 			}
-			m.Oneofs = append(m.Oneofs, string(x))
 			i += n
+			m.Oneofs = append(m.Oneofs, string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -356,8 +356,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Syntax = Syntax(int32(x))
 			i += n
+			m.Syntax = Syntax(int32(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -370,8 +370,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
 			}
-			m.Edition = string(x)
 			i += n
+			m.Edition = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -890,8 +890,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Kind = Field_Kind(int32(x))
 			i += n
+			m.Kind = Field_Kind(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -901,8 +901,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Cardinality = Field_Cardinality(int32(x))
 			i += n
+			m.Cardinality = Field_Cardinality(int32(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -912,8 +912,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Number = int32(x)
 			i += n
+			m.Number = int32(x)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -926,8 +926,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -940,8 +940,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
 			}
-			m.TypeUrl = string(x)
 			i += n
+			m.TypeUrl = string(x)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -951,8 +951,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.OneofIndex = int32(x)
 			i += n
+			m.OneofIndex = int32(x)
 			continue
 		case 8:
 			if typ != wire.VarintType {
@@ -962,8 +962,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Packed = x != 0
 			i += n
+			m.Packed = x != 0
 			continue
 		case 9:
 			if typ != wire.BytesType {
@@ -991,8 +991,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
 			}
-			m.JsonName = string(x)
 			i += n
+			m.JsonName = string(x)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -1005,8 +1005,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
 			}
-			m.DefaultValue = string(x)
 			i += n
+			m.DefaultValue = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1325,8 +1325,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1382,8 +1382,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Syntax = Syntax(int32(x))
 			i += n
+			m.Syntax = Syntax(int32(x))
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -1396,8 +1396,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
 			}
-			m.Edition = string(x)
 			i += n
+			m.Edition = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1652,8 +1652,8 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -1663,8 +1663,8 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Number = int32(x)
 			i += n
+			m.Number = int32(x)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -1903,8 +1903,8 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
 			}
-			m.Name = string(x)
 			i += n
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {

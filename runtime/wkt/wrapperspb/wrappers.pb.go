@@ -127,8 +127,8 @@ func (m *DoubleValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = math.Float64frombits(x)
 			i += n
+			m.Value = math.Float64frombits(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -302,8 +302,8 @@ func (m *FloatValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = math.Float32frombits(x)
 			i += n
+			m.Value = math.Float32frombits(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -477,8 +477,8 @@ func (m *Int64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = int64(x)
 			i += n
+			m.Value = int64(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -652,8 +652,8 @@ func (m *UInt64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = x
 			i += n
+			m.Value = x
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -827,8 +827,8 @@ func (m *Int32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = int32(x)
 			i += n
+			m.Value = int32(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1002,8 +1002,8 @@ func (m *UInt32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = uint32(x)
 			i += n
+			m.Value = uint32(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1177,8 +1177,8 @@ func (m *BoolValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = x != 0
 			i += n
+			m.Value = x != 0
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1358,8 +1358,8 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.StringValue.value")
 			}
-			m.Value = string(x)
 			i += n
+			m.Value = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1533,8 +1533,8 @@ func (m *BytesValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			m.Value = append([]byte{}, x...)
 			i += n
+			m.Value = append([]byte{}, x...)
 			continue
 		}
 		if typ == wire.EndGroupType {
