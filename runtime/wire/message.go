@@ -29,6 +29,18 @@ func AddUnknown(u **[]byte, raw []byte) {
 	**u = append(**u, raw...)
 }
 
+// PutUnknownRev writes the unknown fields u as they are, so that they end
+// just before b[i], and returns the index of their first byte (i for nil),
+// as the PutXRev functions do: generated MarshalToSizedBuffer writes them
+// first, so that they come last in the output.
+func PutUnknownRev(b []byte, i int, u *[]byte) int {
+	if u != nil {
+		i -= len(*u)
+		copy(b[i:], *u)
+	}
+	return i
+}
+
 // CloneUnknown returns a copy of the unknown fields u (nil for nil).
 func CloneUnknown(u *[]byte) *[]byte {
 	if u == nil {

@@ -219,3 +219,15 @@ func TestNestKeyAt(t *testing.T) {
 		t.Error("NestKeyAt(nil) != nil")
 	}
 }
+
+// PutUnknownRev writes the unknown fields as they are, ending before b[i].
+func TestPutUnknownRev(t *testing.T) {
+	b := []byte{0, 0, 0, 0, 9}
+	u := &[]byte{0x08, 0x01, 0x02}
+	if i := PutUnknownRev(b, 4, u); i != 1 || string(b) != "\x00\x08\x01\x02\x09" {
+		t.Errorf("PutUnknownRev = %d, %x", i, b)
+	}
+	if i := PutUnknownRev(b, 4, nil); i != 4 {
+		t.Errorf("PutUnknownRev(nil) = %d, want 4", i)
+	}
+}

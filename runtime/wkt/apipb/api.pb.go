@@ -165,11 +165,7 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Syntax != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Syntax))
 		i--
@@ -607,11 +603,7 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Syntax != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Syntax))
 		i--
@@ -1022,11 +1014,7 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Root) > 0 {
 		if !wire.ValidString(m.Root) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.root")

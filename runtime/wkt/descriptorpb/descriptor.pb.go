@@ -135,11 +135,7 @@ func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.File) - 1; k >= 0; k-- {
 		n, err := m.File[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -486,11 +482,7 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Edition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Edition))
 		i--
@@ -1195,11 +1187,7 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
@@ -1763,11 +1751,7 @@ func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, er
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
 		n, err := m.Options.MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -2018,11 +2002,7 @@ func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, err
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.End != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.End))
 		i--
@@ -2287,11 +2267,7 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -2643,11 +2619,7 @@ func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int,
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Repeated != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.Repeated))
 		i--
@@ -3177,11 +3149,7 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Proto3Optional != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.Proto3Optional))
 		i -= 2
@@ -3623,11 +3591,7 @@ func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
 		n, err := m.Options.MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -3889,11 +3853,7 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
@@ -4232,11 +4192,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.End != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.End))
 		i--
@@ -4453,11 +4409,7 @@ func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
 		n, err := m.Options.MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -4715,11 +4667,7 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
 		n, err := m.Options.MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -5041,11 +4989,7 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.ServerStreaming != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.ServerStreaming))
 		i--
@@ -5684,11 +5628,7 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -6513,11 +6453,7 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -7215,11 +7151,7 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -7810,11 +7742,7 @@ func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Edition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Edition))
 		i--
@@ -8057,11 +7985,7 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.EditionRemoved != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.EditionRemoved))
 		i--
@@ -8329,11 +8253,7 @@ func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -8628,11 +8548,7 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -8990,11 +8906,7 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -9332,11 +9244,7 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -9666,11 +9574,7 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
 		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -10027,11 +9931,7 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.AggregateValue != nil {
 		i = wire.PutStringRev(b, i, *m.AggregateValue)
 		i--
@@ -10380,11 +10280,7 @@ func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, erro
 	if err := m.missingRequired(); err != nil {
 		return 0, err
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.IsExtension != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.IsExtension))
 		i--
@@ -10819,11 +10715,7 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.JsonFormat != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.JsonFormat))
 		i--
@@ -11169,11 +11061,7 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.MaximumEdition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.MaximumEdition))
 		i--
@@ -11444,11 +11332,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []b
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.FixedFeatures != nil {
 		n, err := m.FixedFeatures.MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -11734,11 +11618,7 @@ func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Location) - 1; k >= 0; k-- {
 		n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -12063,11 +11943,7 @@ func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.LeadingDetachedComments) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.LeadingDetachedComments[k])
 		i--
@@ -12385,11 +12261,7 @@ func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Annotation) - 1; k >= 0; k-- {
 		n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -12663,11 +12535,7 @@ func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, erro
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Semantic != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Semantic))
 		i--

@@ -260,11 +260,7 @@ func (m *FieldMask) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Paths) - 1; k >= 0; k-- {
 		if !wire.ValidString(m.Paths[k]) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.FieldMask.paths")

@@ -65,11 +65,7 @@ func (m *SourceContext) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.FileName) > 0 {
 		if !wire.ValidString(m.FileName) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.SourceContext.file_name")

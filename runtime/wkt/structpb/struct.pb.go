@@ -97,11 +97,7 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Fields) > 0 {
 		keys := make([]string, 0, len(m.Fields))
 		for key := range m.Fields {
@@ -477,11 +473,7 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if x, ok := m.Kind.(*Value_ListValue); ok && x != nil {
 		n, err := x.ListValue.MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -869,11 +861,7 @@ func (m *ListValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Values) - 1; k >= 0; k-- {
 		n, err := m.Values[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {

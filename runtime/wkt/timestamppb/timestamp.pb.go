@@ -168,11 +168,7 @@ func (m *Timestamp) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Nanos != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Nanos))
 		i--

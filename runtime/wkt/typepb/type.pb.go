@@ -168,11 +168,7 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Edition) > 0 {
 		if !wire.ValidString(m.Edition) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.edition")
@@ -768,11 +764,7 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.DefaultValue) > 0 {
 		if !wire.ValidString(m.DefaultValue) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.default_value")
@@ -1216,11 +1208,7 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Edition) > 0 {
 		if !wire.ValidString(m.Edition) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.edition")
@@ -1571,11 +1559,7 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Options) - 1; k >= 0; k-- {
 		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
 		if err != nil {
@@ -1827,11 +1811,7 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != nil {
 		n, err := m.Value.MarshalToSizedBuffer(b[:i])
 		if err != nil {

@@ -67,11 +67,7 @@ func (m *DoubleValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if math.Float64bits(m.Value) != 0 {
 		i = wire.PutFixed64Rev(b, i, math.Float64bits(m.Value))
 		i--
@@ -242,11 +238,7 @@ func (m *FloatValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if math.Float32bits(m.Value) != 0 {
 		i = wire.PutFixed32Rev(b, i, math.Float32bits(m.Value))
 		i--
@@ -417,11 +409,7 @@ func (m *Int64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Value))
 		i--
@@ -592,11 +580,7 @@ func (m *UInt64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, m.Value)
 		i--
@@ -767,11 +751,7 @@ func (m *Int32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Value))
 		i--
@@ -942,11 +922,7 @@ func (m *UInt32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Value))
 		i--
@@ -1117,11 +1093,7 @@ func (m *BoolValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(m.Value))
 		i--
@@ -1292,11 +1264,7 @@ func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Value) > 0 {
 		if !wire.ValidString(m.Value) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.StringValue.value")
@@ -1473,11 +1441,7 @@ func (m *BytesValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Value) > 0 {
 		i = wire.PutBytesRev(b, i, m.Value)
 		i--
