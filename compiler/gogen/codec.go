@@ -22,6 +22,13 @@ import (
 
 func rt(name string) *jen.Statement { return jen.Qual(RuntimeImportPath, name) }
 
+// methodDoc prints the one-line doc comment of a generated method: what it
+// does, and where its contract is written once for every message (runtime/wire's
+// package documentation, section "Generated messages").
+func methodDoc(jf *jen.File, text string) {
+	jf.Comment("// " + text + ` (see wire: "Generated messages").`)
+}
+
 // wireTypeNames are runtime/wire's identifiers for the wire types generated
 // code compares a tag's wire type with.
 var wireTypeNames = map[wire.Type]string{
@@ -181,7 +188,9 @@ func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.
 		if fd.Kind() == protoreflect.MessageKind {
 			block = append(block, jen.Id("i").Op("=").Add(rt("PutVarintRev")).Call(jen.Id("b"), jen.Id("i"), jen.Uint64().Call(jen.Id("n"))))
 		}
-		return append(out, jen.Block(block...))
+		// n and err need no block of their own: every caller puts the value
+		// inside an if or for statement that holds no other message value.
+		return append(out, block...)
 	}
 	switch wirekind.Of(fd.Kind()) {
 	case wire.VarintType:
@@ -285,11 +294,13 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 		}
 	}
 	if !g.opts.DropUnknown {
+		// Spelled out, not a wire helper: the inlined helper costs an
+		// instruction more on the common path (no unknown fields).
 		body = append(body, jen.If(jen.Id("m").Dot("unknownFields").Op("!=").Nil()).Block(
 			jen.Id("n").Op("+=").Len(jen.Op("*").Id("m").Dot("unknownFields"))))
 	}
 	body = append(body, jen.Return(jen.Id("n")))
-	jf.Comment("// Size returns the length in bytes of m's wire encoding (0 for a nil m).")
+	methodDoc(jf, "Size is the length in bytes of m's wire encoding")
 	jf.Func().Params(recv(mn)).Id("Size").Params().Params(jen.Id("n").Int()).Block(body...)
 	jf.Line()
 }
@@ -336,13 +347,7 @@ func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 }
 
 func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
-	jf.Comment("// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).")
-	jf.Comment("// Fields are written in field-number order, map entries in key order, unknown")
-	jf.Comment("// fields last, so the bytes do not depend on map iteration order. It fails,")
-	jf.Comment("// with a *wire.Error, when a required field of m or of a message inside it is")
-	jf.Comment("// not set (wire.ErrRequired; a nil element, map value or oneof member counts")
-	jf.Comment("// as an empty message) or a string field that must be valid UTF-8 is not")
-	jf.Comment("// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.")
+	methodDoc(jf, "Marshal returns the wire encoding of m")
 	jf.Func().Params(recv(mn)).Id("Marshal").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Id("m").Dot("Size").Call()),
 		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b")),
@@ -350,8 +355,7 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 		jen.Return(jen.Id("b").Index(jen.Len(jen.Id("b")).Op("-").Id("n"), jen.Empty()), jen.Nil()),
 	)
 	jf.Line()
-	jf.Comment("// MarshalAppend appends the wire encoding of m to b and returns the extended")
-	jf.Comment("// slice; on error b is returned unchanged.")
+	methodDoc(jf, "MarshalAppend appends the wire encoding of m to b")
 	jf.Func().Params(recv(mn)).Id("MarshalAppend").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.List(jen.Id("start"), jen.Id("size")).Op(":=").List(jen.Len(jen.Id("b")), jen.Id("m").Dot("Size").Call()),
 		jen.Id("b").Op("=").Qual("slices", "Grow").Call(jen.Id("b"), jen.Id("size")),
@@ -372,20 +376,17 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 		body = []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
 			fail(jen.Err()))}
 	}
-	body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
-	if !g.opts.DropUnknown {
-		body = append(body, jen.If(jen.Id("m").Dot("unknownFields").Op("!=").Nil()).Block(
-			jen.Id("i").Op("-=").Len(jen.Op("*").Id("m").Dot("unknownFields")),
-			jen.Copy(jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Op("*").Id("m").Dot("unknownFields")),
-		))
+	if g.opts.DropUnknown {
+		body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
+	} else {
+		body = append(body, jen.Id("i").Op(":=").Add(rt("PutUnknownRev")).Call(jen.Id("b"), jen.Len(jen.Id("b")), jen.Id("m").Dot("unknownFields")))
 	}
 	fields := sortedFields(mn)
 	for k := len(fields) - 1; k >= 0; k-- {
 		body = append(body, g.marshalField(fields[k])...)
 	}
 	body = append(body, jen.Return(jen.Len(jen.Id("b")).Op("-").Id("i"), jen.Nil()))
-	jf.Comment("// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and")
-	jf.Comment("// returns the number of bytes written. len(b) must be at least m.Size().")
+	methodDoc(jf, "MarshalToSizedBuffer writes m's encoding backward at the end of b")
 	jf.Func().Params(recv(mn)).Id("MarshalToSizedBuffer").Params(jen.Id("b").Index().Byte()).Params(jen.Int(), jen.Error()).Block(body...)
 	jf.Line()
 }
@@ -491,19 +492,12 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 			jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
 			jen.Return(rt("RequiredError").Call(jen.Id("missing"))),
 		)
-		jf.Comment("// missingRequired names the required fields of m itself that are not set")
-		jf.Comment("// (all of them for a nil m, an empty message).")
+		jf.Comment("// missingRequired names the required fields of m itself that are not set (all, for nil).")
 		jf.Func().Params(recv(mn)).Id("missingRequired").Params().Error().Block(body...)
 		jf.Line()
 	}
 
-	jf.Comment("// CheckInitialized reports a required field (proto2 required, editions")
-	jf.Comment("// LEGACY_REQUIRED) that is not set in m or in a message inside it, as")
-	jf.Comment("// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping")
-	jf.Comment("// wire.ErrRequired, whose Path leads to the incomplete message (\"items[2].part\",")
-	jf.Comment("// \"by_name[\\\"k\\\"]\") and whose Detail names its missing fields. A nil m is an")
-	jf.Comment("// empty message. Unmarshal and UnmarshalDepth call it on their merged result;")
-	jf.Comment("// callers of UnmarshalWith, which does not, may call it themselves.")
+	methodDoc(jf, "CheckInitialized reports a required field unset in m or a message inside it")
 	if !g.canRequire(mn.desc) {
 		jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(jen.Return(jen.Nil()))
 		jf.Line()
@@ -611,9 +605,7 @@ func (g *generator) canRequire(md protoreflect.MessageDescriptor) bool {
 }
 
 func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
-	jf.Comment("// Unmarshal replaces the contents of m with the message encoded in b. Errors are")
-	jf.Comment("// *wire.Error values giving the byte offset and field path of the problem; a")
-	jf.Comment("// required field missing from the result is wire.ErrRequired (see CheckInitialized).")
+	methodDoc(jf, "Unmarshal replaces m with the message encoded in b")
 	jf.Func().Params(recv(mn)).Id("Unmarshal").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Id("m").Dot("Reset").Call(),
 		jen.Return(jen.Id("m").Dot("UnmarshalDepth").Call(jen.Id("b"), rt("DefaultMaxDepth"))),
@@ -666,8 +658,7 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	body := []jen.Code{
 		// depth counts the levels still allowed, this message included,
 		// as protobuf-go's RecursionLimit does.
-		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(fail(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
-			jen.Id("Offset"): jen.Lit(0), jen.Id("Err"): rt("ErrDepth")}))),
+		jen.If(jen.Id("depth").Op("<=").Lit(0)).Block(fail(jen.Op("&").Add(rt("Error")).Values(jen.Id("Err").Op(":").Add(rt("ErrDepth"))))),
 		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("b")), jen.Empty()).Block(loop...),
 		jen.If(jen.Id("group").Op("!=").Lit(0)).Block(fail(rt("UnterminatedGroupError").Call(jen.Len(jen.Id("b"))))),
 	}
@@ -684,24 +675,24 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 			jen.Return(jen.Id("m").Dot("CheckInitialized").Call()),
 		}
 	}
-	jf.Comment("// UnmarshalDepth merges the message encoded in b into m, allowing depth levels")
-	jf.Comment("// of messages and groups, m's own included. Offsets in errors are relative to b.")
-	jf.Comment("// Required fields are checked once, on the merged result (see CheckInitialized).")
+	methodDoc(jf, "UnmarshalDepth merges the message in b into m, nesting at most depth levels")
 	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(depthBody...)
 	jf.Line()
-	jf.Comment("// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which")
-	jf.Comment("// generated code passes down to nested messages: see wire.Decoder. It does not")
-	jf.Comment("// check required fields: a sub-message may arrive in pieces that only together")
-	jf.Comment("// are complete, so UnmarshalDepth checks the whole result at the end.")
+	methodDoc(jf, "UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields")
 	jf.Func().Params(recv(mn)).Id("UnmarshalWith").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(
 		jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b"), jen.Lit(0), jen.Id("depth")),
 		jen.Return(jen.Err()),
 	)
 	jf.Line()
-	jf.Comment("// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,")
-	jf.Comment("// or a field with editions' DELIMITED message encoding) of field number group:")
-	jf.Comment("// it decodes from b up to and including the END_GROUP tag of that field and")
-	jf.Comment("// returns the bytes consumed. group 0 decodes all of b as a message.")
+	if len(mn.fields) == 0 {
+		// No field to decode: every field read is an unknown one.
+		var u jen.Code = jen.Nil()
+		if !g.opts.DropUnknown {
+			u = jen.Op("&").Id("m").Dot("unknownFields")
+		}
+		body = []jen.Code{jen.Return(rt("UnmarshalEmpty").Call(u, jen.Id("b"), jen.Id("group"), jen.Id("depth")))}
+	}
+	methodDoc(jf, "UnmarshalGroup is UnmarshalWith for m as group number group (0: a message)")
 	jf.Func().Params(recv(mn)).Id("UnmarshalGroup").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("group").Int32(), jen.Id("depth").Int()).Params(jen.Int(), jen.Error()).Block(body...)
 	jf.Line()
 }
@@ -731,9 +722,11 @@ func checkWire(wt wire.Type) jen.Code {
 	return jen.If(jen.Id("typ").Op("!=").Add(rt(wireTypeNames[wt]))).Block(jen.Break())
 }
 
-// consume emits the read of one non-message value of fd from buf[pos:] into
-// a variable named val, advancing pos. Errors carry base+pos as offset.
-func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos string, base jen.Code) []jen.Code {
+// consume emits the read of one non-message value of fd from buf[pos:] and
+// returns the statements and the expression of the value they read (of the
+// raw value x, which stays valid after the caller advances pos by n: see
+// advance). Errors carry base+pos as offset.
+func (g *generator) consume(fd protoreflect.FieldDescriptor, buf, pos string, base jen.Code) ([]jen.Code, *jen.Statement) {
 	errAt := func() jen.Code {
 		off := jen.Id(pos)
 		if base != nil {
@@ -770,14 +763,15 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, val, buf, pos strin
 			out = append(out, jen.If(jen.Op("!").Add(rt("ValidUTF8")).Call(jen.Id(raw))).Block(
 				fail(rt("UTF8Error").Call(off, jen.Lit(string(fd.FullName()))))))
 		}
-		out = append(out, jen.Id(val).Op(":=").String().Call(jen.Id(raw)))
+		return out, jen.String().Call(jen.Id(raw))
 	case protoreflect.BytesKind:
-		out = append(out, jen.Id(val).Op(":=").Append(jen.Index().Byte().Values(), jen.Id(raw).Op("...")))
-	default:
-		out = append(out, jen.Id(val).Op(":=").Add(g.fromWire(fd, jen.Id(raw))))
+		return out, jen.Append(jen.Index().Byte().Values(), jen.Id(raw).Op("..."))
 	}
-	return append(out, jen.Id(pos).Op("+=").Id("n"))
+	return out, g.fromWire(fd, jen.Id(raw))
 }
+
+// advance emits pos += n, after a value read by consume.
+func advance(pos string) jen.Code { return jen.Id(pos).Op("+=").Id("n") }
 
 // closedEnumCheck is a condition true when v (an enum value) is not declared
 // by fd's closed enum. The set is spelled out as ranges, so it needs no
@@ -837,14 +831,15 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	var out []jen.Code
 	if st == stRepeated && fd.IsPacked() || st == stRepeated && wt != wire.BytesType {
 		// Packable: the decoder takes the packed and the expanded form.
-		elem := g.consume(fd, "v", "p", "j", jen.Id("off"))
-		var add []jen.Code
+		elem, x := g.consume(fd, "p", "j", jen.Id("off"))
 		if c := closedEnumCheck(fd, jen.Id("v")); c != nil {
-			add = append(add, jen.If(c).Block(
+			elem = append(elem, jen.Id("v").Op(":=").Add(x), advance("j"), jen.If(c).Block(
 				g.unknownAdd(rt("AppendVarint").Call(rt("AppendTag").Call(jen.Nil(), jen.Lit(int(fd.Number())), rt("VarintType")), jen.Uint64().Call(jen.Id("v")))),
-				jen.Continue()))
+				jen.Continue()),
+				f.Clone().Op("=").Append(f, jen.Id("v")))
+		} else {
+			elem = append(elem, advance("j"), f.Clone().Op("=").Append(f, x))
 		}
-		add = append(add, f.Clone().Op("=").Append(f, jen.Id("v")))
 		var prealloc jen.Code = jen.Null()
 		switch wt {
 		case wire.Fixed32Type:
@@ -860,29 +855,39 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 			jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
 			prealloc,
 			jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
-				append(elem, add...)...),
+				elem...),
 			jen.Id("i").Op("+=").Id("n"),
 			jen.Continue(),
 		))
 	}
 	out = append(out, checkWire(wt))
-	out = append(out, g.consume(fd, "v", "b", "i", nil)...)
-	if c := closedEnumCheck(fd, jen.Id("v")); c != nil {
+	read, x := g.consume(fd, "b", "i", nil)
+	out = append(out, read...)
+	// The value is stored straight from x unless it is checked first (a
+	// closed enum) or its address is taken (an enum with explicit presence).
+	v := x
+	c := closedEnumCheck(fd, jen.Id("v"))
+	if c != nil || st == stPointer && slabMethod(fd.Kind()) == "" {
+		out = append(out, jen.Id("v").Op(":=").Add(x))
+		v = jen.Id("v")
+	}
+	out = append(out, advance("i"))
+	if c != nil {
 		out = append(out, jen.If(c).Block(g.unknownAdd(jen.Id("b").Index(jen.Id("start"), jen.Id("i"))), jen.Continue()))
 	}
 	switch st {
 	case stImplicit, stBytes:
-		out = append(out, f.Clone().Op("=").Id("v"))
+		out = append(out, f.Clone().Op("=").Add(v))
 	case stPointer:
 		if m := slabMethod(fd.Kind()); m != "" {
-			out = append(out, f.Clone().Op("=").Id("d").Dot(m).Call(jen.Id("v")))
+			out = append(out, f.Clone().Op("=").Id("d").Dot(m).Call(v))
 		} else {
-			out = append(out, f.Clone().Op("=").Op("&").Id("v"))
+			out = append(out, f.Clone().Op("=").Op("&").Add(v))
 		}
 	case stRepeated:
-		out = append(out, f.Clone().Op("=").Append(f, jen.Id("v")))
+		out = append(out, f.Clone().Op("=").Append(f, v))
 	case stOneof:
-		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("v")}))
+		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): v}))
 	}
 	return append(out, jen.Continue())
 }
@@ -949,8 +954,8 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 	f := mf(fn)
 	k, v := fd.MapKey(), fd.MapValue()
 	path := string(fd.Name())
-	keyRead := g.consume(k, "kv", "p", "j", jen.Id("off"))
-	keyRead = append(keyRead, jen.Id("key").Op("=").Id("kv"))
+	keyRead, kx := g.consume(k, "p", "j", jen.Id("off"))
+	keyRead = append(keyRead, advance("j"), jen.Id("key").Op("=").Add(kx))
 	var valRead []jen.Code
 	isMsg := v.Kind() == protoreflect.MessageKind
 	if isMsg {
@@ -960,13 +965,16 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 			jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
 			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 			jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").Add(rt("New")).Types(g.msgType(v.Message())).Call(jen.Id("d"))),
+			// An error waits for the end of the entry, which may hold the
+			// key after the value: its path names the key.
 			jen.If(jen.Err().Op(":=").Id("val").Dot("UnmarshalWith").Call(jen.Id("d"), jen.Id("x"), jen.Id("depth").Op("-").Lit(2)).Op(";").Err().Op("!=").Nil()).Block(
-				fail(rt("Nest").Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(path+"[]")))),
+				jen.Id("verr").Op("=").Add(rt("Nest")).Call(jen.Err(), jen.Id("off").Op("+").Id("j").Op("+").Id("n").Op("-").Len(jen.Id("x")), jen.Lit(""))),
 			jen.Id("j").Op("+=").Id("n"),
 		}
 	} else {
-		valRead = g.consume(v, "vv", "p", "j", jen.Id("off"))
-		valRead = append(valRead, jen.Id("val").Op("=").Id("vv"))
+		var vx *jen.Statement
+		valRead, vx = g.consume(v, "p", "j", jen.Id("off"))
+		valRead = append(valRead, advance("j"), jen.Id("val").Op("=").Add(vx))
 	}
 	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
 		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
@@ -985,17 +993,25 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		jen.List(jen.Id("p"), jen.Id("n")).Op(":=").Add(rt("ConsumeBytes")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("off").Op(":=").Id("i").Op("+").Id("n").Op("-").Len(jen.Id("p")),
-		// A map entry is a level of nesting (a message on the wire), even
-		// with a scalar value.
-		jen.If(jen.Id("depth").Op("<").Lit(2)).Block(fail(jen.Op("&").Add(rt("Error")).Values(jen.Dict{
-			jen.Id("Offset"): jen.Id("off"), jen.Id("Path"): jen.Lit(path + "[]"), jen.Id("Err"): rt("ErrDepth")}))),
 		jen.Id("i").Op("+=").Id("n"),
 		jen.Var().Id("key").Add(g.elemType(k)),
 		jen.Var().Id("val").Add(g.elemType(v)),
-		entryLoop,
 	}
 	if isMsg {
-		out = append(out, jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").Add(rt("New")).Types(g.msgType(v.Message())).Call(jen.Id("d"))))
+		out = append(out, jen.Var().Id("verr").Error())
+	}
+	out = append(out,
+		entryLoop,
+		// A map entry is a level of nesting (a message on the wire), even
+		// with a scalar value. Its errors are reported once it is read, at
+		// the path of its key (a value message at depth-2 < 0 fails at once).
+		jen.If(jen.Id("depth").Op("<").Lit(2)).Block(fail(rt("NestKeyAt").Call(
+			jen.Op("&").Add(rt("Error")).Values(jen.Id("Err").Op(":").Add(rt("ErrDepth"))), jen.Id("off"), jen.Lit(path), jen.Id("key")))),
+	)
+	if isMsg {
+		out = append(out,
+			jen.If(jen.Id("verr").Op("!=").Nil()).Block(fail(rt("NestKeyAt").Call(jen.Id("verr"), jen.Lit(0), jen.Lit(path), jen.Id("key")))),
+			jen.If(jen.Id("val").Op("==").Nil()).Block(jen.Id("val").Op("=").Add(rt("New")).Types(g.msgType(v.Message())).Call(jen.Id("d"))))
 	}
 	if c := closedEnumCheck(v, jen.Id("val")); c != nil {
 		// An undeclared closed-enum value sends the whole entry to the

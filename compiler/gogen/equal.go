@@ -8,7 +8,7 @@ import (
 // This file prints Reset, Clone and Equal.
 
 func (g *generator) genReset(jf *jen.File, mn *messageNames) {
-	jf.Comment("// Reset clears every field of m, unknown fields included.")
+	methodDoc(jf, "Reset clears every field of m, unknown fields included")
 	jf.Func().Params(recv(mn)).Id("Reset").Params().Block(jen.Op("*").Id("m").Op("=").Id(mn.goName).Values())
 	jf.Line()
 }
@@ -81,7 +81,7 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 		body = append(body, jen.Id("c").Dot("unknownFields").Op("=").Add(rt("CloneUnknown")).Call(jen.Id("m").Dot("unknownFields")))
 	}
 	body = append(body, jen.Return(jen.Id("c")))
-	jf.Comment("// Clone returns a deep copy of m (nil for a nil m).")
+	methodDoc(jf, "Clone returns a deep copy of m")
 	jf.Func().Params(recv(mn)).Id("Clone").Params().Op("*").Id(mn.goName).Block(body...)
 	jf.Line()
 }
@@ -170,7 +170,7 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 			if fn.oneof.fields[0] != fn {
 				continue
 			}
-			body = append(body, equalOneof(fn.oneof))
+			body = append(body, equalOneof(fn.oneof, fn.oneof.desc.Index() == firstOneof(mn))...)
 		}
 	}
 	if !g.opts.DropUnknown {
@@ -178,15 +178,7 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 	} else {
 		body = append(body, jen.Return(jen.True()))
 	}
-	jf.Comment("// Equal reports whether m and o hold the same field values and unknown fields,")
-	jf.Comment("// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals")
-	jf.Comment("// only another nil message; in a repeated field, map value or oneof member a nil")
-	jf.Comment("// message equals an empty one, as both encode the same. Fields compare by")
-	jf.Comment("// presence, then value: floats are equal when == holds or both are NaN, except")
-	jf.Comment("// that -0 is set and +0 is not in an implicit-presence field. A set oneof member")
-	jf.Comment("// differs from any other member and from no member, whatever its value; a nil")
-	jf.Comment("// wrapper pointer is no member. Unknown fields compare as bytes per field")
-	jf.Comment("// number, the order between different numbers aside (see wire.UnknownEqual).")
+	methodDoc(jf, "Equal reports whether m and o are equal, as proto.Equal defines it")
 	jf.Func().Params(recv(mn)).Id("Equal").Params(jen.Id("o").Op("*").Id(mn.goName)).Bool().Block(body...)
 	jf.Line()
 }
@@ -195,11 +187,18 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 // its value. {count: 0} and {label: ""} differ although both getters return
 // zero. A nil wrapper pointer ((*M_A)(nil)) counts as no member, as in
 // protobuf-go.
-func equalOneof(o *oneofNames) jen.Code {
+//
+// The statements use a variable set, which the first real oneof (first)
+// declares and later ones assign.
+func equalOneof(o *oneofNames, first bool) []jen.Code {
 	no := jen.Return(jen.False())
 	mo, oo := jen.Id("m").Dot(o.goName), jen.Id("o").Dot(o.goName)
-	return jen.Block(
-		jen.Id("set").Op(":=").False(),
+	decl := jen.Id("set").Op("=").False()
+	if first {
+		decl = jen.Id("set").Op(":=").False()
+	}
+	return []jen.Code{
+		decl,
 		oneofSwitch("x", mo, o, func(m *fieldNames) []jen.Code {
 			return []jen.Code{
 				jen.Id("set").Op("=").True(),
@@ -211,7 +210,17 @@ func equalOneof(o *oneofNames) jen.Code {
 		// m has no member: neither may o.
 		jen.If(jen.Op("!").Id("set").Op("&&").Add(oo).Op("!=").Nil()).Block(
 			oneofSwitch("y", oo, o, func(*fieldNames) []jen.Code { return []jen.Code{no} })),
-	)
+	}
+}
+
+// firstOneof is the index of mn's first real (not synthetic) oneof, or -1.
+func firstOneof(mn *messageNames) int {
+	for _, o := range mn.oneofs {
+		if !o.desc.IsSynthetic() {
+			return o.desc.Index()
+		}
+	}
+	return -1
 }
 
 // oneofSwitch is "switch x := v.(type) { case *M_A: if x != nil { ... } ... }"

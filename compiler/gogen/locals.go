@@ -12,8 +12,8 @@ package gogen
 // change that adds a local adds it here.
 var printerLocals = []string{
 	"b", "c", "d", "depth", "e", "end", "err", "group", "i", "j", "k", "key",
-	"keys", "knum", "ktyp", "kv", "l", "m", "missing", "n", "num", "o", "off",
-	"ok", "p", "set", "size", "start", "typ", "v", "val", "vv", "w", "x", "y",
+	"keys", "knum", "ktyp", "l", "m", "missing", "n", "num", "o", "off", "ok",
+	"p", "set", "size", "start", "typ", "v", "val", "verr", "w", "x", "y",
 }
 
 // stdImports are the packages other than proto packages that generated code

@@ -246,7 +246,7 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 					members = append(members, "*"+m.wrapper)
 				}
 				fields = append(fields, jen.Comment("// Types that are assignable to "+o.goName+": "+joinComma(members)))
-				fields = append(fields, jen.Id(o.goName).Id(o.iface).Tag(map[string]string{"protobuf_oneof": string(o.desc.Name())}))
+				fields = append(fields, jen.Id(o.goName).Id(o.iface))
 			}
 			continue
 		}
@@ -254,8 +254,7 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 		fields = append(fields, jen.Id(fn.goName).Add(g.fieldType(fd)).Tag(map[string]string{"json": jsonTagName(fd) + ",omitempty"}))
 	}
 	if !g.opts.DropUnknown {
-		fields = append(fields, jen.Comment("// unknownFields holds fields (and extensions) this schema does not declare, as"))
-		fields = append(fields, jen.Comment("// they came on the wire; nil when there are none."))
+		fields = append(fields, jen.Comment("// unknownFields holds the fields this schema does not declare, as read (nil: none)."))
 		fields = append(fields, jen.Id("unknownFields").Op("*").Index().Byte())
 	}
 	addDoc(jf, docComments(md, false, isDeprecated(md)))

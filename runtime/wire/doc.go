@@ -48,4 +48,58 @@
 // messages from [DefaultMaxDepth] and each unknown field's groups from
 // [MaxUnknownGroupDepth], so hostile input cannot exhaust the stack. Tags are
 // at most [MaxTagBytes] long.
+//
+// # Generated messages
+//
+// Every message type M that protoplay generates has the methods below, each
+// documented in the generated code by one line that points here. A nil *M
+// reads as an empty message wherever a method takes one.
+//
+//   - Size() int: the length in bytes of the wire encoding (0 for nil).
+//   - Marshal() ([]byte, error): the wire encoding. Fields are written in
+//     field-number order (oneof members after the other fields, as
+//     protoc-gen-go orders them), map entries in key order and unknown
+//     fields last, so the bytes do not depend on map iteration order. It
+//     fails with an *Error when a required field of the message or of one
+//     inside it is not set ([ErrRequired]; a nil element, map value or oneof
+//     member counts as an empty message) or a string that must be valid
+//     UTF-8 is not ([ErrUTF8]), as protobuf-go's proto.Marshal does.
+//   - MarshalAppend(b []byte) ([]byte, error): Marshal appending to b; on
+//     error b is returned unchanged.
+//   - MarshalToSizedBuffer(b []byte) (int, error): writes the encoding at the
+//     end of b, backward (see PutXRev above), and returns the number of
+//     bytes written; len(b) must be at least Size().
+//   - Unmarshal(b []byte) error: Reset, then UnmarshalDepth with
+//     [DefaultMaxDepth].
+//   - UnmarshalDepth(b []byte, depth int) error: merges the message encoded
+//     in b into the receiver, allowing depth levels of messages and groups,
+//     its own included; then CheckInitialized on the merged result.
+//   - UnmarshalWith(d *Decoder, b []byte, depth int) error: UnmarshalDepth
+//     taking its allocations from d (see [Decoder]) and not checking
+//     required fields: a sub-message may arrive in pieces that only together
+//     are complete, so the top-level UnmarshalDepth checks the whole result.
+//   - UnmarshalGroup(d *Decoder, b []byte, group int32, depth int) (int,
+//     error): UnmarshalWith for the message as a group (a proto2 group, or a
+//     field with editions' DELIMITED encoding) of field number group: it
+//     decodes b up to and including that field's END_GROUP tag and returns
+//     the bytes consumed; group 0 decodes all of b as a message.
+//   - CheckInitialized() error: reports a required field (proto2 required,
+//     editions LEGACY_REQUIRED) not set in the message or in one inside it,
+//     as protobuf-go's proto.CheckInitialized does: an *Error wrapping
+//     [ErrRequired] whose Path leads to the incomplete message and whose
+//     Detail names its missing fields.
+//   - Reset(), Clone() *M: clear every field, unknown fields included; a
+//     deep copy (nil for nil).
+//   - Equal(o *M) bool: proto.Equal (google.golang.org/protobuf). A nil
+//     message equals only another nil message, but in a repeated field, map
+//     value or oneof member a nil message equals an empty one, as both
+//     encode the same. Fields compare by presence, then value: floats are
+//     equal when == holds or both are NaN, except that -0 is set and +0 is
+//     not in an implicit-presence field. A set oneof member differs from any
+//     other member and from no member, whatever its value; a nil wrapper
+//     pointer is no member. Unknown fields compare as in [UnknownEqual].
+//
+// Errors from Marshal, Unmarshal and CheckInitialized are *Error values
+// whose Path names the field reached the same way in all three: "inner",
+// "items[3].name", "by_name[\"k\"]" (a map value, by its key).
 package wire

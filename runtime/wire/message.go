@@ -29,6 +29,18 @@ func AddUnknown(u **[]byte, raw []byte) {
 	**u = append(**u, raw...)
 }
 
+// PutUnknownRev writes the unknown fields u as they are, so that they end
+// just before b[i], and returns the index of their first byte (i for nil),
+// as the PutXRev functions do: generated MarshalToSizedBuffer writes them
+// first, so that they come last in the output.
+func PutUnknownRev(b []byte, i int, u *[]byte) int {
+	if u != nil {
+		i -= len(*u)
+		copy(b[i:], *u)
+	}
+	return i
+}
+
 // CloneUnknown returns a copy of the unknown fields u (nil for nil).
 func CloneUnknown(u *[]byte) *[]byte {
 	if u == nil {
@@ -152,10 +164,19 @@ func NestIndexAt(err error, base int, field string, i int) error {
 }
 
 // NestKey is [Nest] for an error from the value of map field field at key,
-// found without an input offset: the path gains "field[key]", the key
-// written as a Go literal (strings quoted). key is one of the map key types
-// protobuf allows: string, bool, int32, int64, uint32 or uint64.
+// found without an input offset (by Marshal or by a required-field check):
+// the path gains "field[key]", the key written as a Go literal (strings
+// quoted). key is one of the map key types protobuf allows: string, bool,
+// int32, int64, uint32 or uint64.
 func NestKey(err error, field string, key any) error {
+	return NestKeyAt(err, -1, field, key)
+}
+
+// NestKeyAt is [NestKey] for an error found while decoding the map entry
+// of key: the offset is moved by base (-1 for none), as by [Nest].
+// Generated Unmarshal calls it once the entry is read, so that the path
+// names its key, wherever in the entry the key came.
+func NestKeyAt(err error, base int, field string, key any) error {
 	if err == nil {
 		return nil
 	}
@@ -176,7 +197,7 @@ func NestKey(err error, field string, key any) error {
 	default:
 		k = "?"
 	}
-	return Nest(err, -1, field+"["+k+"]")
+	return Nest(err, base, field+"["+k+"]")
 }
 
 // CountVarints returns the number of varints in b, a packed repeated field's
@@ -242,4 +263,45 @@ func load64[T string | []byte](t T) uint64 {
 func load32[T string | []byte](t T) uint64 {
 	_ = t[3]
 	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24
+}
+
+// UnmarshalEmpty is the UnmarshalGroup method of a generated message type
+// that declares no fields (see the package documentation, "Generated
+// messages"): it decodes b, up to and including the END_GROUP tag of field
+// number group (group 0: all of b, as a message), keeping every field as an
+// unknown field in *u (none when u is nil, under unknown_fields=drop), and
+// returns the bytes consumed. depth counts the nesting levels still allowed,
+// this message's included; an unknown field's groups are bounded by
+// [MaxUnknownGroupDepth] instead. Errors are [*Error] values as generated
+// Unmarshal returns them.
+func UnmarshalEmpty(u **[]byte, b []byte, group int32, depth int) (int, error) {
+	if depth <= 0 {
+		return 0, &Error{Err: ErrDepth}
+	}
+	for i := 0; i < len(b); {
+		start := i
+		num, typ, n := ConsumeTag(b[i:])
+		if n < 0 {
+			return 0, ErrorAt(i, n)
+		}
+		i += n
+		if typ == EndGroupType {
+			if num != group || group == 0 {
+				return 0, EndGroupError(group, start)
+			}
+			return i, nil
+		}
+		n = ConsumeFieldValue(num, typ, b[i:], MaxUnknownGroupDepth)
+		if n < 0 {
+			return 0, ErrorAt(i, n)
+		}
+		i += n
+		if u != nil {
+			AddUnknown(u, b[start:i])
+		}
+	}
+	if group != 0 {
+		return 0, UnterminatedGroupError(len(b))
+	}
+	return len(b), nil
 }

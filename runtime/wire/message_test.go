@@ -157,3 +157,77 @@ func BenchmarkValidString(b *testing.B) {
 		}
 	})
 }
+
+// UnmarshalEmpty decodes a message that declares no fields as generated
+// UnmarshalGroup does: every field is unknown and kept as it came (or
+// dropped for u == nil), a group ends at its own END_GROUP tag, and the
+// depth and group errors are those of generated code.
+func TestUnmarshalEmpty(t *testing.T) {
+	in := []byte{0x08, 0x96, 0x01, 0x12, 0x01, 'x', 0x1b, 0x08, 0x01, 0x1c, 0xf8, 0xff, 0xff, 0xff, 0x0f, 0x00}
+	var u *[]byte
+	n, err := UnmarshalEmpty(&u, in, 0, 1)
+	if err != nil || n != len(in) || u == nil || string(*u) != string(in) {
+		t.Fatalf("message: n=%d err=%v unknown=%x", n, err, u)
+	}
+	if n, err := UnmarshalEmpty(nil, in, 0, 1); err != nil || n != len(in) {
+		t.Fatalf("dropping unknown fields: n=%d err=%v", n, err)
+	}
+	if n, err := UnmarshalEmpty(nil, nil, 0, 1); err != nil || n != 0 {
+		t.Fatalf("empty input: n=%d err=%v", n, err)
+	}
+	// As group 5: up to and including the END_GROUP tag 0x2c.
+	u = nil
+	n, err = UnmarshalEmpty(&u, []byte{0x08, 0x01, 0x2c, 0x08, 0x02}, 5, 1)
+	if err != nil || n != 3 || string(*u) != "\x08\x01" {
+		t.Fatalf("group: n=%d err=%v unknown=%x", n, err, u)
+	}
+	for _, c := range []struct {
+		name  string
+		in    []byte
+		group int32
+		depth int
+		want  error
+		off   int
+	}{
+		{"depth 0", nil, 0, 0, ErrDepth, 0},
+		{"END_GROUP in a message", []byte{0x08, 0x01, 0x0c}, 0, 1, ErrWireType, 2},
+		{"END_GROUP of another group", []byte{0x0c}, 5, 1, ErrGroupMismatch, 0},
+		{"group without END_GROUP", []byte{0x08, 0x01}, 5, 1, ErrTruncated, 2},
+		{"truncated value", []byte{0x08, 0x80}, 0, 1, ErrTruncated, 1},
+		{"field number 0", []byte{0x00, 0x01}, 0, 1, ErrFieldNumber, 0},
+		{"wire type 7", []byte{0x0f}, 0, 1, ErrWireType, 0},
+	} {
+		_, err := UnmarshalEmpty(nil, c.in, c.group, c.depth)
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, c.want) || e.Offset != c.off {
+			t.Errorf("%s: %v, want %v at byte %d", c.name, err, c.want, c.off)
+		}
+	}
+}
+
+// NestKeyAt shifts the offset and names the map key; NestKey has no offset.
+func TestNestKeyAt(t *testing.T) {
+	e := NestKeyAt(&Error{Offset: 1, Err: ErrUTF8}, 10, "m", int32(-2)).(*Error)
+	if e.Offset != 11 || e.Path != "m[-2]" {
+		t.Errorf("NestKeyAt: %+v", e)
+	}
+	e = NestKey(&Error{Offset: 1, Path: "x", Err: ErrUTF8}, "m", "k").(*Error)
+	if e.Offset != -1 || e.Path != `m["k"].x` {
+		t.Errorf("NestKey: %+v", e)
+	}
+	if NestKeyAt(nil, 0, "m", true) != nil {
+		t.Error("NestKeyAt(nil) != nil")
+	}
+}
+
+// PutUnknownRev writes the unknown fields as they are, ending before b[i].
+func TestPutUnknownRev(t *testing.T) {
+	b := []byte{0, 0, 0, 0, 9}
+	u := &[]byte{0x08, 0x01, 0x02}
+	if i := PutUnknownRev(b, 4, u); i != 1 || string(b) != "\x00\x08\x01\x02\x09" {
+		t.Errorf("PutUnknownRev = %d, %x", i, b)
+	}
+	if i := PutUnknownRev(b, 4, nil); i != 4 {
+		t.Errorf("PutUnknownRev(nil) = %d, want 4", i)
+	}
+}

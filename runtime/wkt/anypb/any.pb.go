@@ -126,8 +126,7 @@ type Any struct {
 	TypeUrl string `json:"type_url,omitempty"`
 	// Must be a valid serialized protocol buffer of the above specified type.
 	Value []byte `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -145,7 +144,7 @@ func (m *Any) GetValue() []byte {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Any) Size() (n int) {
 	if m == nil {
 		return 0
@@ -162,13 +161,7 @@ func (m *Any) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Any) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -178,8 +171,7 @@ func (m *Any) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Any) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -190,17 +182,12 @@ func (m *Any) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Any) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Value) > 0 {
 		i = wire.PutBytesRev(b, i, m.Value)
 		i--
@@ -217,41 +204,28 @@ func (m *Any) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Any) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Any) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Any) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -280,9 +254,8 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Any.type_url")
 			}
-			v := string(x)
 			i += n
-			m.TypeUrl = v
+			m.TypeUrl = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -292,9 +265,8 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := append([]byte{}, x...)
 			i += n
-			m.Value = v
+			m.Value = append([]byte{}, x...)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -316,23 +288,17 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Any) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Any) Reset() {
 	*m = Any{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Any) Clone() *Any {
 	if m == nil {
 		return nil
@@ -344,15 +310,7 @@ func (m *Any) Clone() *Any {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Any) Equal(o *Any) bool {
 	if m == o {
 		return true

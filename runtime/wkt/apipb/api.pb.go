@@ -54,8 +54,7 @@ type Api struct {
 	Mixins []*Mixin `json:"mixins,omitempty"`
 	// The source syntax of the service.
 	Syntax typepb.Syntax `json:"syntax,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -108,7 +107,7 @@ func (m *Api) GetSyntax() typepb.Syntax {
 	return typepb.Syntax_SYNTAX_PROTO2
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Api) Size() (n int) {
 	if m == nil {
 		return 0
@@ -140,13 +139,7 @@ func (m *Api) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Api) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -156,8 +149,7 @@ func (m *Api) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Api) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -168,43 +160,34 @@ func (m *Api) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Syntax != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Syntax))
 		i--
 		b[i] = 0x38
 	}
 	for k := len(m.Mixins) - 1; k >= 0; k-- {
-		{
-			n, err := m.Mixins[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "mixins", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Mixins[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "mixins", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
 	if m.SourceContext != nil {
-		{
-			n, err := m.SourceContext.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "source_context")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.SourceContext.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "source_context")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
@@ -217,26 +200,22 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x22
 	}
 	for k := len(m.Options) - 1; k >= 0; k-- {
-		{
-			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "options", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "options", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Methods) - 1; k >= 0; k-- {
-		{
-			n, err := m.Methods[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "methods", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Methods[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "methods", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -251,41 +230,28 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Api) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Api) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Api) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -314,9 +280,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -359,9 +324,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.version")
 			}
-			v := string(x)
 			i += n
-			m.Version = v
+			m.Version = string(x)
 			continue
 		case 5:
 			if typ != wire.BytesType {
@@ -402,9 +366,8 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := typepb.Syntax(int32(x))
 			i += n
-			m.Syntax = v
+			m.Syntax = typepb.Syntax(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -426,23 +389,17 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Api) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Api) Reset() {
 	*m = Api{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Api) Clone() *Api {
 	if m == nil {
 		return nil
@@ -472,15 +429,7 @@ func (m *Api) Clone() *Api {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Api) Equal(o *Api) bool {
 	if m == o {
 		return true
@@ -543,8 +492,7 @@ type Method struct {
 	Options []*typepb.Option `json:"options,omitempty"`
 	// The source syntax of this method.
 	Syntax typepb.Syntax `json:"syntax,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -597,7 +545,7 @@ func (m *Method) GetSyntax() typepb.Syntax {
 	return typepb.Syntax_SYNTAX_PROTO2
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Method) Size() (n int) {
 	if m == nil {
 		return 0
@@ -629,13 +577,7 @@ func (m *Method) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Method) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -645,8 +587,7 @@ func (m *Method) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Method) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -657,31 +598,24 @@ func (m *Method) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Syntax != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Syntax))
 		i--
 		b[i] = 0x38
 	}
 	for k := len(m.Options) - 1; k >= 0; k-- {
-		{
-			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "options", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "options", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
@@ -722,41 +656,28 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Method) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Method) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Method) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -785,9 +706,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -800,9 +720,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.request_type_url")
 			}
-			v := string(x)
 			i += n
-			m.RequestTypeUrl = v
+			m.RequestTypeUrl = string(x)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -812,9 +731,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.RequestStreaming = v
+			m.RequestStreaming = x != 0
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -827,9 +745,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.response_type_url")
 			}
-			v := string(x)
 			i += n
-			m.ResponseTypeUrl = v
+			m.ResponseTypeUrl = string(x)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -839,9 +756,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.ResponseStreaming = v
+			m.ResponseStreaming = x != 0
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -866,9 +782,8 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := typepb.Syntax(int32(x))
 			i += n
-			m.Syntax = v
+			m.Syntax = typepb.Syntax(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -890,23 +805,17 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Method) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Method) Reset() {
 	*m = Method{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Method) Clone() *Method {
 	if m == nil {
 		return nil
@@ -923,15 +832,7 @@ func (m *Method) Clone() *Method {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Method) Equal(o *Method) bool {
 	if m == o {
 		return true
@@ -1052,8 +953,7 @@ type Mixin struct {
 	// If non-empty specifies a path under which inherited HTTP paths
 	// are rooted.
 	Root string `json:"root,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1071,7 +971,7 @@ func (m *Mixin) GetRoot() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Mixin) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1088,13 +988,7 @@ func (m *Mixin) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Mixin) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1104,8 +998,7 @@ func (m *Mixin) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Mixin) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1116,17 +1009,12 @@ func (m *Mixin) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Root) > 0 {
 		if !wire.ValidString(m.Root) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.root")
@@ -1146,41 +1034,28 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Mixin) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Mixin) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Mixin) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1209,9 +1084,8 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1224,9 +1098,8 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.root")
 			}
-			v := string(x)
 			i += n
-			m.Root = v
+			m.Root = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1248,23 +1121,17 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Mixin) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Mixin) Reset() {
 	*m = Mixin{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Mixin) Clone() *Mixin {
 	if m == nil {
 		return nil
@@ -1275,15 +1142,7 @@ func (m *Mixin) Clone() *Mixin {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Mixin) Equal(o *Mixin) bool {
 	if m == o {
 		return true

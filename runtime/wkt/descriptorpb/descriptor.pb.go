@@ -84,8 +84,7 @@ func (x Edition) Enum() *Edition {
 // files it parses.
 type FileDescriptorSet struct {
 	File []*FileDescriptorProto `json:"file,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -96,7 +95,7 @@ func (m *FileDescriptorSet) GetFile() []*FileDescriptorProto {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FileDescriptorSet) Size() (n int) {
 	if m == nil {
 		return 0
@@ -110,13 +109,7 @@ func (m *FileDescriptorSet) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -126,8 +119,7 @@ func (m *FileDescriptorSet) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FileDescriptorSet) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -138,43 +130,32 @@ func (m *FileDescriptorSet) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FileDescriptorSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.File) - 1; k >= 0; k-- {
-		{
-			n, err := m.File[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "file", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.File[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "file", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FileDescriptorSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -183,25 +164,16 @@ func (m *FileDescriptorSet) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FileDescriptorSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -254,13 +226,7 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FileDescriptorSet) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -273,12 +239,12 @@ func (m *FileDescriptorSet) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FileDescriptorSet) Reset() {
 	*m = FileDescriptorSet{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FileDescriptorSet) Clone() *FileDescriptorSet {
 	if m == nil {
 		return nil
@@ -295,15 +261,7 @@ func (m *FileDescriptorSet) Clone() *FileDescriptorSet {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	if m == o {
 		return true
@@ -353,8 +311,7 @@ type FileDescriptorProto struct {
 	Syntax *string `json:"syntax,omitempty"`
 	// The edition of the proto file.
 	Edition *Edition `json:"edition,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -449,7 +406,7 @@ func (m *FileDescriptorProto) GetEdition() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FileDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -499,13 +456,7 @@ func (m *FileDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -515,8 +466,7 @@ func (m *FileDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FileDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -527,17 +477,12 @@ func (m *FileDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Edition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Edition))
 		i--
@@ -559,74 +504,62 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x50
 	}
 	if m.SourceCodeInfo != nil {
-		{
-			n, err := m.SourceCodeInfo.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "source_code_info")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.SourceCodeInfo.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "source_code_info")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x4a
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x42
 	}
 	for k := len(m.Extension) - 1; k >= 0; k-- {
-		{
-			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "extension", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "extension", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x3a
 	}
 	for k := len(m.Service) - 1; k >= 0; k-- {
-		{
-			n, err := m.Service[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "service", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Service[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "service", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
 	for k := len(m.EnumType) - 1; k >= 0; k-- {
-		{
-			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "enum_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "enum_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	for k := len(m.MessageType) - 1; k >= 0; k-- {
-		{
-			n, err := m.MessageType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "message_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.MessageType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "message_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -648,17 +581,13 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FileDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -667,25 +596,16 @@ func (m *FileDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FileDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -711,9 +631,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -723,9 +642,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Package = d.StringPtr(v)
+			m.Package = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -735,9 +653,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Dependency = append(m.Dependency, v)
+			m.Dependency = append(m.Dependency, string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -844,9 +761,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
 					j += n
-					m.PublicDependency = append(m.PublicDependency, v)
+					m.PublicDependency = append(m.PublicDependency, int32(x))
 				}
 				i += n
 				continue
@@ -858,9 +774,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.PublicDependency = append(m.PublicDependency, v)
+			m.PublicDependency = append(m.PublicDependency, int32(x))
 			continue
 		case 11:
 			if typ == wire.BytesType {
@@ -875,9 +790,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
 					j += n
-					m.WeakDependency = append(m.WeakDependency, v)
+					m.WeakDependency = append(m.WeakDependency, int32(x))
 				}
 				i += n
 				continue
@@ -889,9 +803,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.WeakDependency = append(m.WeakDependency, v)
+			m.WeakDependency = append(m.WeakDependency, int32(x))
 			continue
 		case 12:
 			if typ != wire.BytesType {
@@ -901,9 +814,8 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Syntax = d.StringPtr(v)
+			m.Syntax = d.StringPtr(string(x))
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -941,13 +853,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FileDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -980,12 +886,12 @@ func (m *FileDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FileDescriptorProto) Reset() {
 	*m = FileDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	if m == nil {
 		return nil
@@ -1041,15 +947,7 @@ func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	if m == o {
 		return true
@@ -1148,8 +1046,7 @@ type DescriptorProto struct {
 	// Reserved field names, which may not be used by fields in the same message.
 	// A given name may only be reserved once.
 	ReservedName []string `json:"reserved_name,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1223,7 +1120,7 @@ func (m *DescriptorProto) GetReservedName() []string {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1264,13 +1161,7 @@ func (m *DescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1280,8 +1171,7 @@ func (m *DescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1292,115 +1182,94 @@ func (m *DescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
 		b[i] = 0x52
 	}
 	for k := len(m.ReservedRange) - 1; k >= 0; k-- {
-		{
-			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "reserved_range", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "reserved_range", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x4a
 	}
 	for k := len(m.OneofDecl) - 1; k >= 0; k-- {
-		{
-			n, err := m.OneofDecl[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "oneof_decl", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.OneofDecl[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "oneof_decl", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x42
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x3a
 	}
 	for k := len(m.Extension) - 1; k >= 0; k-- {
-		{
-			n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "extension", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Extension[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "extension", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
 	for k := len(m.ExtensionRange) - 1; k >= 0; k-- {
-		{
-			n, err := m.ExtensionRange[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "extension_range", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.ExtensionRange[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "extension_range", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	for k := len(m.EnumType) - 1; k >= 0; k-- {
-		{
-			n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "enum_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.EnumType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "enum_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
 	for k := len(m.NestedType) - 1; k >= 0; k-- {
-		{
-			n, err := m.NestedType[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "nested_type", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.NestedType[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "nested_type", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Field) - 1; k >= 0; k-- {
-		{
-			n, err := m.Field[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "field", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Field[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "field", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -1412,17 +1281,13 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -1431,25 +1296,16 @@ func (m *DescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1475,9 +1331,8 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1608,9 +1463,8 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.ReservedName = append(m.ReservedName, v)
+			m.ReservedName = append(m.ReservedName, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1632,13 +1486,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -1681,12 +1529,12 @@ func (m *DescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DescriptorProto) Reset() {
 	*m = DescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DescriptorProto) Clone() *DescriptorProto {
 	if m == nil {
 		return nil
@@ -1745,15 +1593,7 @@ func (m *DescriptorProto) Clone() *DescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 	if m == o {
 		return true
@@ -1840,8 +1680,7 @@ type DescriptorProto_ExtensionRange struct {
 	// Exclusive.
 	End     *int32                 `json:"end,omitempty"`
 	Options *ExtensionRangeOptions `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1866,7 +1705,7 @@ func (m *DescriptorProto_ExtensionRange) GetOptions() *ExtensionRangeOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1886,13 +1725,7 @@ func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1902,8 +1735,7 @@ func (m *DescriptorProto_ExtensionRange) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1914,26 +1746,19 @@ func (m *DescriptorProto_ExtensionRange) MarshalAppend(b []byte) ([]byte, error)
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
@@ -1950,17 +1775,13 @@ func (m *DescriptorProto_ExtensionRange) MarshalToSizedBuffer(b []byte) (int, er
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -1969,25 +1790,16 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalDepth(b []byte, depth int) err
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2013,9 +1825,8 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Start = d.Int32(v)
+			m.Start = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -2025,9 +1836,8 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.End = d.Int32(v)
+			m.End = d.Int32(int32(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -2065,13 +1875,7 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalGroup(d *wire.Decoder, b []byt
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -2084,12 +1888,12 @@ func (m *DescriptorProto_ExtensionRange) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Reset() {
 	*m = DescriptorProto_ExtensionRange{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Clone() *DescriptorProto_ExtensionRange {
 	if m == nil {
 		return nil
@@ -2109,15 +1913,7 @@ func (m *DescriptorProto_ExtensionRange) Clone() *DescriptorProto_ExtensionRange
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DescriptorProto_ExtensionRange) Equal(o *DescriptorProto_ExtensionRange) bool {
 	if m == o {
 		return true
@@ -2145,8 +1941,7 @@ type DescriptorProto_ReservedRange struct {
 	Start *int32 `json:"start,omitempty"`
 	// Exclusive.
 	End *int32 `json:"end,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -2164,7 +1959,7 @@ func (m *DescriptorProto_ReservedRange) GetEnd() int32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Size() (n int) {
 	if m == nil {
 		return 0
@@ -2181,13 +1976,7 @@ func (m *DescriptorProto_ReservedRange) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2197,8 +1986,7 @@ func (m *DescriptorProto_ReservedRange) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2209,17 +1997,12 @@ func (m *DescriptorProto_ReservedRange) MarshalAppend(b []byte) ([]byte, error) 
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.End != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.End))
 		i--
@@ -2233,41 +2016,28 @@ func (m *DescriptorProto_ReservedRange) MarshalToSizedBuffer(b []byte) (int, err
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2293,9 +2063,8 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Start = d.Int32(v)
+			m.Start = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -2305,9 +2074,8 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.End = d.Int32(v)
+			m.End = d.Int32(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2329,23 +2097,17 @@ func (m *DescriptorProto_ReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Reset() {
 	*m = DescriptorProto_ReservedRange{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Clone() *DescriptorProto_ReservedRange {
 	if m == nil {
 		return nil
@@ -2364,15 +2126,7 @@ func (m *DescriptorProto_ReservedRange) Clone() *DescriptorProto_ReservedRange {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DescriptorProto_ReservedRange) Equal(o *DescriptorProto_ReservedRange) bool {
 	if m == o {
 		return true
@@ -2427,8 +2181,7 @@ type ExtensionRangeOptions struct {
 	// TODO: flip the default to DECLARATION once all empty ranges
 	// are marked as UNVERIFIED.
 	Verification *ExtensionRangeOptions_VerificationState `json:"verification,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -2465,7 +2218,7 @@ func (m *ExtensionRangeOptions) GetVerification() ExtensionRangeOptions_Verifica
 	return Default_ExtensionRangeOptions_Verification
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -2488,13 +2241,7 @@ func (m *ExtensionRangeOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2504,8 +2251,7 @@ func (m *ExtensionRangeOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2516,39 +2262,30 @@ func (m *ExtensionRangeOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x92
 		b[i+1] = 0x3
@@ -2559,31 +2296,25 @@ func (m *ExtensionRangeOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	for k := len(m.Declaration) - 1; k >= 0; k-- {
-		{
-			n, err := m.Declaration[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "declaration", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Declaration[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "declaration", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -2592,25 +2323,16 @@ func (m *ExtensionRangeOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2710,13 +2432,7 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -2729,12 +2445,12 @@ func (m *ExtensionRangeOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Reset() {
 	*m = ExtensionRangeOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Clone() *ExtensionRangeOptions {
 	if m == nil {
 		return nil
@@ -2762,15 +2478,7 @@ func (m *ExtensionRangeOptions) Clone() *ExtensionRangeOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	if m == o {
 		return true
@@ -2820,8 +2528,7 @@ type ExtensionRangeOptions_Declaration struct {
 	// If true, indicates that the extension must be defined as repeated.
 	// Otherwise the extension must be defined as optional.
 	Repeated *bool `json:"repeated,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -2860,7 +2567,7 @@ func (m *ExtensionRangeOptions_Declaration) GetRepeated() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 	if m == nil {
 		return 0
@@ -2886,13 +2593,7 @@ func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -2902,8 +2603,7 @@ func (m *ExtensionRangeOptions_Declaration) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2914,17 +2614,12 @@ func (m *ExtensionRangeOptions_Declaration) MarshalAppend(b []byte) ([]byte, err
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Repeated != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.Repeated))
 		i--
@@ -2953,41 +2648,28 @@ func (m *ExtensionRangeOptions_Declaration) MarshalToSizedBuffer(b []byte) (int,
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -3013,9 +2695,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Number = d.Int32(v)
+			m.Number = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3025,9 +2706,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.FullName = d.StringPtr(v)
+			m.FullName = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -3037,9 +2717,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Type = d.StringPtr(v)
+			m.Type = d.StringPtr(string(x))
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -3049,9 +2728,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Reserved = d.Bool(v)
+			m.Reserved = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -3061,9 +2739,8 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Repeated = d.Bool(v)
+			m.Repeated = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3085,23 +2762,17 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Reset() {
 	*m = ExtensionRangeOptions_Declaration{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Clone() *ExtensionRangeOptions_Declaration {
 	if m == nil {
 		return nil
@@ -3132,15 +2803,7 @@ func (m *ExtensionRangeOptions_Declaration) Clone() *ExtensionRangeOptions_Decla
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ExtensionRangeOptions_Declaration) Equal(o *ExtensionRangeOptions_Declaration) bool {
 	if m == o {
 		return true
@@ -3335,8 +2998,7 @@ type FieldDescriptorProto struct {
 	// Proto2 optional fields do not set this flag, because they already indicate
 	// optional with `LABEL_OPTIONAL`.
 	Proto3Optional *bool `json:"proto3_optional,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -3417,7 +3079,7 @@ func (m *FieldDescriptorProto) GetProto3Optional() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -3461,13 +3123,7 @@ func (m *FieldDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3477,8 +3133,7 @@ func (m *FieldDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -3489,17 +3144,12 @@ func (m *FieldDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Proto3Optional != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.Proto3Optional))
 		i -= 2
@@ -3517,14 +3167,12 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x48
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x42
 	}
@@ -3566,17 +3214,13 @@ func (m *FieldDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -3585,25 +3229,16 @@ func (m *FieldDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -3629,9 +3264,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3641,9 +3275,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Extendee = d.StringPtr(v)
+			m.Extendee = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -3653,9 +3286,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Number = d.Int32(v)
+			m.Number = d.Int32(int32(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -3697,9 +3329,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.TypeName = d.StringPtr(v)
+			m.TypeName = d.StringPtr(string(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -3709,9 +3340,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.DefaultValue = d.StringPtr(v)
+			m.DefaultValue = d.StringPtr(string(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -3737,9 +3367,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.OneofIndex = d.Int32(v)
+			m.OneofIndex = d.Int32(int32(x))
 			continue
 		case 10:
 			if typ != wire.BytesType {
@@ -3749,9 +3378,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.JsonName = d.StringPtr(v)
+			m.JsonName = d.StringPtr(string(x))
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -3761,9 +3389,8 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Proto3Optional = d.Bool(v)
+			m.Proto3Optional = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3785,13 +3412,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -3804,12 +3425,12 @@ func (m *FieldDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Reset() {
 	*m = FieldDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Clone() *FieldDescriptorProto {
 	if m == nil {
 		return nil
@@ -3861,15 +3482,7 @@ func (m *FieldDescriptorProto) Clone() *FieldDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 	if m == o {
 		return true
@@ -3917,8 +3530,7 @@ func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 type OneofDescriptorProto struct {
 	Name    *string       `json:"name,omitempty"`
 	Options *OneofOptions `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -3936,7 +3548,7 @@ func (m *OneofDescriptorProto) GetOptions() *OneofOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -3953,13 +3565,7 @@ func (m *OneofDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -3969,8 +3575,7 @@ func (m *OneofDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *OneofDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -3981,26 +3586,19 @@ func (m *OneofDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -4012,17 +3610,13 @@ func (m *OneofDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -4031,25 +3625,16 @@ func (m *OneofDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *OneofDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -4075,9 +3660,8 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -4115,13 +3699,7 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *OneofDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -4134,12 +3712,12 @@ func (m *OneofDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Reset() {
 	*m = OneofDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Clone() *OneofDescriptorProto {
 	if m == nil {
 		return nil
@@ -4155,15 +3733,7 @@ func (m *OneofDescriptorProto) Clone() *OneofDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *OneofDescriptorProto) Equal(o *OneofDescriptorProto) bool {
 	if m == o {
 		return true
@@ -4192,8 +3762,7 @@ type EnumDescriptorProto struct {
 	// Reserved enum value names, which may not be reused. A given name may only
 	// be reserved once.
 	ReservedName []string `json:"reserved_name,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -4232,7 +3801,7 @@ func (m *EnumDescriptorProto) GetReservedName() []string {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -4258,13 +3827,7 @@ func (m *EnumDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4274,8 +3837,7 @@ func (m *EnumDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -4286,55 +3848,44 @@ func (m *EnumDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
 		b[i] = 0x2a
 	}
 	for k := len(m.ReservedRange) - 1; k >= 0; k-- {
-		{
-			n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "reserved_range", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.ReservedRange[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "reserved_range", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Value) - 1; k >= 0; k-- {
-		{
-			n, err := m.Value[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "value", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Value[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "value", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -4346,17 +3897,13 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -4365,25 +3912,16 @@ func (m *EnumDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -4409,9 +3947,8 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -4467,9 +4004,8 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.ReservedName = append(m.ReservedName, v)
+			m.ReservedName = append(m.ReservedName, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4491,13 +4027,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -4515,12 +4045,12 @@ func (m *EnumDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Reset() {
 	*m = EnumDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 	if m == nil {
 		return nil
@@ -4549,15 +4079,7 @@ func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 	if m == o {
 		return true
@@ -4609,8 +4131,7 @@ type EnumDescriptorProto_EnumReservedRange struct {
 	Start *int32 `json:"start,omitempty"`
 	// Inclusive.
 	End *int32 `json:"end,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -4628,7 +4149,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) GetEnd() int32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 	if m == nil {
 		return 0
@@ -4645,13 +4166,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4661,8 +4176,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -4673,17 +4187,12 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalAppend(b []byte) ([]byte,
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.End != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.End))
 		i--
@@ -4697,41 +4206,28 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalToSizedBuffer(b []byte) (
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -4757,9 +4253,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Start = d.Int32(v)
+			m.Start = d.Int32(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4769,9 +4264,8 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.End = d.Int32(v)
+			m.End = d.Int32(int32(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4793,23 +4287,17 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalGroup(d *wire.Decoder, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Reset() {
 	*m = EnumDescriptorProto_EnumReservedRange{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Clone() *EnumDescriptorProto_EnumReservedRange {
 	if m == nil {
 		return nil
@@ -4828,15 +4316,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) Clone() *EnumDescriptorProto_Enu
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumDescriptorProto_EnumReservedRange) Equal(o *EnumDescriptorProto_EnumReservedRange) bool {
 	if m == o {
 		return true
@@ -4858,8 +4338,7 @@ type EnumValueDescriptorProto struct {
 	Name    *string           `json:"name,omitempty"`
 	Number  *int32            `json:"number,omitempty"`
 	Options *EnumValueOptions `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -4884,7 +4363,7 @@ func (m *EnumValueDescriptorProto) GetOptions() *EnumValueOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -4904,13 +4383,7 @@ func (m *EnumValueDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -4920,8 +4393,7 @@ func (m *EnumValueDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -4932,26 +4404,19 @@ func (m *EnumValueDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
@@ -4968,17 +4433,13 @@ func (m *EnumValueDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -4987,25 +4448,16 @@ func (m *EnumValueDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -5031,9 +4483,8 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -5043,9 +4494,8 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Number = d.Int32(v)
+			m.Number = d.Int32(int32(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5083,13 +4533,7 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -5102,12 +4546,12 @@ func (m *EnumValueDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Reset() {
 	*m = EnumValueDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Clone() *EnumValueDescriptorProto {
 	if m == nil {
 		return nil
@@ -5127,15 +4571,7 @@ func (m *EnumValueDescriptorProto) Clone() *EnumValueDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumValueDescriptorProto) Equal(o *EnumValueDescriptorProto) bool {
 	if m == o {
 		return true
@@ -5160,8 +4596,7 @@ type ServiceDescriptorProto struct {
 	Name    *string                  `json:"name,omitempty"`
 	Method  []*MethodDescriptorProto `json:"method,omitempty"`
 	Options *ServiceOptions          `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -5186,7 +4621,7 @@ func (m *ServiceDescriptorProto) GetOptions() *ServiceOptions {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -5206,13 +4641,7 @@ func (m *ServiceDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5222,8 +4651,7 @@ func (m *ServiceDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -5234,38 +4662,29 @@ func (m *ServiceDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Method) - 1; k >= 0; k-- {
-		{
-			n, err := m.Method[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "method", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Method[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "method", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -5277,17 +4696,13 @@ func (m *ServiceDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -5296,25 +4711,16 @@ func (m *ServiceDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -5340,9 +4746,8 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5395,13 +4800,7 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -5419,12 +4818,12 @@ func (m *ServiceDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Reset() {
 	*m = ServiceDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Clone() *ServiceDescriptorProto {
 	if m == nil {
 		return nil
@@ -5446,15 +4845,7 @@ func (m *ServiceDescriptorProto) Clone() *ServiceDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ServiceDescriptorProto) Equal(o *ServiceDescriptorProto) bool {
 	if m == o {
 		return true
@@ -5491,8 +4882,7 @@ type MethodDescriptorProto struct {
 	ClientStreaming *bool `json:"client_streaming,omitempty"`
 	// Identifies if server streams multiple server messages
 	ServerStreaming *bool `json:"server_streaming,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -5544,7 +4934,7 @@ func (m *MethodDescriptorProto) GetServerStreaming() bool {
 	return Default_MethodDescriptorProto_ServerStreaming
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Size() (n int) {
 	if m == nil {
 		return 0
@@ -5573,13 +4963,7 @@ func (m *MethodDescriptorProto) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -5589,8 +4973,7 @@ func (m *MethodDescriptorProto) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *MethodDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -5601,17 +4984,12 @@ func (m *MethodDescriptorProto) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.ServerStreaming != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.ServerStreaming))
 		i--
@@ -5623,14 +5001,12 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x28
 	}
 	if m.Options != nil {
-		{
-			n, err := m.Options.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "options")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "options")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -5652,17 +5028,13 @@ func (m *MethodDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -5671,25 +5043,16 @@ func (m *MethodDescriptorProto) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *MethodDescriptorProto) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -5715,9 +5078,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Name = d.StringPtr(v)
+			m.Name = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5727,9 +5089,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.InputType = d.StringPtr(v)
+			m.InputType = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5739,9 +5100,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.OutputType = d.StringPtr(v)
+			m.OutputType = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -5767,9 +5127,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.ClientStreaming = d.Bool(v)
+			m.ClientStreaming = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -5779,9 +5138,8 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.ServerStreaming = d.Bool(v)
+			m.ServerStreaming = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -5803,13 +5161,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *MethodDescriptorProto) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -5822,12 +5174,12 @@ func (m *MethodDescriptorProto) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Reset() {
 	*m = MethodDescriptorProto{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Clone() *MethodDescriptorProto {
 	if m == nil {
 		return nil
@@ -5859,15 +5211,7 @@ func (m *MethodDescriptorProto) Clone() *MethodDescriptorProto {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *MethodDescriptorProto) Equal(o *MethodDescriptorProto) bool {
 	if m == o {
 		return true
@@ -6020,8 +5364,7 @@ type FileOptions struct {
 	// The parser stores options it doesn't recognize here.
 	// See the documentation for the "Options" section above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -6185,7 +5528,7 @@ func (m *FileOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FileOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -6259,13 +5602,7 @@ func (m *FileOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FileOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -6275,8 +5612,7 @@ func (m *FileOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FileOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -6287,39 +5623,30 @@ func (m *FileOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x92
 		b[i+1] = 0x3
@@ -6436,17 +5763,13 @@ func (m *FileOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FileOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -6455,25 +5778,16 @@ func (m *FileOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FileOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -6499,9 +5813,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.JavaPackage = d.StringPtr(v)
+			m.JavaPackage = d.StringPtr(string(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -6511,9 +5824,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.JavaOuterClassname = d.StringPtr(v)
+			m.JavaOuterClassname = d.StringPtr(string(x))
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -6539,9 +5851,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.JavaMultipleFiles = d.Bool(v)
+			m.JavaMultipleFiles = d.Bool(x != 0)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -6551,9 +5862,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.GoPackage = d.StringPtr(v)
+			m.GoPackage = d.StringPtr(string(x))
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -6563,9 +5873,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.CcGenericServices = d.Bool(v)
+			m.CcGenericServices = d.Bool(x != 0)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -6575,9 +5884,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.JavaGenericServices = d.Bool(v)
+			m.JavaGenericServices = d.Bool(x != 0)
 			continue
 		case 18:
 			if typ != wire.VarintType {
@@ -6587,9 +5895,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.PyGenericServices = d.Bool(v)
+			m.PyGenericServices = d.Bool(x != 0)
 			continue
 		case 20:
 			if typ != wire.VarintType {
@@ -6599,9 +5906,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.JavaGenerateEqualsAndHash = d.Bool(v)
+			m.JavaGenerateEqualsAndHash = d.Bool(x != 0)
 			continue
 		case 23:
 			if typ != wire.VarintType {
@@ -6611,9 +5917,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 27:
 			if typ != wire.VarintType {
@@ -6623,9 +5928,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.JavaStringCheckUtf8 = d.Bool(v)
+			m.JavaStringCheckUtf8 = d.Bool(x != 0)
 			continue
 		case 31:
 			if typ != wire.VarintType {
@@ -6635,9 +5939,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.CcEnableArenas = d.Bool(v)
+			m.CcEnableArenas = d.Bool(x != 0)
 			continue
 		case 36:
 			if typ != wire.BytesType {
@@ -6647,9 +5950,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.ObjcClassPrefix = d.StringPtr(v)
+			m.ObjcClassPrefix = d.StringPtr(string(x))
 			continue
 		case 37:
 			if typ != wire.BytesType {
@@ -6659,9 +5961,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.CsharpNamespace = d.StringPtr(v)
+			m.CsharpNamespace = d.StringPtr(string(x))
 			continue
 		case 39:
 			if typ != wire.BytesType {
@@ -6671,9 +5972,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.SwiftPrefix = d.StringPtr(v)
+			m.SwiftPrefix = d.StringPtr(string(x))
 			continue
 		case 40:
 			if typ != wire.BytesType {
@@ -6683,9 +5983,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.PhpClassPrefix = d.StringPtr(v)
+			m.PhpClassPrefix = d.StringPtr(string(x))
 			continue
 		case 41:
 			if typ != wire.BytesType {
@@ -6695,9 +5994,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.PhpNamespace = d.StringPtr(v)
+			m.PhpNamespace = d.StringPtr(string(x))
 			continue
 		case 44:
 			if typ != wire.BytesType {
@@ -6707,9 +6005,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.PhpMetadataNamespace = d.StringPtr(v)
+			m.PhpMetadataNamespace = d.StringPtr(string(x))
 			continue
 		case 45:
 			if typ != wire.BytesType {
@@ -6719,9 +6016,8 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.RubyPackage = d.StringPtr(v)
+			m.RubyPackage = d.StringPtr(string(x))
 			continue
 		case 50:
 			if typ != wire.BytesType {
@@ -6774,13 +6070,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FileOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -6793,12 +6083,12 @@ func (m *FileOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FileOptions) Reset() {
 	*m = FileOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FileOptions) Clone() *FileOptions {
 	if m == nil {
 		return nil
@@ -6892,15 +6182,7 @@ func (m *FileOptions) Clone() *FileOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FileOptions) Equal(o *FileOptions) bool {
 	if m == o {
 		return true
@@ -7052,8 +6334,7 @@ type MessageOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -7114,7 +6395,7 @@ func (m *MessageOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *MessageOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -7146,13 +6427,7 @@ func (m *MessageOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *MessageOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7162,8 +6437,7 @@ func (m *MessageOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *MessageOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -7174,39 +6448,30 @@ func (m *MessageOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x62
 	}
@@ -7238,17 +6503,13 @@ func (m *MessageOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *MessageOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -7257,25 +6518,16 @@ func (m *MessageOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *MessageOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -7301,9 +6553,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.MessageSetWireFormat = d.Bool(v)
+			m.MessageSetWireFormat = d.Bool(x != 0)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -7313,9 +6564,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.NoStandardDescriptorAccessor = d.Bool(v)
+			m.NoStandardDescriptorAccessor = d.Bool(x != 0)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -7325,9 +6575,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -7337,9 +6586,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.MapEntry = d.Bool(v)
+			m.MapEntry = d.Bool(x != 0)
 			continue
 		case 11:
 			if typ != wire.VarintType {
@@ -7349,9 +6597,8 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(v)
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			continue
 		case 12:
 			if typ != wire.BytesType {
@@ -7404,13 +6651,7 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *MessageOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -7423,12 +6664,12 @@ func (m *MessageOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *MessageOptions) Reset() {
 	*m = MessageOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *MessageOptions) Clone() *MessageOptions {
 	if m == nil {
 		return nil
@@ -7466,15 +6707,7 @@ func (m *MessageOptions) Clone() *MessageOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	if m == o {
 		return true
@@ -7726,8 +6959,7 @@ type FieldOptions struct {
 	FeatureSupport *FieldOptions_FeatureSupport `json:"feature_support,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -7840,7 +7072,7 @@ func (m *FieldOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -7893,13 +7125,7 @@ func (m *FieldOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -7909,8 +7135,7 @@ func (m *FieldOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -7921,65 +7146,52 @@ func (m *FieldOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.FeatureSupport != nil {
-		{
-			n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "feature_support")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "feature_support")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xb2
 		b[i+1] = 0x1
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xaa
 		b[i+1] = 0x1
 	}
 	for k := len(m.EditionDefaults) - 1; k >= 0; k-- {
-		{
-			n, err := m.EditionDefaults[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "edition_defaults", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.EditionDefaults[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "edition_defaults", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xa2
 		b[i+1] = 0x1
@@ -8040,17 +7252,13 @@ func (m *FieldOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -8059,25 +7267,16 @@ func (m *FieldOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -8119,9 +7318,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Packed = d.Bool(v)
+			m.Packed = d.Bool(x != 0)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8131,9 +7329,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -8143,9 +7340,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Lazy = d.Bool(v)
+			m.Lazy = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -8171,9 +7367,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Weak = d.Bool(v)
+			m.Weak = d.Bool(x != 0)
 			continue
 		case 15:
 			if typ != wire.VarintType {
@@ -8183,9 +7378,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.UnverifiedLazy = d.Bool(v)
+			m.UnverifiedLazy = d.Bool(x != 0)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -8195,9 +7389,8 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.DebugRedact = d.Bool(v)
+			m.DebugRedact = d.Bool(x != 0)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -8336,13 +7529,7 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -8355,12 +7542,12 @@ func (m *FieldOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldOptions) Reset() {
 	*m = FieldOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldOptions) Clone() *FieldOptions {
 	if m == nil {
 		return nil
@@ -8422,15 +7609,7 @@ func (m *FieldOptions) Clone() *FieldOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	if m == o {
 		return true
@@ -8502,8 +7681,7 @@ type FieldOptions_EditionDefault struct {
 	Edition *Edition `json:"edition,omitempty"`
 	// Textproto value.
 	Value *string `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -8521,7 +7699,7 @@ func (m *FieldOptions_EditionDefault) GetValue() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Size() (n int) {
 	if m == nil {
 		return 0
@@ -8538,13 +7716,7 @@ func (m *FieldOptions_EditionDefault) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8554,8 +7726,7 @@ func (m *FieldOptions_EditionDefault) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -8566,17 +7737,12 @@ func (m *FieldOptions_EditionDefault) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Edition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Edition))
 		i--
@@ -8590,41 +7756,28 @@ func (m *FieldOptions_EditionDefault) MarshalToSizedBuffer(b []byte) (int, error
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -8650,9 +7803,8 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.Value = d.StringPtr(v)
+			m.Value = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8690,23 +7842,17 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Reset() {
 	*m = FieldOptions_EditionDefault{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Clone() *FieldOptions_EditionDefault {
 	if m == nil {
 		return nil
@@ -8725,15 +7871,7 @@ func (m *FieldOptions_EditionDefault) Clone() *FieldOptions_EditionDefault {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldOptions_EditionDefault) Equal(o *FieldOptions_EditionDefault) bool {
 	if m == o {
 		return true
@@ -8766,8 +7904,7 @@ type FieldOptions_FeatureSupport struct {
 	// this one, the last default assigned will be used, and proto files will
 	// not be able to override it.
 	EditionRemoved *Edition `json:"edition_removed,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -8799,7 +7936,7 @@ func (m *FieldOptions_FeatureSupport) GetEditionRemoved() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	if m == nil {
 		return 0
@@ -8822,13 +7959,7 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -8838,8 +7969,7 @@ func (m *FieldOptions_FeatureSupport) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -8850,17 +7980,12 @@ func (m *FieldOptions_FeatureSupport) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.EditionRemoved != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.EditionRemoved))
 		i--
@@ -8884,41 +8009,28 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -8976,9 +8088,8 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.DeprecationWarning = d.StringPtr(v)
+			m.DeprecationWarning = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -9016,23 +8127,17 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Reset() {
 	*m = FieldOptions_FeatureSupport{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 	if m == nil {
 		return nil
@@ -9059,15 +8164,7 @@ func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool {
 	if m == o {
 		return true
@@ -9095,8 +8192,7 @@ type OneofOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -9114,7 +8210,7 @@ func (m *OneofOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *OneofOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -9131,13 +8227,7 @@ func (m *OneofOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *OneofOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9147,8 +8237,7 @@ func (m *OneofOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *OneofOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -9159,56 +8248,43 @@ func (m *OneofOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *OneofOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *OneofOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -9217,25 +8293,16 @@ func (m *OneofOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *OneofOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -9304,13 +8371,7 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *OneofOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -9323,12 +8384,12 @@ func (m *OneofOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *OneofOptions) Reset() {
 	*m = OneofOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *OneofOptions) Clone() *OneofOptions {
 	if m == nil {
 		return nil
@@ -9346,15 +8407,7 @@ func (m *OneofOptions) Clone() *OneofOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	if m == o {
 		return true
@@ -9398,8 +8451,7 @@ type EnumOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -9444,7 +8496,7 @@ func (m *EnumOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -9470,13 +8522,7 @@ func (m *EnumOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9486,8 +8532,7 @@ func (m *EnumOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -9498,39 +8543,30 @@ func (m *EnumOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x3a
 	}
@@ -9552,17 +8588,13 @@ func (m *EnumOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -9571,25 +8603,16 @@ func (m *EnumOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -9615,9 +8638,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.AllowAlias = d.Bool(v)
+			m.AllowAlias = d.Bool(x != 0)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -9627,9 +8649,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 6:
 			if typ != wire.VarintType {
@@ -9639,9 +8660,8 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(v)
+			m.DeprecatedLegacyJsonFieldConflicts = d.Bool(x != 0)
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -9694,13 +8714,7 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -9713,12 +8727,12 @@ func (m *EnumOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumOptions) Reset() {
 	*m = EnumOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumOptions) Clone() *EnumOptions {
 	if m == nil {
 		return nil
@@ -9748,15 +8762,7 @@ func (m *EnumOptions) Clone() *EnumOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	if m == o {
 		return true
@@ -9803,8 +8809,7 @@ type EnumValueOptions struct {
 	FeatureSupport *FieldOptions_FeatureSupport `json:"feature_support,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -9849,7 +8854,7 @@ func (m *EnumValueOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumValueOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -9875,13 +8880,7 @@ func (m *EnumValueOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -9891,8 +8890,7 @@ func (m *EnumValueOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumValueOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -9903,39 +8901,30 @@ func (m *EnumValueOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.FeatureSupport != nil {
-		{
-			n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "feature_support")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.FeatureSupport.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "feature_support")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -9945,14 +8934,12 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -9964,17 +8951,13 @@ func (m *EnumValueOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumValueOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -9983,25 +8966,16 @@ func (m *EnumValueOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumValueOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -10027,9 +9001,8 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -10055,9 +9028,8 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.DebugRedact = d.Bool(v)
+			m.DebugRedact = d.Bool(x != 0)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -10110,13 +9082,7 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumValueOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -10129,12 +9095,12 @@ func (m *EnumValueOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumValueOptions) Reset() {
 	*m = EnumValueOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumValueOptions) Clone() *EnumValueOptions {
 	if m == nil {
 		return nil
@@ -10161,15 +9127,7 @@ func (m *EnumValueOptions) Clone() *EnumValueOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	if m == o {
 		return true
@@ -10210,8 +9168,7 @@ type ServiceOptions struct {
 	Deprecated *bool `json:"deprecated,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -10241,7 +9198,7 @@ func (m *ServiceOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ServiceOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -10261,13 +9218,7 @@ func (m *ServiceOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ServiceOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10277,8 +9228,7 @@ func (m *ServiceOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ServiceOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -10289,39 +9239,30 @@ func (m *ServiceOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x92
 		b[i+1] = 0x2
@@ -10335,17 +9276,13 @@ func (m *ServiceOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ServiceOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -10354,25 +9291,16 @@ func (m *ServiceOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ServiceOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -10398,9 +9326,8 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 34:
 			if typ != wire.BytesType {
@@ -10453,13 +9380,7 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ServiceOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -10472,12 +9393,12 @@ func (m *ServiceOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ServiceOptions) Reset() {
 	*m = ServiceOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ServiceOptions) Clone() *ServiceOptions {
 	if m == nil {
 		return nil
@@ -10499,15 +9420,7 @@ func (m *ServiceOptions) Clone() *ServiceOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	if m == o {
 		return true
@@ -10574,8 +9487,7 @@ type MethodOptions struct {
 	Features *FeatureSet `json:"features,omitempty"`
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -10613,7 +9525,7 @@ func (m *MethodOptions) GetUninterpretedOption() []*UninterpretedOption {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *MethodOptions) Size() (n int) {
 	if m == nil {
 		return 0
@@ -10636,13 +9548,7 @@ func (m *MethodOptions) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *MethodOptions) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -10652,8 +9558,7 @@ func (m *MethodOptions) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *MethodOptions) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -10664,39 +9569,30 @@ func (m *MethodOptions) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.UninterpretedOption) - 1; k >= 0; k-- {
-		{
-			n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "uninterpreted_option", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.UninterpretedOption[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "uninterpreted_option", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0xba
 		b[i+1] = 0x3e
 	}
 	if m.Features != nil {
-		{
-			n, err := m.Features.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Features.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i -= 2
 		b[i] = 0x9a
 		b[i+1] = 0x2
@@ -10716,17 +9612,13 @@ func (m *MethodOptions) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *MethodOptions) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -10735,25 +9627,16 @@ func (m *MethodOptions) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *MethodOptions) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -10779,9 +9662,8 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Deprecated = d.Bool(v)
+			m.Deprecated = d.Bool(x != 0)
 			continue
 		case 34:
 			if typ != wire.VarintType {
@@ -10850,13 +9732,7 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *MethodOptions) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -10869,12 +9745,12 @@ func (m *MethodOptions) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *MethodOptions) Reset() {
 	*m = MethodOptions{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *MethodOptions) Clone() *MethodOptions {
 	if m == nil {
 		return nil
@@ -10900,15 +9776,7 @@ func (m *MethodOptions) Clone() *MethodOptions {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	if m == o {
 		return true
@@ -10952,8 +9820,7 @@ type UninterpretedOption struct {
 	DoubleValue      *float64 `json:"double_value,omitempty"`
 	StringValue      []byte   `json:"string_value,omitempty"`
 	AggregateValue   *string  `json:"aggregate_value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -11006,7 +9873,7 @@ func (m *UninterpretedOption) GetAggregateValue() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *UninterpretedOption) Size() (n int) {
 	if m == nil {
 		return 0
@@ -11038,13 +9905,7 @@ func (m *UninterpretedOption) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11054,8 +9915,7 @@ func (m *UninterpretedOption) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *UninterpretedOption) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -11066,17 +9926,12 @@ func (m *UninterpretedOption) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.AggregateValue != nil {
 		i = wire.PutStringRev(b, i, *m.AggregateValue)
 		i--
@@ -11108,31 +9963,25 @@ func (m *UninterpretedOption) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x1a
 	}
 	for k := len(m.Name) - 1; k >= 0; k-- {
-		{
-			n, err := m.Name[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "name", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Name[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "name", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *UninterpretedOption) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -11141,25 +9990,16 @@ func (m *UninterpretedOption) UnmarshalDepth(b []byte, depth int) error {
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *UninterpretedOption) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -11200,9 +10040,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.IdentifierValue = d.StringPtr(v)
+			m.IdentifierValue = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -11212,9 +10051,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x
 			i += n
-			m.PositiveIntValue = d.Uint64(v)
+			m.PositiveIntValue = d.Uint64(x)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -11224,9 +10062,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int64(x)
 			i += n
-			m.NegativeIntValue = d.Int64(v)
+			m.NegativeIntValue = d.Int64(int64(x))
 			continue
 		case 6:
 			if typ != wire.Fixed64Type {
@@ -11236,9 +10073,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := math.Float64frombits(x)
 			i += n
-			m.DoubleValue = d.Float64(v)
+			m.DoubleValue = d.Float64(math.Float64frombits(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -11248,9 +10084,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := append([]byte{}, x...)
 			i += n
-			m.StringValue = v
+			m.StringValue = append([]byte{}, x...)
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -11260,9 +10095,8 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.AggregateValue = d.StringPtr(v)
+			m.AggregateValue = d.StringPtr(string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -11284,13 +10118,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *UninterpretedOption) CheckInitialized() error {
 	if m == nil {
 		return nil
@@ -11303,12 +10131,12 @@ func (m *UninterpretedOption) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *UninterpretedOption) Reset() {
 	*m = UninterpretedOption{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *UninterpretedOption) Clone() *UninterpretedOption {
 	if m == nil {
 		return nil
@@ -11346,15 +10174,7 @@ func (m *UninterpretedOption) Clone() *UninterpretedOption {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	if m == o {
 		return true
@@ -11399,8 +10219,7 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 type UninterpretedOption_NamePart struct {
 	NamePart    *string `json:"name_part,omitempty"`
 	IsExtension *bool   `json:"is_extension,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -11418,7 +10237,7 @@ func (m *UninterpretedOption_NamePart) GetIsExtension() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Size() (n int) {
 	if m == nil {
 		return 0
@@ -11435,13 +10254,7 @@ func (m *UninterpretedOption_NamePart) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11451,8 +10264,7 @@ func (m *UninterpretedOption_NamePart) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -11463,17 +10275,12 @@ func (m *UninterpretedOption_NamePart) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, error) {
 	if err := m.missingRequired(); err != nil {
 		return 0, err
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.IsExtension != nil {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(*m.IsExtension))
 		i--
@@ -11487,17 +10294,13 @@ func (m *UninterpretedOption_NamePart) MarshalToSizedBuffer(b []byte) (int, erro
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	if err := m.UnmarshalWith(&d, b, depth); err != nil {
@@ -11506,25 +10309,16 @@ func (m *UninterpretedOption_NamePart) UnmarshalDepth(b []byte, depth int) error
 	return m.CheckInitialized()
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -11550,9 +10344,8 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.NamePart = d.StringPtr(v)
+			m.NamePart = d.StringPtr(string(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -11562,9 +10355,8 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.IsExtension = d.Bool(v)
+			m.IsExtension = d.Bool(x != 0)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -11586,8 +10378,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 	return len(b), nil
 }
 
-// missingRequired names the required fields of m itself that are not set
-// (all of them for a nil m, an empty message).
+// missingRequired names the required fields of m itself that are not set (all, for nil).
 func (m *UninterpretedOption_NamePart) missingRequired() error {
 	if m == nil {
 		return wire.RequiredError([]string{"google.protobuf.UninterpretedOption.NamePart.name_part", "google.protobuf.UninterpretedOption.NamePart.is_extension"})
@@ -11605,23 +10396,17 @@ func (m *UninterpretedOption_NamePart) missingRequired() error {
 	return wire.RequiredError(missing)
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) CheckInitialized() error {
 	return m.missingRequired()
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Reset() {
 	*m = UninterpretedOption_NamePart{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Clone() *UninterpretedOption_NamePart {
 	if m == nil {
 		return nil
@@ -11640,15 +10425,7 @@ func (m *UninterpretedOption_NamePart) Clone() *UninterpretedOption_NamePart {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *UninterpretedOption_NamePart) Equal(o *UninterpretedOption_NamePart) bool {
 	if m == o {
 		return true
@@ -11837,8 +10614,7 @@ type FeatureSet struct {
 	Utf8Validation        *FeatureSet_Utf8Validation        `json:"utf8_validation,omitempty"`
 	MessageEncoding       *FeatureSet_MessageEncoding       `json:"message_encoding,omitempty"`
 	JsonFormat            *FeatureSet_JsonFormat            `json:"json_format,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -11884,7 +10660,7 @@ func (m *FeatureSet) GetJsonFormat() FeatureSet_JsonFormat {
 	return FeatureSet_JSON_FORMAT_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSet) Size() (n int) {
 	if m == nil {
 		return 0
@@ -11913,13 +10689,7 @@ func (m *FeatureSet) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FeatureSet) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -11929,8 +10699,7 @@ func (m *FeatureSet) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FeatureSet) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -11941,17 +10710,12 @@ func (m *FeatureSet) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.JsonFormat != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.JsonFormat))
 		i--
@@ -11985,41 +10749,28 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FeatureSet) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FeatureSet) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FeatureSet) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -12153,23 +10904,17 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FeatureSet) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FeatureSet) Reset() {
 	*m = FeatureSet{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FeatureSet) Clone() *FeatureSet {
 	if m == nil {
 		return nil
@@ -12204,15 +10949,7 @@ func (m *FeatureSet) Clone() *FeatureSet {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	if m == o {
 		return true
@@ -12253,8 +10990,7 @@ type FeatureSetDefaults struct {
 	// The maximum known edition (inclusive) when this was constructed. Editions
 	// after this will not have reliable defaults.
 	MaximumEdition *Edition `json:"maximum_edition,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -12279,7 +11015,7 @@ func (m *FeatureSetDefaults) GetMaximumEdition() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Size() (n int) {
 	if m == nil {
 		return 0
@@ -12299,13 +11035,7 @@ func (m *FeatureSetDefaults) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12315,8 +11045,7 @@ func (m *FeatureSetDefaults) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FeatureSetDefaults) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -12327,17 +11056,12 @@ func (m *FeatureSetDefaults) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.MaximumEdition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.MaximumEdition))
 		i--
@@ -12349,55 +11073,40 @@ func (m *FeatureSetDefaults) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x20
 	}
 	for k := len(m.Defaults) - 1; k >= 0; k-- {
-		{
-			n, err := m.Defaults[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "defaults", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Defaults[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "defaults", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FeatureSetDefaults) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FeatureSetDefaults) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -12482,23 +11191,17 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FeatureSetDefaults) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Reset() {
 	*m = FeatureSetDefaults{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Clone() *FeatureSetDefaults {
 	if m == nil {
 		return nil
@@ -12523,15 +11226,7 @@ func (m *FeatureSetDefaults) Clone() *FeatureSetDefaults {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 	if m == o {
 		return true
@@ -12566,8 +11261,7 @@ type FeatureSetDefaults_FeatureSetEditionDefault struct {
 	OverridableFeatures *FeatureSet `json:"overridable_features,omitempty"`
 	// Defaults of features that can't be overridden in this edition.
 	FixedFeatures *FeatureSet `json:"fixed_features,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -12592,7 +11286,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) GetFixedFeatures() *Featur
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 	if m == nil {
 		return 0
@@ -12612,13 +11306,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12628,8 +11316,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Marshal() ([]byte, error) 
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -12640,38 +11327,29 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalAppend(b []byte) ([
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.FixedFeatures != nil {
-		{
-			n, err := m.FixedFeatures.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "fixed_features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.FixedFeatures.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "fixed_features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	if m.OverridableFeatures != nil {
-		{
-			n, err := m.OverridableFeatures.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "overridable_features")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.OverridableFeatures.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "overridable_features")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -12683,41 +11361,28 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalToSizedBuffer(b []b
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -12803,23 +11468,17 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Reset() {
 	*m = FeatureSetDefaults_FeatureSetEditionDefault{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Clone() *FeatureSetDefaults_FeatureSetEditionDefault {
 	if m == nil {
 		return nil
@@ -12836,15 +11495,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Clone() *FeatureSetDefault
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) Equal(o *FeatureSetDefaults_FeatureSetEditionDefault) bool {
 	if m == o {
 		return true
@@ -12916,8 +11567,7 @@ type SourceCodeInfo struct {
 	//     ignore those that it doesn't understand, as more types of locations could
 	//     be recorded in the future.
 	Location []*SourceCodeInfo_Location `json:"location,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -12928,7 +11578,7 @@ func (m *SourceCodeInfo) GetLocation() []*SourceCodeInfo_Location {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *SourceCodeInfo) Size() (n int) {
 	if m == nil {
 		return 0
@@ -12942,13 +11592,7 @@ func (m *SourceCodeInfo) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -12958,8 +11602,7 @@ func (m *SourceCodeInfo) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *SourceCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -12970,67 +11613,47 @@ func (m *SourceCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *SourceCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Location) - 1; k >= 0; k-- {
-		{
-			n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "location", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Location[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "location", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *SourceCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *SourceCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *SourceCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -13083,23 +11706,17 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *SourceCodeInfo) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *SourceCodeInfo) Reset() {
 	*m = SourceCodeInfo{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *SourceCodeInfo) Clone() *SourceCodeInfo {
 	if m == nil {
 		return nil
@@ -13116,15 +11733,7 @@ func (m *SourceCodeInfo) Clone() *SourceCodeInfo {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	if m == o {
 		return true
@@ -13235,8 +11844,7 @@ type SourceCodeInfo_Location struct {
 	LeadingComments         *string  `json:"leading_comments,omitempty"`
 	TrailingComments        *string  `json:"trailing_comments,omitempty"`
 	LeadingDetachedComments []string `json:"leading_detached_comments,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -13275,7 +11883,7 @@ func (m *SourceCodeInfo_Location) GetLeadingDetachedComments() []string {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Size() (n int) {
 	if m == nil {
 		return 0
@@ -13309,13 +11917,7 @@ func (m *SourceCodeInfo_Location) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13325,8 +11927,7 @@ func (m *SourceCodeInfo_Location) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -13337,17 +11938,12 @@ func (m *SourceCodeInfo_Location) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.LeadingDetachedComments) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.LeadingDetachedComments[k])
 		i--
@@ -13384,41 +11980,28 @@ func (m *SourceCodeInfo_Location) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -13449,9 +12032,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
 					j += n
-					m.Path = append(m.Path, v)
+					m.Path = append(m.Path, int32(x))
 				}
 				i += n
 				continue
@@ -13463,9 +12045,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Path = append(m.Path, v)
+			m.Path = append(m.Path, int32(x))
 			continue
 		case 2:
 			if typ == wire.BytesType {
@@ -13480,9 +12061,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
 					j += n
-					m.Span = append(m.Span, v)
+					m.Span = append(m.Span, int32(x))
 				}
 				i += n
 				continue
@@ -13494,9 +12074,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Span = append(m.Span, v)
+			m.Span = append(m.Span, int32(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -13506,9 +12085,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.LeadingComments = d.StringPtr(v)
+			m.LeadingComments = d.StringPtr(string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -13518,9 +12096,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.TrailingComments = d.StringPtr(v)
+			m.TrailingComments = d.StringPtr(string(x))
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -13530,9 +12107,8 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.LeadingDetachedComments = append(m.LeadingDetachedComments, v)
+			m.LeadingDetachedComments = append(m.LeadingDetachedComments, string(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -13554,23 +12130,17 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Reset() {
 	*m = SourceCodeInfo_Location{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Clone() *SourceCodeInfo_Location {
 	if m == nil {
 		return nil
@@ -13592,15 +12162,7 @@ func (m *SourceCodeInfo_Location) Clone() *SourceCodeInfo_Location {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *SourceCodeInfo_Location) Equal(o *SourceCodeInfo_Location) bool {
 	if m == o {
 		return true
@@ -13648,8 +12210,7 @@ type GeneratedCodeInfo struct {
 	// An Annotation connects some span of text in generated code to an element
 	// of its generating .proto file.
 	Annotation []*GeneratedCodeInfo_Annotation `json:"annotation,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -13660,7 +12221,7 @@ func (m *GeneratedCodeInfo) GetAnnotation() []*GeneratedCodeInfo_Annotation {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Size() (n int) {
 	if m == nil {
 		return 0
@@ -13674,13 +12235,7 @@ func (m *GeneratedCodeInfo) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -13690,8 +12245,7 @@ func (m *GeneratedCodeInfo) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -13702,67 +12256,47 @@ func (m *GeneratedCodeInfo) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Annotation) - 1; k >= 0; k-- {
-		{
-			n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "annotation", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Annotation[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "annotation", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -13815,23 +12349,17 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Reset() {
 	*m = GeneratedCodeInfo{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Clone() *GeneratedCodeInfo {
 	if m == nil {
 		return nil
@@ -13848,15 +12376,7 @@ func (m *GeneratedCodeInfo) Clone() *GeneratedCodeInfo {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 	if m == o {
 		return true
@@ -13920,8 +12440,7 @@ type GeneratedCodeInfo_Annotation struct {
 	// the last relevant byte (so the length of the text = end - begin).
 	End      *int32                                 `json:"end,omitempty"`
 	Semantic *GeneratedCodeInfo_Annotation_Semantic `json:"semantic,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -13960,7 +12479,7 @@ func (m *GeneratedCodeInfo_Annotation) GetSemantic() GeneratedCodeInfo_Annotatio
 	return GeneratedCodeInfo_Annotation_NONE
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 	if m == nil {
 		return 0
@@ -13990,13 +12509,7 @@ func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -14006,8 +12519,7 @@ func (m *GeneratedCodeInfo_Annotation) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -14018,17 +12530,12 @@ func (m *GeneratedCodeInfo_Annotation) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Semantic != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Semantic))
 		i--
@@ -14061,41 +12568,28 @@ func (m *GeneratedCodeInfo_Annotation) MarshalToSizedBuffer(b []byte) (int, erro
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -14126,9 +12620,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					v := int32(x)
 					j += n
-					m.Path = append(m.Path, v)
+					m.Path = append(m.Path, int32(x))
 				}
 				i += n
 				continue
@@ -14140,9 +12633,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Path = append(m.Path, v)
+			m.Path = append(m.Path, int32(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -14152,9 +12644,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := string(x)
 			i += n
-			m.SourceFile = d.StringPtr(v)
+			m.SourceFile = d.StringPtr(string(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -14164,9 +12655,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Begin = d.Int32(v)
+			m.Begin = d.Int32(int32(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -14176,9 +12666,8 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.End = d.Int32(v)
+			m.End = d.Int32(int32(x))
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -14216,23 +12705,17 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Reset() {
 	*m = GeneratedCodeInfo_Annotation{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Clone() *GeneratedCodeInfo_Annotation {
 	if m == nil {
 		return nil
@@ -14260,15 +12743,7 @@ func (m *GeneratedCodeInfo_Annotation) Clone() *GeneratedCodeInfo_Annotation {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *GeneratedCodeInfo_Annotation) Equal(o *GeneratedCodeInfo_Annotation) bool {
 	if m == o {
 		return true

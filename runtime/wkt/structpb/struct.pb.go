@@ -46,8 +46,7 @@ func (x NullValue) Enum() *NullValue {
 type Struct struct {
 	// Unordered map of dynamically typed values.
 	Fields map[string]*Value `json:"fields,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -58,7 +57,7 @@ func (m *Struct) GetFields() map[string]*Value {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Struct) Size() (n int) {
 	if m == nil {
 		return 0
@@ -72,13 +71,7 @@ func (m *Struct) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Struct) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -88,8 +81,7 @@ func (m *Struct) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Struct) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -100,17 +92,12 @@ func (m *Struct) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Fields) > 0 {
 		keys := make([]string, 0, len(m.Fields))
 		for key := range m.Fields {
@@ -121,14 +108,12 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 			key := keys[k]
 			v := m.Fields[key]
 			j := i
-			{
-				n, err := v.MarshalToSizedBuffer(b[:i])
-				if err != nil {
-					return 0, wire.NestKey(err, "fields", key)
-				}
-				i -= n
-				i = wire.PutVarintRev(b, i, uint64(n))
+			n, err := v.MarshalToSizedBuffer(b[:i])
+			if err != nil {
+				return 0, wire.NestKey(err, "fields", key)
 			}
+			i -= n
+			i = wire.PutVarintRev(b, i, uint64(n))
 			i--
 			b[i] = 0x12
 			if !wire.ValidString(key) {
@@ -145,41 +130,28 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Struct) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Struct) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Struct) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -206,16 +178,10 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.ErrorAt(i, n)
 			}
 			off := i + n - len(p)
-			if depth < 2 {
-				return 0, &wire.Error{
-					Err:    wire.ErrDepth,
-					Offset: off,
-					Path:   "fields[]",
-				}
-			}
 			i += n
 			var key string
 			var val *Value
+			var verr error
 			for j := 0; j < len(p); {
 				knum, ktyp, n := wire.ConsumeTag(p[j:])
 				if n < 0 {
@@ -230,9 +196,8 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					if !wire.ValidUTF8(x) {
 						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
 					}
-					kv := string(x)
 					j += n
-					key = kv
+					key = string(x)
 					continue
 				}
 				if knum == 2 && ktyp == wire.BytesType {
@@ -244,7 +209,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 						val = wire.New[Value](d)
 					}
 					if err := val.UnmarshalWith(d, x, depth-2); err != nil {
-						return 0, wire.Nest(err, off+j+n-len(x), "fields[]")
+						verr = wire.Nest(err, off+j+n-len(x), "")
 					}
 					j += n
 					continue
@@ -254,6 +219,12 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					return 0, wire.ErrorAt(off+j, n)
 				}
 				j += n
+			}
+			if depth < 2 {
+				return 0, wire.NestKeyAt(&wire.Error{Err: wire.ErrDepth}, off, "fields", key)
+			}
+			if verr != nil {
+				return 0, wire.NestKeyAt(verr, 0, "fields", key)
 			}
 			if val == nil {
 				val = wire.New[Value](d)
@@ -283,23 +254,17 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Struct) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Struct) Reset() {
 	*m = Struct{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Struct) Clone() *Struct {
 	if m == nil {
 		return nil
@@ -316,15 +281,7 @@ func (m *Struct) Clone() *Struct {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Struct) Equal(o *Struct) bool {
 	if m == o {
 		return true
@@ -353,9 +310,8 @@ func (m *Struct) Equal(o *Struct) bool {
 type Value struct {
 	// The kind of value.
 	// Types that are assignable to Kind: *Value_NullValue, *Value_NumberValue, *Value_StringValue, *Value_BoolValue, *Value_StructValue, *Value_ListValue
-	Kind isValue_Kind `protobuf_oneof:"kind"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	Kind isValue_Kind
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -454,7 +410,7 @@ func (*Value_StructValue) isValue_Kind() {}
 
 func (*Value_ListValue) isValue_Kind() {}
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Value) Size() (n int) {
 	if m == nil {
 		return 0
@@ -491,13 +447,7 @@ func (m *Value) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -507,8 +457,7 @@ func (m *Value) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Value) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -519,38 +468,29 @@ func (m *Value) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if x, ok := m.Kind.(*Value_ListValue); ok && x != nil {
-		{
-			n, err := x.ListValue.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "list_value")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := x.ListValue.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "list_value")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x32
 	}
 	if x, ok := m.Kind.(*Value_StructValue); ok && x != nil {
-		{
-			n, err := x.StructValue.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "struct_value")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := x.StructValue.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "struct_value")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
@@ -580,41 +520,28 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -640,9 +567,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := NullValue(int32(x))
 			i += n
-			m.Kind = &Value_NullValue{NullValue: v}
+			m.Kind = &Value_NullValue{NullValue: NullValue(int32(x))}
 			continue
 		case 2:
 			if typ != wire.Fixed64Type {
@@ -652,9 +578,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := math.Float64frombits(x)
 			i += n
-			m.Kind = &Value_NumberValue{NumberValue: v}
+			m.Kind = &Value_NumberValue{NumberValue: math.Float64frombits(x)}
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -667,9 +592,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
 			}
-			v := string(x)
 			i += n
-			m.Kind = &Value_StringValue{StringValue: v}
+			m.Kind = &Value_StringValue{StringValue: string(x)}
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -679,9 +603,8 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Kind = &Value_BoolValue{BoolValue: v}
+			m.Kind = &Value_BoolValue{BoolValue: x != 0}
 			continue
 		case 5:
 			if typ != wire.BytesType {
@@ -743,23 +666,17 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Value) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Value) Reset() {
 	*m = Value{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Value) Clone() *Value {
 	if m == nil {
 		return nil
@@ -797,15 +714,7 @@ func (m *Value) Clone() *Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Value) Equal(o *Value) bool {
 	if m == o {
 		return true
@@ -813,84 +722,82 @@ func (m *Value) Equal(o *Value) bool {
 	if m == nil || o == nil {
 		return false
 	}
-	{
-		set := false
-		switch x := m.Kind.(type) {
-		case *Value_NullValue:
-			if x != nil {
-				set = true
-				y, ok := o.Kind.(*Value_NullValue)
-				if !ok || y == nil || x.NullValue != y.NullValue {
-					return false
-				}
-			}
-		case *Value_NumberValue:
-			if x != nil {
-				set = true
-				y, ok := o.Kind.(*Value_NumberValue)
-				if !ok || y == nil || x.NumberValue != y.NumberValue && !(math.IsNaN(x.NumberValue) && math.IsNaN(y.NumberValue)) {
-					return false
-				}
-			}
-		case *Value_StringValue:
-			if x != nil {
-				set = true
-				y, ok := o.Kind.(*Value_StringValue)
-				if !ok || y == nil || x.StringValue != y.StringValue {
-					return false
-				}
-			}
-		case *Value_BoolValue:
-			if x != nil {
-				set = true
-				y, ok := o.Kind.(*Value_BoolValue)
-				if !ok || y == nil || x.BoolValue != y.BoolValue {
-					return false
-				}
-			}
-		case *Value_StructValue:
-			if x != nil {
-				set = true
-				y, ok := o.Kind.(*Value_StructValue)
-				if !ok || y == nil || !x.StructValue.Equal(y.StructValue) && !(x.StructValue == nil && y.StructValue.Size() == 0 || y.StructValue == nil && x.StructValue.Size() == 0) {
-					return false
-				}
-			}
-		case *Value_ListValue:
-			if x != nil {
-				set = true
-				y, ok := o.Kind.(*Value_ListValue)
-				if !ok || y == nil || !x.ListValue.Equal(y.ListValue) && !(x.ListValue == nil && y.ListValue.Size() == 0 || y.ListValue == nil && x.ListValue.Size() == 0) {
-					return false
-				}
+	set := false
+	switch x := m.Kind.(type) {
+	case *Value_NullValue:
+		if x != nil {
+			set = true
+			y, ok := o.Kind.(*Value_NullValue)
+			if !ok || y == nil || x.NullValue != y.NullValue {
+				return false
 			}
 		}
-		if !set && o.Kind != nil {
-			switch y := o.Kind.(type) {
-			case *Value_NullValue:
-				if y != nil {
-					return false
-				}
-			case *Value_NumberValue:
-				if y != nil {
-					return false
-				}
-			case *Value_StringValue:
-				if y != nil {
-					return false
-				}
-			case *Value_BoolValue:
-				if y != nil {
-					return false
-				}
-			case *Value_StructValue:
-				if y != nil {
-					return false
-				}
-			case *Value_ListValue:
-				if y != nil {
-					return false
-				}
+	case *Value_NumberValue:
+		if x != nil {
+			set = true
+			y, ok := o.Kind.(*Value_NumberValue)
+			if !ok || y == nil || x.NumberValue != y.NumberValue && !(math.IsNaN(x.NumberValue) && math.IsNaN(y.NumberValue)) {
+				return false
+			}
+		}
+	case *Value_StringValue:
+		if x != nil {
+			set = true
+			y, ok := o.Kind.(*Value_StringValue)
+			if !ok || y == nil || x.StringValue != y.StringValue {
+				return false
+			}
+		}
+	case *Value_BoolValue:
+		if x != nil {
+			set = true
+			y, ok := o.Kind.(*Value_BoolValue)
+			if !ok || y == nil || x.BoolValue != y.BoolValue {
+				return false
+			}
+		}
+	case *Value_StructValue:
+		if x != nil {
+			set = true
+			y, ok := o.Kind.(*Value_StructValue)
+			if !ok || y == nil || !x.StructValue.Equal(y.StructValue) && !(x.StructValue == nil && y.StructValue.Size() == 0 || y.StructValue == nil && x.StructValue.Size() == 0) {
+				return false
+			}
+		}
+	case *Value_ListValue:
+		if x != nil {
+			set = true
+			y, ok := o.Kind.(*Value_ListValue)
+			if !ok || y == nil || !x.ListValue.Equal(y.ListValue) && !(x.ListValue == nil && y.ListValue.Size() == 0 || y.ListValue == nil && x.ListValue.Size() == 0) {
+				return false
+			}
+		}
+	}
+	if !set && o.Kind != nil {
+		switch y := o.Kind.(type) {
+		case *Value_NullValue:
+			if y != nil {
+				return false
+			}
+		case *Value_NumberValue:
+			if y != nil {
+				return false
+			}
+		case *Value_StringValue:
+			if y != nil {
+				return false
+			}
+		case *Value_BoolValue:
+			if y != nil {
+				return false
+			}
+		case *Value_StructValue:
+			if y != nil {
+				return false
+			}
+		case *Value_ListValue:
+			if y != nil {
+				return false
 			}
 		}
 	}
@@ -903,8 +810,7 @@ func (m *Value) Equal(o *Value) bool {
 type ListValue struct {
 	// Repeated field of dynamically typed values.
 	Values []*Value `json:"values,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -915,7 +821,7 @@ func (m *ListValue) GetValues() []*Value {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *ListValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -929,13 +835,7 @@ func (m *ListValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *ListValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -945,8 +845,7 @@ func (m *ListValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *ListValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -957,67 +856,47 @@ func (m *ListValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *ListValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Values) - 1; k >= 0; k-- {
-		{
-			n, err := m.Values[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "values", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Values[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "values", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0xa
 	}
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *ListValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *ListValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *ListValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1070,23 +949,17 @@ func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *ListValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *ListValue) Reset() {
 	*m = ListValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *ListValue) Clone() *ListValue {
 	if m == nil {
 		return nil
@@ -1103,15 +976,7 @@ func (m *ListValue) Clone() *ListValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *ListValue) Equal(o *ListValue) bool {
 	if m == o {
 		return true

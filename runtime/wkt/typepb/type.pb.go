@@ -57,8 +57,7 @@ type Type struct {
 	Syntax Syntax `json:"syntax,omitempty"`
 	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
 	Edition string `json:"edition,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -111,7 +110,7 @@ func (m *Type) GetEdition() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Type) Size() (n int) {
 	if m == nil {
 		return 0
@@ -143,13 +142,7 @@ func (m *Type) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Type) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -159,8 +152,7 @@ func (m *Type) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Type) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -171,17 +163,12 @@ func (m *Type) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Edition) > 0 {
 		if !wire.ValidString(m.Edition) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.edition")
@@ -196,26 +183,22 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x30
 	}
 	if m.SourceContext != nil {
-		{
-			n, err := m.SourceContext.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "source_context")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.SourceContext.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "source_context")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x2a
 	}
 	for k := len(m.Options) - 1; k >= 0; k-- {
-		{
-			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "options", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "options", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
@@ -228,14 +211,12 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x1a
 	}
 	for k := len(m.Fields) - 1; k >= 0; k-- {
-		{
-			n, err := m.Fields[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "fields", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Fields[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "fields", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -250,41 +231,28 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Type) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Type) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Type) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -313,9 +281,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -343,9 +310,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
 			}
-			v := string(x)
 			i += n
-			m.Oneofs = append(m.Oneofs, v)
+			m.Oneofs = append(m.Oneofs, string(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -386,9 +352,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := Syntax(int32(x))
 			i += n
-			m.Syntax = v
+			m.Syntax = Syntax(int32(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -401,9 +366,8 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
 			}
-			v := string(x)
 			i += n
-			m.Edition = v
+			m.Edition = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -425,23 +389,17 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Type) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Type) Reset() {
 	*m = Type{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Type) Clone() *Type {
 	if m == nil {
 		return nil
@@ -466,15 +424,7 @@ func (m *Type) Clone() *Type {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Type) Equal(o *Type) bool {
 	if m == o {
 		return true
@@ -673,8 +623,7 @@ type Field struct {
 	JsonName string `json:"json_name,omitempty"`
 	// The string value of the default value of this field. Proto2 syntax only.
 	DefaultValue string `json:"default_value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -748,7 +697,7 @@ func (m *Field) GetDefaultValue() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Field) Size() (n int) {
 	if m == nil {
 		return 0
@@ -789,13 +738,7 @@ func (m *Field) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Field) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -805,8 +748,7 @@ func (m *Field) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Field) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -817,17 +759,12 @@ func (m *Field) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.DefaultValue) > 0 {
 		if !wire.ValidString(m.DefaultValue) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.default_value")
@@ -845,14 +782,12 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x52
 	}
 	for k := len(m.Options) - 1; k >= 0; k-- {
-		{
-			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "options", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "options", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x4a
 	}
@@ -900,41 +835,28 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Field) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Field) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Field) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -960,9 +882,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := Field_Kind(int32(x))
 			i += n
-			m.Kind = v
+			m.Kind = Field_Kind(int32(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -972,9 +893,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := Field_Cardinality(int32(x))
 			i += n
-			m.Cardinality = v
+			m.Cardinality = Field_Cardinality(int32(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -984,9 +904,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Number = v
+			m.Number = int32(x)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -999,9 +918,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -1014,9 +932,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
 			}
-			v := string(x)
 			i += n
-			m.TypeUrl = v
+			m.TypeUrl = string(x)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -1026,9 +943,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.OneofIndex = v
+			m.OneofIndex = int32(x)
 			continue
 		case 8:
 			if typ != wire.VarintType {
@@ -1038,9 +954,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Packed = v
+			m.Packed = x != 0
 			continue
 		case 9:
 			if typ != wire.BytesType {
@@ -1068,9 +983,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
 			}
-			v := string(x)
 			i += n
-			m.JsonName = v
+			m.JsonName = string(x)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -1083,9 +997,8 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
 			}
-			v := string(x)
 			i += n
-			m.DefaultValue = v
+			m.DefaultValue = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1107,23 +1020,17 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Field) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Field) Reset() {
 	*m = Field{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Field) Clone() *Field {
 	if m == nil {
 		return nil
@@ -1140,15 +1047,7 @@ func (m *Field) Clone() *Field {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Field) Equal(o *Field) bool {
 	if m == o {
 		return true
@@ -1208,8 +1107,7 @@ type Enum struct {
 	Syntax Syntax `json:"syntax,omitempty"`
 	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
 	Edition string `json:"edition,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1255,7 +1153,7 @@ func (m *Enum) GetEdition() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Enum) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1284,13 +1182,7 @@ func (m *Enum) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Enum) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1300,8 +1192,7 @@ func (m *Enum) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Enum) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1312,17 +1203,12 @@ func (m *Enum) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Edition) > 0 {
 		if !wire.ValidString(m.Edition) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.edition")
@@ -1337,38 +1223,32 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x28
 	}
 	if m.SourceContext != nil {
-		{
-			n, err := m.SourceContext.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "source_context")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.SourceContext.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "source_context")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x22
 	}
 	for k := len(m.Options) - 1; k >= 0; k-- {
-		{
-			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "options", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "options", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
 	for k := len(m.Enumvalue) - 1; k >= 0; k-- {
-		{
-			n, err := m.Enumvalue[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "enumvalue", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Enumvalue[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "enumvalue", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -1383,41 +1263,28 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Enum) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Enum) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Enum) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1446,9 +1313,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1504,9 +1370,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := Syntax(int32(x))
 			i += n
-			m.Syntax = v
+			m.Syntax = Syntax(int32(x))
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -1519,9 +1384,8 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
 			}
-			v := string(x)
 			i += n
-			m.Edition = v
+			m.Edition = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1543,23 +1407,17 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Enum) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Enum) Reset() {
 	*m = Enum{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Enum) Clone() *Enum {
 	if m == nil {
 		return nil
@@ -1583,15 +1441,7 @@ func (m *Enum) Clone() *Enum {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Enum) Equal(o *Enum) bool {
 	if m == o {
 		return true
@@ -1638,8 +1488,7 @@ type EnumValue struct {
 	Number int32 `json:"number,omitempty"`
 	// Protocol buffer options.
 	Options []*Option `json:"options,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1664,7 +1513,7 @@ func (m *EnumValue) GetOptions() []*Option {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1684,13 +1533,7 @@ func (m *EnumValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *EnumValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1700,8 +1543,7 @@ func (m *EnumValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *EnumValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1712,26 +1554,19 @@ func (m *EnumValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Options) - 1; k >= 0; k-- {
-		{
-			n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.NestIndex(err, "options", k)
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Options[k].MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.NestIndex(err, "options", k)
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x1a
 	}
@@ -1751,41 +1586,28 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *EnumValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *EnumValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *EnumValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1814,9 +1636,8 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -1826,9 +1647,8 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Number = v
+			m.Number = int32(x)
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -1865,23 +1685,17 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *EnumValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *EnumValue) Reset() {
 	*m = EnumValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *EnumValue) Clone() *EnumValue {
 	if m == nil {
 		return nil
@@ -1898,15 +1712,7 @@ func (m *EnumValue) Clone() *EnumValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *EnumValue) Equal(o *EnumValue) bool {
 	if m == o {
 		return true
@@ -1944,8 +1750,7 @@ type Option struct {
 	// should be used. If the value is an enum, it should be stored as an int32
 	// value using the google.protobuf.Int32Value type.
 	Value *anypb.Any `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1963,7 +1768,7 @@ func (m *Option) GetValue() *anypb.Any {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Option) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1980,13 +1785,7 @@ func (m *Option) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Option) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1996,8 +1795,7 @@ func (m *Option) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Option) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -2008,26 +1806,19 @@ func (m *Option) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != nil {
-		{
-			n, err := m.Value.MarshalToSizedBuffer(b[:i])
-			if err != nil {
-				return 0, wire.Nest(err, -1, "value")
-			}
-			i -= n
-			i = wire.PutVarintRev(b, i, uint64(n))
+		n, err := m.Value.MarshalToSizedBuffer(b[:i])
+		if err != nil {
+			return 0, wire.Nest(err, -1, "value")
 		}
+		i -= n
+		i = wire.PutVarintRev(b, i, uint64(n))
 		i--
 		b[i] = 0x12
 	}
@@ -2042,41 +1833,28 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Option) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Option) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Option) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -2105,9 +1883,8 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
 			}
-			v := string(x)
 			i += n
-			m.Name = v
+			m.Name = string(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2145,23 +1922,17 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Option) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Option) Reset() {
 	*m = Option{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Option) Clone() *Option {
 	if m == nil {
 		return nil
@@ -2173,15 +1944,7 @@ func (m *Option) Clone() *Option {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Option) Equal(o *Option) bool {
 	if m == o {
 		return true

@@ -16,8 +16,7 @@ import (
 type DoubleValue struct {
 	// The double value.
 	Value float64 `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -28,7 +27,7 @@ func (m *DoubleValue) GetValue() float64 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DoubleValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -42,13 +41,7 @@ func (m *DoubleValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *DoubleValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -58,8 +51,7 @@ func (m *DoubleValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *DoubleValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -70,17 +62,12 @@ func (m *DoubleValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *DoubleValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if math.Float64bits(m.Value) != 0 {
 		i = wire.PutFixed64Rev(b, i, math.Float64bits(m.Value))
 		i--
@@ -89,41 +76,28 @@ func (m *DoubleValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *DoubleValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *DoubleValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *DoubleValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *DoubleValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -149,9 +123,8 @@ func (m *DoubleValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := math.Float64frombits(x)
 			i += n
-			m.Value = v
+			m.Value = math.Float64frombits(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -173,23 +146,17 @@ func (m *DoubleValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *DoubleValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *DoubleValue) Reset() {
 	*m = DoubleValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *DoubleValue) Clone() *DoubleValue {
 	if m == nil {
 		return nil
@@ -200,15 +167,7 @@ func (m *DoubleValue) Clone() *DoubleValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *DoubleValue) Equal(o *DoubleValue) bool {
 	if m == o {
 		return true
@@ -228,8 +187,7 @@ func (m *DoubleValue) Equal(o *DoubleValue) bool {
 type FloatValue struct {
 	// The float value.
 	Value float32 `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -240,7 +198,7 @@ func (m *FloatValue) GetValue() float32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FloatValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -254,13 +212,7 @@ func (m *FloatValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *FloatValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -270,8 +222,7 @@ func (m *FloatValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *FloatValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -282,17 +233,12 @@ func (m *FloatValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *FloatValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if math.Float32bits(m.Value) != 0 {
 		i = wire.PutFixed32Rev(b, i, math.Float32bits(m.Value))
 		i--
@@ -301,41 +247,28 @@ func (m *FloatValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *FloatValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *FloatValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *FloatValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *FloatValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -361,9 +294,8 @@ func (m *FloatValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := math.Float32frombits(x)
 			i += n
-			m.Value = v
+			m.Value = math.Float32frombits(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -385,23 +317,17 @@ func (m *FloatValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *FloatValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *FloatValue) Reset() {
 	*m = FloatValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *FloatValue) Clone() *FloatValue {
 	if m == nil {
 		return nil
@@ -412,15 +338,7 @@ func (m *FloatValue) Clone() *FloatValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *FloatValue) Equal(o *FloatValue) bool {
 	if m == o {
 		return true
@@ -440,8 +358,7 @@ func (m *FloatValue) Equal(o *FloatValue) bool {
 type Int64Value struct {
 	// The int64 value.
 	Value int64 `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -452,7 +369,7 @@ func (m *Int64Value) GetValue() int64 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Int64Value) Size() (n int) {
 	if m == nil {
 		return 0
@@ -466,13 +383,7 @@ func (m *Int64Value) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Int64Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -482,8 +393,7 @@ func (m *Int64Value) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Int64Value) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -494,17 +404,12 @@ func (m *Int64Value) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Int64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Value))
 		i--
@@ -513,41 +418,28 @@ func (m *Int64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Int64Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Int64Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Int64Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Int64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -573,9 +465,8 @@ func (m *Int64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int64(x)
 			i += n
-			m.Value = v
+			m.Value = int64(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -597,23 +488,17 @@ func (m *Int64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Int64Value) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Int64Value) Reset() {
 	*m = Int64Value{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Int64Value) Clone() *Int64Value {
 	if m == nil {
 		return nil
@@ -624,15 +509,7 @@ func (m *Int64Value) Clone() *Int64Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Int64Value) Equal(o *Int64Value) bool {
 	if m == o {
 		return true
@@ -652,8 +529,7 @@ func (m *Int64Value) Equal(o *Int64Value) bool {
 type UInt64Value struct {
 	// The uint64 value.
 	Value uint64 `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -664,7 +540,7 @@ func (m *UInt64Value) GetValue() uint64 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *UInt64Value) Size() (n int) {
 	if m == nil {
 		return 0
@@ -678,13 +554,7 @@ func (m *UInt64Value) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *UInt64Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -694,8 +564,7 @@ func (m *UInt64Value) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *UInt64Value) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -706,17 +575,12 @@ func (m *UInt64Value) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *UInt64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, m.Value)
 		i--
@@ -725,41 +589,28 @@ func (m *UInt64Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *UInt64Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *UInt64Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *UInt64Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *UInt64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -785,9 +636,8 @@ func (m *UInt64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x
 			i += n
-			m.Value = v
+			m.Value = x
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -809,23 +659,17 @@ func (m *UInt64Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *UInt64Value) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *UInt64Value) Reset() {
 	*m = UInt64Value{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *UInt64Value) Clone() *UInt64Value {
 	if m == nil {
 		return nil
@@ -836,15 +680,7 @@ func (m *UInt64Value) Clone() *UInt64Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *UInt64Value) Equal(o *UInt64Value) bool {
 	if m == o {
 		return true
@@ -864,8 +700,7 @@ func (m *UInt64Value) Equal(o *UInt64Value) bool {
 type Int32Value struct {
 	// The int32 value.
 	Value int32 `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -876,7 +711,7 @@ func (m *Int32Value) GetValue() int32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Int32Value) Size() (n int) {
 	if m == nil {
 		return 0
@@ -890,13 +725,7 @@ func (m *Int32Value) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *Int32Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -906,8 +735,7 @@ func (m *Int32Value) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *Int32Value) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -918,17 +746,12 @@ func (m *Int32Value) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *Int32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Value))
 		i--
@@ -937,41 +760,28 @@ func (m *Int32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *Int32Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *Int32Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *Int32Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *Int32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -997,9 +807,8 @@ func (m *Int32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := int32(x)
 			i += n
-			m.Value = v
+			m.Value = int32(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1021,23 +830,17 @@ func (m *Int32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *Int32Value) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *Int32Value) Reset() {
 	*m = Int32Value{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *Int32Value) Clone() *Int32Value {
 	if m == nil {
 		return nil
@@ -1048,15 +851,7 @@ func (m *Int32Value) Clone() *Int32Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *Int32Value) Equal(o *Int32Value) bool {
 	if m == o {
 		return true
@@ -1076,8 +871,7 @@ func (m *Int32Value) Equal(o *Int32Value) bool {
 type UInt32Value struct {
 	// The uint32 value.
 	Value uint32 `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1088,7 +882,7 @@ func (m *UInt32Value) GetValue() uint32 {
 	return 0
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *UInt32Value) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1102,13 +896,7 @@ func (m *UInt32Value) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *UInt32Value) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1118,8 +906,7 @@ func (m *UInt32Value) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *UInt32Value) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1130,17 +917,12 @@ func (m *UInt32Value) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *UInt32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Value))
 		i--
@@ -1149,41 +931,28 @@ func (m *UInt32Value) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *UInt32Value) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *UInt32Value) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *UInt32Value) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *UInt32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1209,9 +978,8 @@ func (m *UInt32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := uint32(x)
 			i += n
-			m.Value = v
+			m.Value = uint32(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1233,23 +1001,17 @@ func (m *UInt32Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *UInt32Value) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *UInt32Value) Reset() {
 	*m = UInt32Value{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *UInt32Value) Clone() *UInt32Value {
 	if m == nil {
 		return nil
@@ -1260,15 +1022,7 @@ func (m *UInt32Value) Clone() *UInt32Value {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *UInt32Value) Equal(o *UInt32Value) bool {
 	if m == o {
 		return true
@@ -1288,8 +1042,7 @@ func (m *UInt32Value) Equal(o *UInt32Value) bool {
 type BoolValue struct {
 	// The bool value.
 	Value bool `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1300,7 +1053,7 @@ func (m *BoolValue) GetValue() bool {
 	return false
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *BoolValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1314,13 +1067,7 @@ func (m *BoolValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *BoolValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1330,8 +1077,7 @@ func (m *BoolValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *BoolValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1342,17 +1088,12 @@ func (m *BoolValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *BoolValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if m.Value {
 		i = wire.PutVarintRev(b, i, wire.EncodeBool(m.Value))
 		i--
@@ -1361,41 +1102,28 @@ func (m *BoolValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *BoolValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *BoolValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *BoolValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *BoolValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1421,9 +1149,8 @@ func (m *BoolValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := x != 0
 			i += n
-			m.Value = v
+			m.Value = x != 0
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1445,23 +1172,17 @@ func (m *BoolValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *BoolValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *BoolValue) Reset() {
 	*m = BoolValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *BoolValue) Clone() *BoolValue {
 	if m == nil {
 		return nil
@@ -1472,15 +1193,7 @@ func (m *BoolValue) Clone() *BoolValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *BoolValue) Equal(o *BoolValue) bool {
 	if m == o {
 		return true
@@ -1500,8 +1213,7 @@ func (m *BoolValue) Equal(o *BoolValue) bool {
 type StringValue struct {
 	// The string value.
 	Value string `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1512,7 +1224,7 @@ func (m *StringValue) GetValue() string {
 	return ""
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *StringValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1526,13 +1238,7 @@ func (m *StringValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *StringValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1542,8 +1248,7 @@ func (m *StringValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *StringValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1554,17 +1259,12 @@ func (m *StringValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Value) > 0 {
 		if !wire.ValidString(m.Value) {
 			return 0, wire.UTF8Error(-1, "google.protobuf.StringValue.value")
@@ -1576,41 +1276,28 @@ func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *StringValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *StringValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *StringValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1639,9 +1326,8 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if !wire.ValidUTF8(x) {
 				return 0, wire.UTF8Error(i, "google.protobuf.StringValue.value")
 			}
-			v := string(x)
 			i += n
-			m.Value = v
+			m.Value = string(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1663,23 +1349,17 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *StringValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *StringValue) Reset() {
 	*m = StringValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *StringValue) Clone() *StringValue {
 	if m == nil {
 		return nil
@@ -1690,15 +1370,7 @@ func (m *StringValue) Clone() *StringValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *StringValue) Equal(o *StringValue) bool {
 	if m == o {
 		return true
@@ -1718,8 +1390,7 @@ func (m *StringValue) Equal(o *StringValue) bool {
 type BytesValue struct {
 	// The bytes value.
 	Value []byte `json:"value,omitempty"`
-	// unknownFields holds fields (and extensions) this schema does not declare, as
-	// they came on the wire; nil when there are none.
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
 
@@ -1730,7 +1401,7 @@ func (m *BytesValue) GetValue() []byte {
 	return nil
 }
 
-// Size returns the length in bytes of m's wire encoding (0 for a nil m).
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *BytesValue) Size() (n int) {
 	if m == nil {
 		return 0
@@ -1744,13 +1415,7 @@ func (m *BytesValue) Size() (n int) {
 	return n
 }
 
-// Marshal returns the wire encoding of m (protobuf.dev/programming-guides/encoding).
-// Fields are written in field-number order, map entries in key order, unknown
-// fields last, so the bytes do not depend on map iteration order. It fails,
-// with a *wire.Error, when a required field of m or of a message inside it is
-// not set (wire.ErrRequired; a nil element, map value or oneof member counts
-// as an empty message) or a string field that must be valid UTF-8 is not
-// (wire.ErrUTF8), as protobuf-go's proto.Marshal does.
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
 func (m *BytesValue) Marshal() ([]byte, error) {
 	b := make([]byte, m.Size())
 	n, err := m.MarshalToSizedBuffer(b)
@@ -1760,8 +1425,7 @@ func (m *BytesValue) Marshal() ([]byte, error) {
 	return b[len(b)-n:], nil
 }
 
-// MarshalAppend appends the wire encoding of m to b and returns the extended
-// slice; on error b is returned unchanged.
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
 func (m *BytesValue) MarshalAppend(b []byte) ([]byte, error) {
 	start, size := len(b), m.Size()
 	b = slices.Grow(b, size)
@@ -1772,17 +1436,12 @@ func (m *BytesValue) MarshalAppend(b []byte) ([]byte, error) {
 	return b[:end], nil
 }
 
-// MarshalToSizedBuffer writes the encoding of m at the end of b, backward, and
-// returns the number of bytes written. len(b) must be at least m.Size().
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
 func (m *BytesValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	if m == nil {
 		return 0, nil
 	}
-	i := len(b)
-	if m.unknownFields != nil {
-		i -= len(*m.unknownFields)
-		copy(b[i:], *m.unknownFields)
-	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Value) > 0 {
 		i = wire.PutBytesRev(b, i, m.Value)
 		i--
@@ -1791,41 +1450,28 @@ func (m *BytesValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	return len(b) - i, nil
 }
 
-// Unmarshal replaces the contents of m with the message encoded in b. Errors are
-// *wire.Error values giving the byte offset and field path of the problem; a
-// required field missing from the result is wire.ErrRequired (see CheckInitialized).
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
 func (m *BytesValue) Unmarshal(b []byte) error {
 	m.Reset()
 	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
 }
 
-// UnmarshalDepth merges the message encoded in b into m, allowing depth levels
-// of messages and groups, m's own included. Offsets in errors are relative to b.
-// Required fields are checked once, on the merged result (see CheckInitialized).
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
 func (m *BytesValue) UnmarshalDepth(b []byte, depth int) error {
 	var d wire.Decoder
 	return m.UnmarshalWith(&d, b, depth)
 }
 
-// UnmarshalWith is UnmarshalDepth taking the values it allocates from d, which
-// generated code passes down to nested messages: see wire.Decoder. It does not
-// check required fields: a sub-message may arrive in pieces that only together
-// are complete, so UnmarshalDepth checks the whole result at the end.
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
 func (m *BytesValue) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	_, err := m.UnmarshalGroup(d, b, 0, depth)
 	return err
 }
 
-// UnmarshalGroup is UnmarshalWith for the message as a group (a proto2 group,
-// or a field with editions' DELIMITED message encoding) of field number group:
-// it decodes from b up to and including the END_GROUP tag of that field and
-// returns the bytes consumed. group 0 decodes all of b as a message.
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
 func (m *BytesValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
 	if depth <= 0 {
-		return 0, &wire.Error{
-			Err:    wire.ErrDepth,
-			Offset: 0,
-		}
+		return 0, &wire.Error{Err: wire.ErrDepth}
 	}
 	for i := 0; i < len(b); {
 		start := i
@@ -1851,9 +1497,8 @@ func (m *BytesValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
-			v := append([]byte{}, x...)
 			i += n
-			m.Value = v
+			m.Value = append([]byte{}, x...)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1875,23 +1520,17 @@ func (m *BytesValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 	return len(b), nil
 }
 
-// CheckInitialized reports a required field (proto2 required, editions
-// LEGACY_REQUIRED) that is not set in m or in a message inside it, as
-// protobuf-go's proto.CheckInitialized does: a *wire.Error wrapping
-// wire.ErrRequired, whose Path leads to the incomplete message ("items[2].part",
-// "by_name[\"k\"]") and whose Detail names its missing fields. A nil m is an
-// empty message. Unmarshal and UnmarshalDepth call it on their merged result;
-// callers of UnmarshalWith, which does not, may call it themselves.
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
 func (m *BytesValue) CheckInitialized() error {
 	return nil
 }
 
-// Reset clears every field of m, unknown fields included.
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
 func (m *BytesValue) Reset() {
 	*m = BytesValue{}
 }
 
-// Clone returns a deep copy of m (nil for a nil m).
+// Clone returns a deep copy of m (see wire: "Generated messages").
 func (m *BytesValue) Clone() *BytesValue {
 	if m == nil {
 		return nil
@@ -1903,15 +1542,7 @@ func (m *BytesValue) Clone() *BytesValue {
 	return c
 }
 
-// Equal reports whether m and o hold the same field values and unknown fields,
-// as proto.Equal (google.golang.org/protobuf) defines it. A nil message equals
-// only another nil message; in a repeated field, map value or oneof member a nil
-// message equals an empty one, as both encode the same. Fields compare by
-// presence, then value: floats are equal when == holds or both are NaN, except
-// that -0 is set and +0 is not in an implicit-presence field. A set oneof member
-// differs from any other member and from no member, whatever its value; a nil
-// wrapper pointer is no member. Unknown fields compare as bytes per field
-// number, the order between different numbers aside (see wire.UnknownEqual).
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
 func (m *BytesValue) Equal(o *BytesValue) bool {
 	if m == o {
 		return true
