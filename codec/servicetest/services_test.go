@@ -51,38 +51,15 @@ func TestServices(t *testing.T) {
 		t.Fatalf("generated %s, want %s", got, want)
 	}
 
-	codecDir, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(codecDir, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gomod := `module gentest
-
-go 1.26
-
-require (
-	connectrpc.com/connect v1.21.1
-	github.com/protoplay/protoplay v0.0.0
-	github.com/protoplay/protoplay/codec v0.0.0
-	google.golang.org/grpc v1.85.0
-	google.golang.org/protobuf v1.36.12
-)
-
-replace github.com/protoplay/protoplay => ` + gentest.RepoRoot() + `
-
-replace github.com/protoplay/protoplay/codec => ` + codecDir + `
-`
 	dir := gentest.WriteModule(t, gen, map[string]string{
-		"go.mod":              gomod,
-		"go.sum":              string(sum),
+		"go.mod":              tempGoMod(t),
+		"go.sum":              codecSum(t),
 		"svctest/svc_test.go": string(test),
 	}, false)
 
 	// The protoc-gen-go peer: the plugins are built from this module's tool
 	// dependencies (go.mod's tool block), so their versions are pinned.
+	codecDir := codecDir(t)
 	bin := t.TempDir()
 	for _, pkg := range []string{"google.golang.org/protobuf/cmd/protoc-gen-go", "google.golang.org/grpc/cmd/protoc-gen-go-grpc"} {
 		if out, err := gentest.Go(t, codecDir, "build", "-o", filepath.Join(bin, filepath.Base(pkg)), pkg); err != nil {
@@ -113,4 +90,45 @@ replace github.com/protoplay/protoplay/codec => ` + codecDir + `
 			t.Log(line)
 		}
 	}
+}
+
+// codecDir is the codec module's directory.
+func codecDir(t *testing.T) string {
+	dir, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// codecSum is the codec module's go.sum, which covers the temporary
+// modules' requirements.
+func codecSum(t *testing.T) string {
+	sum, err := os.ReadFile(filepath.Join(codecDir(t), "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(sum)
+}
+
+// tempGoMod is the go.mod of a temporary module holding generated service
+// code: protoplay and the codec module from this checkout, grpc-go and
+// connect-go at the codec module's versions.
+func tempGoMod(t *testing.T) string {
+	return `module gentest
+
+go 1.26
+
+require (
+	connectrpc.com/connect v1.21.1
+	github.com/protoplay/protoplay v0.0.0
+	github.com/protoplay/protoplay/codec v0.0.0
+	google.golang.org/grpc v1.85.0
+	google.golang.org/protobuf v1.36.12
+)
+
+replace github.com/protoplay/protoplay => ` + gentest.RepoRoot() + `
+
+replace github.com/protoplay/protoplay/codec => ` + codecDir(t) + `
+`
 }

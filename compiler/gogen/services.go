@@ -362,7 +362,7 @@ func (g *generator) renderServices(f *fileNames) ([]File, error) {
 		cpath, cname := connectPackage(f)
 		jf := g.serviceFile(cpath, cname, f, "protoc-gen-protoplay (services=connect, the shape of protoc-gen-connect-go)")
 		g.serviceImports(jf, cpath, [][2]string{{connectPkg, "connect"}, {connectCodecPkg, "connectcodec"}, {"context", "context"},
-			{"errors", "errors"}, {"net/http", "http"}, {"strings", "strings"}}, connectLocals, methodTypes(services))
+			{"errors", "errors"}, {"net/http", "http"}, {"strings", "strings"}, {f.importPath, f.pkgName}}, connectLocals, methodTypes(services))
 		jf.Comment("This is a compile-time assertion that this generated file and the connect")
 		jf.Comment("package are compatible: connect v1.13.0 or later.")
 		jf.Const().Id("_").Op("=").Qual(connectPkg, "IsAtLeastVersion1_13_0")
