@@ -104,6 +104,15 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 		}
 		g.written += len(src)
 		out = append(out, File{Name: f.outName, Content: src})
+		svc, err := g.renderServices(f)
+		if ce, ok := err.(*checkError); ok {
+			return nil, []diag.Diagnostic{{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error(), Limit: limitOf(ce.err)}}
+		}
+		if err != nil {
+			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated service code does not format: " + err.Error()})
+			continue
+		}
+		out = append(out, svc...)
 	}
 	if len(diags) > 0 {
 		return nil, diags
@@ -153,6 +162,10 @@ func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator
 	diags = append(diags, g.checkCollisions()...)
 	diags = append(diags, g.checkImportCycles()...)
 	diags = append(diags, g.checkOutputPaths(files)...)
+	diags = append(diags, g.checkServices()...)
+	if len(diags) == 0 {
+		diags = append(diags, g.checkServiceOutputs(files)...)
+	}
 	return g, diags
 }
 
@@ -332,12 +345,12 @@ func (g *generator) eachPiece(f *fileNames, piece func(build func(*jen.File)) er
 			jf.Comment("// Extensions declared in this file (" + strings.Join(names, ", ") + ") have no typed accessors yet;")
 			jf.Comment("// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
 		}
-		if svcs := f.desc.Services(); svcs.Len() > 0 {
+		if svcs := f.desc.Services(); svcs.Len() > 0 && !g.servicesOn() {
 			var names []string
 			for i := 0; i < svcs.Len(); i++ {
 				names = append(names, string(svcs.Get(i).Name()))
 			}
-			jf.Comment("// Services produce no code yet: " + strings.Join(names, ", ") + ".")
+			jf.Comment("// Services (" + strings.Join(names, ", ") + ") produce code with the option services=grpc, services=connect or services=grpc+connect.")
 		}
 	})
 }

@@ -45,6 +45,13 @@ type Options struct {
 	// about 512 bytes and 4 allocations per enum of 3 values (measured with
 	// GODEBUG=inittrace=1), where a package without them has no init work.
 	EnumMaps bool
+	// GRPC and Connect, parameter services=grpc, services=connect or
+	// services=grpc+connect (or services= given twice), generate service
+	// code as protoc-gen-go-grpc and protoc-gen-connect-go do: foo_grpc.pb.go
+	// beside foo.pb.go, in its package, and fooconnect/foo.connect.go, a
+	// package of its own. Default none (services=none): a service produces
+	// no code. See services.go.
+	GRPC, Connect bool
 }
 
 // DefaultImportPrefix is the default of Options.DefaultImportPrefix.
@@ -52,7 +59,9 @@ const DefaultImportPrefix = "protoplay.local"
 
 // ParseOptions parses protoc-style plugin parameters: "k=v,k=v". Known keys:
 // paths=import|source_relative, module=PATH, M<file>=<path>[;name],
-// unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH. An unknown key or a
+// unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH,
+// services=none|grpc|connect|grpc+connect (repeated values add up, so
+// "services=grpc,services=connect" is "services=grpc+connect"). An unknown key or a
 // bad value is an error naming it.
 func ParseOptions(param string) (Options, error) {
 	var o Options
@@ -101,13 +110,15 @@ func (o *Options) Set(kv string) error {
 			return fmt.Errorf("option default_import_prefix: empty value")
 		}
 		o.DefaultImportPrefix = v
+	case k == "services":
+		return o.setServices(v)
 	case strings.HasPrefix(k, "M") && len(k) > 1:
 		if o.ImportMap == nil {
 			o.ImportMap = map[string]string{}
 		}
 		o.ImportMap[k[1:]] = v
 	default:
-		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix)", k)
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services)", k)
 	}
 	return nil
 }
@@ -130,6 +141,9 @@ func (o Options) String() string {
 	}
 	if o.DefaultImportPrefix != "" {
 		parts = append(parts, "default_import_prefix="+o.DefaultImportPrefix)
+	}
+	if s := o.servicesValue(); s != "" {
+		parts = append(parts, "services="+s)
 	}
 	keys := make([]string, 0, len(o.ImportMap))
 	for k := range o.ImportMap {

@@ -183,6 +183,9 @@ func (g *generator) checkImportPaths() []diag.Diagnostic {
 		forEachFieldType(f.desc, func(_ protoreflect.FieldDescriptor, t protoreflect.Descriptor) {
 			check(g.byPath[t.ParentFile().Path()])
 		})
+		g.forEachMethodType(f.desc, func(_ protoreflect.MethodDescriptor, t protoreflect.Descriptor) {
+			check(g.byPath[t.ParentFile().Path()])
+		})
 	}
 	return diags
 }
@@ -335,6 +338,9 @@ func (g *generator) checkCollisions() []diag.Diagnostic {
 			continue
 		}
 		byPkg[f.importPath] = append(byPkg[f.importPath], g.fileDecls(f)...)
+		for p, decls := range g.serviceDecls(f) {
+			byPkg[p] = append(byPkg[p], decls...)
+		}
 	}
 	var diags []diag.Diagnostic
 	pkgs := make([]string, 0, len(byPkg))
@@ -438,13 +444,13 @@ func (g *generator) checkImportCycles() []diag.Diagnostic {
 	// edges[p][q] is a file of p whose code refers to a type in q.
 	type edge struct {
 		file  protoreflect.FileDescriptor
-		field protoreflect.FieldDescriptor
+		field protoreflect.Descriptor // a field, or a method of gRPC service code
 		ref   protoreflect.Descriptor
 	}
 	edges := map[string]map[string]edge{}
 	for _, f := range g.files {
 		from := f.importPath
-		forEachFieldType(f.desc, func(fd protoreflect.FieldDescriptor, t protoreflect.Descriptor) {
+		addEdge := func(fd protoreflect.Descriptor, t protoreflect.Descriptor) {
 			to := g.byPath[t.ParentFile().Path()].importPath
 			if to == from {
 				return
@@ -455,7 +461,11 @@ func (g *generator) checkImportCycles() []diag.Diagnostic {
 			if _, ok := edges[from][to]; !ok {
 				edges[from][to] = edge{f.desc, fd, t}
 			}
-		})
+		}
+		forEachFieldType(f.desc, func(fd protoreflect.FieldDescriptor, t protoreflect.Descriptor) { addEdge(fd, t) })
+		if g.opts.GRPC { // the gRPC file is in f's package; Connect's package is imported by none
+			g.forEachMethodType(f.desc, func(md protoreflect.MethodDescriptor, t protoreflect.Descriptor) { addEdge(md, t) })
+		}
 	}
 	var diags []diag.Diagnostic
 	reported := map[string]bool{}

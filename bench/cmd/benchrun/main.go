@@ -2,14 +2,14 @@
 // code (protoc-gen-go, vtprotobuf) for the benchmark messages into gen/
 // (gitignored), writes the benchmark suite from a template, runs it in one
 // `go test -bench` invocation, measures init overhead, first-call cost,
-// stripped binary size, compiler speed, generation scaling (1,000 to
+// stripped binary size, a gRPC unary call (gen/grpcbench), compiler speed, generation scaling (1,000 to
 // 20,000 messages in one file) and the playground's wasm size and latency
 // in chromium, and prints the tables in the
 // origin's form: peer | protoplay | ratio (protoplay / peer, medians).
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-gen-only] [-scaling-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-skip-grpc] [-gen-only] [-scaling-only]
 package main
 
 import (
@@ -34,6 +34,7 @@ var (
 	flagGenOnly   = flag.Bool("gen-only", false, "only generate gen/ (to run go test -bench in gen/suite by hand)")
 	flagSkipScale = flag.Bool("skip-scaling", false, "skip the generation-scaling rows (protoplay gen over 1,000, 10,000 and 20,000 messages)")
 	flagScaleOnly = flag.Bool("scaling-only", false, "only measure and print the generation-scaling rows")
+	flagSkipGRPC  = flag.Bool("skip-grpc", false, "skip the gRPC row (a unary call over bufconn, protoplay vs protoc-gen-go + protoc-gen-go-grpc)")
 )
 
 func main() {
@@ -73,6 +74,9 @@ func main() {
 	}
 	log("generating code for %d message sets", len(sets))
 	if err := generateAll(sets); err != nil {
+		fatal(err)
+	}
+	if err := generateGRPC(); err != nil {
 		fatal(err)
 	}
 	if err := writeSuite(sets); err != nil {
@@ -124,7 +128,15 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
+	grpcOut := ""
+	if !*flagSkipGRPC {
+		log("go test -bench GRPC in %s: a unary call over bufconn", grpcBenchDir)
+		if grpcOut, err = runGRPCBench(); err != nil {
+			log("gRPC row skipped: %v", err)
+		}
+	}
 	printReport(os.Stdout, out, extra)
+	printGRPC(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, grpcOut)
 }
 
 func firstLine(s string) string {
@@ -177,6 +189,9 @@ func installPlugins() error {
 	}
 	env := []string{"GOBIN=" + bin}
 	if err := goCmd(".", env, "install", "google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12"); err != nil {
+		return err
+	}
+	if err := goCmd(".", env, "install", "google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2"); err != nil {
 		return err
 	}
 	return goCmd(".", env, "install", "github.com/planetscale/vtprotobuf/cmd/protoc-gen-go-vtproto@v0.6.0")
