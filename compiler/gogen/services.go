@@ -405,9 +405,9 @@ func kindOf(md protoreflect.MethodDescriptor) streamKind {
 	return unary
 }
 
-// methodDoc is a method's (or service's) leading comment, with a
+// schemaDoc is a method's (or service's) leading comment from the schema, with a
 // "Deprecated:" paragraph when it is deprecated.
-func methodDoc(d protoreflect.Descriptor) []jen.Code { return docComments(d, false, isDeprecated(d)) }
+func schemaDoc(d protoreflect.Descriptor) []jen.Code { return docComments(d, false, isDeprecated(d)) }
 
 // withDoc puts comments before code in a group.
 func withDoc(doc []jen.Code, code jen.Code) []jen.Code {
@@ -475,7 +475,7 @@ func (g *generator) genGRPCService(jf *jen.File, f *fileNames, s *serviceNames) 
 	}
 
 	// The client.
-	doc := methodDoc(s.desc)
+	doc := schemaDoc(s.desc)
 	jf.Comment("// " + clientName + " is the client API for " + n + " service.")
 	jf.Comment("//")
 	jf.Comment("// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.")
@@ -487,7 +487,7 @@ func (g *generator) genGRPCService(jf *jen.File, f *fileNames, s *serviceNames) 
 	}
 	var ifc []jen.Code
 	for _, m := range s.methods {
-		ifc = append(ifc, withDoc(methodDoc(m.desc), clientSig(m))...)
+		ifc = append(ifc, withDoc(schemaDoc(m.desc), clientSig(m))...)
 	}
 	jf.Type().Id(clientName).Interface(ifc...)
 	jf.Line()
@@ -556,7 +556,7 @@ func (g *generator) genGRPCService(jf *jen.File, f *fileNames, s *serviceNames) 
 	}
 	ifc = nil
 	for _, m := range s.methods {
-		ifc = append(ifc, withDoc(methodDoc(m.desc), serverSig(m))...)
+		ifc = append(ifc, withDoc(schemaDoc(m.desc), serverSig(m))...)
 	}
 	ifc = append(ifc, jen.Id("mustEmbed"+unimpl).Params())
 	jf.Type().Id(serverName).Interface(ifc...)
@@ -722,7 +722,7 @@ func (g *generator) genConnectService(jf *jen.File, f *fileNames, s *serviceName
 			return st.Params(jen.Id("ctx").Add(ctxType())).Op("*").Add(conn("BidiStreamForClient")).Types(in(m), outT(m))
 		}
 	}
-	doc := methodDoc(s.desc)
+	doc := schemaDoc(s.desc)
 	jf.Comment("// " + clientName + " is a client for the " + full + " service.")
 	if len(doc) > 0 {
 		jf.Comment("//")
@@ -732,7 +732,7 @@ func (g *generator) genConnectService(jf *jen.File, f *fileNames, s *serviceName
 	}
 	var ifc []jen.Code
 	for _, m := range s.methods {
-		ifc = append(ifc, withDoc(methodDoc(m.desc), clientSig(m))...)
+		ifc = append(ifc, withDoc(schemaDoc(m.desc), clientSig(m))...)
 	}
 	jf.Type().Id(clientName).Interface(ifc...)
 
@@ -814,7 +814,7 @@ func (g *generator) genConnectService(jf *jen.File, f *fileNames, s *serviceName
 	}
 	ifc = nil
 	for _, m := range s.methods {
-		ifc = append(ifc, withDoc(methodDoc(m.desc), handlerSig(m))...)
+		ifc = append(ifc, withDoc(schemaDoc(m.desc), handlerSig(m))...)
 	}
 	jf.Type().Id(handlerName).Interface(ifc...)
 
