@@ -424,7 +424,7 @@ func TestPlayground(t *testing.T) {
 		if got := eval[string](t, ctx, `document.querySelector('[data-testid=opt-unknown]').value`); got != "drop" {
 			t.Errorf("restored unknown_fields option %q, want drop", got)
 		}
-		if !eval[bool](t, ctx, `__protoplay.sources()["extra/notes.proto"].includes("message Extra")`) {
+		if !eval[bool](t, ctx, `__protoplay.sources()["extra/notes.proto"].includes("message File2 ")`) {
 			t.Error("the second file's text was not restored")
 		}
 		if eval[bool](t, ctx, goText+`.includes("unknownFields")`) {
