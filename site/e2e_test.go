@@ -296,9 +296,7 @@ func TestPlayground(t *testing.T) {
 			t.Fatalf("diagnostics %v, want one on line 12", diags)
 		}
 		t.Logf("diagnostic: %s", diags[0]["text"])
-		if got := eval[string](t, ctx, goState); got != "stale" {
-			t.Errorf("output state %q with an error, want stale", got)
-		}
+		waitJS(t, ctx, "the output marked stale", goState+` === "stale"`, 5*time.Second)
 		// Clicking the diagnostic puts the cursor on its line.
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-testid=diagnostic]`))); err != nil {
 			t.Fatal(err)

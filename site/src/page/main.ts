@@ -95,6 +95,7 @@ let editAt = 0; // performance.now() of the oldest edit not yet compiled
 
 const editor = new EditorView({ parent: byId("editor") });
 const onEdit = () => {
+  clearTimeout(staleTimer);
   edits.supersede();
   payload.invalidate();
   if (!editAt) editAt = performance.now();
@@ -580,9 +581,22 @@ const goOutput = byId("go-output");
 const viewer = new EditorView({ parent: goOutput, state: EditorState.create({ extensions: viewerExtensions() }) });
 const goTabs = byId("go-tabs");
 
+// The Go pane is marked stale (dimmed) only when a failed compile is still
+// the latest one after a pause with no edits (staleAfterMs): typing goes
+// through broken schemas at nearly every keystroke, and the pane must not
+// flash with each.
+const staleAfterMs = 800;
+let staleTimer: ReturnType<typeof setTimeout> | undefined;
+
 function showGenerated(gen: GeneratedFile[] | null) {
+  clearTimeout(staleTimer);
   if (!gen) {
-    goOutput.dataset.state = generated.length ? "stale" : "empty";
+    if (!generated.length) goOutput.dataset.state = "empty";
+    else
+      staleTimer = setTimeout(function mark() {
+        if (compiling || editAt) staleTimer = setTimeout(mark, staleAfterMs);
+        else goOutput.dataset.state = "stale";
+      }, staleAfterMs);
     return;
   }
   generated = gen;

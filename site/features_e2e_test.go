@@ -1,0 +1,125 @@
+package site_test
+
+// Issue 14 in a real browser, at a person's pace: the built-in googleapis
+// imports, diagnostics while typing (every error, the status, stale
+// panels, no flashing Go pane), the examples menu and the phone layout.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const statusText = `document.querySelector('[data-testid=status-text]').textContent`
+
+// A file importing google/api/annotations.proto (and client, resource,
+// field_behavior, longrunning, google/type/date.proto) compiles in the
+// page with no other files: the googleapis files are built in.
+func TestGoogleAPIsImportInBrowser(t *testing.T) {
+	ctx := openExample(t)
+	replaceSource(t, ctx, readFile(t, "../testdata/examples/service.proto"))
+	waitJS(t, ctx, "the library's Go", goText+`.includes("type Book struct") && __protoplay.idle()`, 30*time.Second)
+	if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
+		t.Fatalf("diagnostics: %q", d)
+	}
+	code := eval[string](t, ctx, goText)
+	if !strings.Contains(code, `"google.golang.org/genproto/googleapis/type/date"`) || !strings.Contains(code, "Published *date.Date") {
+		t.Errorf("the Go does not use google/type/date.proto's package:\n%.1500s", code)
+	}
+}
+
+func TestDiagnosticsWhileTyping(t *testing.T) {
+	ctx := openExample(t)
+	stale := func(id string) bool {
+		return eval[bool](t, ctx, `!document.querySelector('[data-testid=`+id+`]').hidden`)
+	}
+
+	t.Run("every error, the status says failed, the panels say stale", func(t *testing.T) {
+		selectTab(t, ctx, "tab-checks")
+		waitJS(t, ctx, "checks", `document.querySelector('[data-testid=checks]').dataset.state === 'done'`, 30*time.Second)
+		if stale("checks-stale") || stale("payload-stale") {
+			t.Fatal("panels say stale before any error")
+		}
+		// Two unknown types and a field number used twice: protocompile's
+		// validation error alone stops it before linking.
+		src := readFile(t, "../testdata/example/example.proto")
+		broken := strings.Replace(src, "  string name = 1;", "  string name = 1;\n  Foo foo = 90;\n  Bar bar = 91;\n  int32 again = 90;", 1)
+		if broken == src {
+			t.Fatal("the example changed: no `string name = 1;` line")
+		}
+		replaceSource(t, ctx, broken)
+		settle(t, ctx, eval[int](t, ctx, compiles)-1)
+		diags := eval[[]string](t, ctx, diagnostics+`.map(e => e.dataset.line + ' ' + e.innerText)`)
+		want := []string{"unknown type Foo", "unknown type Bar", "same tag 90"}
+		if len(diags) != len(want) {
+			t.Fatalf("diagnostics %q, want %d", diags, len(want))
+		}
+		for i, w := range want {
+			if !strings.Contains(diags[i], w) {
+				t.Errorf("diagnostic %d = %q, want %q (in source order)", i, diags[i], w)
+			}
+		}
+		if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compile failed: 3 errors") {
+			t.Errorf("status %q, want Compile failed: 3 errors", s)
+		}
+		if !stale("checks-stale") {
+			t.Error("Checks do not say they are stale")
+		}
+		if !stale("payload-stale") {
+			t.Error("Encode/decode does not say it uses the last good schema")
+		}
+		// The fix clears them.
+		replaceSource(t, ctx, src)
+		settle(t, ctx, eval[int](t, ctx, compiles)-1)
+		if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compiled in") {
+			t.Errorf("status %q after the fix", s)
+		}
+		if stale("checks-stale") || stale("payload-stale") {
+			t.Error("panels still say stale after the fix")
+		}
+	})
+
+	t.Run("the Go pane does not flash while typing", func(t *testing.T) {
+		selectTab(t, ctx, "tab-go")
+		// Watch the pane's state and opacity at every frame while a field
+		// is typed key by key (all but the last key leave the schema
+		// broken), at about 8 keys a second.
+		do(t, ctx, script(`
+			window.__seen = {stale: 0, minOpacity: 1};
+			const watch = () => {
+				const v = document.querySelector('[data-testid=go-output]');
+				if (v.dataset.state === 'stale') __seen.stale++;
+				__seen.minOpacity = Math.min(__seen.minOpacity, +getComputedStyle(v.querySelector('.cm-editor')).opacity);
+				if (!__seen.stop) requestAnimationFrame(watch);
+			};
+			requestAnimationFrame(watch);`))
+		// Line 12 of the example is `  string name = 1;`.
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=editor] .cm-line:nth-child(12)`)), chromedp.KeyEvent(kb.End), chromedp.KeyEvent(kb.Enter))
+		n := eval[int](t, ctx, compiles)
+		for _, k := range "int32 typed = 77;" {
+			do(t, ctx, chromedp.KeyEvent(string(k)), chromedp.Sleep(120*time.Millisecond))
+		}
+		settle(t, ctx, n)
+		do(t, ctx, script(`__seen.stop = true`))
+		if got := eval[int](t, ctx, compiles) - n; got < 5 {
+			t.Fatalf("only %d compiles during the typing: the test did not type through broken states", got)
+		}
+		seen := eval[map[string]float64](t, ctx, `({stale: __seen.stale, minOpacity: __seen.minOpacity})`)
+		if seen["stale"] > 0 || seen["minOpacity"] < 0.99 {
+			t.Errorf("the Go pane was dimmed while typing: %v frames stale, opacity down to %v", seen["stale"], seen["minOpacity"])
+		}
+		if !eval[bool](t, ctx, goText+`.includes("Typed")`) {
+			t.Error("the typed field is not in the Go")
+		}
+		// An error left standing is marked, after a moment.
+		do(t, ctx, chromedp.KeyEvent(kb.Backspace))
+		waitJS(t, ctx, "the pane marked stale", goState+` === "stale"`, 5*time.Second)
+		time.Sleep(400 * time.Millisecond)
+		if o := eval[float64](t, ctx, `+getComputedStyle(document.querySelector('[data-testid=go-output] .cm-editor')).opacity`); o > 0.6 {
+			t.Errorf("a standing error leaves the pane at opacity %v", o)
+		}
+	})
+}
