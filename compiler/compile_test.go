@@ -391,3 +391,27 @@ func TestGoogleAPIsImportPaths(t *testing.T) {
 		t.Error("generated Go imports the annotations package, whose options it does not use")
 	}
 }
+
+// The page's examples (testdata/examples, and the address book in
+// testdata/example) compile with no diagnostics at all, and generate Go.
+func TestExamplesCompile(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(gentest.RepoRoot(), "testdata", "examples", "*.proto"))
+	paths = append(paths, filepath.Join(gentest.RepoRoot(), "testdata", "example", "example.proto"))
+	if len(paths) < 5 {
+		t.Fatalf("%d examples, want at least 5", len(paths))
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p)
+		res := compile(map[string]string{name: string(src)}, name)
+		if len(res.Diagnostics) != 0 {
+			t.Errorf("%s: %v", name, res.Diagnostics)
+		}
+		if len(res.Generated) != 1 {
+			t.Errorf("%s: generated %d files", name, len(res.Generated))
+		}
+	}
+}

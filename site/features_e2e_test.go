@@ -5,6 +5,7 @@ package site_test
 // panels, no flashing Go pane), the examples menu and the phone layout.
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -122,4 +123,47 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 			t.Errorf("a standing error leaves the pane at opacity %v", o)
 		}
 	})
+}
+
+// Each example of the Examples menu opens as the workspace and compiles
+// with no diagnostics; Undo brings the previous workspace back.
+func TestExamplesMenu(t *testing.T) {
+	ctx := openExample(t)
+	before := eval[map[string]string](t, ctx, `__protoplay.sources()`)
+	// Each example's compile is slow on a loaded machine: give them time.
+	names := eval[[]string](t, ctx, `(() => { document.querySelector('[data-testid=examples-button]').click(); const r = [...document.querySelectorAll('[data-testid=example-item]')].map(e => e.dataset.name); document.querySelector('[data-testid=examples-button]').click(); return r; })()`)
+	if len(names) < 5 {
+		t.Fatalf("examples %q, want at least 5", names)
+	}
+	for _, name := range names {
+		n := eval[int](t, ctx, compiles)
+		do(t, ctx,
+			chromedp.Click(chromedp.CSS(`[data-testid=examples-button]`)),
+			chromedp.Click(chromedp.CSS(`[data-testid=example-item][data-name="`+name+`"]`)),
+		)
+		settle(t, ctx, n)
+		if got := eval[[]string](t, ctx, fileTabs); len(got) != 1 || got[0] != name {
+			t.Errorf("%s: tabs %q", name, got)
+		}
+		if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
+			t.Errorf("%s: diagnostics %q", name, d)
+		}
+		if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compiled in") || eval[string](t, ctx, goState) != "ok" {
+			t.Errorf("%s: status %q, Go %s", name, s, eval[string](t, ctx, goState))
+		}
+		t.Logf("%s: %s", name, eval[string](t, ctx, statusText))
+	}
+	// Undo, right after opening one, brings the workspace before it back.
+	replaceSource(t, ctx, before["example.proto"]+"\n// mine\n")
+	mine := eval[map[string]string](t, ctx, `__protoplay.sources()`)
+	n := eval[int](t, ctx, compiles)
+	do(t, ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=examples-button]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=example-item][data-name="search.proto"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=toast-action]`)),
+	)
+	settle(t, ctx, n)
+	if got := eval[map[string]string](t, ctx, `__protoplay.sources()`); !reflect.DeepEqual(got, mine) {
+		t.Errorf("undo gave %v, want the workspace before the example", keys(got))
+	}
 }

@@ -3,6 +3,10 @@
 // the session (files, options), drives the editors and renders results.
 import "./style.css";
 import example from "../../../testdata/example/example.proto";
+import editionsExample from "../../../testdata/examples/editions.proto";
+import fleetExample from "../../../testdata/examples/fleet.proto";
+import proto2Example from "../../../testdata/examples/proto2.proto";
+import serviceExample from "../../../testdata/examples/service.proto";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { CheckResult, CompileResult, Diagnostic, GeneratedFile } from "../lib/api.gen";
@@ -751,6 +755,73 @@ for (const b of document.querySelectorAll<HTMLButtonElement>("[data-pane]")) {
   };
 }
 byId("notice").querySelector("button")!.onclick = () => (byId("notice").hidden = true);
+
+// ---- Examples: each replaces the workspace (Undo brings it back).
+
+const examples: { title: string; name: string; text: string }[] = [
+  { title: "Address book (proto3)", name: "example.proto", text: example },
+  { title: "Search (proto2: groups, extensions, defaults)", name: "search.proto", text: proto2Example },
+  { title: "Accounts (edition 2023: features)", name: "account.proto", text: editionsExample },
+  { title: "Library API (gRPC service, google/api annotations)", name: "library/v1/library.proto", text: serviceExample },
+  { title: "Fleet API (large, googleapis-style, 1,700 lines)", name: "fleet/v1/fleet.proto", text: fleetExample },
+];
+
+function openExample(ex: (typeof examples)[number]) {
+  const before = files;
+  const beforeActive = active;
+  active.state = editor.state;
+  files = [newFile(ex.name, ex.text)];
+  active = undefined as unknown as FileEntry;
+  selectFile(files[0]);
+  onEdit();
+  toast(`Opened the ${ex.title.replace(/ \(.*/, "")} example`, {
+    label: "Undo",
+    run: () => {
+      files = before;
+      active = undefined as unknown as FileEntry;
+      selectFile(beforeActive);
+      onEdit();
+    },
+  });
+}
+
+const examplesButton = byId("examples-button");
+let examplesMenu: HTMLElement | undefined;
+function closeExamples() {
+  if (!examplesMenu) return;
+  examplesMenu.hidden = true;
+  examplesButton.setAttribute("aria-expanded", "false");
+}
+examplesButton.onclick = () => {
+  if (!examplesMenu) {
+    examplesMenu = el(
+      "div",
+      { class: "menu", role: "menu", "data-testid": "examples-menu", hidden: "" },
+      ...examples.map((ex) => {
+        const b = el("button", { role: "menuitem", "data-testid": "example-item", "data-name": ex.name }, ex.title);
+        b.onclick = () => {
+          closeExamples();
+          openExample(ex);
+        };
+        return b;
+      }),
+    );
+    examplesButton.after(examplesMenu);
+    addEventListener("pointerdown", (e) => {
+      if (examplesMenu && !examplesMenu.hidden && !examplesMenu.contains(e.target as Node) && e.target !== examplesButton) closeExamples();
+    });
+    examplesMenu.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        closeExamples();
+        examplesButton.focus();
+      }
+    });
+  }
+  if (!examplesMenu.hidden) return closeExamples();
+  examplesMenu.hidden = false;
+  examplesButton.setAttribute("aria-expanded", "true");
+  examplesMenu.querySelector<HTMLElement>("button")?.focus();
+};
 
 // ---- Share links: the session in the URL hash.
 
