@@ -10,6 +10,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -222,6 +223,39 @@ func TestFiles(t *testing.T) {
 		}
 	})
 
+	t.Run("tabs that overflow: the menu lists every file and picks any", func(t *testing.T) {
+		names := map[string]string{}
+		for i := 0; i < 12; i++ {
+			names[fmt.Sprintf("many/m%02d.proto", i)] = fmt.Sprintf("syntax = \"proto3\";\npackage many.m%02d;\nmessage M {}\n", i)
+		}
+		n := eval[int](t, ctx, compiles)
+		do(t, ctx, script(`
+			const dt = new DataTransfer();
+			for (const [name, text] of Object.entries(`+jsonOf(names)+`)) dt.items.add(new File([text], name));
+			const pane = document.querySelector('.pane.input');
+			for (const type of ['dragenter', 'dragover', 'drop']) pane.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, dataTransfer: dt}));`))
+		settle(t, ctx, n)
+		if !eval[bool](t, ctx, `document.querySelector('[data-testid=file-tabs]').classList.contains('overflow')`) {
+			t.Fatalf("%d tabs do not overflow the bar", len(eval[[]string](t, ctx, fileTabs)))
+		}
+		do(t, ctx, script(`document.querySelector('[data-testid=file-tabs]').scrollLeft = 0`))
+		listed := eval[[]string](t, ctx, `(() => { document.querySelector('[data-testid=files-menu-button]').click(); return [...document.querySelectorAll('[data-testid=files-menu-file]')].map(e => e.dataset.name); })()`)
+		if !reflect.DeepEqual(listed, eval[[]string](t, ctx, fileTabs)) {
+			t.Errorf("menu lists %q, tabs are %q", listed, eval[[]string](t, ctx, fileTabs))
+		}
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=files-menu-file][data-name="many/m03.proto"]`)))
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=file-tab][aria-selected=true]').dataset.name`); got != "many/m03.proto" {
+			t.Errorf("active tab %s after picking many/m03.proto from the menu", got)
+		}
+		bar := boxOf(t, ctx, `[data-testid=file-tabs]`)
+		if tab := boxOf(t, ctx, `[data-testid=file-tab][data-name="many/m03.proto"]`); tab.X < bar.X-1 || tab.X+tab.W > bar.X+bar.W+1 {
+			t.Errorf("the picked tab %+v is not scrolled into the bar %+v", tab, bar)
+		}
+		if !strings.Contains(eval[string](t, ctx, `__protoplay.sources()["many/m03.proto"]`), "package many.m03;") {
+			t.Error("the editor does not hold many/m03.proto")
+		}
+	})
+
 	t.Run("the workspace downloads as a zip of its sources", func(t *testing.T) {
 		dir := t.TempDir()
 		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
@@ -235,6 +269,11 @@ func TestFiles(t *testing.T) {
 			t.Errorf("zip holds %v, want the workspace %v", keys(got), keys(want))
 		}
 	})
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func contains(list []string, s string) bool {

@@ -130,6 +130,7 @@ function selectFile(f: FileEntry, pos?: number) {
     editor.focus();
   }
   renderFileTabs();
+  tabOf.get(f)?.scrollIntoView({ block: "nearest", inline: "nearest" });
   saveSoon();
 }
 
