@@ -9,10 +9,11 @@ import proto2Example from "../../../testdata/examples/proto2.proto";
 import serviceExample from "../../../testdata/examples/service.proto";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { CheckResult, CompileResult, Diagnostic, GeneratedFile } from "../lib/api.gen";
+import type { CheckResult, CompileResult, Declaration, Diagnostic, GeneratedFile, SymbolsResult } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { CallError, compileWasm, Core } from "../lib/client";
 import { protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
+import { rangeOf, symbolHelp } from "../lib/symbols";
 import { Latest } from "../lib/latest";
 import type { FetchInfo } from "../lib/messages";
 import { initAbout, setCoreVersion } from "./about";
@@ -107,8 +108,27 @@ const onEdit = () => {
   saveSoon();
 };
 
+// symbols are the last good compile's declarations and references, for
+// the editor's hover and go-to-definition (../lib/symbols.ts).
+let symbols: SymbolsResult | null = null;
+const help = symbolHelp({
+  file: () => active.name,
+  symbols: () => symbols,
+  goto: (d: Declaration) => gotoDeclaration(d),
+});
+
+function gotoDeclaration(d: Declaration) {
+  const f = files.find((f) => f.name === d.file);
+  if (!f || d.line < 1) {
+    toast(`${d.name} is declared in ${d.file}, a built-in file`);
+    return;
+  }
+  selectFile(f);
+  selectFile(f, rangeOf(editor.state.doc, d).from);
+}
+
 function newFile(name: string, text: string): FileEntry {
-  return { name, state: EditorState.create({ doc: text, extensions: protoExtensions(onEdit) }), diags: [] };
+  return { name, state: EditorState.create({ doc: text, extensions: [protoExtensions(onEdit), help] }), diags: [] };
 }
 
 function sources(): Files {
@@ -672,6 +692,8 @@ function afterCompile(src: Files, r: CompileResult) {
       const c = await core.call("check", { files: src });
       if (!fresh()) return;
       renderChecks(c.results);
+      const sy = await core.call("symbols", { files: src });
+      if (fresh()) symbols = sy;
     } catch (e) {
       if (!fresh()) return;
       checksList.replaceChildren(el("li", { class: "fail" }, (e as Error).message));
@@ -916,6 +938,7 @@ byId("share").onclick = () => share();
   sources: () => sources(),
   jsonText: () => payload.jsonText,
   idle: () => !compiling && !editAt, // no compile running or waiting to
+  symbols: () => symbols,
 };
 
 load(location.hash);
