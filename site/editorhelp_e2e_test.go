@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -43,6 +44,7 @@ func TestEditorHelp(t *testing.T) {
 	waitJS(t, ctx, "the symbols", `__protoplay.symbols() && __protoplay.symbols().symbols.length > 5`, 30*time.Second)
 
 	// Line 13 of the example: `  int32 id = 2; // Unique ID number ...`.
+	// (Before the completion below adds a line after line 12.)
 	got := hoverText(t, ctx, 13, "id =")
 	for _, want := range []string{"field example.addressbook.v1.Person.id", "field 2 · int32 · wire type 0 (VARINT) · tag 10 · Go: Id"} {
 		if !strings.Contains(got, want) {
@@ -61,10 +63,32 @@ func TestEditorHelp(t *testing.T) {
 		t.Errorf("hover on Timestamp: %q", got)
 	}
 
-	// Go to definition, F12, within the file: line 28's PhoneNumber.
-	do(t, ctx, script(`const v = __protoplay.editor, l = v.state.doc.line(28); v.focus(); v.dispatch({selection: {anchor: l.from + l.text.indexOf("PhoneNumber") + 2}})`), chromedp.KeyEvent(kb.F12))
-	if l := eval[int](t, ctx, `__protoplay.editor.state.doc.lineAt(__protoplay.editor.state.selection.main.head).number`); l != 23 {
-		t.Errorf("F12 on PhoneNumber went to line %d, want 23 (message PhoneNumber)", l)
+	// Completion: keywords, then the types in scope relative to the
+	// file's package. Line 12 is `  string name = 1;`.
+	options := `[...document.querySelectorAll('.cm-tooltip-autocomplete li')].map(e => e.innerText)`
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=editor] .cm-line:nth-child(12)`)), chromedp.KeyEvent(kb.End), enterKey(), chromedp.KeyEvent("repe"))
+	waitJS(t, ctx, "keyword completions", options+`.some(o => o.startsWith("repeated"))`, 5*time.Second)
+	// A person's pause: CodeMirror ignores Enter for 75 ms after the list
+	// opens.
+	do(t, ctx, chromedp.Sleep(300*time.Millisecond), enterKey(), chromedp.KeyEvent(" Person.PhoneN"))
+	waitJS(t, ctx, "type completions", options+`[0]?.startsWith("Person.PhoneNumber")`, 5*time.Second)
+	do(t, ctx, chromedp.Sleep(300*time.Millisecond), enterKey())
+	if l := eval[string](t, ctx, `__protoplay.editor.state.doc.line(13).text`); l != "  repeated Person.PhoneNumber" {
+		t.Errorf("after two completions line 13 is %q; lines 11-15: %q", l, eval[string](t, ctx, `__protoplay.editor.state.sliceDoc(__protoplay.editor.state.doc.line(11).from, __protoplay.editor.state.doc.line(15).to)`))
+	}
+	n0 := eval[int](t, ctx, compiles)
+	do(t, ctx, chromedp.KeyEvent(" more = 40;"))
+	settle(t, ctx, n0)
+	if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
+		t.Errorf("the completed field does not compile: %q", d)
+	}
+	waitJS(t, ctx, "symbols of the edited file", `__protoplay.symbols().symbols.some(s => s.name === "example.addressbook.v1.Person.more")`, 30*time.Second)
+
+	// Go to definition, F12, within the file: line 29's PhoneNumber (28
+	// before the line added above).
+	do(t, ctx, script(`const v = __protoplay.editor, l = v.state.doc.line(29); v.focus(); v.dispatch({selection: {anchor: l.from + l.text.indexOf("PhoneNumber") + 2}})`), chromedp.KeyEvent(kb.F12))
+	if l := eval[int](t, ctx, `__protoplay.editor.state.doc.lineAt(__protoplay.editor.state.selection.main.head).number`); l != 24 {
+		t.Errorf("F12 on PhoneNumber went to line %d, want 24 (message PhoneNumber)", l)
 	}
 
 	// Across files: a second file using example.addressbook.v1.Person.
@@ -90,3 +114,18 @@ func TestEditorHelp(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// enterKey presses Enter as a keyboard does for a key the page handles:
+// key down and up, with no separate character event (chromedp's
+// KeyEvent(kb.Enter) also sends a "\r" character, which CodeMirror
+// inserts as a second newline).
+func enterKey() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, typ := range []input.DispatchKeyEventType{input.DispatchKeyEventTypeRawKeyDown, input.DispatchKeyEventTypeKeyUp} {
+			if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: typ, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -2,7 +2,10 @@
 // hover on a type name or a declaration shows its full name, what it is
 // (for a field: number, type, wire type, tag bytes, Go name) and its
 // comment; F12 or Ctrl/⌘-click on a name goes to its declaration, in
-// whichever file it is.
+// whichever file it is; completion offers the message and enum types in
+// scope (relative to the file's package, and by full name) and the
+// language's keywords and scalar types.
+import { autocompletion, type Completion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import type { Extension, Text } from "@codemirror/state";
 import { EditorView, hoverTooltip, keymap } from "@codemirror/view";
 import type { Declaration, Diagnostic, SymbolsResult } from "./api.gen";
@@ -72,7 +75,55 @@ function hoverDOM(d: Declaration): HTMLElement {
   return div;
 }
 
-// symbolHelp is the hover and go-to-definition of a .proto editor.
+const keywords = (
+  "syntax edition package import public weak option message enum service rpc returns stream oneof map " +
+  "extend extensions reserved to max group optional required repeated true false"
+).split(" ");
+const scalars = "double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes".split(" ");
+
+// completions lists what may be typed at the cursor: keywords, scalar
+// types and the type names the last symbols know.
+export function completions(res: SymbolsResult | null, text: string): Completion[] {
+  const out: Completion[] = [
+    ...keywords.map((k) => ({ label: k, type: "keyword" })),
+    ...scalars.map((k) => ({ label: k, type: "type" })),
+  ];
+  if (!res) return out;
+  const pkg = (text.match(/^\s*package\s+([\w.]+)\s*;/m) ?? [])[1];
+  const seen = new Set<string>();
+  for (const d of res.symbols) {
+    if (d.kind !== "message" && d.kind !== "enum") continue;
+    const detail = d.kind;
+    const info = d.detail;
+    if (pkg && d.name.startsWith(pkg + ".")) {
+      const rel = d.name.slice(pkg.length + 1);
+      if (!seen.has(rel)) out.push({ label: rel, type: "class", detail, info, boost: 2 });
+      seen.add(rel);
+    }
+    if (!seen.has(d.name)) out.push({ label: d.name, type: "class", detail, info });
+    seen.add(d.name);
+  }
+  return out;
+}
+
+function completionSource(src: SymbolSource) {
+  return (cx: CompletionContext): CompletionResult | null => {
+    const word = cx.matchBefore(/[\w.]+/);
+    if (!word && !cx.explicit) return null;
+    // Not inside comments or strings.
+    const line = cx.state.doc.lineAt(cx.pos);
+    const before = line.text.slice(0, cx.pos - line.from);
+    if (/\/\//.test(before) || (before.match(/"/g) ?? []).length % 2 === 1) return null;
+    return {
+      from: word ? word.from : cx.pos,
+      options: completions(src.symbols(), cx.state.doc.toString()),
+      validFor: /^[\w.]*$/,
+    };
+  };
+}
+
+// symbolHelp is the hover, go-to-definition and completion of a .proto
+// editor.
 export function symbolHelp(src: SymbolSource): Extension {
   const gotoAt = (view: EditorView, pos: number): boolean => {
     const res = src.symbols();
@@ -83,6 +134,7 @@ export function symbolHelp(src: SymbolSource): Extension {
     return true;
   };
   return [
+    autocompletion({ override: [completionSource(src)], activateOnTyping: true }),
     hoverTooltip((view, pos) => {
       const res = src.symbols();
       if (!res) return null;
