@@ -167,3 +167,23 @@ func TestExamplesMenu(t *testing.T) {
 		t.Errorf("undo gave %v, want the workspace before the example", keys(got))
 	}
 }
+
+// A missing ';' shows the error where protoc puts it (the next token) and a
+// note, marked in the editor, at the end of the line where it belongs; the
+// status counts the error only.
+func TestMissingSemicolonNoteInBrowser(t *testing.T) {
+	ctx := openExample(t)
+	src := readFile(t, "../testdata/example/example.proto")
+	replaceSource(t, ctx, strings.Replace(src, "  string name = 1;", "  string name = 1", 1))
+	settle(t, ctx, eval[int](t, ctx, compiles)-1)
+	diags := eval[[]map[string]string](t, ctx, diagnostics+`.map(e => ({line: e.dataset.line, cls: e.className, text: e.innerText}))`)
+	if len(diags) != 2 || diags[0]["line"] != "12" || !strings.Contains(diags[0]["cls"], "note") || diags[1]["line"] != "13" || !strings.Contains(diags[1]["text"], "expecting ';'") {
+		t.Fatalf("diagnostics %v, want a note on line 12 and the error on line 13", diags)
+	}
+	if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compile failed: 1 error (") {
+		t.Errorf("status %q, want one error and nothing else counted", s)
+	}
+	if !eval[bool](t, ctx, `!!document.querySelector('[data-testid=editor] .cm-lintRange-info')`) {
+		t.Error("the note is not marked in the editor")
+	}
+}

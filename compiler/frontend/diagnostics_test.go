@@ -74,7 +74,7 @@ extend B { optional Nope z = 100; }
 		{
 			name: "syntax errors alone (nothing to link)",
 			src:  map[string]string{"s.proto": "syntax = \"proto3\";\nmessage S {\n  int32 a = 1\n  int32 b = 2;\n  Foo c = 3;\n}\n"},
-			want: []string{"s.proto:4:3: syntax error"},
+			want: []string{"s.proto:3:14: missing ';' here", "s.proto:4:3: syntax error: expecting ';'"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,7 +82,7 @@ extend B { optional Nope z = 100; }
 			var got []string
 			for _, d := range res.Diagnostics {
 				got = append(got, fmt.Sprintf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message))
-				if d.Severity != diag.SeverityError {
+				if d.Severity != diag.SeverityError && !(d.Severity == diag.SeverityNote && strings.Contains(d.Message, "missing ';'")) {
 					t.Errorf("%s is not an error", got[len(got)-1])
 				}
 			}
@@ -96,5 +96,41 @@ extend B { optional Nope z = 100; }
 				}
 			}
 		})
+	}
+}
+
+// A missing ';' is reported where protoc reports it (the next token) with a
+// note where it belongs: just after the previous token, past comments and
+// blank lines; not when the next token is on the same line.
+func TestMissingSemicolonNote(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		note string // "line:col", or "" for none
+	}{
+		{"syntax = \"proto3\";\nmessage A {\n  int32 a = 1 // the id\n\n  /* more */\n  int32 b = 2;\n}\n", "3:14"},
+		{"syntax = \"proto3\";\nimport \"x.proto\"\nmessage A {}\n", "2:17"},
+		{"syntax = \"proto3\";\nmessage A { int32 a = 1 int32 b = 2; }\n", ""},
+	} {
+		res := Compile(context.Background(), Request{Sources: map[string]string{"a.proto": c.src}})
+		var notes []string
+		errs := 0
+		for _, d := range res.Diagnostics {
+			switch d.Severity {
+			case diag.SeverityNote:
+				notes = append(notes, fmt.Sprintf("%d:%d", d.Line, d.Column))
+			case diag.SeverityError:
+				errs++
+			}
+		}
+		if errs == 0 {
+			t.Errorf("%q: no error", c.src)
+		}
+		want := []string{}
+		if c.note != "" {
+			want = []string{c.note}
+		}
+		if strings.Join(notes, ",") != strings.Join(want, ",") {
+			t.Errorf("%q: notes at %v, want %v (all: %v)", c.src, notes, want, res.Diagnostics)
+		}
 	}
 }

@@ -227,6 +227,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		files[i] = path.Clean(strings.ReplaceAll(f, "\\", "/"))
 	}
 
+	defer func() { res.Diagnostics = append(res.Diagnostics, missingSemicolonNotes(&req, res.Diagnostics)...) }()
 	linked, err := compileFiles(ctx, &req, files, false, &res.Diagnostics)
 	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		// Say which limit stopped protocompile, if one did.
@@ -248,6 +249,88 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	}
 	res.Files = descriptors(linked)
 	return res
+}
+
+// missingSemicolonNotes adds, for each "expecting ';'" syntax error whose
+// token starts a later line than the previous token ends, a note at the
+// end of that previous token: the error stands where protoc puts it (the
+// next token), the note where the ';' belongs.
+func missingSemicolonNotes(req *Request, ds []diag.Diagnostic) []diag.Diagnostic {
+	var notes []diag.Diagnostic
+	r := &sourceResolver{req: req}
+	for _, d := range ds {
+		if d.Severity != diag.SeverityError || d.Line < 1 || !strings.Contains(d.Message, "expecting ';'") {
+			continue
+		}
+		src, err := r.find(d.File)
+		if err != nil {
+			continue
+		}
+		line, col, ok := previousTokenEnd(src, d.Line, d.Column)
+		if !ok || line >= d.Line {
+			continue
+		}
+		notes = append(notes, diag.Diagnostic{File: d.File, Line: line, Column: col, Severity: diag.SeverityNote,
+			Message: fmt.Sprintf("missing ';' here, at the end of the statement before line %d", d.Line)})
+	}
+	return notes
+}
+
+// previousTokenEnd returns the 1-based line and byte column just after the
+// last token of src before line:col, skipping blanks and comments (// and
+// /* */, outside strings).
+func previousTokenEnd(src string, line, col int) (int, int, bool) {
+	// Byte offset of line:col.
+	off, l := 0, 1
+	for l < line {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return 0, 0, false
+		}
+		off += i + 1
+		l++
+	}
+	off += col - 1
+	if off > len(src) {
+		return 0, 0, false
+	}
+	// Where each line's code ends, comments stripped, scanning forward
+	// (comments cannot be told apart going backwards).
+	last := -1 // offset just after the last code byte before off
+	inBlock := false
+	for i := 0; i < off; i++ {
+		c := src[i]
+		switch {
+		case inBlock:
+			if c == '*' && i+1 < len(src) && src[i+1] == '/' {
+				inBlock = false
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < off && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			inBlock = true
+			i++
+		case c == '"' || c == '\'':
+			q := c
+			for i++; i < off && src[i] != q && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			last = i + 1
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		default:
+			last = i + 1
+		}
+	}
+	if last < 0 {
+		return 0, 0, false
+	}
+	nl := strings.LastIndexByte(src[:last], '\n')
+	return strings.Count(src[:last], "\n") + 1, last - nl, true
 }
 
 // compileFiles runs protocompile on files, appending its errors and

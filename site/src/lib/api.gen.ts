@@ -325,6 +325,7 @@ export interface Reference {
 // JavaScript as the string itself.
 export type Severity =
   | "error"
+  | "note"
   | "warning";
 
 // Field is one field (a tag and its value) of a payload, or one element of

@@ -515,7 +515,7 @@ async function compile() {
     if (!stats.firstCompiledMs && r.generated.length) stats.firstCompiledMs = performance.now();
     if (!stats.firstOutputMs && r.generated.length) stats.firstOutputMs = stats.firstCompiledMs;
     const errs = r.diagnostics.filter((d) => d.severity === "error").length;
-    const warns = r.diagnostics.length - errs;
+    const warns = r.diagnostics.filter((d) => d.severity === "warning").length;
     const ms = `${r.elapsedMs.toFixed(0)} ms`;
     const w = warns ? `, ${plural(warns, "warning")}` : "";
     status.textContent = errs ? `Compile failed: ${plural(errs, "error")}${w} (${ms})` : `Compiled in ${ms}${w}`;
