@@ -416,8 +416,32 @@ func (b *builder) brotli(data []byte) ([]byte, error) {
 		if os.WriteFile(tmp, buf.Bytes(), 0o644) == nil {
 			os.Rename(tmp, cache)
 		}
+		pruneCache(filepath.Dir(cache), 16)
 	}
 	return buf.Bytes(), nil
+}
+
+// pruneCache removes all but the keep most recently written .br files of
+// dir, so that rebuilding the wasm again and again does not fill the disk.
+func pruneCache(dir string, keep int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".br") {
+			files = append(files, file{e.Name(), info.ModTime()})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod.After(files[j].mod) })
+	for i := keep; i < len(files); i++ {
+		os.Remove(filepath.Join(dir, files[i].name))
+	}
 }
 
 // errgroup runs functions in goroutines and keeps the first error.
