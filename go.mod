@@ -3,6 +3,7 @@ module github.com/protoplay/protoplay
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

@@ -45,7 +45,7 @@ type (
 	// Diagnostic is one error or warning about the input, positioned in a
 	// source file (see diag.Diagnostic).
 	Diagnostic = diag.Diagnostic
-	// Severity is "error" or "warning".
+	// Severity is "error", "warning" or "note".
 	Severity = diag.Severity
 	// Error is the one error type of this package (see diag.Error): every
 	// error it returns is an *Error with a Kind.
@@ -64,6 +64,7 @@ type (
 const (
 	SeverityError   = diag.SeverityError
 	SeverityWarning = diag.SeverityWarning
+	SeverityNote    = diag.SeverityNote
 )
 
 // Kinds of Error (see diag.Error).

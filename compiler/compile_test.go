@@ -365,3 +365,53 @@ func TestMapEnumValueStartsAtZero(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A file importing google/api/annotations.proto and google/type/date.proto
+// compiles with no sources for them; its Go imports the types' packages by
+// their go_package, as protoc-gen-go would name them.
+func TestGoogleAPIsImportPaths(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(gentest.RepoRoot(), "testdata", "examples", "service.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compile(map[string]string{"library/v1/service.proto": string(src)}, "library/v1/service.proto")
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Generated) != 1 || res.Generated[0].Name != "example.com/library/v1/service.pb.go" {
+		t.Fatalf("generated %v", res.Generated)
+	}
+	code := string(res.Generated[0].Content)
+	for _, want := range []string{`"google.golang.org/genproto/googleapis/type/date"`, "Published *date.Date"} {
+		if !strings.Contains(code, want) {
+			t.Errorf("generated Go lacks %s", want)
+		}
+	}
+	if strings.Contains(code, "googleapis/api/annotations") {
+		t.Error("generated Go imports the annotations package, whose options it does not use")
+	}
+}
+
+// The page's examples (testdata/examples, and the address book in
+// testdata/example) compile with no diagnostics at all, and generate Go.
+func TestExamplesCompile(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(gentest.RepoRoot(), "testdata", "examples", "*.proto"))
+	paths = append(paths, filepath.Join(gentest.RepoRoot(), "testdata", "example", "example.proto"))
+	if len(paths) < 5 {
+		t.Fatalf("%d examples, want at least 5", len(paths))
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(p)
+		res := compile(map[string]string{name: string(src)}, name)
+		if len(res.Diagnostics) != 0 {
+			t.Errorf("%s: %v", name, res.Diagnostics)
+		}
+		if len(res.Generated) != 1 {
+			t.Errorf("%s: generated %d files", name, len(res.Generated))
+		}
+	}
+}

@@ -406,6 +406,7 @@ var Methods = []Method{
 	method("decodeRaw", (*Workspace).DecodeRaw),
 	method("sample", (*Workspace).Sample),
 	method("check", (*Workspace).Check),
+	method("symbols", (*Workspace).Symbols),
 }
 
 // Call runs the method called name on a JSON request and returns its JSON

@@ -156,3 +156,27 @@ func TestByteSize(t *testing.T) {
 		t.Errorf("String = %s", s)
 	}
 }
+
+// The CLI compiles a file importing google/api/annotations.proto and
+// google/type/date.proto with no -I for them: they are built in, as the
+// well-known types are.
+func TestGenGoogleAPIsImports(t *testing.T) {
+	src := t.TempDir()
+	text := "syntax = \"proto3\";\npackage shop;\nimport \"google/api/annotations.proto\";\nimport \"google/type/date.proto\";\n" +
+		"option go_package = \"example.com/shop\";\nmessage Order { google.type.Date placed = 1; }\n" +
+		"service Shop { rpc Get(Order) returns (Order) { option (google.api.http) = {get: \"/v1/orders\"}; } }\n"
+	if err := os.WriteFile(filepath.Join(src, "shop.proto"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(src, "out")
+	if code, errs := runGenArgs(t, "-I", src, "-o", out, "shop.proto"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, err := os.ReadFile(filepath.Join(out, "example.com/shop/shop.pb.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(code), `"google.golang.org/genproto/googleapis/type/date"`) {
+		t.Errorf("shop.pb.go does not import google/type/date.proto's Go package:\n%s", code)
+	}
+}

@@ -23,6 +23,10 @@ const (
 	SeverityError Severity = "error"
 	// SeverityWarning is advice; output is still generated.
 	SeverityWarning Severity = "warning"
+	// SeverityNote adds a place to an error: where a missing ';' belongs,
+	// at the end of the statement before the error's token. It counts as
+	// neither an error nor a warning.
+	SeverityNote Severity = "note"
 )
 
 // Names of the limits, as Diagnostic.Limit and Error.Limit give them: the
@@ -67,8 +71,11 @@ func (d Diagnostic) String() string {
 	if b.Len() > 0 {
 		b.WriteString(": ")
 	}
-	if d.Severity == SeverityWarning {
+	switch d.Severity {
+	case SeverityWarning:
 		b.WriteString("warning: ")
+	case SeverityNote:
+		b.WriteString("note: ")
 	}
 	b.WriteString(d.Message)
 	return b.String()

@@ -227,26 +227,8 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		files[i] = path.Clean(strings.ReplaceAll(f, "\\", "/"))
 	}
 
-	rep := reporter.NewReporter(
-		func(err reporter.ErrorWithPos) error {
-			res.Diagnostics = append(res.Diagnostics, diagnosticOf(err, diag.SeverityError))
-			return nil // keep going: report as many errors as the parser can find
-		},
-		func(err reporter.ErrorWithPos) {
-			res.Diagnostics = append(res.Diagnostics, diagnosticOf(err, diag.SeverityWarning))
-		},
-	)
-	c := protocompile.Compiler{
-		Resolver: standardResolver(&sourceResolver{req: &req, ctx: ctx, report: func(err reporter.ErrorWithPos) {
-			res.Diagnostics = append(res.Diagnostics, diagnosticOf(err, diag.SeverityError))
-		}}),
-		Reporter:       rep,
-		SourceInfoMode: protocompile.SourceInfoStandard,
-		// One goroutine: the result must not depend on scheduling, and
-		// GOOS=js has a single thread anyway.
-		MaxParallelism: 1,
-	}
-	linked, err := c.Compile(ctx, files...)
+	defer func() { res.Diagnostics = append(res.Diagnostics, missingSemicolonNotes(&req, res.Diagnostics)...) }()
+	linked, err := compileFiles(ctx, &req, files, false, &res.Diagnostics)
 	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		// Say which limit stopped protocompile, if one did.
 		if serr := StopCheck(ctx, req.Limits.MaxMemoryBytes); serr != nil {
@@ -256,6 +238,8 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	if err != nil {
 		if isLimit(err) || !errors.Is(err, reporter.ErrInvalidSource) && !res.HasErrors() {
 			res.Diagnostics = append(res.Diagnostics, diagnosticOfError(err))
+		} else if errors.Is(err, reporter.ErrInvalidSource) {
+			res.Diagnostics = append(res.Diagnostics, linkErrors(ctx, &req, files)...)
 		}
 		return res
 	}
@@ -265,6 +249,150 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	}
 	res.Files = descriptors(linked)
 	return res
+}
+
+// missingSemicolonNotes adds, for each "expecting ';'" syntax error whose
+// token starts a later line than the previous token ends, a note at the
+// end of that previous token: the error stands where protoc puts it (the
+// next token), the note where the ';' belongs.
+func missingSemicolonNotes(req *Request, ds []diag.Diagnostic) []diag.Diagnostic {
+	var notes []diag.Diagnostic
+	r := &sourceResolver{req: req}
+	for _, d := range ds {
+		if d.Severity != diag.SeverityError || d.Line < 1 || !strings.Contains(d.Message, "expecting ';'") {
+			continue
+		}
+		src, err := r.find(d.File)
+		if err != nil {
+			continue
+		}
+		line, col, ok := previousTokenEnd(src, d.Line, d.Column)
+		if !ok || line >= d.Line {
+			continue
+		}
+		notes = append(notes, diag.Diagnostic{File: d.File, Line: line, Column: col, Severity: diag.SeverityNote,
+			Message: fmt.Sprintf("missing ';' here, at the end of the statement before line %d", d.Line)})
+	}
+	return notes
+}
+
+// previousTokenEnd returns the 1-based line and byte column just after the
+// last token of src before line:col, skipping blanks and comments (// and
+// /* */, outside strings).
+func previousTokenEnd(src string, line, col int) (int, int, bool) {
+	// Byte offset of line:col.
+	off, l := 0, 1
+	for l < line {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return 0, 0, false
+		}
+		off += i + 1
+		l++
+	}
+	off += col - 1
+	if off > len(src) {
+		return 0, 0, false
+	}
+	// Where each line's code ends, comments stripped, scanning forward
+	// (comments cannot be told apart going backwards).
+	last := -1 // offset just after the last code byte before off
+	inBlock := false
+	for i := 0; i < off; i++ {
+		c := src[i]
+		switch {
+		case inBlock:
+			if c == '*' && i+1 < len(src) && src[i+1] == '/' {
+				inBlock = false
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < off && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			inBlock = true
+			i++
+		case c == '"' || c == '\'':
+			q := c
+			for i++; i < off && src[i] != q && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			last = i + 1
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		default:
+			last = i + 1
+		}
+	}
+	if last < 0 {
+		return 0, 0, false
+	}
+	nl := strings.LastIndexByte(src[:last], '\n')
+	return strings.Count(src[:last], "\n") + 1, last - nl, true
+}
+
+// compileFiles runs protocompile on files, appending its errors and
+// warnings to *ds. With noValidate, the sources' parse results are handed
+// to the linker without protocompile's validation (see linkErrors).
+func compileFiles(ctx context.Context, req *Request, files []string, noValidate bool, ds *[]diag.Diagnostic) (linker.Files, error) {
+	rep := reporter.NewReporter(
+		func(err reporter.ErrorWithPos) error {
+			*ds = append(*ds, diagnosticOf(err, diag.SeverityError))
+			return nil // keep going: report as many errors as the parser can find
+		},
+		func(err reporter.ErrorWithPos) {
+			*ds = append(*ds, diagnosticOf(err, diag.SeverityWarning))
+		},
+	)
+	c := protocompile.Compiler{
+		Resolver: standardResolver(&sourceResolver{req: req, ctx: ctx, noValidate: noValidate, report: func(err reporter.ErrorWithPos) {
+			*ds = append(*ds, diagnosticOf(err, diag.SeverityError))
+		}}),
+		Reporter:       rep,
+		SourceInfoMode: protocompile.SourceInfoStandard,
+		// One goroutine: the result must not depend on scheduling, and
+		// GOOS=js has a single thread anyway.
+		MaxParallelism: 1,
+	}
+	return c.Compile(ctx, files...)
+}
+
+// linkErrors returns the errors and warnings of linking and option
+// interpretation for a compilation whose first pass stopped at protocompile's
+// validation (a proto3 enum whose first value is not zero, a field number
+// used twice): protocompile does not link a file that failed validation, so
+// its unresolved types, duplicate names and bad options would only show
+// once the first errors were fixed. It links again without validation and
+// keeps only what that pass reports; exact repeats are dropped by Tidy. It
+// returns nothing when a file does not parse (syntax errors: nothing to
+// link) or precheck rejected it, and drops the second pass's internal
+// errors and limits (the first pass reports those).
+func linkErrors(ctx context.Context, req *Request, files []string) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	ok := true
+	func() {
+		defer func() {
+			if recover() != nil {
+				ok = false
+			}
+		}()
+		_, err := compileFiles(ctx, req, files, true, &ds)
+		if err != nil && !errors.Is(err, reporter.ErrInvalidSource) {
+			ok = false
+		}
+	}()
+	if !ok {
+		return nil
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Limit == "" && !strings.HasPrefix(d.Message, "internal error") {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func descriptors(linked linker.Files) []protoreflect.FileDescriptor {
@@ -434,6 +562,10 @@ type sourceResolver struct {
 	req    *Request
 	ctx    context.Context
 	report func(reporter.ErrorWithPos) // receives the errors of precheck
+	// noValidate hands parsed files to the linker without protocompile's
+	// validation (the second pass of linkErrors); a file that does not
+	// parse, or that precheck rejects, is then an error reported nowhere.
+	noValidate bool
 }
 
 // errPrecheck stops the compilation of a file that precheck rejected; its
@@ -446,6 +578,16 @@ var errPrecheck = errors.New("the file has errors")
 // does; a file precheck rejects is not handed on at all.
 func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, error) {
 	file, err := parser.Parse(name, strings.NewReader(src), reporter.NewHandler(nil))
+	if r.noValidate {
+		if err != nil || len(precheck(file)) > 0 {
+			return protocompile.SearchResult{}, &fileError{name, errPrecheck}
+		}
+		res, err := parser.ResultFromAST(file, false, reporter.NewHandler(nil))
+		if err != nil {
+			return protocompile.SearchResult{}, &fileError{name, errPrecheck}
+		}
+		return protocompile.SearchResult{ParseResult: res}, nil
+	}
 	if err != nil {
 		return protocompile.SearchResult{Source: strings.NewReader(src)}, nil
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/bufbuild/protocompile/reporter"
 	"github.com/bufbuild/protocompile/wellknownimports"
 	"github.com/protoplay/protoplay/compiler/gogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // standardFiles are the files every compilation can import without
@@ -44,9 +46,55 @@ type stdFile struct {
 	file linker.File // nil if it failed to compile
 }
 
+// googleapisSet holds the descriptors (without source info, so without
+// comments) of the common googleapis files: google/api (annotations.proto,
+// http.proto, field_behavior.proto, resource.proto, client.proto, ...),
+// google/type, google/rpc and google/longrunning/operations.proto, as a
+// FileDescriptorSet written by internal/googleapis-gen from the Go packages
+// Google publishes for them (googleapis/SOURCES.txt names the versions and
+// files). They are Google's, under the Apache License 2.0
+// (googleapis/LICENSE). A compilation imports them as it imports the
+// well-known types; a file of the same name in the request's sources wins.
+//
+//go:embed googleapis/googleapis.binpb
+var googleapisSet []byte
+
+var googleapis = sync.OnceValue(func() map[string]*descriptorpb.FileDescriptorProto {
+	var set descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(googleapisSet, &set); err != nil {
+		panic("frontend: embedded googleapis.binpb: " + err.Error())
+	}
+	m := make(map[string]*descriptorpb.FileDescriptorProto, len(set.File))
+	for _, f := range set.File {
+		m[f.GetName()] = f
+	}
+	return m
+})
+
+// GoogleAPIsFiles returns the googleapis files every compilation can
+// import (see googleapisSet), sorted by path.
+func GoogleAPIsFiles() []string {
+	names := make([]string, 0, len(googleapis()))
+	for name := range googleapis() {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// isStandard reports whether name is a standard file: a well-known type or
+// feature file (standardFiles) or a googleapis file (googleapisSet).
+func isStandard(name string) bool {
+	if slices.Contains(standardFiles, name) {
+		return true
+	}
+	_, ok := googleapis()[name]
+	return ok
+}
+
 // standardFile returns the compiled standard file name, if it is one.
 func standardFile(name string) (linker.File, bool) {
-	if !slices.Contains(standardFiles, name) {
+	if !isStandard(name) {
 		return nil, false
 	}
 	std.mu.Lock()
@@ -69,6 +117,9 @@ func standardFile(name string) (linker.File, bool) {
 					if f, ok := standardFile(path); ok {
 						return protocompile.SearchResult{Desc: f}, nil
 					}
+				}
+				if fdp, ok := googleapis()[path]; ok {
+					return protocompile.SearchResult{Proto: proto.Clone(fdp).(*descriptorpb.FileDescriptorProto)}, nil
 				}
 				return bundled.FindFileByPath(path)
 			}),

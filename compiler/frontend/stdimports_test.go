@@ -96,3 +96,56 @@ func TestGoFeaturesMatchesGofeaturespb(t *testing.T) {
 		t.Errorf("embedded go_features.proto differs from gofeaturespb:\n got %v\nwant %v", got, want)
 	}
 }
+
+// The common googleapis files are standard imports: every file of the
+// embedded set links (so each one's imports are all there), and a
+// compilation that imports them gets them, with their options usable.
+func TestGoogleAPIsImports(t *testing.T) {
+	names := GoogleAPIsFiles()
+	for _, want := range []string{
+		"google/api/annotations.proto", "google/api/http.proto", "google/api/field_behavior.proto",
+		"google/api/resource.proto", "google/api/client.proto", "google/api/launch_stage.proto",
+		"google/type/date.proto", "google/type/money.proto", "google/rpc/status.proto",
+		"google/rpc/error_details.proto", "google/longrunning/operations.proto",
+	} {
+		if !slices.Contains(names, want) {
+			t.Errorf("%s is not among the googleapis files", want)
+		}
+	}
+	for _, name := range names {
+		if f, ok := standardFile(name); !ok || f.Path() != name {
+			t.Errorf("%s does not link", name)
+		}
+	}
+	src := map[string]string{"a.proto": `syntax = "proto3";
+package a;
+import "google/api/annotations.proto";
+import "google/api/field_behavior.proto";
+import "google/type/date.proto";
+message A {
+  google.type.Date day = 1 [(google.api.field_behavior) = REQUIRED];
+}
+service S {
+  rpc Get(A) returns (A) { option (google.api.http) = {get: "/v1/a"}; }
+}
+`}
+	res := Compile(context.Background(), Request{Sources: src})
+	if res.HasErrors() {
+		t.Fatal(res.Diagnostics)
+	}
+	day := res.Files[0].Messages().ByName("A").Fields().ByName("day")
+	if got := day.Message().FullName(); got != "google.type.Date" {
+		t.Errorf("day is %s", got)
+	}
+	if len(res.Diagnostics) != 0 {
+		t.Errorf("diagnostics: %v", res.Diagnostics)
+	}
+	// A request's own copy wins over the embedded one.
+	own := map[string]string{
+		"google/type/date.proto": "syntax = \"proto3\";\npackage google.type;\nmessage Date { int32 year = 1; }\nmessage Mine {}\n",
+		"b.proto":                "syntax = \"proto3\";\nimport \"google/type/date.proto\";\nmessage B { google.type.Mine m = 1; }\n",
+	}
+	if res := Compile(context.Background(), Request{Sources: own, Files: []string{"b.proto"}}); res.HasErrors() {
+		t.Errorf("the request's own google/type/date.proto was not used: %v", res.Diagnostics)
+	}
+}

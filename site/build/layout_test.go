@@ -102,7 +102,7 @@ func TestLayout(t *testing.T) {
 
 	allowed := map[string][]string{
 		"lib":  {"lib"},
-		"page": {"lib", "page", "../../testdata/example"},
+		"page": {"lib", "page", "../../testdata/example", "../../testdata/examples"},
 	}
 	checked := map[string]int{}
 	for folder, may := range allowed {

@@ -9,8 +9,7 @@
 // with Go's wasm_exec.js inlined, and the page, site/src/page/main.ts),
 // names every asset by its content
 // hash so it can be cached forever, writes index.html pointing at them, and
-// precompresses each file as .gz (and as .br when the brotli command is on
-// PATH; the standard library has no brotli encoder).
+// precompresses each file as .gz and .br (github.com/andybalholm/brotli).
 //
 // The page's libraries come from site/node_modules (make site runs npm ci
 // first); nothing else is fetched.
@@ -32,8 +31,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -350,42 +351,123 @@ func (b *builder) write(name string, data []byte) error {
 	return os.WriteFile(filepath.Join(b.out, name), data, 0o644)
 }
 
-// compress writes name.gz (and name.br) beside each file when that saves
-// at least a tenth, so the server can send the smaller form as is.
+// compress writes name.gz and name.br beside each file when that saves at
+// least a tenth, so the server can send the smaller form as is. Brotli is
+// github.com/andybalholm/brotli (a Go port of Google's encoder) at quality
+// 11 with a 16 MiB window, so every machine builds the same .br files with
+// no brotli command installed; quality 11 on the wasm takes tens of seconds,
+// so each .br is cached under .cache/brotli by the SHA-256 of its input
+// (and skipped by -dev builds). The files are compressed in parallel.
 func (b *builder) compress() error {
-	brotli, _ := exec.LookPath("brotli")
-	if b.dev {
-		brotli = "" // quality 11 takes the better part of a minute on the wasm
-	}
+	var g errgroup
 	for _, name := range b.written {
-		p := filepath.Join(b.out, name)
-		data, err := os.ReadFile(p)
-		if err != nil {
+		g.Go(func() error { return b.compressOne(name) })
+	}
+	return g.Wait()
+}
+
+func (b *builder) compressOne(name string) error {
+	p := filepath.Join(b.out, name)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if buf.Len() < len(data)*9/10 {
+		if err := os.WriteFile(p+".gz", buf.Bytes(), 0o644); err != nil {
 			return err
 		}
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(data)
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		if buf.Len() < len(data)*9/10 {
-			if err := os.WriteFile(p+".gz", buf.Bytes(), 0o644); err != nil {
-				return err
-			}
-		}
-		if brotli != "" {
-			cmd := exec.Command(brotli, "-q", "11", "-f", "-o", p+".br", p)
-			cmd.Stderr = os.Stderr
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("brotli %s: %w", name, err)
-			}
-			if st, err := os.Stat(p + ".br"); err == nil && st.Size() >= int64(len(data)*9/10) {
-				os.Remove(p + ".br")
-			}
-		}
+	}
+	if b.dev {
+		return nil
+	}
+	br, err := b.brotli(data)
+	if err != nil {
+		return fmt.Errorf("brotli %s: %w", name, err)
+	}
+	if len(br) < len(data)*9/10 {
+		return os.WriteFile(p+".br", br, 0o644)
 	}
 	return nil
+}
+
+// brotli compresses data at quality 11, through the cache.
+func (b *builder) brotli(data []byte) ([]byte, error) {
+	sum := sha256.Sum256(data)
+	cache := filepath.Join(b.root, ".cache", "brotli", hex.EncodeToString(sum[:])+".br")
+	if br, err := os.ReadFile(cache); err == nil {
+		return br, nil
+	}
+	var buf bytes.Buffer
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 11, LGWin: 24})
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err == nil {
+		tmp := cache + ".tmp"
+		if os.WriteFile(tmp, buf.Bytes(), 0o644) == nil {
+			os.Rename(tmp, cache)
+		}
+		pruneCache(filepath.Dir(cache), 16)
+	}
+	return buf.Bytes(), nil
+}
+
+// pruneCache removes all but the keep most recently written .br files of
+// dir, so that rebuilding the wasm again and again does not fill the disk.
+func pruneCache(dir string, keep int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".br") {
+			files = append(files, file{e.Name(), info.ModTime()})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod.After(files[j].mod) })
+	for i := keep; i < len(files); i++ {
+		os.Remove(filepath.Join(dir, files[i].name))
+	}
+}
+
+// errgroup runs functions in goroutines and keeps the first error.
+type errgroup struct {
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	err error
+}
+
+func (g *errgroup) Go(f func() error) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if err := f(); err != nil {
+			g.mu.Lock()
+			if g.err == nil {
+				g.err = err
+			}
+			g.mu.Unlock()
+		}
+	}()
+}
+
+func (g *errgroup) Wait() error {
+	g.wg.Wait()
+	return g.err
 }
 
 func (b *builder) report(took time.Duration) {

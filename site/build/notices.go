@@ -55,6 +55,8 @@ type notices struct {
 	// contain: pageSources for the page, libSources for the npm package,
 	// so that a library module importing the page fails the npm build.
 	ours []string
+	// embedded is the third-party data the wasm embeds (embeddedData).
+	embedded []embedded
 }
 
 // The folders of protoplay's own sources in the page's bundles (the
@@ -77,7 +79,7 @@ func newNotices(root, goCmd string) (*notices, error) {
 		return nil, fmt.Errorf("go env GOROOT GOVERSION GOMODCACHE printed %q", out)
 	}
 	return &notices{root: root, goroot: f[0], goVers: f[1], modcache: f[2],
-		npm: map[string]map[string]bool{}, goFiles: map[string]bool{}, ours: pageSources}, nil
+		npm: map[string]map[string]bool{}, goFiles: map[string]bool{}, ours: pageSources, embedded: embeddedData}, nil
 }
 
 // The Go linker stores the module information (runtime/debug.BuildInfo's
@@ -331,7 +333,38 @@ func (n *notices) goEntries() ([]entry, error) {
 		}
 		out = append(out, entry{name: m.Path, version: src.Version, license: guessLicense(texts[0].text), in: []string{"protoplay.wasm"}, texts: texts})
 	}
+	for _, d := range n.embedded {
+		dir := filepath.Join(n.root, filepath.FromSlash(d.dir))
+		texts, err := licenseFiles(dir)
+		if err != nil || len(texts) == 0 {
+			return nil, fmt.Errorf("%s is embedded in the wasm, but %s has no LICENSE file (%v)", d.name, d.dir, err)
+		}
+		version := ""
+		if b, err := os.ReadFile(filepath.Join(dir, "SOURCES.txt")); err == nil {
+			var from []string
+			for _, line := range strings.Split(string(b), "\n") {
+				if line == "" {
+					break
+				}
+				if !strings.HasPrefix(line, "#") {
+					from = append(from, line)
+				}
+			}
+			version = "from " + strings.Join(from, ", ")
+		}
+		out = append(out, entry{name: d.name, version: version, license: guessLicense(texts[0].text), in: []string{"protoplay.wasm"}, texts: texts})
+	}
 	return out, nil
+}
+
+// embeddedData is third-party data that protoplay's own Go embeds in the
+// wasm (go:embed), so that no module of its own carries it: each folder
+// holds a LICENSE and, optionally, a SOURCES.txt whose first lines (up to
+// a blank one; # comments skipped) say where it came from.
+type embedded struct{ name, dir string }
+
+var embeddedData = []embedded{
+	{"googleapis: descriptors of google/api, google/type, google/rpc and google/longrunning", "compiler/frontend/googleapis"},
 }
 
 // npmEntries: the bundled npm packages by name.

@@ -226,6 +226,33 @@ func TestNoticesFailWithoutLicense(t *testing.T) {
 			}
 		}
 	})
+	t.Run("embedded data", func(t *testing.T) {
+		n := newTestNotices(t)
+		n.goMods = []*debug.Module{}
+		n.embedded = []embedded{{"some data", "data/some"}}
+		dir := filepath.Join(n.root, "data", "some")
+		os.MkdirAll(dir, 0o755)
+		if _, err := n.text("1.0.0"); err == nil || !strings.Contains(err.Error(), "some data") || !strings.Contains(err.Error(), "no LICENSE") {
+			t.Fatalf("err = %v, want one naming the data with no LICENSE", err)
+		}
+		os.WriteFile(filepath.Join(dir, "LICENSE"), []byte("Apache License\nVersion 2.0, January 2004"), 0o644)
+		os.WriteFile(filepath.Join(dir, "SOURCES.txt"), []byte("# where from\nexample.com/mod v1.0.0\n\n# files\na.proto\n"), 0o644)
+		text, err := n.text("1.0.0")
+		if err != nil || !strings.Contains(string(text), "some data from example.com/mod v1.0.0\nLicense: Apache-2.0\nShipped in: protoplay.wasm\n") {
+			t.Fatalf("err %v, notices:\n%s", err, text)
+		}
+	})
+	// The real embedded data has its license.
+	t.Run("googleapis", func(t *testing.T) {
+		n := newTestNotices(t)
+		n.goMods = []*debug.Module{}
+		n.root = filepath.Join("..", "..")
+		n.embedded = embeddedData
+		text, err := n.text("1.0.0")
+		if err != nil || !strings.Contains(string(text), "googleapis: descriptors") || !strings.Contains(string(text), "google.golang.org/genproto/googleapis/api v0.0.0-") {
+			t.Fatalf("err %v, notices:\n%.2000s", err, text)
+		}
+	})
 	t.Run("no module information", func(t *testing.T) {
 		if _, err := wasmBuildInfo([]byte("\x00asm\x01\x00\x00\x00")); err == nil {
 			t.Fatal("no error for a wasm without module information")

@@ -12,6 +12,7 @@ export interface Methods {
   decodeRaw: [RawRequest, ViewResult];
   sample: [TypeRequest, SampleResult];
   check: [CheckRequest, CheckReport];
+  symbols: [CompileRequest, SymbolsResult];
 }
 
 export type Method = keyof Methods;
@@ -147,6 +148,19 @@ export interface CheckReport {
   results: CheckResult[];
 }
 
+// SymbolsResult is the answer to Symbols: what an editor needs for hover,
+// go-to-definition and completion of a schema that compiles.
+export interface SymbolsResult {
+  // Symbols are the declarations of the request's files (with their
+  // name's position) and the message and enum types of the files they
+  // import (with no position).
+  symbols: Declaration[];
+  // References are the type names written in the request's files (field
+  // types, extendees, method input and output types), each with the full
+  // name of the Declaration it resolves to.
+  references: Reference[];
+}
+
 // Error is the one error type of the compiler's API: why a request was
 // rejected, positioned as precisely as the input allows. Every error the
 // compiler package returns is an *Error; results embed it too (the wire
@@ -274,10 +288,44 @@ export interface CheckResult {
   size: number;
 }
 
+// Declaration is one declaration. Positions are 1-based lines and byte columns,
+// as Diagnostic's; the end is exclusive. Line is 0 for a declaration of an
+// imported file the request does not hold.
+export interface Declaration {
+  // Name is the full name, "pkg.Outer.field".
+  name: string;
+  // Kind is "message", "enum", "enumValue", "field", "extension",
+  // "oneof", "service" or "method".
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  // Detail is one line for a hover: for a field, its number, type, wire
+  // type and tag bytes and its Go name; for a type, its Go name; for a
+  // method, its signature.
+  detail: string;
+  // Doc is the declaration's leading comment, if any.
+  doc?: string;
+}
+
+// Reference is a type name written in a file, resolved.
+export interface Reference {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  // Target is the full name of the Declaration the name resolves to.
+  target: string;
+}
+
 // Severity says whether a diagnostic stops code generation. It crosses to
 // JavaScript as the string itself.
 export type Severity =
   | "error"
+  | "note"
   | "warning";
 
 // Field is one field (a tag and its value) of a payload, or one element of

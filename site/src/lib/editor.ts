@@ -226,7 +226,8 @@ export function showDiagnostics(view: EditorView, diagnostics: Diagnostic[]) {
   const marks: Mark[] = [];
   for (const d of diagnostics) {
     if (d.line < 1) continue;
-    marks.push({ ...spanOf(doc, d), severity: d.severity, message: d.message, source: "protoplay" });
+    // A note (where a missing ';' belongs) is CodeMirror's "info".
+    marks.push({ ...spanOf(doc, d), severity: d.severity === "note" ? "info" : d.severity, message: d.message, source: "protoplay" });
   }
   view.dispatch(setDiagnostics(view.state, marks));
 }

@@ -3,19 +3,24 @@
 // the session (files, options), drives the editors and renders results.
 import "./style.css";
 import example from "../../../testdata/example/example.proto";
+import editionsExample from "../../../testdata/examples/editions.proto";
+import fleetExample from "../../../testdata/examples/fleet.proto";
+import proto2Example from "../../../testdata/examples/proto2.proto";
+import serviceExample from "../../../testdata/examples/service.proto";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { CheckResult, CompileResult, Diagnostic, GeneratedFile } from "../lib/api.gen";
+import type { CheckResult, CompileResult, Declaration, Diagnostic, GeneratedFile, SymbolsResult } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { CallError, compileWasm, Core } from "../lib/client";
 import { protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
+import { rangeOf, symbolHelp } from "../lib/symbols";
 import { Latest } from "../lib/latest";
 import type { FetchInfo } from "../lib/messages";
 import { initAbout, setCoreVersion } from "./about";
 import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, copyText, debounce, el, notice, toast } from "./ui";
-import { zip } from "./zip";
+import { unzip, zip } from "./zip";
 
 // Test and measurement knobs: ?timeout=MS, ?memlimit=MiB and ?gogc=N.
 const params = new URLSearchParams(location.search);
@@ -95,6 +100,7 @@ let editAt = 0; // performance.now() of the oldest edit not yet compiled
 
 const editor = new EditorView({ parent: byId("editor") });
 const onEdit = () => {
+  clearTimeout(staleTimer);
   edits.supersede();
   payload.invalidate();
   if (!editAt) editAt = performance.now();
@@ -102,8 +108,27 @@ const onEdit = () => {
   saveSoon();
 };
 
+// symbols are the last good compile's declarations and references, for
+// the editor's hover and go-to-definition (../lib/symbols.ts).
+let symbols: SymbolsResult | null = null;
+const help = symbolHelp({
+  file: () => active.name,
+  symbols: () => symbols,
+  goto: (d: Declaration) => gotoDeclaration(d),
+});
+
+function gotoDeclaration(d: Declaration) {
+  const f = files.find((f) => f.name === d.file);
+  if (!f || d.line < 1) {
+    toast(`${d.name} is declared in ${d.file}, a built-in file`);
+    return;
+  }
+  selectFile(f);
+  selectFile(f, rangeOf(editor.state.doc, d).from);
+}
+
 function newFile(name: string, text: string): FileEntry {
-  return { name, state: EditorState.create({ doc: text, extensions: protoExtensions(onEdit) }), diags: [] };
+  return { name, state: EditorState.create({ doc: text, extensions: [protoExtensions(onEdit), help] }), diags: [] };
 }
 
 function sources(): Files {
@@ -125,91 +150,346 @@ function selectFile(f: FileEntry, pos?: number) {
     editor.focus();
   }
   renderFileTabs();
+  tabOf.get(f)?.scrollIntoView({ block: "nearest", inline: "nearest" });
   saveSoon();
 }
 
+// The tabs are kept, one element per file, and updated in place: a
+// re-render while a name is being typed (a compile returning) must not
+// take the box away, and the first click of a double-click must not
+// replace the tab the second click lands on.
 const fileTabs = byId("file-tabs");
+const tabOf = new Map<FileEntry, HTMLElement>();
+let renaming: FileEntry | null = null;
+
+function tabFor(f: FileEntry): HTMLElement {
+  let tab = tabOf.get(f);
+  if (!tab) {
+    const close = el("span", { class: "close", role: "button", "data-testid": "close-file" }, "×");
+    close.onclick = (e) => {
+      e.stopPropagation();
+      closeFile(f);
+    };
+    tab = el(
+      "div",
+      { role: "tab", tabindex: "0", "data-testid": "file-tab", class: "file-tab" },
+      el("span", { class: "name" }),
+      el("span", { class: "badge bad", hidden: "" }),
+      close,
+    );
+    tab.onclick = () => {
+      if (renaming !== f) selectFile(f);
+    };
+    tab.ondblclick = (e) => {
+      e.preventDefault();
+      renameFile(f);
+    };
+    tab.onkeydown = (e) => {
+      if (e.target !== tab) return;
+      if (e.key === "Enter" || e.key === " ") selectFile(f);
+      else if (e.key === "F2") renameFile(f);
+      else if (e.key === "Delete" && files.length > 1) closeFile(f);
+    };
+    tab.oncontextmenu = (e) => {
+      e.preventDefault();
+      selectFile(f);
+      openFilesMenu();
+    };
+    tabOf.set(f, tab);
+  }
+  tab.dataset.name = f.name;
+  tab.setAttribute("aria-selected", String(f === active));
+  tab.title = `${f.name} — double-click or F2 to rename`;
+  if (renaming !== f) tab.querySelector(".name")!.textContent = f.name;
+  const errs = f.diags.filter((d) => d.severity === "error").length;
+  const badge = tab.querySelector<HTMLElement>(".badge")!;
+  badge.textContent = String(errs);
+  badge.hidden = errs === 0;
+  const close = tab.querySelector<HTMLElement>(".close")!;
+  close.hidden = files.length < 2;
+  close.title = `Delete ${f.name}`;
+  return tab;
+}
+
 function renderFileTabs() {
-  const add = byId("add-file");
-  fileTabs.replaceChildren(
-    ...files.map((f) => {
-      const errs = f.diags.filter((d) => d.severity === "error").length;
-      const tab = el(
-        "button",
-        {
-          role: "tab",
-          "data-testid": "file-tab",
-          "data-name": f.name,
-          "aria-selected": String(f === active),
-          title: `${f.name} — double-click to rename`,
-        },
-        el("span", { class: "name" }, f.name),
-      );
-      if (errs) tab.append(el("span", { class: "badge bad" }, String(errs)));
-      if (files.length > 1) {
-        const close = el("span", { class: "close", title: `Close ${f.name}`, "data-testid": "close-file" }, "×");
-        close.onclick = (e) => {
-          e.stopPropagation();
-          closeFile(f);
-        };
-        tab.append(close);
-      }
-      tab.onclick = () => selectFile(f);
-      tab.ondblclick = () => renameFile(f, tab);
-      return tab;
-    }),
-    add,
-  );
+  for (const f of [...tabOf.keys()]) if (!files.includes(f)) tabOf.delete(f);
+  const want = files.map(tabFor);
+  const have = [...fileTabs.children];
+  if (want.length !== have.length || want.some((t, i) => have[i] !== t)) fileTabs.replaceChildren(...want);
+  byId("files-count").textContent = String(files.length);
+  fileTabs.classList.toggle("overflow", fileTabs.scrollWidth > fileTabs.clientWidth + 1);
+  if (menu && !menu.hidden) fillFilesMenu();
 }
 
 function closeFile(f: FileEntry) {
   const i = files.indexOf(f);
+  if (i < 0 || files.length < 2) return;
+  if (renaming === f) renaming = null;
   files.splice(i, 1);
   if (active === f) {
+    active.state = editor.state;
     active = undefined as unknown as FileEntry;
     selectFile(files[Math.max(0, i - 1)]);
   }
   renderFileTabs();
   onEdit();
+  toast(`Deleted ${f.name}`, {
+    label: "Undo",
+    run: () => {
+      if (files.includes(f)) return;
+      if (files.some((g) => g.name === f.name)) {
+        toast(`There is already a file named ${f.name}`);
+        return;
+      }
+      files.splice(Math.min(i, files.length), 0, f);
+      selectFile(f);
+      onEdit();
+    },
+  });
 }
 
-function renameFile(f: FileEntry, tab: HTMLElement) {
-  const input = el("input", { class: "rename", value: f.name, "data-testid": "rename-file", spellcheck: "false" });
-  tab.replaceChildren(input);
+// renameFile puts a name box in f's tab. Enter (or leaving the box) keeps
+// the new name, Escape the old one; a name taken by another file keeps
+// the box open with the reason. Imports of the old name in every file
+// are rewritten to the new one.
+function renameFile(f: FileEntry) {
+  if (renaming === f) return;
+  if (!files.includes(f)) return;
+  selectFile(f);
+  const tab = tabFor(f);
+  const nameEl = tab.querySelector<HTMLElement>(".name")!;
+  const input = el("input", { class: "rename", value: f.name, "data-testid": "rename-file", spellcheck: "false", "aria-label": "File name" });
+  renaming = f;
+  nameEl.replaceChildren(input);
+  tab.scrollIntoView({ block: "nearest", inline: "nearest" });
   input.focus();
-  input.select();
-  let done = false;
+  // Select the name without its extension, as editors do.
+  const dot = f.name.lastIndexOf(".");
+  input.setSelectionRange(f.name.lastIndexOf("/") + 1, dot > f.name.lastIndexOf("/") ? dot : f.name.length);
   const finish = (commit: boolean) => {
-    if (done) return;
-    done = true;
-    const name = input.value.trim().replace(/^\/+/, "");
+    if (renaming !== f) return;
+    const name = input.value.trim().replace(/\\/g, "/").replace(/^\/+/, "");
     if (commit && name && name !== f.name) {
-      if (files.some((g) => g.name === name)) toast(`There is already a file named ${name}`);
-      else {
-        f.name = name;
-        onEdit();
+      if (files.some((g) => g !== f && g.name === name)) {
+        toast(`There is already a file named ${name}`);
+        input.setCustomValidity("taken");
+        if (document.activeElement !== input) input.focus();
+        return;
       }
+      const old = f.name;
+      f.name = name;
+      rewriteImports(old, name);
+      onEdit();
     }
+    renaming = null;
+    nameEl.textContent = f.name;
     renderFileTabs();
+    if (document.activeElement === input || document.activeElement === document.body) editor.focus();
   };
+  input.oninput = () => input.setCustomValidity("");
   input.onkeydown = (e) => {
-    if (e.key === "Enter") finish(true);
-    if (e.key === "Escape") finish(false);
+    e.stopPropagation();
+    if (e.key === "Enter") {
+      e.preventDefault();
+      finish(true);
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      finish(false);
+    }
   };
+  input.onclick = (e) => e.stopPropagation();
+  input.ondblclick = (e) => e.stopPropagation();
   input.onblur = () => finish(true);
 }
 
-byId("add-file").onclick = () => {
+// rewriteImports changes `import "old";` to `import "name";` in every file
+// (the new-file template's own comment included).
+function rewriteImports(old: string, name: string) {
+  const re = new RegExp(`(\\bimport\\s+(?:public\\s+|weak\\s+)?")${old.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(")`, "g");
+  for (const g of files) {
+    const state = g === active ? editor.state : g.state;
+    const text = state.doc.toString();
+    const changes: { from: number; to: number; insert: string }[] = [];
+    for (const m of text.matchAll(re)) {
+      const from = m.index! + m[1].length;
+      changes.push({ from, to: from + old.length, insert: name });
+    }
+    if (!changes.length) continue;
+    if (g === active) editor.dispatch({ changes });
+    else g.state = g.state.update({ changes }).state;
+  }
+}
+
+// newFileName is the first fileN.proto not taken; the template's package
+// and message are named after it, so that new files never clash.
+function addFile() {
   let n = files.length + 1;
-  while (files.some((f) => f.name === `file${n}.proto`)) n++;
+  while (files.some((f) => f.name === `file${n}.proto` || f.state.doc.toString().includes(`message File${n} `))) n++;
   const name = `file${n}.proto`;
-  const pkg = (files[0]?.state.doc.toString().match(/^\s*package\s+([\w.]+)\s*;/m) ?? [])[1] ?? "example";
-  const f = newFile(name, `syntax = "proto3";\n\npackage ${pkg};\n\n// Import it from another file with: import "${name}";\nmessage Extra {\n  string note = 1;\n}\n`);
+  const base = (files[0]?.state.doc.toString().match(/^\s*package\s+([\w.]+)\s*;/m) ?? [])[1];
+  const pkg = base ? `${base}.file${n}` : `file${n}`;
+  const f = newFile(
+    name,
+    `syntax = "proto3";\n\npackage ${pkg};\n\n// Import it from another file with: import "${name}";\n// and use its message as ${pkg}.File${n}.\nmessage File${n} {\n  string note = 1;\n}\n`,
+  );
   files.push(f);
   selectFile(f);
-  renameFile(f, fileTabs.querySelector<HTMLElement>(`[data-name="${CSS.escape(name)}"]`)!);
+  renameFile(f);
   onEdit();
+}
+byId("add-file").onclick = addFile;
+
+// addFiles puts uploaded or dropped files in the workspace: a file of the
+// same name is replaced, others are added.
+function addFiles(list: { name: string; content: string }[]) {
+  if (!list.length) return;
+  let last: FileEntry | undefined;
+  for (const { name, content } of list) {
+    const old = files.find((f) => f.name === name);
+    if (old) {
+      if (old === active) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: content } });
+      else old.state = old.state.update({ changes: { from: 0, to: old.state.doc.length, insert: content } }).state;
+      last = old;
+    } else {
+      last = newFile(name, content);
+      files.push(last);
+    }
+  }
+  selectFile(last!);
+  onEdit();
+  toast(list.length === 1 ? `Added ${list[0].name}` : `Added ${list.length} files`);
+}
+
+async function readDropped(list: FileList | File[]) {
+  const out: { name: string; content: string }[] = [];
+  try {
+    for (const file of list) {
+      if (/\.zip$/i.test(file.name)) {
+        const entries = await unzip(new Uint8Array(await file.arrayBuffer()), (n) => n.endsWith(".proto") && !n.startsWith("__MACOSX/"));
+        if (!entries.length) toast(`${file.name} holds no .proto files`);
+        out.push(...entries);
+      } else if (file.size > 8 << 20) toast(`${file.name} is over 8 MiB; skipped`);
+      else out.push({ name: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name, content: await file.text() });
+    }
+  } catch (e) {
+    notice(`Could not read the dropped files: ${(e as Error).message}`);
+  }
+  addFiles(out);
+}
+
+const upload = el("input", { type: "file", multiple: "", accept: ".proto,.zip,text/plain,application/zip", hidden: "", "data-testid": "upload-input" });
+document.body.append(upload);
+upload.onchange = () => {
+  if (upload.files) void readDropped([...upload.files]);
+  upload.value = "";
 };
+
+const inputPane = document.querySelector<HTMLElement>(".pane.input")!;
+let dragDepth = 0;
+const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+inputPane.addEventListener("dragenter", (e) => {
+  if (!hasFiles(e)) return;
+  dragDepth++;
+  inputPane.classList.add("dropping");
+});
+inputPane.addEventListener("dragleave", () => {
+  if (--dragDepth <= 0) {
+    dragDepth = 0;
+    inputPane.classList.remove("dropping");
+  }
+});
+inputPane.addEventListener(
+  "dragover",
+  (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.stopPropagation(); // not CodeMirror's own drop of text
+    e.dataTransfer!.dropEffect = "copy";
+  },
+  true,
+);
+inputPane.addEventListener(
+  "drop",
+  (e) => {
+    dragDepth = 0;
+    inputPane.classList.remove("dropping");
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    void readDropped([...e.dataTransfer!.files]);
+  },
+  true,
+);
+
+async function downloadBlob(blob: Blob, name: string) {
+  const a = el("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+async function downloadWorkspace() {
+  const src = sources();
+  await downloadBlob(await zip(Object.entries(src).map(([name, content]) => ({ name, content }))), "protoplay-workspace.zip");
+}
+
+// The files menu: every file (the list to use when the tabs overflow) and
+// what can be done with them.
+let menu: HTMLElement | undefined;
+function fillFilesMenu() {
+  const item = (label: string, testid: string, run: () => void, disabled = false) => {
+    const b = el("button", { role: "menuitem", "data-testid": testid }, label);
+    b.disabled = disabled;
+    b.onclick = () => {
+      closeFilesMenu();
+      run();
+    };
+    return b;
+  };
+  menu!.replaceChildren(
+    ...files.map((f) => {
+      const b = item(f.name, "files-menu-file", () => selectFile(f));
+      b.dataset.name = f.name;
+      b.setAttribute("aria-current", String(f === active));
+      const errs = f.diags.filter((d) => d.severity === "error").length;
+      if (errs) b.append(el("span", { class: "badge bad" }, String(errs)));
+      return b;
+    }),
+    el("hr"),
+    item("New file", "menu-new-file", addFile),
+    item(`Rename ${active.name}…`, "menu-rename", () => renameFile(active)),
+    item(`Delete ${active.name}`, "menu-delete", () => closeFile(active), files.length < 2),
+    item("Upload .proto or .zip…", "menu-upload", () => upload.click()),
+    item("Download workspace (.zip)", "menu-download-workspace", () => void downloadWorkspace()),
+  );
+}
+function openFilesMenu() {
+  if (!menu) {
+    menu = el("div", { class: "menu", role: "menu", "data-testid": "files-menu", hidden: "" });
+    byId("files-menu-button").after(menu);
+    addEventListener("pointerdown", (e) => {
+      if (menu && !menu.hidden && !menu.contains(e.target as Node) && !byId("files-menu-button").contains(e.target as Node)) closeFilesMenu();
+    });
+    menu.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        closeFilesMenu();
+        byId("files-menu-button").focus();
+      }
+    });
+  }
+  fillFilesMenu();
+  menu.hidden = false;
+  byId("files-menu-button").setAttribute("aria-expanded", "true");
+  menu.querySelector<HTMLElement>("[aria-current=true]")?.focus();
+}
+function closeFilesMenu() {
+  if (!menu) return;
+  menu.hidden = true;
+  byId("files-menu-button").setAttribute("aria-expanded", "false");
+}
+byId("files-menu-button").onclick = () => (menu && !menu.hidden ? closeFilesMenu() : openFilesMenu());
+new ResizeObserver(() => fileTabs.classList.toggle("overflow", fileTabs.scrollWidth > fileTabs.clientWidth + 1)).observe(fileTabs);
 
 // ---- Compiling: latest edit wins, one compile in flight at a time.
 
@@ -234,10 +514,16 @@ async function compile() {
     if (since) stats.latencies.push(performance.now() - since);
     if (!stats.firstCompiledMs && r.generated.length) stats.firstCompiledMs = performance.now();
     if (!stats.firstOutputMs && r.generated.length) stats.firstOutputMs = stats.firstCompiledMs;
-    status.textContent = `Compiled in ${r.elapsedMs.toFixed(0)} ms`;
+    const errs = r.diagnostics.filter((d) => d.severity === "error").length;
+    const warns = r.diagnostics.filter((d) => d.severity === "warning").length;
+    const ms = `${r.elapsedMs.toFixed(0)} ms`;
+    const w = warns ? `, ${plural(warns, "warning")}` : "";
+    status.textContent = errs ? `Compile failed: ${plural(errs, "error")}${w} (${ms})` : `Compiled in ${ms}${w}`;
+    byId("status").dataset.state = errs ? "failed" : "ok";
   } catch (e) {
     const err = e as CallError;
     status.textContent = err.restarted ? "Compiler restarted" : "Compile failed";
+    byId("status").dataset.state = "failed";
     if (!err.restarted) {
       // The core rejected the request itself (bad generator options, an
       // internal error): its diagnostics, or its message as one.
@@ -258,6 +544,26 @@ function showResult(r: CompileResult, src: Files) {
   const ok = !r.diagnostics.some((d) => d.severity === "error");
   showGenerated(ok ? r.generated : null);
   if (ok) afterCompile(src, r);
+  else {
+    clearTimeout(followTimer);
+    setStale(true);
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+// setStale says, on the panels that follow the last good schema (Checks,
+// Encode/decode), whether the schema in the editor has since failed.
+function setStale(stale: boolean) {
+  byId("payload-stale").hidden = !stale;
+  byId("checks-stale").hidden = !stale;
+  document.querySelector<HTMLElement>(".tabpanel.payload")!.dataset.stale = String(stale);
+  document.querySelector<HTMLElement>(".tabpanel.checks")!.dataset.stale = String(stale);
+  checksBadge.classList.toggle("stale", stale);
+  byId("tab-checks").title = stale ? "Checks of the last schema that compiled (the current one has errors)" : "";
+  byId("tab-payload").title = stale ? "Uses the last schema that compiled (the current one has errors)" : "";
 }
 
 function isPrebuiltExample(): boolean {
@@ -300,9 +606,22 @@ const goOutput = byId("go-output");
 const viewer = new EditorView({ parent: goOutput, state: EditorState.create({ extensions: viewerExtensions() }) });
 const goTabs = byId("go-tabs");
 
+// The Go pane is marked stale (dimmed) only when a failed compile is still
+// the latest one after a pause with no edits (staleAfterMs): typing goes
+// through broken schemas at nearly every keystroke, and the pane must not
+// flash with each.
+const staleAfterMs = 800;
+let staleTimer: ReturnType<typeof setTimeout> | undefined;
+
 function showGenerated(gen: GeneratedFile[] | null) {
+  clearTimeout(staleTimer);
   if (!gen) {
-    goOutput.dataset.state = generated.length ? "stale" : "empty";
+    if (!generated.length) goOutput.dataset.state = "empty";
+    else
+      staleTimer = setTimeout(function mark() {
+        if (compiling || editAt) staleTimer = setTimeout(mark, staleAfterMs);
+        else goOutput.dataset.state = "stale";
+      }, staleAfterMs);
     return;
   }
   generated = gen;
@@ -349,12 +668,7 @@ byId("copy").onclick = async () => {
 
 byId("download").onclick = async () => {
   if (!generated.length) return;
-  const blob = await zip(generated);
-  const a = el("a", { href: URL.createObjectURL(blob), download: "protoplay-go.zip" });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  await downloadBlob(await zip(generated), "protoplay-go.zip");
 };
 
 // ---- After a good compile: checks and the payload panel, once the
@@ -371,12 +685,15 @@ function afterCompile(src: Files, r: CompileResult) {
   const fresh = edits.current();
   followTimer = setTimeout(async () => {
     if (!fresh()) return;
+    setStale(false);
     payload.schemaChanged(src, r.messages);
     checksList.dataset.state = "running";
     try {
       const c = await core.call("check", { files: src });
       if (!fresh()) return;
       renderChecks(c.results);
+      const sy = await core.call("symbols", { files: src });
+      if (fresh()) symbols = sy;
     } catch (e) {
       if (!fresh()) return;
       checksList.replaceChildren(el("li", { class: "fail" }, (e as Error).message));
@@ -462,6 +779,73 @@ for (const b of document.querySelectorAll<HTMLButtonElement>("[data-pane]")) {
 }
 byId("notice").querySelector("button")!.onclick = () => (byId("notice").hidden = true);
 
+// ---- Examples: each replaces the workspace (Undo brings it back).
+
+const examples: { title: string; name: string; text: string }[] = [
+  { title: "Address book (proto3)", name: "example.proto", text: example },
+  { title: "Search (proto2: groups, extensions, defaults)", name: "search.proto", text: proto2Example },
+  { title: "Accounts (edition 2023: features)", name: "account.proto", text: editionsExample },
+  { title: "Library API (gRPC service, google/api annotations)", name: "library/v1/library.proto", text: serviceExample },
+  { title: "Fleet API (large, googleapis-style, 1,700 lines)", name: "fleet/v1/fleet.proto", text: fleetExample },
+];
+
+function openExample(ex: (typeof examples)[number]) {
+  const before = files;
+  const beforeActive = active;
+  active.state = editor.state;
+  files = [newFile(ex.name, ex.text)];
+  active = undefined as unknown as FileEntry;
+  selectFile(files[0]);
+  onEdit();
+  toast(`Opened the ${ex.title.replace(/ \(.*/, "")} example`, {
+    label: "Undo",
+    run: () => {
+      files = before;
+      active = undefined as unknown as FileEntry;
+      selectFile(beforeActive);
+      onEdit();
+    },
+  });
+}
+
+const examplesButton = byId("examples-button");
+let examplesMenu: HTMLElement | undefined;
+function closeExamples() {
+  if (!examplesMenu) return;
+  examplesMenu.hidden = true;
+  examplesButton.setAttribute("aria-expanded", "false");
+}
+examplesButton.onclick = () => {
+  if (!examplesMenu) {
+    examplesMenu = el(
+      "div",
+      { class: "menu", role: "menu", "data-testid": "examples-menu", hidden: "" },
+      ...examples.map((ex) => {
+        const b = el("button", { role: "menuitem", "data-testid": "example-item", "data-name": ex.name }, ex.title);
+        b.onclick = () => {
+          closeExamples();
+          openExample(ex);
+        };
+        return b;
+      }),
+    );
+    examplesButton.after(examplesMenu);
+    addEventListener("pointerdown", (e) => {
+      if (examplesMenu && !examplesMenu.hidden && !examplesMenu.contains(e.target as Node) && e.target !== examplesButton) closeExamples();
+    });
+    examplesMenu.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        closeExamples();
+        examplesButton.focus();
+      }
+    });
+  }
+  if (!examplesMenu.hidden) return closeExamples();
+  examplesMenu.hidden = false;
+  examplesButton.setAttribute("aria-expanded", "true");
+  examplesMenu.querySelector<HTMLElement>("button")?.focus();
+};
+
 // ---- Share links: the session in the URL hash.
 
 let writtenHash = "";
@@ -546,6 +930,15 @@ byId("run").onclick = run;
 byId("share").onclick = () => share();
 
 // For tests and measurements (site/e2e_test.go); not an API.
-(globalThis as any).__protoplay = { stats, core, editor, viewer, sources: () => sources(), jsonText: () => payload.jsonText };
+(globalThis as any).__protoplay = {
+  stats,
+  core,
+  editor,
+  viewer,
+  sources: () => sources(),
+  jsonText: () => payload.jsonText,
+  idle: () => !compiling && !editAt, // no compile running or waiting to
+  symbols: () => symbols,
+};
 
 load(location.hash);

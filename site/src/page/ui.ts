@@ -25,13 +25,22 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
-// toast shows a short message for a few seconds.
-export function toast(msg: string) {
+// toast shows a short message for a few seconds; with an action (Undo),
+// a button for it and a few seconds more.
+export function toast(msg: string, action?: { label: string; run: () => void }) {
   const t = byId("toast");
-  t.textContent = msg;
+  t.replaceChildren(msg);
+  if (action) {
+    const b = el("button", { "data-testid": "toast-action" }, action.label);
+    b.onclick = () => {
+      t.hidden = true;
+      action.run();
+    };
+    t.append(" ", b);
+  }
   t.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (t.hidden = true), 2500);
+  toastTimer = setTimeout(() => (t.hidden = true), action ? 8000 : 2500);
 }
 
 // notice shows a message that stays until dismissed (a restarted Worker,

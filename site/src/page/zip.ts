@@ -75,3 +75,52 @@ export async function zip(files: { name: string; content: string }[], date = new
   end.setUint32(16, offset, true);
   return new Blob([...parts, ...central, new Uint8Array(end.buffer)] as BlobPart[], { type: "application/zip" });
 }
+
+// unzip returns the files of a zip archive whose names pass keep (stored
+// or deflated entries; directories skipped), each read as UTF-8 text.
+// Entries larger than maxBytes uncompressed are skipped too. It throws on
+// what is not a zip (no end of central directory record) and on zip64.
+// Format: PKWARE APPNOTE.TXT, sections 4.3.7, 4.3.12 and 4.3.16.
+export async function unzip(
+  data: Uint8Array,
+  keep: (name: string) => boolean,
+  maxBytes = 8 << 20,
+): Promise<{ name: string; content: string }[]> {
+  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let eocd = -1;
+  for (let i = data.length - 22; i >= Math.max(0, data.length - 22 - 0xffff); i--) {
+    if (v.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error("not a zip file (no end of central directory record)");
+  const count = v.getUint16(eocd + 10, true);
+  let p = v.getUint32(eocd + 16, true);
+  if (count === 0xffff || p === 0xffffffff) throw new Error("zip64 archives are not supported");
+  const dec = new TextDecoder();
+  const out: { name: string; content: string }[] = [];
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > data.length || v.getUint32(p, true) !== 0x02014b50) throw new Error("corrupt zip central directory");
+    const method = v.getUint16(p + 10, true);
+    const packedSize = v.getUint32(p + 20, true);
+    const size = v.getUint32(p + 24, true);
+    const nameLen = v.getUint16(p + 28, true);
+    const skip = nameLen + v.getUint16(p + 30, true) + v.getUint16(p + 32, true);
+    const local = v.getUint32(p + 42, true);
+    const name = dec.decode(data.subarray(p + 46, p + 46 + nameLen));
+    p += 46 + skip;
+    if (name.endsWith("/") || !keep(name) || size > maxBytes) continue;
+    if (local + 30 > data.length) throw new Error(`corrupt zip entry ${name}`);
+    const start = local + 30 + v.getUint16(local + 26, true) + v.getUint16(local + 28, true);
+    const packed = data.subarray(start, start + packedSize);
+    let bytes: Uint8Array;
+    if (method === 0) bytes = packed;
+    else if (method === 8) {
+      const s = new Blob([packed as BlobPart]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+      bytes = new Uint8Array(await new Response(s).arrayBuffer());
+    } else throw new Error(`${name}: compression method ${method} is not supported (only stored and deflate)`);
+    out.push({ name: name.replace(/^\.?\/+/, ""), content: dec.decode(bytes) });
+  }
+  return out;
+}
