@@ -405,7 +405,8 @@ const elementPage = `<!doctype html>
   window.compiledEvents = [];
   document.addEventListener("compiled", (e) => compiledEvents.push({ id: e.target.id, ms: performance.now(), files: e.detail.generated.length }));
   window.errorEvents = [];
-  document.addEventListener("error", (e) => e.detail && errorEvents.push(e.detail.message), true);
+  document.addEventListener("protoplay-error", (e) => errorEvents.push(e.detail.message));
+  window.addEventListener("error", (e) => errorEvents.push("window.onerror: " + e.message));
 </script>
 <script type="module" src="./node_modules/protoplay/element.js"></script>
 </head><body>
