@@ -214,7 +214,12 @@ export class ProtoplayEditor extends Base {
   connectedCallback() {
     if (this.disposed) return;
     if (!this.shell) this.renderShell();
-    this.resize ??= new ResizeObserver(() => this.applyLayout());
+    // Re-laid out in the next frame, and only when the width crosses
+    // stackBelowPx: the layout changes the element's height, which a
+    // ResizeObserver must not do in its own callback.
+    this.resize ??= new ResizeObserver(() => {
+      if (this.stacked !== this.shouldStack()) requestAnimationFrame(() => this.applyLayout());
+    });
     this.resize.observe(this);
     if (this.started) return;
     if (this.getAttribute("loading") === "eager" || typeof IntersectionObserver !== "function") {
@@ -341,7 +346,6 @@ export class ProtoplayEditor extends Base {
         extensions: [
           cm.protoExtensions(() => this.edited()),
           this.readonlyConf.of(this.readonlyExt(this.hasAttribute("readonly"))),
-          cm.EditorView.updateListener.of((u) => u.heightChanged && this.applyLayout()),
         ],
       }),
     });
@@ -363,6 +367,11 @@ export class ProtoplayEditor extends Base {
     return [EditorState.readOnly.of(on), EditorView.editable.of(!on)];
   }
 
+  private shouldStack(): boolean {
+    const width = this.getBoundingClientRect().width;
+    return width > 0 && width < stackBelowPx;
+  }
+
   private applyLayout() {
     if (!this.shell) return;
     const panels = (this.getAttribute("panels") ?? "go").split(/[\s,]+/);
@@ -370,8 +379,7 @@ export class ProtoplayEditor extends Base {
     this.encodePane.hidden = !panels.includes("encode");
     const height = this.getAttribute("height");
     const auto = height === "auto";
-    const width = this.getBoundingClientRect().width;
-    this.stacked = width > 0 && width < stackBelowPx;
+    this.stacked = this.shouldStack();
     const root = this.root.querySelector<HTMLElement>(".root")!;
     root.classList.toggle("stacked", this.stacked);
     root.classList.toggle("auto", auto);
