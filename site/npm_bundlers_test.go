@@ -225,7 +225,9 @@ func checkApp(t *testing.T, c context.Context, url string) {
 	start := time.Now()
 	find := `((id) => id === "c" ? document.getElementById("host").shadowRoot.getElementById("c") : document.getElementById(id))`
 	goText := func(id string) string { return eval[string](t, c, fmt.Sprintf(`%s(%q).goText`, find, id)) }
-	problems := func() string { return eval[string](t, c, `JSON.stringify(window.problems ?? ["the app's script did not run"])`) }
+	problems := func() string {
+		return eval[string](t, c, `JSON.stringify(window.problems ?? ["the app's script did not run"])`)
+	}
 	waitFor := func(what, expr string) {
 		t.Helper()
 		deadline := time.Now().Add(90 * time.Second)

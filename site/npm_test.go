@@ -494,8 +494,11 @@ func TestNPMPackageElement(t *testing.T) {
 	}
 }
 
-// TestNPMPackageTypes type-checks a consumer of the installed package with
-// the site's tsc, under node16 and bundler resolution, library checks on.
+// TestNPMPackageTypes type-checks consumers of the installed package
+// with the site's tsc, strict, library checks on, under nodenext and
+// bundler resolution: a file using the API and the element's typed
+// events, and every ```ts block of the package's README (each a module
+// of its own; ```ts signatures blocks are a reference, not code).
 func TestNPMPackageTypes(t *testing.T) {
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
@@ -505,20 +508,40 @@ func TestNPMPackageTypes(t *testing.T) {
 	if _, err := os.Stat(tsc); err != nil {
 		skipOrFail(t, "site/node_modules has no typescript (run npm ci in site)")
 	}
-	writeFile(t, filepath.Join(dir, "use.ts"), `import { compile, encode, ProtoplayError, type CompileResult } from "protoplay";
-import { ProtoplayEditor } from "protoplay/element";
+	writeFile(t, filepath.Join(dir, "use.ts"), `import { compile, encode, ProtoplayError, onLoadProgress, type CompileResult } from "protoplay";
+import { ProtoplayEditor, type ErrorDetail } from "protoplay/element";
 export async function f(): Promise<number> {
   const r: CompileResult = await compile({ "a.proto": "syntax = \"proto3\";" }, { options: { paths: "source_relative" } });
-  const e = document.querySelector("protoplay-editor") as ProtoplayEditor;
-  e.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
+  const e = document.querySelector("protoplay-editor");
+  if (!e) return 0;
+  const typed: ProtoplayEditor = e;
+  typed.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
+  document.addEventListener("protoplay-error", (ev) => { const d: ErrorDetail = ev.detail; console.log(d.diagnostics.length); });
+  onLoadProgress((loaded, total) => console.log(loaded / total))();
   try { await encode("x", "T", { a: 1 }); } catch (x: unknown) { if (x instanceof ProtoplayError) return x.diagnostics[0].line; }
-  return r.generated.length + e.goText.length;
+  return r.generated.length + typed.goText.length;
 }
 `)
+	files := []string{"use.ts"}
+	readme := readFile(t, filepath.Join(dir, "node_modules/protoplay/README.md"))
+	for i, block := range strings.Split(readme, "\n```ts\n")[1:] {
+		end := strings.Index(block, "\n```")
+		if end < 0 {
+			t.Fatalf("README: ts block %d does not end", i)
+		}
+		name := fmt.Sprintf("readme-%d.ts", i+1)
+		writeFile(t, filepath.Join(dir, name), block[:end]+"\nexport {};\n")
+		files = append(files, name)
+	}
+	if len(files) < 5 {
+		t.Fatalf("README: %d ts blocks, want the API's, Node's, esbuild's and the element's", len(files)-1)
+	}
+	t.Logf("type-checking %s", strings.Join(files, " "))
 	for _, res := range []string{"NodeNext", "Bundler"} {
 		mod := map[string]string{"NodeNext": "NodeNext", "Bundler": "ESNext"}[res]
-		cmd := exec.Command("node", tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022",
-			"--lib", "ES2022,DOM", "--module", mod, "--moduleResolution", res, "use.ts")
+		args := append([]string{tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022",
+			"--lib", "ES2022,DOM", "--module", mod, "--moduleResolution", res}, files...)
+		cmd := exec.Command("node", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("tsc with moduleResolution %s: %v\n%s", res, err, out)

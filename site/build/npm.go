@@ -178,6 +178,20 @@ func runNPM(root, out, goCmd string) error {
 	if err := fixDeclarationImports(filepath.Join(out, "types")); err != nil {
 		return err
 	}
+	// tsc copies no .d.ts: the type of "protoplay/protoplay.wasm" (a URL,
+	// as a bundler's file loader gives it).
+	wasmTypes, err := os.ReadFile(filepath.Join(site, "src/lib/wasm-url.d.ts"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "types", "wasm-url.d.ts"), wasmTypes, 0o644); err != nil {
+		return err
+	}
+	// The editor's declarations name CodeMirror's types, which a user
+	// does not have; nothing public refers to them.
+	if err := os.Remove(filepath.Join(out, "types", "editor.d.ts")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
 
 	// The template's text is kept as is (key order matters in "exports":
 	// the first matching condition wins); only the version is put in.
