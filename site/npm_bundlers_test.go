@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -320,4 +321,119 @@ func checkApp(t *testing.T, c context.Context, url string) {
 	if p := problems(); p != "[]" {
 		t.Errorf("problems on the page (CSP violations, errors): %s", p)
 	}
+}
+
+// firstEvent waits for the page's first event of type from editor id and
+// returns its message.
+func firstEvent(t *testing.T, c context.Context, typ, id string) string {
+	t.Helper()
+	expr := fmt.Sprintf(`(window.events ?? []).find((e) => e.type === %q && e.id === %q)`, typ, id)
+	deadline := time.Now().Add(90 * time.Second)
+	for !eval[bool](t, c, `!!`+expr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s event from %s: events %s, problems %s", typ, id, eval[string](t, c, `JSON.stringify(window.events ?? [])`), eval[string](t, c, `JSON.stringify(window.problems ?? [])`))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return eval[string](t, c, expr+`.message ?? ""`)
+}
+
+// TestNPMPackageWasmNotFound: the failures of issue 15 say what was
+// fetched, what came back and what to do, in the elements'
+// protoplay-error events: an esbuild bundle that did not import the
+// .wasm (a 404 beside the bundle). And Vite's dev server, as is and with
+// the README's optimizeDeps.exclude.
+func TestNPMPackageWasmNotFoundAndViteDev(t *testing.T) {
+	dir := installPackage(t)
+	chromium := chromiumPath()
+	if chromium == "" {
+		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
+	}
+	vite, err := filepath.Abs("node_modules/vite/bin/vite.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(vite); err != nil {
+		skipOrFail(t, "site/node_modules lacks vite (run npm ci in site)")
+	}
+	writeFile(t, filepath.Join(dir, "main.js"), fmt.Sprintf(appMain, ""))
+	writeFile(t, filepath.Join(dir, "index.html"), fmt.Sprintf(bundledPage, `<script type="module" src="./main.js"></script>`))
+	ctx := launchChromium(t, chromium)
+
+	t.Run("esbuild", func(t *testing.T) {
+		res := api.Build(api.BuildOptions{EntryPoints: []string{"main.js"}, AbsWorkingDir: dir, Bundle: true, Format: api.FormatESModule,
+			Outdir: "dist-plain", Write: true, LogLevel: api.LogLevelSilent, Target: api.ES2022})
+		if len(res.Errors) > 0 {
+			t.Fatalf("esbuild: %v", res.Errors)
+		}
+		writeFile(t, filepath.Join(dir, "dist-plain", "index.html"), fmt.Sprintf(bundledPage, `<script type="module" src="./main.js"></script>`))
+		srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(dir, "dist-plain"))))
+		t.Cleanup(srv.Close)
+		do(t, ctx, chromedp.Navigate(srv.URL+"/index.html"))
+		msg := firstEvent(t, ctx, "protoplay-error", "a")
+		t.Logf("esbuild without the file loader: %s", msg)
+		if !strings.HasPrefix(msg, "protoplay: could not load") {
+			t.Errorf("the message does not start with what failed")
+		}
+		for _, want := range []string{"protoplay: could not load protoplay.wasm from " + srv.URL + "/protoplay.wasm: HTTP 404", "Content-Type text/plain", "With esbuild: import wasmURL from \"protoplay/protoplay.wasm\""} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the message lacks %q", want)
+			}
+		}
+	})
+
+	devServer := func(t *testing.T) string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		cmd := exec.Command("node", vite, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--strictPort", "--force")
+		cmd.Dir = dir
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+		url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			if r, err := http.Get(url); err == nil {
+				r.Body.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("vite dev did not answer on %s: %s", url, out.String())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		return url
+	}
+	// Vite 8's dev server keeps the .wasm beside pre-bundled protoplay;
+	// the README's optimizeDeps.exclude (for Vite 6 and 7, whose does
+	// not) must work too.
+	t.Run("vite-dev", func(t *testing.T) {
+		url := devServer(t)
+		do(t, ctx, chromedp.Navigate(url))
+		firstEvent(t, ctx, "compiled", "a")
+		if p := eval[string](t, ctx, `JSON.stringify(window.problems)`); p != "[]" {
+			t.Errorf("problems: %s", p)
+		}
+	})
+	t.Run("vite-dev-excluded", func(t *testing.T) {
+		// The README's vite.config.js.
+		writeFile(t, filepath.Join(dir, "vite.config.js"), `export default { optimizeDeps: { exclude: ["protoplay"] } };`+"\n")
+		t.Cleanup(func() { os.Remove(filepath.Join(dir, "vite.config.js")) })
+		url := devServer(t)
+		do(t, ctx, chromedp.Navigate(url))
+		firstEvent(t, ctx, "compiled", "a")
+		if p := eval[string](t, ctx, `JSON.stringify(window.problems)`); p != "[]" {
+			t.Errorf("problems: %s", p)
+		}
+	})
 }

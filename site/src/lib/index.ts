@@ -59,7 +59,8 @@ async function start(options: InitializeOptions, progress: Progress): Promise<Ba
     },
     onRestart() {},
     onFatal(message) {
-      fail(new ProtoplayError(`protoplay: ${message}`));
+      // A failed load is a wasmLoadError, which says all.
+      fail(new ProtoplayError(message.replace(/^loading the compiler: (?=protoplay: )/, "").replace(/^(?!protoplay: )/, "protoplay: ")));
     },
   });
   await Promise.race([core.ready, failed]);
