@@ -208,6 +208,13 @@ try {
   out.truncatedKind = e.kind;
   out.truncatedOffset = e.detail?.offset;
 }
+// The element's module loads where there is no DOM (and defines nothing).
+try {
+  const el = await import("protoplay/element");
+  out.element = typeof el.ProtoplayEditor;
+} catch (e) {
+  out.element = String(e);
+}
 console.log(JSON.stringify(out));
 `
 
@@ -266,6 +273,7 @@ func TestNPMPackageNode(t *testing.T) {
 		EncodeBrokenKind        string
 		TruncatedKind           string
 		TruncatedOffset         int
+		Element                 string
 	}
 	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatalf("node printed %q: %v", outb, err)
@@ -303,6 +311,9 @@ func TestNPMPackageNode(t *testing.T) {
 	}
 	if out.EncodeBrokenDiagnostics == 0 || out.EncodeBrokenKind != "schema" {
 		t.Errorf("encode on the broken schema rejected with %d diagnostics, kind %q; want the schema's, kind schema", out.EncodeBrokenDiagnostics, out.EncodeBrokenKind)
+	}
+	if out.Element != "function" {
+		t.Errorf(`import("protoplay/element") in Node: %s`, out.Element)
 	}
 	// A LEN field (field 1, 5 bytes) cut after one byte: the payload is at
 	// fault at byte 1, the length prefix that runs past the end.
