@@ -112,6 +112,14 @@ func TestNPMPackageElementFeatures(t *testing.T) {
 	}
 	t.Logf("statuses %s", statuses)
 
+	// CodeMirror comes in a chunk of its own, which the elements load.
+	if !eval[bool](t, ctx, `performance.getEntriesByType("resource").some((e) => /\/editor-[A-Z0-9]+\.js$/.test(e.name))`) {
+		t.Error("no editor chunk was loaded")
+	}
+	if n := eval[float64](t, ctx, `performance.getEntriesByType("resource").find((e) => e.name.endsWith("/element.js")).decodedBodySize`); n > 60000 {
+		t.Errorf("element.js is %.0f bytes: CodeMirror is not lazy", n)
+	}
+
 	// Start when visible: the editor 4000 px below has not started.
 	if eval[int](t, ctx, compiled("lazy")) != 0 || eval[bool](t, ctx, `!!`+sr("lazy", ".cm-editor")) {
 		t.Error("the editor below the fold started before it was scrolled to")

@@ -6,6 +6,7 @@ package site_test
 // a try/catch catches whole and that says what was read or fetched.
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -81,6 +82,57 @@ func TestNPMPackageNodeOffThread(t *testing.T) {
 	}
 	if linger > time.Second {
 		t.Errorf("the process exited %v after its last call, want within 1 s", linger)
+	}
+}
+
+// moduleScript gives initialize a module it compiled: the core then runs
+// in a worker thread (a module cannot go to another process).
+const moduleScript = `
+import * as pp from "protoplay";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+const wasm = createRequire(import.meta.url).resolve("protoplay/protoplay.wasm");
+await pp.initialize({ wasmModule: await WebAssembly.compile(readFileSync(wasm)) });
+let maxGap = 0, last = performance.now();
+const iv = setInterval(() => { const now = performance.now(); maxGap = Math.max(maxGap, now - last); last = now; }, 5);
+const t0 = performance.now();
+const r = await pp.compile('syntax = "proto3";\npackage m;\nmessage A { int32 x = 1; }\n');
+clearInterval(iv);
+console.log(JSON.stringify({ go: r.generated[0].content.includes("type A struct"), ms: performance.now() - t0, maxGap }));
+`
+
+// TestNPMPackageNodeModule: initialize({ wasmModule }) runs the core in a
+// worker thread, off the calling thread too.
+func TestNPMPackageNodeModule(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "module.mjs"), moduleScript)
+	var out struct {
+		Go         bool
+		Ms, MaxGap float64
+	}
+	// V8 goes on optimising the module in the background, which Node
+	// waits for at exit (the README says so): the test ends the process
+	// once it has answered.
+	cmd := exec.Command("node", "module.mjs")
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if err := json.Unmarshal(line, &out); err != nil {
+		t.Fatalf("node module.mjs printed %q (%v): %s", line, err, stderr.String())
+	}
+	t.Logf("with a compiled module: %+v", out)
+	if !out.Go {
+		t.Errorf("compile: %+v", out)
 	}
 }
 

@@ -104,9 +104,15 @@ func TestNPMPackageLicense(t *testing.T) {
 	if files["package/LICENSE"] != readFile(t, "../LICENSE") {
 		t.Errorf("the tarball's LICENSE is not the repository's (%d bytes)", len(files["package/LICENSE"]))
 	}
-	var pj struct{ License string }
+	var pj struct{ License, Unpkg, Jsdelivr string }
 	if err := json.Unmarshal([]byte(files["package/package.json"]), &pj); err != nil || pj.License != "Apache-2.0" {
 		t.Errorf("package.json license %q (%v), want Apache-2.0", pj.License, err)
+	}
+	// The CDNs' plain script.
+	for _, f := range []string{pj.Unpkg, pj.Jsdelivr} {
+		if f != "./protoplay.iife.js" || files["package/protoplay.iife.js"] == "" {
+			t.Errorf("package.json unpkg %q, jsdelivr %q: want ./protoplay.iife.js, in the tarball", pj.Unpkg, pj.Jsdelivr)
+		}
 	}
 	notices := files["package/THIRD_PARTY_NOTICES.txt"]
 	for _, want := range []string{
