@@ -48,7 +48,9 @@ func runNPM(root, out, goCmd string) error {
 		case "worker.js":
 			return "the Worker (inlined in the browser entry)"
 		case "node-worker.js":
-			return "the worker thread (inlined in the Node entries)"
+			return "the core's process (inlined in the Node entries)"
+		case "cdn.js":
+			return "protoplay.iife.js"
 		}
 		return ""
 	}
@@ -87,8 +89,9 @@ func runNPM(root, out, goCmd string) error {
 	if err != nil {
 		return err
 	}
-	// Node's worker thread, a script run with new Worker(code, { eval:
-	// true }) (CommonJS: require works there), inlined the same way.
+	// Node's core process (node -e CODE), or worker thread (new
+	// Worker(code, { eval: true })): a CommonJS script, inlined the same
+	// way.
 	nodeWorker, err := esbuild(api.BuildOptions{
 		EntryPoints: []string{filepath.Join(site, "src/lib/node-worker.ts")},
 		Format:      api.FormatIIFE,
@@ -96,6 +99,11 @@ func runNPM(root, out, goCmd string) error {
 	})
 	if err != nil {
 		return err
+	}
+	// Node starts it with node -e CODE: one argument, which Linux caps
+	// at 128 KiB.
+	if n := len(nodeWorker["node-worker.js"]); n > 120<<10 {
+		return fmt.Errorf("the Node core's script is %d bytes, too long for node -e (128 KiB)", n)
 	}
 	define := map[string]string{
 		"__PROTOPLAY_VERSION__":     strconv.Quote(version),

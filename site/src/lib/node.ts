@@ -1,9 +1,9 @@
-// protoplay for Node 18 and later: the core runs in a worker thread (so a
-// compile never blocks the caller's event loop), from protoplay.wasm
-// beside this module; no option is needed. The thread does not keep the
-// process alive while no call is pending, so a script ends as soon as its
-// work is done. initialize({ worker: false }) runs the core on the calling
-// thread instead.
+// protoplay for Node 18 and later: the core runs in a child process (so a
+// compile never blocks the caller's event loop; see nodethread.ts), from
+// protoplay.wasm beside this module; no option is needed. The child does
+// not keep the process alive while no call is pending, so a script ends
+// as soon as its work is done. initialize({ worker: false }) runs the
+// core on the calling thread instead.
 import "./node-globals";
 import { readFile } from "node:fs/promises";
 import { createAPI, limitsOf, type Backend, type InitializeOptions, type Progress } from "./common";
