@@ -77,7 +77,7 @@ func TestNPMPackageNodeOffThread(t *testing.T) {
 	// On the calling thread the compile would be one stall as long as
 	// itself; off it, the loop ticks throughout (the answer, megabytes of
 	// Go, takes a moment to receive on a loaded machine).
-	if out.MaxGap > 1000 || out.MaxGap > out.CompileMs/3 || float64(out.Ticks)*10 < out.CompileMs {
+	if out.MaxGap > 1000 || out.MaxGap > out.CompileMs/3 || float64(out.Ticks)*50 < out.CompileMs {
 		t.Errorf("the event loop stalled for %.0f ms (%d ticks of 5 ms in %.0f ms) during a compile: the core blocks the calling thread", out.MaxGap, out.Ticks, out.CompileMs)
 	}
 	if linger > time.Second {

@@ -502,6 +502,7 @@ export class ProtoplayEditor extends Base {
   private diagnostics: Diagnostic[] = [];
 
   private async run() {
+    if (this.files.length === 0) return; // the schema is still being fetched
     const fresh = this.latest.next();
     this.saveSchemaFile();
     const files = Object.fromEntries(this.files);

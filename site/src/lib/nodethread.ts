@@ -50,7 +50,7 @@ interface Channel {
 const proc = (globalThis as any).process;
 
 function childProcess(bytes: Uint8Array, limits: { timeoutMs: number; memoryLimit: number }): Channel {
-  const child = spawn(proc.execPath, ["-e", __PROTOPLAY_NODE_WORKER__], {
+  const child = spawn(proc.execPath, ["--input-type=commonjs", "-e", __PROTOPLAY_NODE_WORKER__], {
     stdio: ["ignore", "ignore", "pipe", "ipc"],
     serialization: "advanced",
     windowsHide: true,
