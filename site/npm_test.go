@@ -514,8 +514,9 @@ func TestNPMPackageElement(t *testing.T) {
 // TestNPMPackageTypes type-checks consumers of the installed package
 // with the site's tsc, strict, library checks on, under nodenext and
 // bundler resolution: a file using the API and the element's typed
-// events, and every ```ts block of the package's README (each a module
-// of its own; ```ts signatures blocks are a reference, not code).
+// events, a CommonJS one (use.cts, nodenext), and every ```ts block of
+// the package's README (each a module of its own; ```ts signatures
+// blocks are a reference, not code).
 func TestNPMPackageTypes(t *testing.T) {
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
@@ -554,8 +555,20 @@ export async function f(): Promise<number> {
 		t.Fatalf("README: %d ts blocks, want the API's, Node's, esbuild's and the element's", len(files)-1)
 	}
 	t.Logf("type-checking %s", strings.Join(files, " "))
+	// A CommonJS consumer (require), for nodenext only.
+	writeFile(t, filepath.Join(dir, "use.cts"), `import pp = require("protoplay");
+export async function f(): Promise<number> {
+  const r = await pp.compile("syntax = \"proto3\";");
+  try { await pp.encode("x", "T", {}); } catch (e) { if (e instanceof pp.ProtoplayError) return e.diagnostics.length; }
+  return r.generated.length;
+}
+`)
 	for _, res := range []string{"NodeNext", "Bundler"} {
 		mod := map[string]string{"NodeNext": "NodeNext", "Bundler": "ESNext"}[res]
+		files := files
+		if res == "NodeNext" {
+			files = append(files, "use.cts")
+		}
 		args := append([]string{tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022",
 			"--lib", "ES2022,DOM", "--module", mod, "--moduleResolution", res}, files...)
 		cmd := exec.Command("node", args...)
