@@ -151,21 +151,22 @@ export class Core {
 // a clone of the body is only counted. The total is the uncompressed size
 // the build recorded: Content-Length counts compressed bytes. A failed
 // load rejects with wasmLoadError: what was fetched, what came back and
-// what to do.
+// what to do (advice, or the npm package's guess by the symptoms).
 export async function compileWasm(
   url: URL,
   total: number,
   onProgress: (loaded: number, total: number) => void,
+  advice?: string,
 ): Promise<WebAssembly.Module> {
   let resp: Response;
   try {
     resp = await fetch(url);
   } catch (e: any) {
-    throw wasmLoadError({ url: url.href, cause: String(e?.message ?? e) });
+    throw wasmLoadError({ url: url.href, advice, cause: String(e?.message ?? e) });
   }
   const contentType = resp.headers.get("content-type");
   const failure = async (cause?: string) =>
-    wasmLoadError({ url: url.href, status: resp.status, contentType, bytes: await head(resp), cause });
+    wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes: await head(resp), cause });
   if (!resp.ok) throw await failure();
   const counted = resp.clone().body;
   if (counted) {
@@ -190,11 +191,11 @@ export async function compileWasm(
     // compileStreaming insists on application/wasm: read the bytes and
     // look at them.
     const bytes = new Uint8Array(await resp.arrayBuffer());
-    if (!isWasm(bytes)) throw wasmLoadError({ url: url.href, status: resp.status, contentType, bytes });
+    if (!isWasm(bytes)) throw wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes });
     try {
       return await WebAssembly.compile(bytes);
     } catch (e: any) {
-      throw wasmLoadError({ url: url.href, status: resp.status, contentType, bytes, cause: String(e?.message ?? e) });
+      throw wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes, cause: String(e?.message ?? e) });
     }
   }
   try {
@@ -205,7 +206,7 @@ export async function compileWasm(
     try {
       again = await fetch(url);
     } catch {}
-    throw wasmLoadError({ url: url.href, status: resp.status, contentType, bytes: again && (await head(again)), cause: String(e?.message ?? e) });
+    throw wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes: again && (await head(again)), cause: String(e?.message ?? e) });
   }
 }
 

@@ -16,6 +16,7 @@ export interface LoadFailure {
   contentType?: string | null;
   bytes?: Uint8Array; // the start of what came back
   cause?: string; // a network, file or compile error
+  advice?: string; // what to do, instead of wasmAdvice's guess
 }
 
 // wasmLoadError is the Error for a failed load of the core:
@@ -33,7 +34,7 @@ export function wasmLoadError(f: LoadFailure): Error {
     got.push(f.bytes.length === 0 ? "an empty body" : `body starting ${hex} ("${text}")${isWasm(f.bytes) ? "" : ", not WebAssembly (00 61 73 6d)"}`);
   }
   if (f.cause) got.push(f.cause);
-  return new Error(`protoplay: could not load protoplay.wasm from ${f.url}: ${got.join(", ")}. ${wasmAdvice(f)}`);
+  return new Error(`protoplay: could not load protoplay.wasm from ${f.url}: ${got.join(", ")}. ${f.advice ?? wasmAdvice(f)}`);
 }
 
 // wasmAdvice says what to do, by what the failure looks like.
