@@ -535,6 +535,7 @@ export async function f(): Promise<number> {
   const typed: ProtoplayEditor = e;
   typed.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
   document.addEventListener("protoplay-error", (ev) => { const d: ErrorDetail = ev.detail; console.log(d.diagnostics.length); });
+  window.addEventListener("protoplay-encoded", (ev) => console.log(ev.detail.result.bytes.length));
   onLoadProgress((loaded, total) => console.log(loaded / total))();
   try { await encode("x", "T", { a: 1 }); } catch (x: unknown) { if (x instanceof ProtoplayError) return x.diagnostics[0].line; }
   return r.generated.length + typed.goText.length;

@@ -670,4 +670,5 @@ declare global {
   }
   interface HTMLElementEventMap extends ProtoplayEditorEventMap {}
   interface DocumentEventMap extends ProtoplayEditorEventMap {}
+  interface WindowEventMap extends ProtoplayEditorEventMap {}
 }
