@@ -188,6 +188,8 @@ try { await pp.coreVersion(); } catch (e) { out.again = e.message; }
 const srv = createServer((req, res) => { res.writeHead(200, { "content-type": "text/html" }); res.end("<!doctype html><title>app</title>"); });
 await new Promise((r) => srv.listen(0, "127.0.0.1", r));
 try { await pp.initialize({ wasmURL: "http://127.0.0.1:" + srv.address().port + "/protoplay.wasm" }); out.html = "loaded"; } catch (e) { out.html = e.message; }
+// As Vite 6's dev server does for pre-bundled protoplay.
+try { await pp.initialize({ wasmURL: "http://127.0.0.1:" + srv.address().port + "/node_modules/.vite/deps/protoplay.wasm" }); out.vite = "loaded"; } catch (e) { out.vite = e.message; }
 srv.close();
 await new Promise((r) => setTimeout(r, 100));
 console.log(JSON.stringify(out));
@@ -206,7 +208,7 @@ func TestNPMPackageNodeLoadFailure(t *testing.T) {
 	var out struct {
 		Unhandled      []string
 		Missing, Again string
-		HTML           string
+		HTML, Vite     string
 	}
 	runNode(t, dir, &out, "fail.mjs")
 	t.Logf("missing file: %s\nHTML instead: %s", out.Missing, out.HTML)
@@ -220,6 +222,9 @@ func TestNPMPackageNodeLoadFailure(t *testing.T) {
 	}
 	if !strings.Contains(out.Again, "could not load protoplay.wasm") {
 		t.Errorf("a second call after the failed start: %q, want it to try again and fail the same way", out.Again)
+	}
+	if !strings.Contains(out.Vite, "/node_modules/.vite/deps/protoplay.wasm: HTTP 200") || !strings.Contains(out.Vite, `add optimizeDeps: { exclude: ["protoplay"] } to vite.config`) {
+		t.Errorf("a page for the wasm from Vite's pre-bundled deps: %q, want the optimizeDeps advice", out.Vite)
 	}
 	for _, want := range []string{"/protoplay.wasm: HTTP 200", "Content-Type text/html", `body starting 3c 21 64 6f 63 74 79 70 ("<!doctyp")`, "not WebAssembly", "answered with a page"} {
 		if !strings.Contains(out.HTML, want) {
