@@ -104,9 +104,15 @@ func TestNPMPackageLicense(t *testing.T) {
 	if files["package/LICENSE"] != readFile(t, "../LICENSE") {
 		t.Errorf("the tarball's LICENSE is not the repository's (%d bytes)", len(files["package/LICENSE"]))
 	}
-	var pj struct{ License string }
+	var pj struct{ License, Unpkg, Jsdelivr string }
 	if err := json.Unmarshal([]byte(files["package/package.json"]), &pj); err != nil || pj.License != "Apache-2.0" {
 		t.Errorf("package.json license %q (%v), want Apache-2.0", pj.License, err)
+	}
+	// The CDNs' plain script.
+	for _, f := range []string{pj.Unpkg, pj.Jsdelivr} {
+		if f != "./protoplay.iife.js" || files["package/protoplay.iife.js"] == "" {
+			t.Errorf("package.json unpkg %q, jsdelivr %q: want ./protoplay.iife.js, in the tarball", pj.Unpkg, pj.Jsdelivr)
+		}
 	}
 	notices := files["package/THIRD_PARTY_NOTICES.txt"]
 	for _, want := range []string{
@@ -208,6 +214,13 @@ try {
   out.truncatedKind = e.kind;
   out.truncatedOffset = e.detail?.offset;
 }
+// The element's module loads where there is no DOM (and defines nothing).
+try {
+  const el = await import("protoplay/element");
+  out.element = typeof el.ProtoplayEditor;
+} catch (e) {
+  out.element = String(e);
+}
 console.log(JSON.stringify(out));
 `
 
@@ -266,6 +279,7 @@ func TestNPMPackageNode(t *testing.T) {
 		EncodeBrokenKind        string
 		TruncatedKind           string
 		TruncatedOffset         int
+		Element                 string
 	}
 	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatalf("node printed %q: %v", outb, err)
@@ -303,6 +317,9 @@ func TestNPMPackageNode(t *testing.T) {
 	}
 	if out.EncodeBrokenDiagnostics == 0 || out.EncodeBrokenKind != "schema" {
 		t.Errorf("encode on the broken schema rejected with %d diagnostics, kind %q; want the schema's, kind schema", out.EncodeBrokenDiagnostics, out.EncodeBrokenKind)
+	}
+	if out.Element != "function" {
+		t.Errorf(`import("protoplay/element") in Node: %s`, out.Element)
 	}
 	// A LEN field (field 1, 5 bytes) cut after one byte: the payload is at
 	// fault at byte 1, the length prefix that runs past the end.
@@ -405,7 +422,8 @@ const elementPage = `<!doctype html>
   window.compiledEvents = [];
   document.addEventListener("compiled", (e) => compiledEvents.push({ id: e.target.id, ms: performance.now(), files: e.detail.generated.length }));
   window.errorEvents = [];
-  document.addEventListener("error", (e) => e.detail && errorEvents.push(e.detail.message), true);
+  document.addEventListener("protoplay-error", (e) => errorEvents.push(e.detail.message));
+  window.addEventListener("error", (e) => errorEvents.push("window.onerror: " + e.message));
 </script>
 <script type="module" src="./node_modules/protoplay/element.js"></script>
 </head><body>
@@ -493,8 +511,12 @@ func TestNPMPackageElement(t *testing.T) {
 	}
 }
 
-// TestNPMPackageTypes type-checks a consumer of the installed package with
-// the site's tsc, under node16 and bundler resolution, library checks on.
+// TestNPMPackageTypes type-checks consumers of the installed package
+// with the site's tsc, strict, library checks on, under nodenext and
+// bundler resolution: a file using the API and the element's typed
+// events, a CommonJS one (use.cts, nodenext), and every ```ts block of
+// the package's README (each a module of its own; ```ts signatures
+// blocks are a reference, not code).
 func TestNPMPackageTypes(t *testing.T) {
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
@@ -504,20 +526,53 @@ func TestNPMPackageTypes(t *testing.T) {
 	if _, err := os.Stat(tsc); err != nil {
 		skipOrFail(t, "site/node_modules has no typescript (run npm ci in site)")
 	}
-	writeFile(t, filepath.Join(dir, "use.ts"), `import { compile, encode, ProtoplayError, type CompileResult } from "protoplay";
-import { ProtoplayEditor } from "protoplay/element";
+	writeFile(t, filepath.Join(dir, "use.ts"), `import { compile, encode, ProtoplayError, onLoadProgress, type CompileResult } from "protoplay";
+import { ProtoplayEditor, type ErrorDetail } from "protoplay/element";
 export async function f(): Promise<number> {
   const r: CompileResult = await compile({ "a.proto": "syntax = \"proto3\";" }, { options: { paths: "source_relative" } });
-  const e = document.querySelector("protoplay-editor") as ProtoplayEditor;
-  e.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
+  const e = document.querySelector("protoplay-editor");
+  if (!e) return 0;
+  const typed: ProtoplayEditor = e;
+  typed.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
+  document.addEventListener("protoplay-error", (ev) => { const d: ErrorDetail = ev.detail; console.log(d.diagnostics.length); });
+  window.addEventListener("protoplay-encoded", (ev) => console.log(ev.detail.result.bytes.length));
+  onLoadProgress((loaded, total) => console.log(loaded / total))();
   try { await encode("x", "T", { a: 1 }); } catch (x: unknown) { if (x instanceof ProtoplayError) return x.diagnostics[0].line; }
-  return r.generated.length + e.goText.length;
+  return r.generated.length + typed.goText.length;
+}
+`)
+	files := []string{"use.ts"}
+	readme := readFile(t, filepath.Join(dir, "node_modules/protoplay/README.md"))
+	for i, block := range strings.Split(readme, "\n```ts\n")[1:] {
+		end := strings.Index(block, "\n```")
+		if end < 0 {
+			t.Fatalf("README: ts block %d does not end", i)
+		}
+		name := fmt.Sprintf("readme-%d.ts", i+1)
+		writeFile(t, filepath.Join(dir, name), block[:end]+"\nexport {};\n")
+		files = append(files, name)
+	}
+	if len(files) < 5 {
+		t.Fatalf("README: %d ts blocks, want the API's, Node's, esbuild's and the element's", len(files)-1)
+	}
+	t.Logf("type-checking %s", strings.Join(files, " "))
+	// A CommonJS consumer (require), for nodenext only.
+	writeFile(t, filepath.Join(dir, "use.cts"), `import pp = require("protoplay");
+export async function f(): Promise<number> {
+  const r = await pp.compile("syntax = \"proto3\";");
+  try { await pp.encode("x", "T", {}); } catch (e) { if (e instanceof pp.ProtoplayError) return e.diagnostics.length; }
+  return r.generated.length;
 }
 `)
 	for _, res := range []string{"NodeNext", "Bundler"} {
 		mod := map[string]string{"NodeNext": "NodeNext", "Bundler": "ESNext"}[res]
-		cmd := exec.Command("node", tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022",
-			"--lib", "ES2022,DOM", "--module", mod, "--moduleResolution", res, "use.ts")
+		files := files
+		if res == "NodeNext" {
+			files = append(files, "use.cts")
+		}
+		args := append([]string{tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022",
+			"--lib", "ES2022,DOM", "--module", mod, "--moduleResolution", res}, files...)
+		cmd := exec.Command("node", args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("tsc with moduleResolution %s: %v\n%s", res, err, out)

@@ -8,7 +8,12 @@ package main
 //	index.js         browser entry (site/src/lib/index.ts), the Worker inlined
 //	element.js       <protoplay-editor> (site/src/lib/element.ts)
 //	chunk-*.js       code index.js and element.js share (one Worker per page)
-//	node.js          Node entry (site/src/lib/node.ts), wasm_exec.js inlined
+//	node.js          Node entry (site/src/lib/node.ts), wasm_exec.js and the
+//	                 worker thread's code (node-worker.ts) inlined
+//	node.cjs         the same for require()
+//	editor-*.js      CodeMirror, loaded by the element when it first shows
+//	protoplay.iife.js  a plain script for CDNs: the API as the global
+//	                 protoplay, and the element
 //	protoplay.wasm   the core
 //	types/           declarations, emitted by tsc
 //	LICENSE          protoplay's (Apache-2.0), from the repository root
@@ -39,8 +44,13 @@ func runNPM(root, out, goCmd string) error {
 	// The Worker's bundle is not a file of the package: index.js starts it
 	// from a string.
 	b.notices.rename = func(base string) string {
-		if base == "worker.js" {
+		switch base {
+		case "worker.js":
 			return "the Worker (inlined in the browser entry)"
+		case "node-worker.js":
+			return "the core's process (inlined in the Node entries)"
+		case "cdn.js":
+			return "protoplay.iife.js"
 		}
 		return ""
 	}
@@ -79,10 +89,30 @@ func runNPM(root, out, goCmd string) error {
 	if err != nil {
 		return err
 	}
-	define := map[string]string{
-		"__PROTOPLAY_VERSION__": strconv.Quote(version),
-		"__PROTOPLAY_WORKER__":  strconv.Quote(string(worker["worker.js"])),
+	// Node's core process (node -e CODE), or worker thread (new
+	// Worker(code, { eval: true })): a CommonJS script, inlined the same
+	// way.
+	nodeWorker, err := esbuild(api.BuildOptions{
+		EntryPoints: []string{filepath.Join(site, "src/lib/node-worker.ts")},
+		Format:      api.FormatIIFE,
+		Platform:    api.PlatformNode,
+	})
+	if err != nil {
+		return err
 	}
+	// Node starts it with node -e CODE: one argument, which Linux caps
+	// at 128 KiB.
+	if n := len(nodeWorker["node-worker.js"]); n > 120<<10 {
+		return fmt.Errorf("the Node core's script is %d bytes, too long for node -e (128 KiB)", n)
+	}
+	define := map[string]string{
+		"__PROTOPLAY_VERSION__":     strconv.Quote(version),
+		"__PROTOPLAY_WORKER__":      strconv.Quote(string(worker["worker.js"])),
+		"__PROTOPLAY_NODE_WORKER__": strconv.Quote(string(nodeWorker["node-worker.js"])),
+		"__PROTOPLAY_WASM_SIZE__":   strconv.Itoa(len(wasm)),
+	}
+	// The browser's ES modules: the API, the element, and the editor
+	// (CodeMirror), which the element imports only when it first shows.
 	browser, err := esbuild(api.BuildOptions{
 		EntryPoints: []string{filepath.Join(site, "src/lib/index.ts"), filepath.Join(site, "src/lib/element.ts")},
 		Format:      api.FormatESModule,
@@ -94,6 +124,21 @@ func runNPM(root, out, goCmd string) error {
 	if err != nil {
 		return err
 	}
+	// The plain-script build for a CDN (<script src=".../protoplay.iife.js">):
+	// the API as the global protoplay, the element defined; protoplay.wasm
+	// is looked for beside the script.
+	iife, err := esbuild(api.BuildOptions{
+		EntryPoints: []string{filepath.Join(site, "src/lib/cdn.ts")},
+		Format:      api.FormatIIFE,
+		Platform:    api.PlatformBrowser,
+		GlobalName:  "protoplay",
+		Define:      define,
+		LogOverride: map[string]api.LogLevel{"empty-import-meta": api.LogLevelSilent},
+	})
+	if err != nil {
+		return err
+	}
+	iife = map[string][]byte{"protoplay.iife.js": iife["cdn.js"]}
 	node, err := esbuild(api.BuildOptions{
 		EntryPoints: []string{filepath.Join(site, "src/lib/node.ts")},
 		Format:      api.FormatESModule,
@@ -103,7 +148,24 @@ func runNPM(root, out, goCmd string) error {
 	if err != nil {
 		return err
 	}
-	for _, outs := range []map[string][]byte{browser, node} {
+	// The same for require() (Node 18 and 20 cannot require an ES
+	// module): import.meta.url becomes this file's URL.
+	cjsDefine := map[string]string{"import.meta.url": "__protoplay_module_url"}
+	for k, v := range define {
+		cjsDefine[k] = v
+	}
+	nodeCJS, err := esbuild(api.BuildOptions{
+		EntryPoints:  []string{filepath.Join(site, "src/lib/node.ts")},
+		Format:       api.FormatCommonJS,
+		Platform:     api.PlatformNode,
+		Define:       cjsDefine,
+		Banner:       map[string]string{"js": `var __protoplay_module_url = require("node:url").pathToFileURL(__filename).href;`},
+		OutExtension: map[string]string{".js": ".cjs"},
+	})
+	if err != nil {
+		return err
+	}
+	for _, outs := range []map[string][]byte{browser, iife, node, nodeCJS} {
 		for name, data := range outs {
 			if err := os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755); err != nil {
 				return err
@@ -122,6 +184,20 @@ func runNPM(root, out, goCmd string) error {
 		return fmt.Errorf("tsc (declarations): %w", err)
 	}
 	if err := fixDeclarationImports(filepath.Join(out, "types")); err != nil {
+		return err
+	}
+	// tsc copies no .d.ts: the type of "protoplay/protoplay.wasm" (a URL,
+	// as a bundler's file loader gives it).
+	wasmTypes, err := os.ReadFile(filepath.Join(site, "src/lib/wasm-url.d.ts"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "types", "wasm-url.d.ts"), wasmTypes, 0o644); err != nil {
+		return err
+	}
+	// The editor's declarations name CodeMirror's types, which a user
+	// does not have; nothing public refers to them.
+	if err := os.Remove(filepath.Join(out, "types", "editor.d.ts")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 

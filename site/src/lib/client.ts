@@ -6,6 +6,7 @@
 // The page and the npm package's browser entry (index.ts) both use it.
 import type { CoreError, Method, Methods } from "./api.gen";
 import type { FetchInfo, FromWorker } from "./messages";
+import { isWasm, wasmLoadError } from "./wasmload";
 
 export interface CoreOptions {
   // module is the compiled core; a replacement Worker reuses it.
@@ -148,14 +149,25 @@ export class Core {
 // hands compileStreaming the fetch's own Response, which lets the browser
 // compile as bytes arrive and cache the machine code for the next visit;
 // a clone of the body is only counted. The total is the uncompressed size
-// the build recorded: Content-Length counts compressed bytes.
+// the build recorded: Content-Length counts compressed bytes. A failed
+// load rejects with wasmLoadError: what was fetched, what came back and
+// what to do (advice, or the npm package's guess by the symptoms).
 export async function compileWasm(
   url: URL,
   total: number,
   onProgress: (loaded: number, total: number) => void,
+  advice?: string,
 ): Promise<WebAssembly.Module> {
-  const resp = await fetch(url);
-  if (!resp.ok) throw new Error(`fetching ${url.pathname}: HTTP ${resp.status}`);
+  let resp: Response;
+  try {
+    resp = await fetch(url);
+  } catch (e: any) {
+    throw wasmLoadError({ url: url.href, advice, cause: String(e?.message ?? e) });
+  }
+  const contentType = resp.headers.get("content-type");
+  const failure = async (cause?: string) =>
+    wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes: await head(resp), cause });
+  if (!resp.ok) throw await failure();
   const counted = resp.clone().body;
   if (counted) {
     (async () => {
@@ -173,14 +185,37 @@ export async function compileWasm(
         }
       }
       onProgress(total || loaded, total || loaded);
-    })();
+    })().catch(() => {});
+  }
+  if (!/^application\/wasm\b/i.test(contentType ?? "")) {
+    // compileStreaming insists on application/wasm: read the bytes and
+    // look at them.
+    const bytes = new Uint8Array(await resp.arrayBuffer());
+    if (!isWasm(bytes)) throw wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes });
+    try {
+      return await WebAssembly.compile(bytes);
+    } catch (e: any) {
+      throw wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes, cause: String(e?.message ?? e) });
+    }
   }
   try {
     return await WebAssembly.compileStreaming(resp);
-  } catch (e) {
-    // A server that sends another Content-Type defeats streaming only.
-    if (!(e instanceof TypeError)) throw e;
-    return WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+  } catch (e: any) {
+    // Look at what came back (a second fetch, usually from the cache).
+    let again: Response | undefined;
+    try {
+      again = await fetch(url);
+    } catch {}
+    throw wasmLoadError({ url: url.href, advice, status: resp.status, contentType, bytes: again && (await head(again)), cause: String(e?.message ?? e) });
+  }
+}
+
+// head is the first bytes of a response's body (empty when unreadable).
+async function head(r: Response): Promise<Uint8Array> {
+  try {
+    return new Uint8Array((await r.arrayBuffer()).slice(0, 16));
+  } catch {
+    return new Uint8Array(0);
   }
 }
 

@@ -51,14 +51,16 @@ export interface InitializeOptions {
   // The core already compiled (WebAssembly.compile of protoplay.wasm);
   // wins over wasmURL.
   wasmModule?: WebAssembly.Module;
-  // Browser: run the core in a Worker (default true) or on the calling
-  // thread (false). Node: the core runs on the calling thread; true is
-  // refused.
+  // Run the core in a Worker (browser) or a worker thread (Node), the
+  // default, or on the calling thread (false), where a call blocks the
+  // event loop while it runs.
   worker?: boolean;
   // The time limit of one call, in milliseconds (default 60000). A Worker
   // that runs over it is terminated and replaced, and the call rejects;
-  // on the calling thread (Node, worker: false) the core stops itself at
-  // the limit, between its stages and after each generated message.
+  // in Node's worker thread and on the calling thread (worker: false)
+  // the core stops itself at the limit, between its stages and after each
+  // generated message (and Node's thread is terminated if a call runs 5 s
+  // past it).
   timeoutMs?: number;
   // The memory limit of the core, in bytes of WebAssembly memory (default
   // 1 GiB). A Worker that grows past it after a call is replaced; on the
@@ -175,12 +177,27 @@ export interface API {
   sample(files: Schema, type: string): Promise<string>;
   check(files: Schema): Promise<CheckResult[]>;
   coreVersion(): Promise<string>;
+  // onLoadProgress calls listener as the core downloads (bytes loaded,
+  // total bytes; total 0 while unknown) and once with loaded === total
+  // when it is in; it returns a function that removes the listener.
+  onLoadProgress(listener: (loaded: number, total: number) => void): () => void;
+  // ready is true once the core has started (a call no longer waits for
+  // the download).
+  readonly ready: boolean;
 }
+
+// Progress reports the core's download to onLoadProgress listeners.
+export type Progress = (loaded: number, total: number) => void;
 
 export const version: string = __PROTOPLAY_VERSION__;
 
-export function createAPI(start: (options: InitializeOptions) => Promise<Backend>): API {
+export function createAPI(start: (options: InitializeOptions, progress: Progress) => Promise<Backend>): API {
   let backend: Promise<Backend> | undefined;
+  let ready = false;
+  const listeners = new Set<Progress>();
+  const progress: Progress = (loaded, total) => {
+    for (const l of listeners) l(loaded, total);
+  };
 
   function initialize(options?: InitializeOptions): Promise<void> {
     if (backend) {
@@ -188,15 +205,27 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
         return Promise.reject(new Error("protoplay: initialize() was already called (options apply to the first call only)"));
       return backend.then(() => undefined);
     }
-    backend = start(options ?? {});
+    const b = (backend = start(options ?? {}, progress));
     // A failed start can be retried.
-    backend.catch(() => (backend = undefined));
-    return backend.then(() => undefined);
+    b.then(
+      () => (ready = true),
+      () => {
+        if (backend === b) backend = undefined;
+      },
+    );
+    return b.then(() => undefined);
+  }
+
+  // started is the backend, started with the defaults if need be. A
+  // failed start rejects the call that asked (and only it: the promise
+  // initialize() returns here is nobody's, so its rejection is handled).
+  function started(): Promise<Backend> {
+    if (!backend) initialize().catch(() => {});
+    return backend!;
   }
 
   async function call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
-    if (!backend) initialize();
-    const b = await backend!;
+    const b = await started();
     if (b.limits) params = { ...params, limits: { timeoutMs: b.limits.timeoutMs, memoryBytes: b.limits.memoryLimit } };
     try {
       return await b.call(method, params);
@@ -217,7 +246,7 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
       // As the core rejects a payload call on this schema.
       const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
       const e: CoreError = { kind: "schema", message: formatDiagnostic(errors[0]) + more, diagnostics: r.diagnostics, offset: -1 };
-      throw rejection(e.message, e, (await backend!).limits);
+      throw rejection(e.message, e, (await started()).limits);
     },
     async encode(files, type, value, options = {}) {
       const input = typeof value === "string" ? value : JSON.stringify(value);
@@ -243,8 +272,14 @@ export function createAPI(start: (options: InitializeOptions) => Promise<Backend
       return (await call("check", { files: filesOf(files) })).results;
     },
     async coreVersion() {
-      if (!backend) initialize();
-      return (await backend!).version;
+      return (await started()).version;
+    },
+    onLoadProgress(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get ready() {
+      return ready;
     },
   };
 }

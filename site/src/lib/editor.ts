@@ -265,3 +265,9 @@ export function byteColumnToOffset(line: string, col: number): number {
   }
   return i;
 }
+
+// What the element (element.ts) needs of CodeMirror besides the set-ups
+// above: it imports this module only when it first shows, so CodeMirror
+// loads lazily.
+export { Compartment, EditorState } from "@codemirror/state";
+export { EditorView } from "@codemirror/view";

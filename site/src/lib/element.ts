@@ -3,31 +3,58 @@
 // on a page shares the one Worker of ./index.
 //
 //   <protoplay-editor type="demo.Person" panels="go,encode" height="420px">
-//     syntax = "proto3"; package demo; message Person { string name = 1; }
+//     <script type="text/x-protobuf">
+//       syntax = "proto3"; package demo; message Person { map<string, int64> n = 1; }
+//     </script>
 //   </protoplay-editor>
 //
-// Attributes: src (fetch the schema from a URL instead of the text
-// content), filename (default schema.proto), type (the message type the
-// encode panel shows; default the first), readonly, theme (light, dark,
-// auto), height (CSS length, default 360px), panels (comma-separated: go,
-// encode; default go), options (generator options, as the CLI's --opt).
-// Events (bubbling, composed): "compiled" with the CompileResult as
-// detail, "error" with {message, diagnostics}.
-import { Compartment, EditorState } from "@codemirror/state";
-import { EditorView } from "@codemirror/view";
+// The schema: the value property when set before the element starts, else
+// src (a URL to fetch), else its <script type="text/x-protobuf"> children
+// (one per file, named by data-filename; the first is the one the editor
+// opens), else a <template> child's text, else the element's own text.
+// Attributes: src, filename (default schema.proto), type (the message
+// type the encode panel shows; default the first), readonly, theme
+// (light, dark, auto), height (CSS length, or "auto" to fit the text;
+// default 360px), panels (comma-separated: go, encode; default go),
+// options (generator options, as the CLI's --opt), loading ("lazy", the
+// default: start when first near the viewport; "eager": at once).
+// Below 560 px wide the panes stack, each the element's height.
+// Events (bubbling, composed): "protoplay-input" on every change of the
+// schema ({value, filename}), "compiled" (the CompileResult),
+// "protoplay-encoded" when the encode panel's bytes change ({type, json,
+// result}), "protoplay-error" ({message, diagnostics}).
+// The module can be imported where there is no DOM (Node, SSR): it then
+// defines nothing. CodeMirror is loaded when the first element starts.
 import type { CompileResult, Diagnostic } from "./api.gen";
-import { jsonExtensions, protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "./editor";
-import { compile, encode, formatDiagnostic, ProtoplayError, sample } from "./index";
+import type { EncodeResult } from "./common";
+import { compile, encode, formatDiagnostic, isReady, onLoadProgress, ProtoplayError, sample } from "./index";
 import { Latest } from "./latest";
 import palette from "./palette.css";
 
 export type { CompileResult, Diagnostic } from "./api.gen";
+export type { EncodeResult } from "./common";
 
-// The detail of the "error" event.
+// The detail of the "protoplay-error" event.
 export interface ErrorDetail {
   message: string;
   diagnostics: Diagnostic[];
 }
+
+// The detail of the "protoplay-input" event: the schema file edited.
+export interface InputDetail {
+  value: string;
+  filename: string;
+}
+
+// The detail of the "protoplay-encoded" event.
+export interface EncodedDetail {
+  type: string; // the message type's full name
+  json: string; // the JSON encoded
+  result: EncodeResult;
+}
+
+type Editor = typeof import("./editor");
+type View = import("./editor").EditorView;
 
 const css = `
 ${themeCSS(palette)}
@@ -37,23 +64,33 @@ ${themeCSS(palette)}
 :host([theme=dark]) { color-scheme: dark; }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
-.root { display: flex; flex-wrap: wrap; height: 100%; }
-.pane { flex: 1 1 280px; min-width: 0; height: 100%; display: flex; flex-direction: column; border-left: 1px solid var(--border); }
-.pane:first-child { border-left: none; }
+.root { display: flex; height: 100%; }
+.root.stacked { flex-direction: column; height: auto; }
+.pane { flex: 1 1 0; min-width: 0; height: 100%; display: flex; flex-direction: column; border-left: 1px solid var(--border); }
+.stacked .pane { flex: none; width: 100%; border-left: none; border-top: 1px solid var(--border); }
+.pane:first-child { border-left: none; border-top: none; }
 .pane[hidden] { display: none; }
 .bar { display: flex; gap: 4px; align-items: center; padding: 3px 6px; border-bottom: 1px solid var(--border);
   font-size: 12px; color: var(--muted); min-height: 26px; overflow-x: auto; white-space: nowrap; }
+.bar .grow { flex: 1; }
 .bar button, .bar select { font: inherit; color: var(--fg); background: none; border: 1px solid transparent; border-radius: 4px; padding: 1px 6px; cursor: pointer; }
 .bar button[aria-selected=true] { border-color: var(--border); background: var(--editor-bg); }
-.bar select { border-color: var(--border); background: var(--editor-bg); max-width: 100%; }
-.cm { flex: 1; min-height: 0; overflow: hidden; }
+.bar .copy { border-color: var(--border); }
+.bar select { border-color: var(--border); background: var(--editor-bg); max-width: 100%; min-width: 0; }
+.cm { flex: 1; min-height: 0; overflow: hidden; position: relative; }
 .cm .cm-editor { height: 100%; }
+.auto .cm { flex: none; }
+.auto .cm .cm-editor { height: auto; min-height: 60px; }
+.auto .pane { height: auto; }
+.status { padding: 8px; color: var(--muted); font-size: 12px; }
+.status:empty { display: none; }
 .go[data-state=stale] .cm { opacity: .55; }
 .diags { max-height: 35%; overflow: auto; border-top: 1px solid var(--border); font: 12px var(--mono); }
 .diags:empty { display: none; }
 .diag { padding: 2px 8px; color: var(--bad); cursor: pointer; white-space: pre-wrap; }
 .diag.warn { color: var(--warn); }
-.bytes { max-height: 40%; overflow: auto; border-top: 1px solid var(--border); padding: 4px 8px; font: 12px var(--mono); word-break: break-all; }
+.bytes { max-height: 40%; overflow: auto; border-top: 1px solid var(--border); padding: 4px 8px; font: 12px var(--mono); word-break: break-all; white-space: pre-wrap; }
+.bytes:empty { display: none; }
 .bytes.bad { color: var(--bad); }
 `;
 
@@ -67,42 +104,106 @@ function themeCSS(p: string): string {
 :host([theme=dark]) { ${dark} }`;
 }
 
-const debounceMs = 250;
+// The styles go in as a constructed stylesheet, which a Content-Security-
+// Policy without 'unsafe-inline' in style-src allows (a <style> element
+// would not be); one sheet for every element of the document.
+let sheet: CSSStyleSheet | undefined;
+function adoptStyles(root: ShadowRoot) {
+  if ("adoptedStyleSheets" in root && typeof CSSStyleSheet === "function" && "replaceSync" in CSSStyleSheet.prototype) {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+    }
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  } else {
+    const s = document.createElement("style");
+    s.textContent = css;
+    root.append(s);
+  }
+}
 
-export class ProtoplayEditor extends HTMLElement {
+const debounceMs = 250;
+// The width below which the panes stack.
+const stackBelowPx = 560;
+
+let editorModule: Promise<Editor> | undefined;
+const loadEditor = () => (editorModule ??= import("./editor"));
+
+// HTMLElement where there is a DOM; a stand-in elsewhere, so that the
+// module loads in Node (the element is then never defined).
+const Base: typeof HTMLElement = typeof HTMLElement === "function" ? HTMLElement : (class {} as unknown as typeof HTMLElement);
+
+export class ProtoplayEditor extends Base {
   static observedAttributes = ["src", "type", "readonly", "height", "panels", "options", "filename"];
 
   // result is the last successful compile.
   result: CompileResult | undefined;
-  private root: ShadowRoot;
-  private editor?: EditorView;
-  private viewer?: EditorView;
-  private json?: EditorView;
-  private readonlyConf = new Compartment();
+  private root!: ShadowRoot;
+  private cm?: Editor;
+  private editor?: View;
+  private viewer?: View;
+  private json?: View;
+  private readonlyConf?: InstanceType<Editor["Compartment"]>;
   private goPane!: HTMLElement;
   private encodePane!: HTMLElement;
   private tabs!: HTMLElement;
+  private fileTabs!: HTMLElement;
+  private status!: HTMLElement;
   private diagList!: HTMLElement;
   private typeSelect!: HTMLSelectElement;
   private bytesOut!: HTMLElement;
-  private activeFile = 0;
+  private activeFile = 0; // generated file on show
+  // The schema's files, in order; the editor shows files[schemaFile].
+  private files: [string, string][] = [];
+  private schemaFile = 0;
+  private pendingValue?: string; // set before the editor exists
+  private pendingFiles?: Record<string, string>;
   private timer?: ReturnType<typeof setTimeout>;
   private jsonTimer?: ReturnType<typeof setTimeout>;
   private latest = new Latest(); // of compiles
+  private shell = false;
   private started = false;
+  private disposed = false;
+  private stacked = false;
+  private visibility?: IntersectionObserver;
+  private resize?: ResizeObserver;
+  private unprogress?: () => void;
+  private lastEncoded = "";
 
-  constructor() {
-    super();
-    this.root = this.attachShadow({ mode: "open" });
-  }
-
-  // value is the schema's text.
+  // value is the text of the schema's first file. Set before the element
+  // starts, it replaces the schema the markup gives.
   get value(): string {
-    return this.editor?.state.doc.toString() ?? "";
+    if (!this.editor) return this.pendingValue ?? this.pendingFiles?.[Object.keys(this.pendingFiles)[0]] ?? "";
+    this.saveSchemaFile();
+    return this.files[0]?.[1] ?? "";
   }
   set value(text: string) {
-    if (!this.editor) return;
-    this.editor.dispatch({ changes: { from: 0, to: this.editor.state.doc.length, insert: text } });
+    text = String(text);
+    if (!this.editor) {
+      this.pendingValue = text;
+      this.pendingFiles = undefined;
+      return;
+    }
+    if (this.files.length === 0) this.files = [[this.filename(), text]];
+    else this.files[0][1] = text;
+    if (this.schemaFile === 0) this.setDoc(this.editor, text);
+    else this.schedule(0);
+  }
+
+  // schema is every file of the schema, by name (as imports name them).
+  // Set, it replaces them all; the editor opens the first.
+  get schema(): Record<string, string> {
+    if (!this.editor) return this.pendingFiles ?? { [this.filename()]: this.value };
+    this.saveSchemaFile();
+    return Object.fromEntries(this.files);
+  }
+  set schema(files: Record<string, string>) {
+    if (!this.editor) {
+      this.pendingFiles = { ...files };
+      this.pendingValue = undefined;
+      return;
+    }
+    this.setFiles(Object.entries(files));
   }
 
   // goText is the generated Go on show.
@@ -111,24 +212,60 @@ export class ProtoplayEditor extends HTMLElement {
   }
 
   connectedCallback() {
+    if (this.disposed) return;
+    if (!this.shell) this.renderShell();
+    // Re-laid out in the next frame, and only when the width crosses
+    // stackBelowPx: the layout changes the element's height, which a
+    // ResizeObserver must not do in its own callback.
+    this.resize ??= new ResizeObserver(() => {
+      if (this.stacked !== this.shouldStack()) requestAnimationFrame(() => this.applyLayout());
+    });
+    this.resize.observe(this);
     if (this.started) return;
-    this.started = true;
-    this.render();
-    // Upgraded before the parser reached the end of the element (a
-    // classic script above it): its text comes with DOMContentLoaded.
-    if (document.readyState === "loading" && !this.hasAttribute("src"))
-      document.addEventListener("DOMContentLoaded", () => this.load(), { once: true });
-    else this.load();
+    if (this.getAttribute("loading") === "eager" || typeof IntersectionObserver !== "function") {
+      this.start();
+      return;
+    }
+    this.visibility ??= new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          this.visibility?.disconnect();
+          this.start();
+        }
+      },
+      { rootMargin: "200px" },
+    );
+    this.visibility.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.resize?.disconnect();
+    this.visibility?.disconnect();
+  }
+
+  // dispose ends the element for good: its editors, observers, timers and
+  // listeners; it shows nothing and starts no more calls.
+  dispose() {
+    this.disposed = true;
+    this.latest.supersede();
+    clearTimeout(this.timer);
+    clearTimeout(this.jsonTimer);
+    this.resize?.disconnect();
+    this.visibility?.disconnect();
+    this.unprogress?.();
+    for (const v of [this.editor, this.viewer, this.json]) v?.destroy();
+    this.editor = this.viewer = this.json = undefined;
+    if (this.shell) this.root.replaceChildren();
   }
 
   attributeChangedCallback(name: string, old: string | null, now: string | null) {
-    if (!this.started || old === now) return;
+    if (!this.editor || old === now) return;
     switch (name) {
       case "src":
         this.load();
         break;
       case "readonly":
-        this.editor?.dispatch({ effects: this.readonlyConf.reconfigure(readonlyExt(now !== null)) });
+        this.editor.dispatch({ effects: this.readonlyConf!.reconfigure(this.readonlyExt(now !== null)) });
         break;
       case "height":
         this.applyLayout();
@@ -140,49 +277,124 @@ export class ProtoplayEditor extends HTMLElement {
       case "type":
         this.refreshTypes();
         break;
+      case "filename":
+        if (this.files.length === 1) this.files[0][0] = this.filename();
+        this.schedule(0);
+        break;
       default:
         this.schedule(0);
     }
   }
 
-  private render() {
-    this.root.innerHTML = `<style>${css}</style>
-<div class="root" part="root">
-  <div class="pane schema" part="schema"><div class="bar"><span class="filename"></span></div><div class="cm"></div><div class="diags" role="list"></div></div>
-  <div class="pane go" part="go"><div class="bar" role="tablist"></div><div class="cm"></div></div>
-  <div class="pane encode" part="encode"><div class="bar"><select aria-label="message type"></select></div><div class="cm"></div><div class="bytes" aria-live="polite"></div></div>
-</div>`;
+  // renderShell lays out the panes (no editors yet: CodeMirror comes with
+  // start) with the loading state.
+  private renderShell() {
+    this.shell = true;
+    this.root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
+    adoptStyles(this.root);
+    const root = document.createElement("div");
+    root.className = "root";
+    root.setAttribute("part", "root");
+    root.innerHTML = `<div class="pane schema" part="schema"><div class="bar" role="tablist"><span class="filename"></span></div><div class="cm"></div><div class="diags" role="list"></div></div>
+  <div class="pane go" part="go"><div class="bar"><span class="tabs" role="tablist"></span><span class="grow"></span><button class="copy" data-copy="go" title="Copy the Go on show">Copy</button></div><div class="status" role="status"></div><div class="cm"></div></div>
+  <div class="pane encode" part="encode"><div class="bar"><select aria-label="message type"></select><span class="grow"></span><button class="copy" data-copy="hex" title="Copy the bytes as hex">Copy hex</button></div><div class="cm"></div><div class="bytes" aria-live="polite"></div></div>`;
+    this.root.append(root);
     const q = <T extends HTMLElement>(s: string) => this.root.querySelector<T>(s)!;
     this.goPane = q(".go");
     this.encodePane = q(".encode");
-    this.tabs = q(".go .bar");
+    this.tabs = q(".go .tabs");
+    this.fileTabs = q(".schema .bar");
+    this.status = q(".go .status");
     this.diagList = q(".diags");
     this.typeSelect = q<HTMLSelectElement>(".encode select");
     this.bytesOut = q(".bytes");
-    this.editor = new EditorView({
-      root: this.root,
-      parent: q(".schema .cm"),
-      state: EditorState.create({
-        doc: "",
-        extensions: [protoExtensions(() => this.schedule(debounceMs)), this.readonlyConf.of(readonlyExt(this.hasAttribute("readonly")))],
-      }),
-    });
-    this.viewer = new EditorView({ root: this.root, parent: q(".go .cm"), state: EditorState.create({ extensions: viewerExtensions() }) });
+    for (const b of this.root.querySelectorAll<HTMLButtonElement>("button.copy")) b.onclick = () => this.copy(b);
     this.typeSelect.onchange = () => this.showSample();
+    this.showLoading();
     this.applyLayout();
   }
 
+  private showLoading() {
+    if (isReady()) {
+      this.status.textContent = "Compiling…";
+      return;
+    }
+    this.status.textContent = "Loading the compiler…";
+    this.unprogress = onLoadProgress((loaded, total) => {
+      if (this.result || this.goPane.dataset.state) return;
+      const mb = (n: number) => (n / 1e6).toFixed(1);
+      this.status.textContent =
+        loaded >= total && total > 0
+          ? "Starting the compiler…"
+          : total > 0
+            ? `Loading the compiler… ${Math.floor((100 * loaded) / total)}% (${mb(loaded)} of ${mb(total)} MB)`
+            : `Loading the compiler… ${mb(loaded)} MB`;
+    });
+  }
+
+  private async start() {
+    if (this.started || this.disposed) return;
+    this.started = true;
+    const cm = (this.cm = await loadEditor());
+    if (this.disposed) return;
+    this.readonlyConf = new cm.Compartment();
+    this.editor = new cm.EditorView({
+      root: this.root,
+      parent: this.root.querySelector<HTMLElement>(".schema .cm")!,
+      state: cm.EditorState.create({
+        doc: "",
+        extensions: [
+          cm.protoExtensions(() => this.edited()),
+          this.readonlyConf.of(this.readonlyExt(this.hasAttribute("readonly"))),
+        ],
+      }),
+    });
+    this.viewer = new cm.EditorView({
+      root: this.root,
+      parent: this.root.querySelector<HTMLElement>(".go .cm")!,
+      state: cm.EditorState.create({ extensions: cm.viewerExtensions() }),
+    });
+    this.applyLayout();
+    // Upgraded before the parser reached the end of the element (a
+    // classic script above it): its text comes with DOMContentLoaded.
+    if (document.readyState === "loading" && !this.hasAttribute("src") && this.pendingValue === undefined && !this.pendingFiles)
+      document.addEventListener("DOMContentLoaded", () => this.load(), { once: true });
+    else this.load();
+  }
+
+  private readonlyExt(on: boolean) {
+    const { EditorState, EditorView } = this.cm!;
+    return [EditorState.readOnly.of(on), EditorView.editable.of(!on)];
+  }
+
+  private shouldStack(): boolean {
+    const width = this.getBoundingClientRect().width;
+    return width > 0 && width < stackBelowPx;
+  }
+
   private applyLayout() {
+    if (!this.shell) return;
     const panels = (this.getAttribute("panels") ?? "go").split(/[\s,]+/);
     this.goPane.hidden = !panels.includes("go");
     this.encodePane.hidden = !panels.includes("encode");
-    this.style.height = this.getAttribute("height") ?? "";
-    if (!this.encodePane.hidden && !this.json) {
-      this.json = new EditorView({
+    const height = this.getAttribute("height");
+    const auto = height === "auto";
+    this.stacked = this.shouldStack();
+    const root = this.root.querySelector<HTMLElement>(".root")!;
+    root.classList.toggle("stacked", this.stacked);
+    root.classList.toggle("auto", auto);
+    // Stacked or auto, the element is as tall as its panes; stacked,
+    // each pane is as tall as the element would be.
+    this.style.height = this.stacked || auto ? "auto" : (height ?? "");
+    for (const p of root.querySelectorAll<HTMLElement>(".pane"))
+      p.style.height = this.stacked && !auto ? (height ?? "360px") : "";
+    if (!this.encodePane.hidden && !this.json && this.cm) {
+      const cm = this.cm;
+      this.json = new cm.EditorView({
         root: this.root,
         parent: this.encodePane.querySelector<HTMLElement>(".cm")!,
-        state: EditorState.create({
-          extensions: jsonExtensions(() => {
+        state: cm.EditorState.create({
+          extensions: cm.jsonExtensions(() => {
             clearTimeout(this.jsonTimer);
             this.jsonTimer = setTimeout(() => this.encodeJSON(), debounceMs);
           }),
@@ -191,21 +403,90 @@ export class ProtoplayEditor extends HTMLElement {
     }
   }
 
+  // load reads the schema: value or schema set earlier, src, the
+  // <script type="text/x-protobuf"> children, a <template>, the text.
   private async load() {
-    let text: string;
+    if (this.pendingFiles || this.pendingValue !== undefined) {
+      const files: [string, string][] = this.pendingFiles ? Object.entries(this.pendingFiles) : [[this.filename(), this.pendingValue!]];
+      this.pendingFiles = this.pendingValue = undefined;
+      this.setFiles(files);
+      return;
+    }
     const src = this.getAttribute("src");
     if (src) {
       try {
         const r = await fetch(new URL(src, document.baseURI));
         if (!r.ok) throw new Error(`HTTP ${r.status}`);
-        text = await r.text();
+        this.setFiles([[this.filename(), await r.text()]]);
       } catch (e: any) {
         this.fail({ message: `fetching ${src}: ${e?.message ?? e}`, diagnostics: [] });
-        return;
       }
-    } else text = dedent(this.textContent ?? "");
-    this.editor!.dispatch({ changes: { from: 0, to: this.editor!.state.doc.length, insert: text } });
+      return;
+    }
+    const scripts = [...this.querySelectorAll<HTMLScriptElement>(":scope > script[type='text/x-protobuf']")];
+    if (scripts.length > 0) {
+      this.setFiles(scripts.map((s, i) => [s.dataset.filename || (i === 0 ? this.filename() : `file${i}.proto`), dedent(s.textContent ?? "")]));
+      return;
+    }
+    const template = this.querySelector<HTMLTemplateElement>(":scope > template");
+    const text = template ? template.content.textContent : this.textContent;
+    this.setFiles([[this.filename(), dedent(text ?? "")]]);
+  }
+
+  private setFiles(files: [string, string][]) {
+    if (files.length === 0) files = [[this.filename(), ""]];
+    this.files = files.map(([n, t]) => [n, t]);
+    this.schemaFile = 0;
+    this.showFileTabs();
+    this.setDoc(this.editor!, this.files[0][1], false);
     this.schedule(0);
+  }
+
+  // saveSchemaFile copies the editor's text into files.
+  private saveSchemaFile() {
+    if (this.editor && this.files[this.schemaFile]) this.files[this.schemaFile][1] = this.editor.state.doc.toString();
+  }
+
+  private showFileTabs() {
+    if (this.files.length <= 1) {
+      const s = document.createElement("span");
+      s.className = "filename";
+      s.textContent = this.files[0]?.[0] ?? this.filename();
+      this.fileTabs.replaceChildren(s);
+      return;
+    }
+    this.fileTabs.replaceChildren(
+      ...this.files.map(([name], i) => {
+        const b = document.createElement("button");
+        b.textContent = name;
+        b.setAttribute("role", "tab");
+        b.setAttribute("aria-selected", String(i === this.schemaFile));
+        b.onclick = () => {
+          this.saveSchemaFile();
+          this.schemaFile = i;
+          this.showFileTabs();
+          this.setDoc(this.editor!, this.files[i][1], false);
+          this.showDiagnostics(this.diagnostics);
+        };
+        return b;
+      }),
+    );
+  }
+
+  private quiet = false; // a doc change that is not an edit
+  private setDoc(v: View, text: string, edit = true) {
+    if (v.state.doc.toString() === text) return;
+    this.quiet = !edit;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    this.quiet = false;
+  }
+
+  private edited() {
+    if (this.quiet) return;
+    this.saveSchemaFile();
+    const [filename, value] = this.files[this.schemaFile] ?? [this.filename(), ""];
+    this.dispatchEvent(new CustomEvent<InputDetail>("protoplay-input", { detail: { value, filename }, bubbles: true, composed: true }));
+    this.schedule(debounceMs);
   }
 
   private filename(): string {
@@ -214,25 +495,30 @@ export class ProtoplayEditor extends HTMLElement {
 
   private schedule(ms: number) {
     clearTimeout(this.timer);
+    if (this.disposed) return;
     this.timer = setTimeout(() => this.run(), ms);
   }
 
+  private diagnostics: Diagnostic[] = [];
+
   private async run() {
+    if (this.files.length === 0) return; // the schema is still being fetched
     const fresh = this.latest.next();
-    const name = this.filename();
-    this.root.querySelector(".filename")!.textContent = name;
-    const files = { [name]: this.value };
+    this.saveSchemaFile();
+    const files = Object.fromEntries(this.files);
     const generate = !this.goPane.hidden;
     try {
       const r = await compile(files, { options: this.getAttribute("options") ?? "", generate });
-      if (!fresh()) return;
+      if (!fresh() || this.disposed) return;
       this.result = r;
+      this.status.textContent = "";
       this.showDiagnostics(r.diagnostics);
       if (generate) this.showGo(r);
       this.refreshTypes();
       this.dispatchEvent(new CustomEvent<CompileResult>("compiled", { detail: r, bubbles: true, composed: true }));
     } catch (e: any) {
-      if (!fresh()) return;
+      if (!fresh() || this.disposed) return;
+      this.status.textContent = "";
       const diagnostics: Diagnostic[] = e instanceof ProtoplayError ? e.diagnostics : [];
       this.showDiagnostics(diagnostics);
       if (diagnostics.length === 0) this.showMessage(String(e?.message ?? e));
@@ -242,7 +528,7 @@ export class ProtoplayEditor extends HTMLElement {
   }
 
   private fail(detail: ErrorDetail) {
-    this.dispatchEvent(new CustomEvent<ErrorDetail>("error", { detail, bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent<ErrorDetail>("protoplay-error", { detail, bubbles: true, composed: true }));
   }
 
   private showGo(r: CompileResult) {
@@ -262,14 +548,17 @@ export class ProtoplayEditor extends HTMLElement {
         return b;
       }),
     );
-    const text = r.generated[this.activeFile]?.content ?? "";
-    const v = this.viewer!;
-    if (v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    this.setDoc(this.viewer!, r.generated[this.activeFile]?.content ?? "");
   }
 
   private showDiagnostics(diags: Diagnostic[]) {
+    this.diagnostics = diags;
     const view = this.editor!;
-    showDiagnostics(view, diags.filter((d) => d.file === this.filename() || !d.file));
+    const file = this.files[this.schemaFile]?.[0];
+    this.cm!.showDiagnostics(
+      view,
+      diags.filter((d) => d.file === file || !d.file),
+    );
     this.diagList.replaceChildren(
       ...diags.map((d) => {
         const e = document.createElement("div");
@@ -278,7 +567,9 @@ export class ProtoplayEditor extends HTMLElement {
         e.textContent = formatDiagnostic(d);
         e.onclick = () => {
           if (d.line < 1) return;
-          view.dispatch({ selection: { anchor: spanOf(view.state.doc, d).from }, scrollIntoView: true });
+          const i = this.files.findIndex(([n]) => n === d.file);
+          if (i >= 0 && i !== this.schemaFile) (this.fileTabs.children[i] as HTMLElement | undefined)?.click();
+          view.dispatch({ selection: { anchor: this.cm!.spanOf(view.state.doc, d).from }, scrollIntoView: true });
           view.focus();
         };
         return e;
@@ -312,9 +603,9 @@ export class ProtoplayEditor extends HTMLElement {
     const type = this.typeSelect.value;
     if (!type || !this.json) return;
     try {
-      const v = await sample({ [this.filename()]: this.value }, type);
+      const v = await sample(this.schema, type);
       const text = JSON.stringify(JSON.parse(v), null, 2);
-      this.json.dispatch({ changes: { from: 0, to: this.json.state.doc.length, insert: text } });
+      this.setDoc(this.json, text);
       this.encodeJSON();
     } catch (e: any) {
       this.showBytes(String(e?.message ?? e), true);
@@ -323,10 +614,16 @@ export class ProtoplayEditor extends HTMLElement {
 
   private async encodeJSON() {
     const type = this.typeSelect.value;
-    if (!type || !this.json) return;
+    if (!type || !this.json || this.disposed) return;
+    const json = this.json.state.doc.toString();
     try {
-      const r = await encode({ [this.filename()]: this.value }, type, this.json.state.doc.toString());
-      this.showBytes(`${r.size} bytes\nhex ${r.hex}\nbase64 ${r.base64}`, false);
+      const result = await encode(this.schema, type, json);
+      this.showBytes(`${result.size} bytes\nhex ${result.hex}\nbase64 ${result.base64}`, false);
+      const key = `${type}\n${result.hex}`;
+      if (key !== this.lastEncoded) {
+        this.lastEncoded = key;
+        this.dispatchEvent(new CustomEvent<EncodedDetail>("protoplay-encoded", { detail: { type, json, result }, bubbles: true, composed: true }));
+      }
     } catch (e: any) {
       this.showBytes(String(e?.message ?? e), true);
     }
@@ -334,13 +631,20 @@ export class ProtoplayEditor extends HTMLElement {
 
   private showBytes(text: string, bad: boolean) {
     this.bytesOut.textContent = text;
-    this.bytesOut.style.whiteSpace = "pre-wrap";
     this.bytesOut.classList.toggle("bad", bad);
   }
-}
 
-function readonlyExt(on: boolean) {
-  return [EditorState.readOnly.of(on), EditorView.editable.of(!on)];
+  private async copy(b: HTMLButtonElement) {
+    const text = b.dataset.copy === "go" ? this.goText : (/^hex (.*)$/m.exec(this.bytesOut.textContent ?? "")?.[1] ?? "");
+    const label = b.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      b.textContent = "Copied";
+    } catch {
+      b.textContent = "Copy failed";
+    }
+    setTimeout(() => (b.textContent = label), 1200);
+  }
 }
 
 // dedent removes the indentation an HTML author gives the element's text.
@@ -351,13 +655,20 @@ function dedent(s: string): string {
   return lines.map((l) => l.slice(n)).join("\n") + "\n";
 }
 
-if (!customElements.get("protoplay-editor")) customElements.define("protoplay-editor", ProtoplayEditor);
+if (typeof customElements !== "undefined" && !customElements.get("protoplay-editor")) customElements.define("protoplay-editor", ProtoplayEditor);
 
 declare global {
   interface HTMLElementTagNameMap {
     "protoplay-editor": ProtoplayEditor;
   }
-  interface HTMLElementEventMap {
+  // The element's events, on it and (they bubble) on the document.
+  interface ProtoplayEditorEventMap {
     compiled: CustomEvent<CompileResult>;
+    "protoplay-input": CustomEvent<InputDetail>;
+    "protoplay-encoded": CustomEvent<EncodedDetail>;
+    "protoplay-error": CustomEvent<ErrorDetail>;
   }
+  interface HTMLElementEventMap extends ProtoplayEditorEventMap {}
+  interface DocumentEventMap extends ProtoplayEditorEventMap {}
+  interface WindowEventMap extends ProtoplayEditorEventMap {}
 }

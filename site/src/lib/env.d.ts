@@ -25,3 +25,38 @@ declare module "node:fs/promises" {
 declare module "node:crypto" {
   export const webcrypto: unknown;
 }
+// The size of protoplay.wasm in bytes (the download's total for progress).
+declare const __PROTOPLAY_WASM_SIZE__: number;
+// The Node worker thread's code (site/src/lib/node-worker.ts), a script
+// run with new Worker(code, { eval: true }).
+declare const __PROTOPLAY_NODE_WORKER__: string;
+
+declare module "node:worker_threads" {
+  export class Worker {
+    constructor(code: string, options?: { eval?: boolean; workerData?: unknown; name?: string });
+    postMessage(m: unknown): void;
+    on(event: "message", f: (m: any) => void): this;
+    on(event: "error", f: (e: Error) => void): this;
+    on(event: "exit", f: (code: number) => void): this;
+    ref(): void;
+    unref(): void;
+    terminate(): Promise<number>;
+  }
+  export const parentPort: { postMessage(m: unknown): void; on(event: "message", f: (m: any) => void): void } | null;
+  export const workerData: any;
+}
+declare module "node:child_process" {
+  export function spawn(
+    command: string,
+    args: string[],
+    options: { stdio: unknown[]; serialization: "advanced"; windowsHide: boolean },
+  ): {
+    send(m: unknown): boolean;
+    on(event: string, f: (...a: any[]) => void): void;
+    kill(): boolean;
+    channel?: { ref(): void; unref(): void };
+    stderr: { on(event: "data", f: (d: unknown) => void): void; ref?(): void; unref?(): void } | null;
+    ref(): void;
+    unref(): void;
+  };
+}

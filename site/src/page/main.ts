@@ -54,7 +54,12 @@ function onProgress(loaded: number, total: number) {
       : "Starting the compiler…";
 }
 const core = new Core({
-  module: compileWasm(new URL(__WASM_URL__, import.meta.url), __WASM_SIZE__, onProgress),
+  module: compileWasm(
+    new URL(__WASM_URL__, import.meta.url),
+    __WASM_SIZE__,
+    onProgress,
+    "Reload the page; if that does not help, this server does not serve the playground's files as built (make site, or protoplay serve).",
+  ),
   newWorker: () => new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" }),
   timeoutMs: Number(params.get("timeout")) || 10_000,
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),

@@ -1,0 +1,234 @@
+package site_test
+
+// The npm package in Node, beyond TestNPMPackageNode: the core off the
+// calling thread (the event loop stays free, the process exits right
+// after its last call), require() from CommonJS, and a failed load that
+// a try/catch catches whole and that says what was read or fetched.
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runNode runs a script in dir and decodes the one JSON object it
+// prints into out; it returns when the process has exited.
+func runNode(t *testing.T, dir string, out any, args ...string) time.Time {
+	t.Helper()
+	cmd := exec.Command("node", args...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	outb, err := cmd.Output()
+	exited := time.Now()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s%s", strings.Join(args, " "), err, outb, stderr.String())
+	}
+	if err := json.Unmarshal(outb, out); err != nil {
+		t.Fatalf("node %s printed %q (stderr %q): %v", strings.Join(args, " "), outb, stderr.String(), err)
+	}
+	return exited
+}
+
+// offThreadScript compiles a schema of many messages while a 5 ms
+// interval measures the event loop's longest stall, then prints the
+// time of its last call's answer and lets the process end by itself.
+const offThreadScript = `
+import * as pp from "protoplay";
+const n = Number(process.argv[2]);
+let big = 'syntax = "proto3";\npackage big;\n';
+for (let i = 0; i < n; i++) big += "message M" + i + " { int32 a = 1; string b = 2; repeated M" + i + " c = 3; }\n";
+await pp.initialize();
+let maxGap = 0, ticks = 0, last = performance.now();
+const iv = setInterval(() => { const now = performance.now(); maxGap = Math.max(maxGap, now - last); last = now; ticks++; }, 5);
+const t0 = performance.now();
+const r = await pp.compile({ "big.proto": big });
+const compileMs = performance.now() - t0;
+clearInterval(iv);
+const small = await pp.compile('syntax = "proto3";\nmessage S { int32 a = 1; }\n');
+console.log(JSON.stringify({ compileMs, maxGap, ticks, generated: r.generated.length, bytes: r.generated[0].content.length, small: small.generated.length, end: Date.now() }));
+`
+
+// TestNPMPackageNodeOffThread: in Node the core runs off the calling
+// thread, so a long compile leaves the event loop free (no stall over
+// 1 s, nor a third of the compile, while it runs), and the process ends within 1 s of its last
+// call with nothing to close.
+func TestNPMPackageNodeOffThread(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "offthread.mjs"), offThreadScript)
+	var out struct {
+		CompileMs, MaxGap float64
+		Ticks, Generated  int
+		Bytes, Small      int
+		End               int64
+	}
+	exited := runNode(t, dir, &out, "offthread.mjs", "200")
+	linger := exited.Sub(time.UnixMilli(out.End))
+	t.Logf("200 messages compiled in %.0f ms (%d bytes of Go); the event loop's longest stall meanwhile %.0f ms (%d ticks of 5 ms); the process exited %v after the last answer",
+		out.CompileMs, out.Bytes, out.MaxGap, out.Ticks, linger.Round(time.Millisecond))
+	if out.Generated != 1 || out.Bytes < 10000 || out.Small != 1 {
+		t.Errorf("compile: %+v", out)
+	}
+	// On the calling thread the compile would be one stall as long as
+	// itself; off it, the loop ticks throughout (the answer, megabytes of
+	// Go, takes a moment to receive on a loaded machine).
+	if out.MaxGap > 1000 || out.MaxGap > out.CompileMs/3 || float64(out.Ticks)*50 < out.CompileMs {
+		t.Errorf("the event loop stalled for %.0f ms (%d ticks of 5 ms in %.0f ms) during a compile: the core blocks the calling thread", out.MaxGap, out.Ticks, out.CompileMs)
+	}
+	if linger > time.Second {
+		t.Errorf("the process exited %v after its last call, want within 1 s", linger)
+	}
+}
+
+// moduleScript gives initialize a module it compiled: the core then runs
+// in a worker thread (a module cannot go to another process).
+const moduleScript = `
+import * as pp from "protoplay";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+const wasm = createRequire(import.meta.url).resolve("protoplay/protoplay.wasm");
+await pp.initialize({ wasmModule: await WebAssembly.compile(readFileSync(wasm)) });
+let maxGap = 0, last = performance.now();
+const iv = setInterval(() => { const now = performance.now(); maxGap = Math.max(maxGap, now - last); last = now; }, 5);
+const t0 = performance.now();
+const r = await pp.compile('syntax = "proto3";\npackage m;\nmessage A { int32 x = 1; }\n');
+clearInterval(iv);
+console.log(JSON.stringify({ go: r.generated[0].content.includes("type A struct"), ms: performance.now() - t0, maxGap }));
+`
+
+// TestNPMPackageNodeModule: initialize({ wasmModule }) runs the core in a
+// worker thread, off the calling thread too.
+func TestNPMPackageNodeModule(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "module.mjs"), moduleScript)
+	var out struct {
+		Go         bool
+		Ms, MaxGap float64
+	}
+	// V8 goes on optimising the module in the background, which Node
+	// waits for at exit (the README says so): the test ends the process
+	// once it has answered.
+	cmd := exec.Command("node", "module.mjs")
+	cmd.Dir = dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if err := json.Unmarshal(line, &out); err != nil {
+		t.Fatalf("node module.mjs printed %q (%v): %s", line, err, stderr.String())
+	}
+	t.Logf("with a compiled module: %+v", out)
+	if !out.Go {
+		t.Errorf("compile: %+v", out)
+	}
+}
+
+// cjsScript is a CommonJS user of the package (Node 18 and 20 cannot
+// require() an ES module).
+const cjsScript = `
+const pp = require("protoplay");
+const t0 = Date.now();
+pp.compile('syntax = "proto3";\npackage demo;\nmessage Ping { int64 at = 1; }\n').then(async (r) => {
+  let kind = "", isError = false;
+  try { await pp.compile('syntax = "proto3";\nmessage A { int32 x = ; }\n'); } catch (e) { kind = e.kind; isError = e instanceof pp.ProtoplayError; }
+  const enc = await pp.encode('syntax = "proto3";\nmessage A { int32 x = 1; }\n', "A", { x: 150 });
+  console.log(JSON.stringify({ version: pp.version, go: r.generated[0].content.includes("type Ping struct"), kind, isError, hex: enc.hex, end: Date.now() }));
+});
+`
+
+// TestNPMPackageNodeCommonJS: require("protoplay") works (node.cjs, by
+// the "require" condition), with the same API, and the process exits
+// right after.
+func TestNPMPackageNodeCommonJS(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "use.cjs"), cjsScript)
+	var out struct {
+		Version string
+		Go      bool
+		Kind    string
+		IsError bool
+		Hex     string
+		End     int64
+	}
+	exited := runNode(t, dir, &out, "use.cjs")
+	linger := exited.Sub(time.UnixMilli(out.End))
+	t.Logf("require(\"protoplay\")@%s: %+v; exited %v after the last answer", out.Version, out, linger.Round(time.Millisecond))
+	if !out.Go || out.Kind != "schema" || !out.IsError || out.Hex != "08 96 01" {
+		t.Errorf("CommonJS: %+v", out)
+	}
+	if linger > time.Second {
+		t.Errorf("the process exited %v after its last call, want within 1 s", linger)
+	}
+}
+
+// loadFailScript calls compile with no initialize() on a package whose
+// protoplay.wasm is gone, then initialize() with a URL that answers with
+// a page: both must reject into the try/catch, with no unhandled
+// rejection, saying what was read or fetched and what came back.
+const loadFailScript = `
+import * as pp from "protoplay";
+import { createServer } from "node:http";
+const out = { unhandled: [] };
+process.on("unhandledRejection", (e) => out.unhandled.push(String(e?.message ?? e)));
+try { await pp.compile('syntax = "proto3";'); out.missing = "compiled"; } catch (e) { out.missing = e.message; }
+try { await pp.coreVersion(); } catch (e) { out.again = e.message; }
+const srv = createServer((req, res) => { res.writeHead(200, { "content-type": "text/html" }); res.end("<!doctype html><title>app</title>"); });
+await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+try { await pp.initialize({ wasmURL: "http://127.0.0.1:" + srv.address().port + "/protoplay.wasm" }); out.html = "loaded"; } catch (e) { out.html = e.message; }
+// As Vite 6's dev server does for pre-bundled protoplay.
+try { await pp.initialize({ wasmURL: "http://127.0.0.1:" + srv.address().port + "/node_modules/.vite/deps/protoplay.wasm" }); out.vite = "loaded"; } catch (e) { out.vite = e.message; }
+srv.close();
+await new Promise((r) => setTimeout(r, 100));
+console.log(JSON.stringify(out));
+`
+
+// TestNPMPackageNodeLoadFailure: a core that cannot load rejects the
+// call that needed it (caught by its try/catch, no unhandled rejection
+// killing the process), and the message says what was read or fetched,
+// what came back and what to do.
+func TestNPMPackageNodeLoadFailure(t *testing.T) {
+	dir := installPackage(t)
+	if err := os.Remove(filepath.Join(dir, "node_modules/protoplay/protoplay.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "fail.mjs"), loadFailScript)
+	var out struct {
+		Unhandled      []string
+		Missing, Again string
+		HTML, Vite     string
+	}
+	runNode(t, dir, &out, "fail.mjs")
+	t.Logf("missing file: %s\nHTML instead: %s", out.Missing, out.HTML)
+	if len(out.Unhandled) > 0 {
+		t.Errorf("unhandled rejections: %q", out.Unhandled)
+	}
+	for _, want := range []string{"protoplay: could not load protoplay.wasm from file://", "node_modules/protoplay/protoplay.wasm", "ENOENT", "initialize({ wasmURL })"} {
+		if !strings.Contains(out.Missing, want) {
+			t.Errorf("missing file: %q lacks %q", out.Missing, want)
+		}
+	}
+	if !strings.Contains(out.Again, "could not load protoplay.wasm") {
+		t.Errorf("a second call after the failed start: %q, want it to try again and fail the same way", out.Again)
+	}
+	if !strings.Contains(out.Vite, "/node_modules/.vite/deps/protoplay.wasm: HTTP 200") || !strings.Contains(out.Vite, `add optimizeDeps: { exclude: ["protoplay"] } to vite.config`) {
+		t.Errorf("a page for the wasm from Vite's pre-bundled deps: %q, want the optimizeDeps advice", out.Vite)
+	}
+	for _, want := range []string{"/protoplay.wasm: HTTP 200", "Content-Type text/html", `body starting 3c 21 64 6f 63 74 79 70 ("<!doctyp")`, "not WebAssembly", "answered with a page"} {
+		if !strings.Contains(out.HTML, want) {
+			t.Errorf("HTML for the wasm: %q lacks %q", out.HTML, want)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+// Node's core off the calling thread: a child process running the
+// core's script (node-worker.ts, inlined as a string), or a worker thread
+// when the caller gives a compiled module (which only a thread can take).
+// Calls are messages, as with the browser's Worker (client.ts). The child
+// is unref'd while no call is pending, so an idle core never keeps the
+// process alive, and killed when the process exits (as esbuild-wasm does
+// with its child). A child process rather than a worker thread by
+// default: V8 goes on optimising the running wasm on background threads,
+// and Node, exiting, waits for all of that work (seconds, after a compile)
+// unless it belongs to another process.
+// The core enforces the limits itself (they go with every call); a call
+// that overruns the time limit by far (a stage the core cannot stop in)
+// gets the process terminated, and the next call starts a fresh one.
+import { spawn } from "node:child_process";
+import { Worker } from "node:worker_threads";
+import type { CoreError, Method } from "./api.gen";
+import { ProtoplayError, type Backend } from "./common";
+import type { FromWorker } from "./messages";
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+// How long past the time limit a call may run before the core is
+// terminated (the core stops itself between stages; this is for a stage
+// that does not end).
+const graceMs = 5_000;
+
+class CallFailed extends Error {
+  constructor(
+    message: string,
+    readonly detail?: CoreError,
+  ) {
+    super(message);
+  }
+}
+
+// A Channel is the child process or the worker thread.
+interface Channel {
+  send(m: unknown): void;
+  on(event: "message", f: (m: FromWorker) => void): void;
+  on(event: "error", f: (e: Error) => void): void;
+  on(event: "exit", f: (code: number | null) => void): void;
+  hold(on: boolean): void; // keep the process alive (a call is pending)
+  kill(): void;
+}
+
+const proc = (globalThis as any).process;
+
+function childProcess(bytes: Uint8Array, limits: { timeoutMs: number; memoryLimit: number }): Channel {
+  const child = spawn(proc.execPath, ["--input-type=commonjs", "-e", __PROTOPLAY_NODE_WORKER__], {
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+    serialization: "advanced",
+    windowsHide: true,
+  });
+  // The core's own complaints (a Go panic) go to this process's stderr.
+  child.stderr?.on("data", (d: unknown) => proc.stderr.write(d));
+  const kill = () => child.kill();
+  proc.on("exit", kill);
+  child.on("exit", () => proc.off("exit", kill));
+  child.send({ type: "init", bytes, limits });
+  return {
+    send: (m) => child.send(m),
+    on: (event: any, f: any) => child.on(event, f),
+    hold(on) {
+      for (const h of [child, child.channel, child.stderr]) on ? h?.ref?.() : h?.unref?.();
+    },
+    kill,
+  };
+}
+
+function workerThread(module: WebAssembly.Module, limits: { timeoutMs: number; memoryLimit: number }): Channel {
+  const worker = new Worker(__PROTOPLAY_NODE_WORKER__, { eval: true, workerData: { module, limits }, name: "protoplay core" });
+  return {
+    send: (m) => worker.postMessage(m),
+    on: (event: any, f: any) => worker.on(event, f),
+    hold: (on) => (on ? worker.ref() : worker.unref()),
+    kill: () => void worker.terminate(),
+  };
+}
+
+// runInChild starts the core in a child process from the .wasm's bytes,
+// or in a worker thread from a compiled module.
+export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Uint8Array }, limits: { timeoutMs: number; memoryLimit: number }): Promise<Backend> {
+  let current: { ch: Channel; ready: Promise<string> } | undefined;
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+
+  const hold = () => current?.ch.hold(pending.size > 0);
+
+  function start(): { ch: Channel; ready: Promise<string> } {
+    const ch = core.module ? workerThread(core.module, limits) : childProcess(core.bytes!, limits);
+    let started!: (v: string) => void, failed!: (e: Error) => void;
+    const ready = new Promise<string>((res, rej) => ((started = res), (failed = rej)));
+    ready.catch(() => {}); // a restart's failure is its calls'
+    const t = { ch, ready };
+    const end = (message: string) => {
+      if (current === t) current = undefined;
+      failed(new ProtoplayError(`protoplay: ${message}`));
+      for (const [id, p] of pending) {
+        clearTimeout(p.timer);
+        pending.delete(id);
+        p.reject(new CallFailed(`protoplay: ${message}`, { kind: "internal", message, offset: -1 }));
+      }
+    };
+    ch.on("message", (m: FromWorker) => {
+      switch (m.type) {
+        case "ready":
+          started(m.version);
+          hold();
+          return;
+        case "fatal":
+          end(`the core failed to start: ${m.message}`);
+          ch.kill();
+          return;
+      }
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      clearTimeout(p.timer);
+      if (m.type === "result") p.resolve(m.result);
+      else p.reject(new CallFailed(m.message, m.detail));
+      hold();
+    });
+    ch.on("error", (e) => end(`the core's process failed: ${e?.message ?? e}`));
+    ch.on("exit", (code) => end(`the core's process exited (code ${code})`));
+    return t;
+  }
+
+  current = start();
+  const version = await current.ready;
+  return {
+    version,
+    limits,
+    call<M extends Method>(method: M, params: unknown): Promise<any> {
+      current ??= start();
+      const t = current;
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          if (!pending.has(id)) return;
+          const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
+          const p = pending.get(id)!;
+          pending.delete(id);
+          p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
+          if (current === t) current = undefined;
+          t.ch.kill();
+        }, limits.timeoutMs + graceMs);
+        pending.set(id, { resolve, reject, timer });
+        hold();
+        t.ch.send({ type: "call", id, method, params });
+      });
+    },
+  };
+}
