@@ -522,3 +522,61 @@ func (g *generator) decodeMap(fn *fieldNames) []jen.Code {
 		jen.For().Block(loop...),
 	}
 }
+
+// ProtoJSONResolverName is the name of the function a generated file
+// declares to make its messages by full name for google.protobuf.Any in
+// ProtoJSON: "NewMessage_" and the file's path with every character other
+// than a letter or digit made "_" ("NewMessage_google_protobuf_any_proto").
+// A package-level name it would collide with gives it "_" suffixes.
+func ProtoJSONResolverName(path string) string {
+	b := []byte(path)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	return "NewMessage_" + string(b)
+}
+
+// genResolver prints the file's resolver function: a new message for each
+// message type the file declares (nested ones included), else the answer
+// of the resolver functions of the files whose types the file's fields
+// use (so an Any in a program resolves every type reachable that way).
+func (g *generator) genResolver(jf *jen.File, f *fileNames) {
+	var cases []jen.Code
+	var msg func(md protoreflect.MessageDescriptor)
+	msg = func(md protoreflect.MessageDescriptor) {
+		if md.IsMapEntry() {
+			return
+		}
+		cases = append(cases, jen.Case(jen.Lit(string(md.FullName()))).Block(jen.Return(jen.New(jen.Id(g.msgs[md.FullName()].goName)))))
+		for i := 0; i < md.Messages().Len(); i++ {
+			msg(md.Messages().Get(i))
+		}
+	}
+	for i := 0; i < f.desc.Messages().Len(); i++ {
+		msg(f.desc.Messages().Get(i))
+	}
+	var deps []*fileNames
+	seen := map[string]bool{f.desc.Path(): true}
+	forEachFieldType(f.desc, func(_ protoreflect.FieldDescriptor, d protoreflect.Descriptor) {
+		p := d.ParentFile().Path()
+		if !seen[p] {
+			seen[p] = true
+			deps = append(deps, g.byPath[p])
+		}
+	})
+	var body []jen.Code
+	if len(cases) > 0 {
+		body = append(body, jen.Switch(jen.Id("name")).Block(cases...))
+	}
+	for _, dep := range deps {
+		body = append(body, jen.If(jen.Id("m").Op(":=").Qual(dep.importPath, dep.resolverName).Call(jen.Id("name")), jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m"))))
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	jf.Comment("// " + f.resolverName + " returns a new, empty message of the type with the given")
+	jf.Comment("// full name (\"pkg.Message\"), if " + safeText(f.desc.Path()) + " declares it or the files whose types its")
+	jf.Comment("// fields use do; otherwise nil. protojson.ResolverFunc(" + f.resolverName + ") is a")
+	jf.Comment("// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).")
+	jf.Func().Id(f.resolverName).Params(jen.Id("name").String()).Add(pj("Message")).Block(body...)
+}

@@ -419,3 +419,15 @@ func (m *Any) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	}
 	return m.CheckInitialized()
 }
+
+// NewMessage_google_protobuf_any_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/any.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_any_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_any_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Any":
+		return new(Any)
+	}
+	return nil
+}

@@ -1923,3 +1923,25 @@ func (m *Mixin) DecodeProtoJSON(d *protojson.Decoder) error {
 		}
 	}
 }
+
+// NewMessage_google_protobuf_api_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/api.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_api_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_api_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Api":
+		return new(Api)
+	case "google.protobuf.Method":
+		return new(Method)
+	case "google.protobuf.Mixin":
+		return new(Mixin)
+	}
+	if m := typepb.NewMessage_google_protobuf_type_proto(name); m != nil {
+		return m
+	}
+	if m := sourcecontextpb.NewMessage_google_protobuf_source_context_proto(name); m != nil {
+		return m
+	}
+	return nil
+}

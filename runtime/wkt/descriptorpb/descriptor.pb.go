@@ -22452,3 +22452,79 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 		}
 	}
 }
+
+// NewMessage_google_protobuf_descriptor_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/descriptor.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_descriptor_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.FileDescriptorSet":
+		return new(FileDescriptorSet)
+	case "google.protobuf.FileDescriptorProto":
+		return new(FileDescriptorProto)
+	case "google.protobuf.DescriptorProto":
+		return new(DescriptorProto)
+	case "google.protobuf.DescriptorProto.ExtensionRange":
+		return new(DescriptorProto_ExtensionRange)
+	case "google.protobuf.DescriptorProto.ReservedRange":
+		return new(DescriptorProto_ReservedRange)
+	case "google.protobuf.ExtensionRangeOptions":
+		return new(ExtensionRangeOptions)
+	case "google.protobuf.ExtensionRangeOptions.Declaration":
+		return new(ExtensionRangeOptions_Declaration)
+	case "google.protobuf.FieldDescriptorProto":
+		return new(FieldDescriptorProto)
+	case "google.protobuf.OneofDescriptorProto":
+		return new(OneofDescriptorProto)
+	case "google.protobuf.EnumDescriptorProto":
+		return new(EnumDescriptorProto)
+	case "google.protobuf.EnumDescriptorProto.EnumReservedRange":
+		return new(EnumDescriptorProto_EnumReservedRange)
+	case "google.protobuf.EnumValueDescriptorProto":
+		return new(EnumValueDescriptorProto)
+	case "google.protobuf.ServiceDescriptorProto":
+		return new(ServiceDescriptorProto)
+	case "google.protobuf.MethodDescriptorProto":
+		return new(MethodDescriptorProto)
+	case "google.protobuf.FileOptions":
+		return new(FileOptions)
+	case "google.protobuf.MessageOptions":
+		return new(MessageOptions)
+	case "google.protobuf.FieldOptions":
+		return new(FieldOptions)
+	case "google.protobuf.FieldOptions.EditionDefault":
+		return new(FieldOptions_EditionDefault)
+	case "google.protobuf.FieldOptions.FeatureSupport":
+		return new(FieldOptions_FeatureSupport)
+	case "google.protobuf.OneofOptions":
+		return new(OneofOptions)
+	case "google.protobuf.EnumOptions":
+		return new(EnumOptions)
+	case "google.protobuf.EnumValueOptions":
+		return new(EnumValueOptions)
+	case "google.protobuf.ServiceOptions":
+		return new(ServiceOptions)
+	case "google.protobuf.MethodOptions":
+		return new(MethodOptions)
+	case "google.protobuf.UninterpretedOption":
+		return new(UninterpretedOption)
+	case "google.protobuf.UninterpretedOption.NamePart":
+		return new(UninterpretedOption_NamePart)
+	case "google.protobuf.FeatureSet":
+		return new(FeatureSet)
+	case "google.protobuf.FeatureSetDefaults":
+		return new(FeatureSetDefaults)
+	case "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault":
+		return new(FeatureSetDefaults_FeatureSetEditionDefault)
+	case "google.protobuf.SourceCodeInfo":
+		return new(SourceCodeInfo)
+	case "google.protobuf.SourceCodeInfo.Location":
+		return new(SourceCodeInfo_Location)
+	case "google.protobuf.GeneratedCodeInfo":
+		return new(GeneratedCodeInfo)
+	case "google.protobuf.GeneratedCodeInfo.Annotation":
+		return new(GeneratedCodeInfo_Annotation)
+	}
+	return nil
+}

@@ -364,3 +364,15 @@ func (m *Duration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) er
 	}
 	return m.CheckInitialized()
 }
+
+// NewMessage_google_protobuf_duration_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/duration.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_duration_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Duration":
+		return new(Duration)
+	}
+	return nil
+}

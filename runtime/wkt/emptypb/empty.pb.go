@@ -276,3 +276,15 @@ func (m *Empty) DecodeProtoJSON(d *protojson.Decoder) error {
 		}
 	}
 }
+
+// NewMessage_google_protobuf_empty_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/empty.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_empty_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_empty_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Empty":
+		return new(Empty)
+	}
+	return nil
+}

@@ -477,3 +477,15 @@ func (m *FieldMask) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) e
 	}
 	return m.CheckInitialized()
 }
+
+// NewMessage_google_protobuf_field_mask_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/field_mask.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_field_mask_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.FieldMask":
+		return new(FieldMask)
+	}
+	return nil
+}

@@ -334,3 +334,15 @@ func (m *SourceContext) DecodeProtoJSON(d *protojson.Decoder) error {
 		}
 	}
 }
+
+// NewMessage_google_protobuf_source_context_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/source_context.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_source_context_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.SourceContext":
+		return new(SourceContext)
+	}
+	return nil
+}

@@ -1328,3 +1328,19 @@ func (m *ListValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) e
 	}
 	return m.CheckInitialized()
 }
+
+// NewMessage_google_protobuf_struct_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/struct.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_struct_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Struct":
+		return new(Struct)
+	case "google.protobuf.Value":
+		return new(Value)
+	case "google.protobuf.ListValue":
+		return new(ListValue)
+	}
+	return nil
+}

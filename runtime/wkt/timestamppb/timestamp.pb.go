@@ -393,3 +393,15 @@ func (m *Timestamp) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) e
 	}
 	return m.CheckInitialized()
 }
+
+// NewMessage_google_protobuf_timestamp_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/timestamp.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_timestamp_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_timestamp_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Timestamp":
+		return new(Timestamp)
+	}
+	return nil
+}

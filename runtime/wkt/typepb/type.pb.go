@@ -3534,3 +3534,29 @@ func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 		}
 	}
 }
+
+// NewMessage_google_protobuf_type_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/type.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_type_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_type_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Type":
+		return new(Type)
+	case "google.protobuf.Field":
+		return new(Field)
+	case "google.protobuf.Enum":
+		return new(Enum)
+	case "google.protobuf.EnumValue":
+		return new(EnumValue)
+	case "google.protobuf.Option":
+		return new(Option)
+	}
+	if m := sourcecontextpb.NewMessage_google_protobuf_source_context_proto(name); m != nil {
+		return m
+	}
+	if m := anypb.NewMessage_google_protobuf_any_proto(name); m != nil {
+		return m
+	}
+	return nil
+}

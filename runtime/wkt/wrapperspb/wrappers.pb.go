@@ -2375,3 +2375,31 @@ func (m *BytesValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	}
 	return m.CheckInitialized()
 }
+
+// NewMessage_google_protobuf_wrappers_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/wrappers.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_wrappers_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.DoubleValue":
+		return new(DoubleValue)
+	case "google.protobuf.FloatValue":
+		return new(FloatValue)
+	case "google.protobuf.Int64Value":
+		return new(Int64Value)
+	case "google.protobuf.UInt64Value":
+		return new(UInt64Value)
+	case "google.protobuf.Int32Value":
+		return new(Int32Value)
+	case "google.protobuf.UInt32Value":
+		return new(UInt32Value)
+	case "google.protobuf.BoolValue":
+		return new(BoolValue)
+	case "google.protobuf.StringValue":
+		return new(StringValue)
+	case "google.protobuf.BytesValue":
+		return new(BytesValue)
+	}
+	return nil
+}
