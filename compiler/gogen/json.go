@@ -376,7 +376,7 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 	}
 	keyRead := func(key string) []jen.Code {
 		return []jen.Code{
-			jen.List(jen.Id(key), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("Key").Call(),
+			jen.List(jen.Id(key), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("KeyRaw").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
 		}
@@ -455,7 +455,7 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 		cases = append(cases, jen.Case(lits...).Block(c...))
 	}
 	cases = append(cases, jen.Default().Block(unknown))
-	body := append(head, jen.For().Block(append(keyRead("key"), jen.Switch(jen.Id("key")).Block(cases...))...))
+	body := append(head, jen.For().Block(append(keyRead("key"), jen.Switch(jen.String().Call(jen.Id("key"))).Block(cases...))...))
 	g.printDecodeJSON(jf, mn, body)
 }
 

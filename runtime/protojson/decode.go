@@ -64,7 +64,7 @@ type Decoder struct {
 	depth  int // how many more messages may be entered
 	opts   UnmarshalOptions
 	// lastKey is the member name read last.
-	lastKey string
+	lastKey []byte
 	// typeKeyDepth is the depth whose object skips "@type" (see
 	// SkipTypeKey); -1 for none.
 	typeKeyDepth int
@@ -242,45 +242,53 @@ func (d *Decoder) ObjectStart() error {
 // Key reads the next member name of the object being read and the colon
 // after it, or the '}' that ends the object, in which case ok is false.
 func (d *Decoder) Key() (key string, ok bool, err error) {
+	k, ok, err := d.KeyRaw()
+	return string(k), ok, err
+}
+
+// KeyRaw is Key returning the name's bytes (unescaped), valid until the
+// next call; generated code switches on string(key), which does not
+// allocate.
+func (d *Decoder) KeyRaw() (key []byte, ok bool, err error) {
 	d.skipSpace()
 	if d.pos >= len(d.in) {
-		return "", false, d.unexpected()
+		return nil, false, d.unexpected()
 	}
 	c := d.in[d.pos]
 	switch {
 	case c == '}' && (d.last == '{' || d.last == 'v'):
 		d.pos++
 		d.last = 'v'
-		return "", false, nil
+		return nil, false, nil
 	case c == ',' && d.last == 'v':
 		d.pos++
 		d.skipSpace()
 		if d.pos >= len(d.in) {
-			return "", false, d.unexpected()
+			return nil, false, d.unexpected()
 		}
 		if d.in[d.pos] != '"' {
-			return "", false, d.unexpected()
+			return nil, false, d.unexpected()
 		}
 	case c == '"' && d.last == '{':
 	default:
-		return "", false, d.unexpected()
+		return nil, false, d.unexpected()
 	}
 	d.keyPos = d.pos
-	s, err := d.readString()
+	k, err := d.readStringRaw()
 	if err != nil {
-		return "", false, err
+		return nil, false, err
 	}
 	d.skipSpace()
 	if d.pos >= len(d.in) || d.in[d.pos] != ':' {
 		if d.pos >= len(d.in) {
-			return "", false, d.unexpected()
+			return nil, false, d.unexpected()
 		}
-		return "", false, d.ErrorAt(d.pos, ErrSyntax, `missing ":" after field name`)
+		return nil, false, d.ErrorAt(d.pos, ErrSyntax, `missing ":" after field name`)
 	}
 	d.pos++
 	d.last = ':'
-	d.lastKey = s
-	return s, true, nil
+	d.lastKey = k
+	return k, true, nil
 }
 
 // KeyPos returns the byte offset of the member name read last.
@@ -352,7 +360,7 @@ func (d *Decoder) DuplicateKey() error {
 // Unknown handles a member name that names no field: under DiscardUnknown
 // it skips the member's value, otherwise it fails with ErrUnknownField.
 func (d *Decoder) Unknown() error {
-	if d.depth == d.typeKeyDepth && d.lastKey == "@type" {
+	if d.depth == d.typeKeyDepth && string(d.lastKey) == "@type" {
 		if _, err := d.String(); err != nil {
 			return err
 		}
@@ -525,6 +533,24 @@ func (d *Decoder) readString() (string, error) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw), nil
 	}
+	return string(unescape(raw)), nil
+}
+
+// readStringRaw is readString returning the value's bytes: a slice of the
+// input when the string has no escapes.
+func (d *Decoder) readStringRaw() ([]byte, error) {
+	start := d.pos
+	end, err := d.scanString(start)
+	if err != nil {
+		return nil, err
+	}
+	d.tokPos = start
+	d.pos = end
+	d.last = 'v'
+	raw := d.in[start+1 : end-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw, nil
+	}
 	return unescape(raw), nil
 }
 
@@ -590,7 +616,7 @@ func hex4(b []byte) (uint16, bool) {
 }
 
 // unescape decodes the body of a string that scanString accepted.
-func unescape(raw []byte) string {
+func unescape(raw []byte) []byte {
 	out := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); {
 		c := raw[i]
@@ -626,7 +652,7 @@ func unescape(raw []byte) string {
 		}
 		i += 2
 	}
-	return string(out)
+	return out
 }
 
 // Bool reads true or false.
@@ -640,20 +666,40 @@ func (d *Decoder) Bool() (bool, error) {
 
 // numberText reads the text of an integer or float value: a JSON number,
 // or a JSON string holding exactly a JSON number (no spaces), as ProtoJSON
-// accepts for every numeric field. quoted reports the string form.
-func (d *Decoder) numberText(want string) (text string, quoted bool, err error) {
+// accepts for every numeric field. quoted reports the string form. The
+// bytes are valid until the next read.
+func (d *Decoder) numberText(want string) (text []byte, quoted bool, err error) {
 	switch d.Peek() {
 	case Number:
 		b, err := d.number()
-		return string(b), false, err
+		return b, false, err
 	case String:
-		s, err := d.readString()
+		s, err := d.readStringRaw()
 		if err != nil {
-			return "", true, err
+			return nil, true, err
 		}
 		return s, true, nil
 	}
-	return "", false, d.wrongType(want)
+	return nil, false, d.wrongType(want)
+}
+
+// plainInt parses s when it is an optional '-' and decimal digits without
+// a leading zero, the common case, without allocating; ok is false for
+// any other form (left to intText) and for values beyond 64 bits.
+func plainInt(s []byte) (neg bool, v uint64, ok bool) {
+	if len(s) > 0 && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if len(s) == 0 || len(s) > 19 || (s[0] == '0' && len(s) > 1) {
+		return false, 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false, 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return neg, v, true
 }
 
 // intText returns the decimal integer a ProtoJSON integer value denotes:
@@ -718,11 +764,22 @@ func intText(s string) (string, bool) {
 }
 
 func (d *Decoder) parseInt(want string, bitSize int) (int64, error) {
-	s, _, err := d.numberText(want)
+	b, _, err := d.numberText(want)
 	if err != nil {
 		return 0, err
 	}
-	if t, ok := intText(s); ok {
+	if neg, u, ok := plainInt(b); ok {
+		lim := uint64(1)<<(bitSize-1) - 1
+		if neg {
+			lim++
+		}
+		if u <= lim {
+			if neg {
+				return -int64(u), nil
+			}
+			return int64(u), nil
+		}
+	} else if t, ok := intText(string(b)); ok {
 		if v, err := strconv.ParseInt(t, 10, bitSize); err == nil {
 			return v, nil
 		}
@@ -731,11 +788,15 @@ func (d *Decoder) parseInt(want string, bitSize int) (int64, error) {
 }
 
 func (d *Decoder) parseUint(want string, bitSize int) (uint64, error) {
-	s, _, err := d.numberText(want)
+	b, _, err := d.numberText(want)
 	if err != nil {
 		return 0, err
 	}
-	if t, ok := intText(s); ok {
+	if neg, u, ok := plainInt(b); ok && !neg {
+		if bitSize == 64 || u <= 1<<bitSize-1 {
+			return u, nil
+		}
+	} else if t, ok := intText(string(b)); ok {
 		if v, err := strconv.ParseUint(t, 10, bitSize); err == nil {
 			return v, nil
 		}
@@ -763,12 +824,12 @@ func (d *Decoder) Uint32() (uint32, error) {
 func (d *Decoder) Uint64() (uint64, error) { return d.parseUint("uint64", 64) }
 
 func (d *Decoder) parseFloat(want string, bitSize int) (float64, error) {
-	s, quoted, err := d.numberText(want)
+	b, quoted, err := d.numberText(want)
 	if err != nil {
 		return 0, err
 	}
 	if quoted {
-		switch s {
+		switch string(b) {
 		case "NaN":
 			return math.NaN(), nil
 		case "Infinity":
@@ -776,11 +837,11 @@ func (d *Decoder) parseFloat(want string, bitSize int) (float64, error) {
 		case "-Infinity":
 			return math.Inf(-1), nil
 		}
-		if n, ok := scanNumber([]byte(s)); !ok || n != len(s) {
+		if n, ok := scanNumber(b); !ok || n != len(b) {
 			return 0, d.InvalidValue("invalid value for " + want + ": " + d.tokenText(d.tokPos))
 		}
 	}
-	v, err := strconv.ParseFloat(s, bitSize)
+	v, err := strconv.ParseFloat(string(b), bitSize)
 	if err != nil {
 		return 0, d.InvalidValue("invalid value for " + want + ": " + d.tokenText(d.tokPos))
 	}
@@ -944,7 +1005,7 @@ func (d *Decoder) Clone() *Decoder {
 }
 
 // LastKey returns the member name read last.
-func (d *Decoder) LastKey() string { return d.lastKey }
+func (d *Decoder) LastKey() string { return string(d.lastKey) }
 
 // SkipTypeKey makes the message about to be decoded (the next to call
 // Enter) skip an "@type" member, as the ProtoJSON form of an Any puts one

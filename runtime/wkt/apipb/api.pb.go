@@ -657,14 +657,14 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -1351,14 +1351,14 @@ func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -1884,14 +1884,14 @@ func (m *Mixin) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err

@@ -512,14 +512,14 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "file":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -1556,14 +1556,14 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -2687,14 +2687,14 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -3319,14 +3319,14 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "start":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -3711,14 +3711,14 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "start":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -4330,14 +4330,14 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "uninterpretedOption", "uninterpreted_option":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -4897,14 +4897,14 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "number":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -6078,14 +6078,14 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -6591,14 +6591,14 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -7171,14 +7171,14 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -7626,14 +7626,14 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "start":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -8067,14 +8067,14 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -8545,14 +8545,14 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -9150,14 +9150,14 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -10627,14 +10627,14 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "javaPackage", "java_package":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -11570,14 +11570,14 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "messageSetWireFormat", "message_set_wire_format":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -13127,14 +13127,14 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "ctype":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -13701,14 +13701,14 @@ func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) erro
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "edition":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -14188,14 +14188,14 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "editionIntroduced", "edition_introduced":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -14640,14 +14640,14 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "features":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -15217,14 +15217,14 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "allowAlias", "allow_alias":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -15834,14 +15834,14 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "deprecated":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -16354,14 +16354,14 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "features":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -16989,14 +16989,14 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "deprecated":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -17653,14 +17653,14 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -18129,14 +18129,14 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "namePart", "name_part":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -19226,14 +19226,14 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "fieldPresence", "field_presence":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -19745,14 +19745,14 @@ func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "defaults":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -20222,14 +20222,14 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "edition":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -20640,14 +20640,14 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "location":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -21296,14 +21296,14 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "path":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -21726,14 +21726,14 @@ func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "annotation":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -22362,14 +22362,14 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "path":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err

@@ -264,7 +264,7 @@ func (m *Empty) DecodeProtoJSON(d *protojson.Decoder) error {
 		return err
 	}
 	for {
-		_, ok, err := d.Key()
+		_, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}

@@ -307,14 +307,14 @@ func (m *SourceContext) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "fileName", "file_name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err

@@ -711,14 +711,14 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -1856,14 +1856,14 @@ func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "kind":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -2565,14 +2565,14 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -3075,14 +3075,14 @@ func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
@@ -3495,14 +3495,14 @@ func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 	var seen [1]uint64
 	for {
-		key, ok, err := d.Key()
+		key, ok, err := d.KeyRaw()
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return nil
 		}
-		switch key {
+		switch string(key) {
 		case "name":
 			if err := d.Mark(seen[:], 0); err != nil {
 				return err
