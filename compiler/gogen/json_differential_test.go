@@ -18,14 +18,19 @@ import (
 	"github.com/protoplay/protoplay/internal/gentest"
 )
 
-// jsonDiffSchemas are the conformance test messages: proto2, proto3 and
-// their editions forms.
+// jsonDiffSchemas are the conformance test messages (proto2, proto3 and
+// their editions forms) and three unittest schemas.
 var jsonDiffSchemas = []string{
 	"google/protobuf/test_messages_proto2.proto",
 	"google/protobuf/test_messages_proto3.proto",
 	"editions/golden/test_messages_proto2_editions.proto",
 	"editions/golden/test_messages_proto3_editions.proto",
 	"conformance/test_protos/test_messages_edition2023.proto",
+	// proto3 optional fields, every well-known type in every position,
+	// and maps of every key and value kind.
+	"google/protobuf/unittest_proto3_optional.proto",
+	"google/protobuf/unittest_well_known_types.proto",
+	"google/protobuf/map_unittest.proto",
 }
 
 // TestJSONDifferential generates jsonDiffSchemas and runs
