@@ -115,6 +115,13 @@ func ParseOptions(param string) (Options, error) {
 // before collision suffixes (see gogen.GoCamelCase).
 func GoCamelCase(s string) string { return gogen.GoCamelCase(s) }
 
+// ProtoJSONResolverName is the name of the function the Go file generated
+// for the .proto file at path declares to make its message types (and,
+// through its fields, the types it uses) by full name, for
+// google.protobuf.Any in ProtoJSON ("NewMessage_google_protobuf_any_proto";
+// see gogen.ProtoJSONResolverName).
+func ProtoJSONResolverName(path string) string { return gogen.ProtoJSONResolverName(path) }
+
 // MemoryInUse is the memory the Go runtime holds from the operating system,
 // in bytes, as Limits.MaxMemoryBytes counts it.
 func MemoryInUse() uint64 { return frontend.MemoryInUse() }

@@ -76,6 +76,8 @@ func TestConformance(t *testing.T) {
 			case full == "protobuf_editions_test.proto2.Proto2Required":
 				cases = append(cases, splitRequiredCases(t, md)...)
 			default:
+				cases = append(cases, jsonValueCases(t, md, r.types)...)
+				cases = append(cases, jsonInputCases(t, md, r.types)...)
 				cases = append(cases, validCases(t, md)...)
 				cases = append(cases, malformedCases(t, md)...)
 				cases = append(cases, overlongTagCases(t, md)...)
@@ -87,18 +89,29 @@ func TestConformance(t *testing.T) {
 	sort.SliceStable(cases, func(i, j int) bool { return cases[i].name < cases[j].name })
 
 	passed, failed, skipped := 0, 0, 0
+	jsonPassed, jsonFailed, jsonSkipped := 0, 0, 0
 	for _, c := range cases {
+		isJSON := c.json != "" || c.output == "JSON"
 		switch r.run(t, c) {
 		case outcomePass:
 			passed++
+			if isJSON {
+				jsonPassed++
+			}
 		case outcomeSkip:
 			skipped++
+			if isJSON {
+				jsonSkipped++
+			}
 		default:
 			failed++
+			if isJSON {
+				jsonFailed++
+			}
 		}
 	}
 	r.close(t)
-	summary := fmt.Sprintf("conformance: %d passed, %d failed, %d skipped", passed, failed, skipped)
+	summary := fmt.Sprintf("conformance: %d passed, %d failed, %d skipped (JSON: %d passed, %d failed, %d skipped)", passed, failed, skipped, jsonPassed, jsonFailed, jsonSkipped)
 	fmt.Println(summary)
 	t.Log(summary)
 }
@@ -142,7 +155,12 @@ type testCase struct {
 	output      string // requested output format; "" means PROTOBUF
 	want        string // the ConformanceResponse result field expected
 	wantPayload []byte // for want == "protobuf_payload"
-	ref         protoreflect.MessageDescriptor
+	// wantJSON is, for want == "json_payload", JSON that protojson reads
+	// as the same message as the answer (ref's type, or messageType's).
+	wantJSON string
+	// category is the request's test_category ("" for the default).
+	category string
+	ref      protoreflect.MessageDescriptor
 }
 
 type outcome int
@@ -162,6 +180,7 @@ type runner struct {
 	reqType protoreflect.MessageType
 	resType protoreflect.MessageType
 	format  protoreflect.EnumDescriptor
+	types   *dynamicpb.Types // the schemas' types, for protojson
 }
 
 func startRunner(t *testing.T, ctx context.Context, bin string, schemas schemaSet) *runner {
@@ -189,6 +208,7 @@ func startRunner(t *testing.T, ctx context.Context, bin string, schemas schemaSe
 		reqType: dynamicpb.NewMessageType(req),
 		resType: dynamicpb.NewMessageType(schemas.message(t, "conformance.ConformanceResponse")),
 		format:  req.Fields().ByName("requested_output_format").Enum(),
+		types:   schemas.jsonTypes(t),
 	}
 }
 
@@ -220,6 +240,10 @@ func (r *runner) run(t *testing.T, c testCase) outcome {
 	}
 	req.Set(f.ByName("requested_output_format"), protoreflect.ValueOfEnum(r.format.Values().ByName(protoreflect.Name(output)).Number()))
 	req.Set(f.ByName("message_type"), protoreflect.ValueOfString(c.messageType))
+	if c.category != "" {
+		cat := f.ByName("test_category")
+		req.Set(cat, protoreflect.ValueOfEnum(cat.Enum().Values().ByName(protoreflect.Name(c.category)).Number()))
+	}
 	b, err := proto.Marshal(req.Interface())
 	if err != nil {
 		t.Fatal(err)
@@ -248,12 +272,21 @@ func (r *runner) run(t *testing.T, c testCase) outcome {
 	}
 	detail := fmt.Sprint(resp.Get(got).Interface())
 	if string(got.Name()) != c.want {
-		t.Errorf("%s: got %s (%.300s), want %s\n  input: %s", c.name, got.Name(), detail, c.want, hexOf(c.protobuf))
+		in := hexOf(c.protobuf)
+		if c.json != "" {
+			in = c.json
+		}
+		t.Errorf("%s: got %s (%.300s), want %s\n  input: %.600s", c.name, got.Name(), detail, c.want, in)
 		return outcomeFail
 	}
 	switch c.want {
 	case "skipped":
 		return outcomeSkip
+	case "json_payload":
+		if err := r.sameJSON(c, resp.Get(got).String()); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			return outcomeFail
+		}
 	case "protobuf_payload":
 		payload := resp.Get(got).Bytes()
 		if !bytes.Equal(payload, c.wantPayload) {
@@ -289,9 +322,9 @@ func hexOf(b []byte) string {
 func protocolCases() []testCase {
 	const p3 = "protobuf_test_messages.proto3.TestAllTypesProto3"
 	return []testCase{
-		{name: "Protocol.JsonInput", messageType: p3, json: `{"optionalInt32": 1}`, output: "JSON", want: "skipped"},
-		{name: "Protocol.JsonInputProtobufOutput", messageType: p3, json: `{"optionalInt32": 1}`, want: "skipped"},
-		{name: "Protocol.ProtobufInputJsonOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "JSON", want: "skipped"},
+		{name: "Protocol.JsonInput", messageType: p3, json: `{"optionalInt32": 1}`, output: "JSON", want: "json_payload", wantJSON: `{"optionalInt32": 1}`},
+		{name: "Protocol.JsonInputProtobufOutput", messageType: p3, json: `{"optionalInt32": 1}`, want: "protobuf_payload", wantPayload: []byte{0x08, 0x01}},
+		{name: "Protocol.ProtobufInputJsonOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "JSON", want: "json_payload", wantJSON: `{"optionalInt32": 1}`},
 		{name: "Protocol.TextInput", messageType: p3, text: "optional_int32: 1", output: "TEXT_FORMAT", want: "skipped"},
 		{name: "Protocol.ProtobufInputTextOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "TEXT_FORMAT", want: "skipped"},
 		// A message type the testee was not built with is a feature it

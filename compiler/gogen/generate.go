@@ -137,7 +137,7 @@ func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator
 		if g.byPath[fd.Path()] != nil {
 			return
 		}
-		f := &fileNames{desc: fd}
+		f := &fileNames{desc: fd, resolverName: ProtoJSONResolverName(fd.Path())}
 		g.byPath[fd.Path()] = f
 		imps := fd.Imports()
 		for i := 0; i < imps.Len(); i++ {
@@ -335,6 +335,9 @@ func (g *generator) eachPiece(f *fileNames, piece func(build func(*jen.File)) er
 		if err := msg(f.desc.Messages().Get(i)); err != nil {
 			return err
 		}
+	}
+	if err := piece(func(jf *jen.File) { g.genResolver(jf, f) }); err != nil {
+		return err
 	}
 	return piece(func(jf *jen.File) {
 		if n := f.desc.Extensions().Len(); n > 0 {

@@ -11,9 +11,10 @@ package gogen
 // code and fails when the printer declares a local missing here; a printer
 // change that adds a local adds it here.
 var printerLocals = []string{
-	"b", "c", "d", "depth", "e", "end", "err", "group", "i", "j", "k", "key",
-	"keys", "knum", "ktyp", "l", "m", "missing", "n", "num", "o", "off", "ok",
-	"p", "set", "size", "start", "typ", "v", "val", "verr", "w", "x", "y",
+	"b", "c", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
+	"key", "keys", "knum", "known", "ktyp", "l", "m", "missing", "more", "n",
+	"name", "num", "o", "off", "ok", "p", "seen", "set", "size", "start", "typ",
+	"v", "val", "verr", "w", "x", "y",
 }
 
 // stdImports are the packages other than proto packages that generated code
@@ -30,6 +31,7 @@ var stdImports = []struct{ path, name string }{
 	{"strconv", "strconv"},
 	{"unicode/utf8", "utf8"},
 	{RuntimeImportPath, "wire"},
+	{ProtoJSONImportPath, "protojson"},
 }
 
 // predeclared are the identifiers of Go's universe block (The Go

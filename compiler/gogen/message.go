@@ -182,6 +182,7 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 		jen.Return(jen.Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("x")))),
 	)
 	jf.Line()
+	g.genEnumJSON(jf, ed)
 	jf.Comment("// Enum returns a pointer to a copy of x, for explicit-presence fields.")
 	jf.Func().Params(jen.Id("x").Id(name)).Id("Enum").Params().Op("*").Id(name).Block(
 		jen.Return(jen.Op("&").Id("x")),
@@ -251,7 +252,10 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 			continue
 		}
 		fields = append(fields, docComments(fd, true, isDeprecated(fd))...)
-		fields = append(fields, jen.Id(fn.goName).Add(g.fieldType(fd)).Tag(map[string]string{"json": jsonTagName(fd) + ",omitempty"}))
+		// No json tag: encoding/json calls the generated MarshalJSON and
+		// UnmarshalJSON, which speak ProtoJSON; a tag would name a mapping
+		// that is not used and not ProtoJSON.
+		fields = append(fields, jen.Id(fn.goName).Add(g.fieldType(fd)))
 	}
 	if !g.opts.DropUnknown {
 		fields = append(fields, jen.Comment("// unknownFields holds the fields this schema does not declare, as read (nil: none)."))
@@ -265,6 +269,7 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 	g.genGetters(jf, mn)
 	g.genOneofTypes(jf, mn)
 	g.genMethods(jf, mn)
+	g.genJSON(jf, mn)
 	// Nested messages follow, each generated on its own by renderFile.
 }
 
@@ -277,13 +282,6 @@ func joinComma(s []string) string {
 		out += x
 	}
 	return out
-}
-
-func jsonTagName(fd protoreflect.FieldDescriptor) string {
-	if fd.Kind() == protoreflect.GroupKind && isGroupLike(fd) {
-		return string(fd.Message().Name())
-	}
-	return string(fd.Name())
 }
 
 func (g *generator) genDefaults(jf *jen.File, mn *messageNames) {
@@ -437,7 +435,7 @@ func (g *generator) genOneofTypes(jf *jen.File, mn *messageNames) {
 		for _, fn := range o.fields {
 			addDoc(jf, docComments(fn.desc, true, isDeprecated(fn.desc)))
 			jf.Type().Id(fn.wrapper).Struct(
-				jen.Id(fn.goName).Add(g.elemType(fn.desc)).Tag(map[string]string{"json": jsonTagName(fn.desc) + ",omitempty"}),
+				jen.Id(fn.goName).Add(g.elemType(fn.desc)),
 			)
 			jf.Line()
 		}

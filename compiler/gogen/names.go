@@ -28,7 +28,8 @@ var reservedMethods = []string{
 	// protoplay's own methods.
 	"Size", "Clone", "Equal", "MarshalAppend", "MarshalToSizedBuffer",
 	"UnmarshalDepth", "UnmarshalWith", "UnmarshalGroup", "MarshalJSON", "UnmarshalJSON",
-	"CheckInitialized",
+	"CheckInitialized", "MarshalProtoJSON", "UnmarshalProtoJSON", "EncodeProtoJSON",
+	"DecodeProtoJSON",
 }
 
 type messageNames struct {

@@ -69,6 +69,9 @@ type fileNames struct {
 	pkgName    string
 	generate   bool
 	outName    string // the generated file's path (see outputPath); set for generated files
+	// resolverName is the file's ProtoJSON resolver function (see
+	// ProtoJSONResolverName), a derived declaration.
+	resolverName string
 }
 
 // splitGoPackage splits "path;name" into its parts.
@@ -433,6 +436,7 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 	for i := 0; i < f.desc.Messages().Len(); i++ {
 		msg(f.desc.Messages().Get(i))
 	}
+	out = append(out, goDecl{f.resolverName, f.desc, "ProtoJSON resolver", &f.resolverName})
 	return out
 }
 

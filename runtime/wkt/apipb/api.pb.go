@@ -4,6 +4,7 @@
 package apipb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
 	"github.com/protoplay/protoplay/runtime/wkt/typepb"
@@ -22,11 +23,11 @@ import (
 type Api struct {
 	// The fully qualified name of this interface, including package name
 	// followed by the interface's simple name.
-	Name string `json:"name,omitempty"`
+	Name string
 	// The methods of this interface, in unspecified order.
-	Methods []*Method `json:"methods,omitempty"`
+	Methods []*Method
 	// Any metadata attached to the interface.
-	Options []*typepb.Option `json:"options,omitempty"`
+	Options []*typepb.Option
 	// A version string for this interface. If specified, must have the form
 	// `major-version.minor-version`, as in `1.10`. If the minor version is
 	// omitted, it defaults to zero. If the entire version field is empty, the
@@ -46,14 +47,14 @@ type Api struct {
 	// `google.feature.v1`. For major versions 0 and 1, the suffix can
 	// be omitted. Zero major versions must only be used for
 	// experimental, non-GA interfaces.
-	Version string `json:"version,omitempty"`
+	Version string
 	// Source context for the protocol buffer service represented by this
 	// message.
-	SourceContext *sourcecontextpb.SourceContext `json:"source_context,omitempty"`
+	SourceContext *sourcecontextpb.SourceContext
 	// Included interfaces. See [Mixin][].
-	Mixins []*Mixin `json:"mixins,omitempty"`
+	Mixins []*Mixin
 	// The source syntax of the service.
-	Syntax typepb.Syntax `json:"syntax,omitempty"`
+	Syntax typepb.Syntax
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -476,22 +477,290 @@ func (m *Api) Equal(o *Api) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Api) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Api) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Api) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Api) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Api)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Api.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.Methods) > 0 || e.EmitUnpopulated() {
+		e.Name("methods", "methods")
+		e.StartArray()
+		for _, x := range m.Methods {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Options) > 0 || e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.StartArray()
+		for _, x := range m.Options {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Version) > 0 || e.EmitUnpopulated() {
+		e.Name("version", "version")
+		if err := e.String(m.Version, "google.protobuf.Api.version"); err != nil {
+			return err
+		}
+	}
+	if m.SourceContext != nil {
+		e.Name("sourceContext", "source_context")
+		if err := m.SourceContext.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("sourceContext", "source_context")
+		e.Null()
+	}
+	if len(m.Mixins) > 0 || e.EmitUnpopulated() {
+		e.Name("mixins", "mixins")
+		e.StartArray()
+		for _, x := range m.Mixins {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Syntax != 0 || e.EmitUnpopulated() {
+		e.Name("syntax", "syntax")
+		m.Syntax.EncodeProtoJSON(e)
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "methods":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Method)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Methods = append(m.Methods, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(typepb.Option)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "version":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Version = v
+		case "sourceContext", "source_context":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(sourcecontextpb.SourceContext)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.SourceContext = v
+		case "mixins":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Mixin)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Mixins = append(m.Mixins, v)
+			}
+		case "syntax":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v typepb.Syntax
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Syntax = v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Method represents a method of an API interface.
 type Method struct {
 	// The simple name of this method.
-	Name string `json:"name,omitempty"`
+	Name string
 	// A URL of the input message type.
-	RequestTypeUrl string `json:"request_type_url,omitempty"`
+	RequestTypeUrl string
 	// If true, the request is streamed.
-	RequestStreaming bool `json:"request_streaming,omitempty"`
+	RequestStreaming bool
 	// The URL of the output message type.
-	ResponseTypeUrl string `json:"response_type_url,omitempty"`
+	ResponseTypeUrl string
 	// If true, the response is streamed.
-	ResponseStreaming bool `json:"response_streaming,omitempty"`
+	ResponseStreaming bool
 	// Any metadata attached to the method.
-	Options []*typepb.Option `json:"options,omitempty"`
+	Options []*typepb.Option
 	// The source syntax of this method.
-	Syntax typepb.Syntax `json:"syntax,omitempty"`
+	Syntax typepb.Syntax
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -869,6 +1138,235 @@ func (m *Method) Equal(o *Method) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Method) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Method) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Method) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Method) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Method) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Method)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Method.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.RequestTypeUrl) > 0 || e.EmitUnpopulated() {
+		e.Name("requestTypeUrl", "request_type_url")
+		if err := e.String(m.RequestTypeUrl, "google.protobuf.Method.request_type_url"); err != nil {
+			return err
+		}
+	}
+	if m.RequestStreaming || e.EmitUnpopulated() {
+		e.Name("requestStreaming", "request_streaming")
+		e.Bool(m.RequestStreaming)
+	}
+	if len(m.ResponseTypeUrl) > 0 || e.EmitUnpopulated() {
+		e.Name("responseTypeUrl", "response_type_url")
+		if err := e.String(m.ResponseTypeUrl, "google.protobuf.Method.response_type_url"); err != nil {
+			return err
+		}
+	}
+	if m.ResponseStreaming || e.EmitUnpopulated() {
+		e.Name("responseStreaming", "response_streaming")
+		e.Bool(m.ResponseStreaming)
+	}
+	if len(m.Options) > 0 || e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.StartArray()
+		for _, x := range m.Options {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Syntax != 0 || e.EmitUnpopulated() {
+		e.Name("syntax", "syntax")
+		m.Syntax.EncodeProtoJSON(e)
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "requestTypeUrl", "request_type_url":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RequestTypeUrl = v
+		case "requestStreaming", "request_streaming":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.RequestStreaming = v
+		case "responseTypeUrl", "response_type_url":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.ResponseTypeUrl = v
+		case "responseStreaming", "response_streaming":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.ResponseStreaming = v
+		case "options":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(typepb.Option)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "syntax":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v typepb.Syntax
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Syntax = v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Declares an API Interface to be included in this interface. The including
 // interface must redeclare all the methods from the included interface, but
 // documentation and options are inherited as follows:
@@ -949,10 +1447,10 @@ func (m *Method) Equal(o *Method) bool {
 //	}
 type Mixin struct {
 	// The fully qualified name of the interface which is included.
-	Name string `json:"name,omitempty"`
+	Name string
 	// If non-empty specifies a path under which inherited HTTP paths
 	// are rooted.
-	Root string `json:"root,omitempty"`
+	Root string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1157,4 +1655,152 @@ func (m *Mixin) Equal(o *Mixin) bool {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Mixin) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Mixin) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Mixin) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Mixin) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Mixin) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Mixin)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Mixin.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.Root) > 0 || e.EmitUnpopulated() {
+		e.Name("root", "root")
+		if err := e.String(m.Root, "google.protobuf.Mixin.root"); err != nil {
+			return err
+		}
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Mixin) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "root":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Root = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// NewMessage_google_protobuf_api_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/api.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_api_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_api_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Api":
+		return new(Api)
+	case "google.protobuf.Method":
+		return new(Method)
+	case "google.protobuf.Mixin":
+		return new(Mixin)
+	}
+	if m := typepb.NewMessage_google_protobuf_type_proto(name); m != nil {
+		return m
+	}
+	if m := sourcecontextpb.NewMessage_google_protobuf_source_context_proto(name); m != nil {
+		return m
+	}
+	return nil
 }

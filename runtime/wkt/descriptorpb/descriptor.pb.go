@@ -5,6 +5,7 @@ package descriptorpb
 
 import (
 	"bytes"
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
@@ -75,6 +76,111 @@ func (x Edition) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x Edition) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *Edition) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x Edition) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "EDITION_UNKNOWN")
+	case 900:
+		e.Enum(int32(x), "EDITION_LEGACY")
+	case 998:
+		e.Enum(int32(x), "EDITION_PROTO2")
+	case 999:
+		e.Enum(int32(x), "EDITION_PROTO3")
+	case 1000:
+		e.Enum(int32(x), "EDITION_2023")
+	case 1001:
+		e.Enum(int32(x), "EDITION_2024")
+	case 1:
+		e.Enum(int32(x), "EDITION_1_TEST_ONLY")
+	case 2:
+		e.Enum(int32(x), "EDITION_2_TEST_ONLY")
+	case 99997:
+		e.Enum(int32(x), "EDITION_99997_TEST_ONLY")
+	case 99998:
+		e.Enum(int32(x), "EDITION_99998_TEST_ONLY")
+	case 99999:
+		e.Enum(int32(x), "EDITION_99999_TEST_ONLY")
+	case 2147483647:
+		e.Enum(int32(x), "EDITION_MAX")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *Edition) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = Edition(num)
+		return true, nil
+	}
+	switch name {
+	case "EDITION_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "EDITION_LEGACY":
+		*x = 900
+		return true, nil
+	case "EDITION_PROTO2":
+		*x = 998
+		return true, nil
+	case "EDITION_PROTO3":
+		*x = 999
+		return true, nil
+	case "EDITION_2023":
+		*x = 1000
+		return true, nil
+	case "EDITION_2024":
+		*x = 1001
+		return true, nil
+	case "EDITION_1_TEST_ONLY":
+		*x = 1
+		return true, nil
+	case "EDITION_2_TEST_ONLY":
+		*x = 2
+		return true, nil
+	case "EDITION_99997_TEST_ONLY":
+		*x = 99997
+		return true, nil
+	case "EDITION_99998_TEST_ONLY":
+		*x = 99998
+		return true, nil
+	case "EDITION_99999_TEST_ONLY":
+		*x = 99999
+		return true, nil
+	case "EDITION_MAX":
+		*x = 2147483647
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.Edition")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Edition) Enum() *Edition {
 	return &x
@@ -83,7 +189,7 @@ func (x Edition) Enum() *Edition {
 // The protocol compiler can output a FileDescriptorSet containing the .proto
 // files it parses.
 type FileDescriptorSet struct {
-	File []*FileDescriptorProto `json:"file,omitempty"`
+	File []*FileDescriptorProto
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -280,37 +386,161 @@ func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FileDescriptorSet) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FileDescriptorSet) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FileDescriptorSet) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FileDescriptorSet) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FileDescriptorSet)
+	}
+	e.StartObject()
+	if len(m.File) > 0 || e.EmitUnpopulated() {
+		e.Name("file", "file")
+		e.StartArray()
+		for _, x := range m.File {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "file":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FileDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.File = append(m.File, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a complete .proto file.
 type FileDescriptorProto struct {
 	// file name, relative to root of source tree
-	Name *string `json:"name,omitempty"`
+	Name *string
 	// e.g. "foo", "foo.bar", etc.
-	Package *string `json:"package,omitempty"`
+	Package *string
 	// Names of files imported by this file.
-	Dependency []string `json:"dependency,omitempty"`
+	Dependency []string
 	// Indexes of the public imported files in the dependency list above.
-	PublicDependency []int32 `json:"public_dependency,omitempty"`
+	PublicDependency []int32
 	// Indexes of the weak imported files in the dependency list.
 	// For Google-internal migration only. Do not use.
-	WeakDependency []int32 `json:"weak_dependency,omitempty"`
+	WeakDependency []int32
 	// All top-level definitions in this file.
-	MessageType []*DescriptorProto        `json:"message_type,omitempty"`
-	EnumType    []*EnumDescriptorProto    `json:"enum_type,omitempty"`
-	Service     []*ServiceDescriptorProto `json:"service,omitempty"`
-	Extension   []*FieldDescriptorProto   `json:"extension,omitempty"`
-	Options     *FileOptions              `json:"options,omitempty"`
+	MessageType []*DescriptorProto
+	EnumType    []*EnumDescriptorProto
+	Service     []*ServiceDescriptorProto
+	Extension   []*FieldDescriptorProto
+	Options     *FileOptions
 	// This field contains optional information about the original source code.
 	// You may safely remove this entire field without harming runtime
 	// functionality of the descriptors -- the information is needed only by
 	// development tools.
-	SourceCodeInfo *SourceCodeInfo `json:"source_code_info,omitempty"`
+	SourceCodeInfo *SourceCodeInfo
 	// The syntax of the proto file.
 	// The supported values are "proto2", "proto3", and "editions".
 	//
 	// If `edition` is present, this value must be "editions".
-	Syntax *string `json:"syntax,omitempty"`
+	Syntax *string
 	// The edition of the proto file.
-	Edition *Edition `json:"edition,omitempty"`
+	Edition *Edition
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1032,20 +1262,471 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FileDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FileDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FileDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FileDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FileDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.FileDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if m.Package != nil {
+		e.Name("package", "package")
+		if err := e.String(*m.Package, "google.protobuf.FileDescriptorProto.package"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("package", "package")
+		e.Null()
+	}
+	if len(m.Dependency) > 0 || e.EmitUnpopulated() {
+		e.Name("dependency", "dependency")
+		e.StartArray()
+		for _, x := range m.Dependency {
+			if err := e.String(x, "google.protobuf.FileDescriptorProto.dependency"); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.PublicDependency) > 0 || e.EmitUnpopulated() {
+		e.Name("publicDependency", "public_dependency")
+		e.StartArray()
+		for _, x := range m.PublicDependency {
+			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if len(m.WeakDependency) > 0 || e.EmitUnpopulated() {
+		e.Name("weakDependency", "weak_dependency")
+		e.StartArray()
+		for _, x := range m.WeakDependency {
+			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if len(m.MessageType) > 0 || e.EmitUnpopulated() {
+		e.Name("messageType", "message_type")
+		e.StartArray()
+		for _, x := range m.MessageType {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.EnumType) > 0 || e.EmitUnpopulated() {
+		e.Name("enumType", "enum_type")
+		e.StartArray()
+		for _, x := range m.EnumType {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Service) > 0 || e.EmitUnpopulated() {
+		e.Name("service", "service")
+		e.StartArray()
+		for _, x := range m.Service {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Extension) > 0 || e.EmitUnpopulated() {
+		e.Name("extension", "extension")
+		e.StartArray()
+		for _, x := range m.Extension {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	if m.SourceCodeInfo != nil {
+		e.Name("sourceCodeInfo", "source_code_info")
+		if err := m.SourceCodeInfo.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("sourceCodeInfo", "source_code_info")
+		e.Null()
+	}
+	if m.Syntax != nil {
+		e.Name("syntax", "syntax")
+		if err := e.String(*m.Syntax, "google.protobuf.FileDescriptorProto.syntax"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("syntax", "syntax")
+		e.Null()
+	}
+	if m.Edition != nil {
+		e.Name("edition", "edition")
+		(*m.Edition).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("edition", "edition")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "package":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Package = &v
+		case "dependency":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.Dependency = append(m.Dependency, v)
+			}
+		case "publicDependency", "public_dependency":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.PublicDependency = append(m.PublicDependency, v)
+			}
+		case "weakDependency", "weak_dependency":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.WeakDependency = append(m.WeakDependency, v)
+			}
+		case "messageType", "message_type":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.MessageType = append(m.MessageType, v)
+			}
+		case "enumType", "enum_type":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.EnumType = append(m.EnumType, v)
+			}
+		case "service":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(ServiceDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Service = append(m.Service, v)
+			}
+		case "extension":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Extension = append(m.Extension, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FileOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "sourceCodeInfo", "source_code_info":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(SourceCodeInfo)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.SourceCodeInfo = v
+		case "syntax":
+			if err := d.Mark(seen[:], 11); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Syntax = &v
+		case "edition":
+			if err := d.Mark(seen[:], 12); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Edition = &v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a message type.
 type DescriptorProto struct {
-	Name           *string                           `json:"name,omitempty"`
-	Field          []*FieldDescriptorProto           `json:"field,omitempty"`
-	Extension      []*FieldDescriptorProto           `json:"extension,omitempty"`
-	NestedType     []*DescriptorProto                `json:"nested_type,omitempty"`
-	EnumType       []*EnumDescriptorProto            `json:"enum_type,omitempty"`
-	ExtensionRange []*DescriptorProto_ExtensionRange `json:"extension_range,omitempty"`
-	OneofDecl      []*OneofDescriptorProto           `json:"oneof_decl,omitempty"`
-	Options        *MessageOptions                   `json:"options,omitempty"`
-	ReservedRange  []*DescriptorProto_ReservedRange  `json:"reserved_range,omitempty"`
+	Name           *string
+	Field          []*FieldDescriptorProto
+	Extension      []*FieldDescriptorProto
+	NestedType     []*DescriptorProto
+	EnumType       []*EnumDescriptorProto
+	ExtensionRange []*DescriptorProto_ExtensionRange
+	OneofDecl      []*OneofDescriptorProto
+	Options        *MessageOptions
+	ReservedRange  []*DescriptorProto_ReservedRange
 	// Reserved field names, which may not be used by fields in the same message.
 	// A given name may only be reserved once.
-	ReservedName []string `json:"reserved_name,omitempty"`
+	ReservedName []string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1674,12 +2355,416 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *DescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *DescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *DescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *DescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(DescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.DescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if len(m.Field) > 0 || e.EmitUnpopulated() {
+		e.Name("field", "field")
+		e.StartArray()
+		for _, x := range m.Field {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Extension) > 0 || e.EmitUnpopulated() {
+		e.Name("extension", "extension")
+		e.StartArray()
+		for _, x := range m.Extension {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.NestedType) > 0 || e.EmitUnpopulated() {
+		e.Name("nestedType", "nested_type")
+		e.StartArray()
+		for _, x := range m.NestedType {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.EnumType) > 0 || e.EmitUnpopulated() {
+		e.Name("enumType", "enum_type")
+		e.StartArray()
+		for _, x := range m.EnumType {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.ExtensionRange) > 0 || e.EmitUnpopulated() {
+		e.Name("extensionRange", "extension_range")
+		e.StartArray()
+		for _, x := range m.ExtensionRange {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.OneofDecl) > 0 || e.EmitUnpopulated() {
+		e.Name("oneofDecl", "oneof_decl")
+		e.StartArray()
+		for _, x := range m.OneofDecl {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	if len(m.ReservedRange) > 0 || e.EmitUnpopulated() {
+		e.Name("reservedRange", "reserved_range")
+		e.StartArray()
+		for _, x := range m.ReservedRange {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.ReservedName) > 0 || e.EmitUnpopulated() {
+		e.Name("reservedName", "reserved_name")
+		e.StartArray()
+		for _, x := range m.ReservedName {
+			if err := e.String(x, "google.protobuf.DescriptorProto.reserved_name"); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "field":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Field = append(m.Field, v)
+			}
+		case "extension":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Extension = append(m.Extension, v)
+			}
+		case "nestedType", "nested_type":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.NestedType = append(m.NestedType, v)
+			}
+		case "enumType", "enum_type":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.EnumType = append(m.EnumType, v)
+			}
+		case "extensionRange", "extension_range":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto_ExtensionRange)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.ExtensionRange = append(m.ExtensionRange, v)
+			}
+		case "oneofDecl", "oneof_decl":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(OneofDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.OneofDecl = append(m.OneofDecl, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(MessageOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "reservedRange", "reserved_range":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto_ReservedRange)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.ReservedRange = append(m.ReservedRange, v)
+			}
+		case "reservedName", "reserved_name":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.ReservedName = append(m.ReservedName, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type DescriptorProto_ExtensionRange struct {
 	// Inclusive.
-	Start *int32 `json:"start,omitempty"`
+	Start *int32
 	// Exclusive.
-	End     *int32                 `json:"end,omitempty"`
-	Options *ExtensionRangeOptions `json:"options,omitempty"`
+	End     *int32
+	Options *ExtensionRangeOptions
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1933,14 +3018,163 @@ func (m *DescriptorProto_ExtensionRange) Equal(o *DescriptorProto_ExtensionRange
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *DescriptorProto_ExtensionRange) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *DescriptorProto_ExtensionRange) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *DescriptorProto_ExtensionRange) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *DescriptorProto_ExtensionRange) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *DescriptorProto_ExtensionRange) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(DescriptorProto_ExtensionRange)
+	}
+	e.StartObject()
+	if m.Start != nil {
+		e.Name("start", "start")
+		e.Int32(*m.Start)
+	} else if e.EmitUnpopulated() {
+		e.Name("start", "start")
+		e.Null()
+	}
+	if m.End != nil {
+		e.Name("end", "end")
+		e.Int32(*m.End)
+	} else if e.EmitUnpopulated() {
+		e.Name("end", "end")
+		e.Null()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "start":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Start = &v
+		case "end":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(ExtensionRangeOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Range of reserved tag numbers. Reserved tag numbers may not be used by
 // fields or extension ranges in the same message. Reserved ranges may
 // not overlap.
 type DescriptorProto_ReservedRange struct {
 	// Inclusive.
-	Start *int32 `json:"start,omitempty"`
+	Start *int32
 	// Exclusive.
-	End *int32 `json:"end,omitempty"`
+	End *int32
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -2143,6 +3377,134 @@ func (m *DescriptorProto_ReservedRange) Equal(o *DescriptorProto_ReservedRange) 
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *DescriptorProto_ReservedRange) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *DescriptorProto_ReservedRange) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *DescriptorProto_ReservedRange) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *DescriptorProto_ReservedRange) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *DescriptorProto_ReservedRange) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(DescriptorProto_ReservedRange)
+	}
+	e.StartObject()
+	if m.Start != nil {
+		e.Name("start", "start")
+		e.Int32(*m.Start)
+	} else if e.EmitUnpopulated() {
+		e.Name("start", "start")
+		e.Null()
+	}
+	if m.End != nil {
+		e.Name("end", "end")
+		e.Int32(*m.End)
+	} else if e.EmitUnpopulated() {
+		e.Name("end", "end")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "start":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Start = &v
+		case "end":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // The verification state of the extension range.
 type ExtensionRangeOptions_VerificationState int32
 
@@ -2163,6 +3525,61 @@ func (x ExtensionRangeOptions_VerificationState) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x ExtensionRangeOptions_VerificationState) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *ExtensionRangeOptions_VerificationState) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x ExtensionRangeOptions_VerificationState) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "DECLARATION")
+	case 1:
+		e.Enum(int32(x), "UNVERIFIED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *ExtensionRangeOptions_VerificationState) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = ExtensionRangeOptions_VerificationState(num)
+		return true, nil
+	}
+	switch name {
+	case "DECLARATION":
+		*x = 0
+		return true, nil
+	case "UNVERIFIED":
+		*x = 1
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.ExtensionRangeOptions.VerificationState")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x ExtensionRangeOptions_VerificationState) Enum() *ExtensionRangeOptions_VerificationState {
 	return &x
@@ -2170,17 +3587,17 @@ func (x ExtensionRangeOptions_VerificationState) Enum() *ExtensionRangeOptions_V
 
 type ExtensionRangeOptions struct {
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// For external users: DO NOT USE. We are in the process of open sourcing
 	// extension declaration and executing internal cleanups before it can be
 	// used externally.
-	Declaration []*ExtensionRangeOptions_Declaration `json:"declaration,omitempty"`
+	Declaration []*ExtensionRangeOptions_Declaration
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// The verification state of the range.
 	// TODO: flip the default to DECLARATION once all empty ranges
 	// are marked as UNVERIFIED.
-	Verification *ExtensionRangeOptions_VerificationState `json:"verification,omitempty"`
+	Verification *ExtensionRangeOptions_VerificationState
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -2511,23 +3928,224 @@ func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *ExtensionRangeOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *ExtensionRangeOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *ExtensionRangeOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *ExtensionRangeOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(ExtensionRangeOptions)
+	}
+	e.StartObject()
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Declaration) > 0 || e.EmitUnpopulated() {
+		e.Name("declaration", "declaration")
+		e.StartArray()
+		for _, x := range m.Declaration {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if m.Verification != nil {
+		e.Name("verification", "verification")
+		(*m.Verification).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("verification", "verification")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "declaration":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(ExtensionRangeOptions_Declaration)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Declaration = append(m.Declaration, v)
+			}
+		case "features":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "verification":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v ExtensionRangeOptions_VerificationState
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Verification = &v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type ExtensionRangeOptions_Declaration struct {
 	// The extension number declared within the extension range.
-	Number *int32 `json:"number,omitempty"`
+	Number *int32
 	// The fully-qualified name of the extension field. There must be a leading
 	// dot in front of the full name.
-	FullName *string `json:"full_name,omitempty"`
+	FullName *string
 	// The fully-qualified type name of the extension field. Unlike
 	// Metadata.type, Declaration.type must have a leading dot for messages
 	// and enums.
-	Type *string `json:"type,omitempty"`
+	Type *string
 	// If true, indicates that the number is reserved in the extension range,
 	// and any extension field with the number will fail to compile. Set this
 	// when a declared extension field is deleted.
-	Reserved *bool `json:"reserved,omitempty"`
+	Reserved *bool
 	// If true, indicates that the extension must be defined as repeated.
 	// Otherwise the extension must be defined as optional.
-	Repeated *bool `json:"repeated,omitempty"`
+	Repeated *bool
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -2829,6 +4447,195 @@ func (m *ExtensionRangeOptions_Declaration) Equal(o *ExtensionRangeOptions_Decla
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *ExtensionRangeOptions_Declaration) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *ExtensionRangeOptions_Declaration) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *ExtensionRangeOptions_Declaration) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *ExtensionRangeOptions_Declaration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *ExtensionRangeOptions_Declaration) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(ExtensionRangeOptions_Declaration)
+	}
+	e.StartObject()
+	if m.Number != nil {
+		e.Name("number", "number")
+		e.Int32(*m.Number)
+	} else if e.EmitUnpopulated() {
+		e.Name("number", "number")
+		e.Null()
+	}
+	if m.FullName != nil {
+		e.Name("fullName", "full_name")
+		if err := e.String(*m.FullName, "google.protobuf.ExtensionRangeOptions.Declaration.full_name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("fullName", "full_name")
+		e.Null()
+	}
+	if m.Type != nil {
+		e.Name("type", "type")
+		if err := e.String(*m.Type, "google.protobuf.ExtensionRangeOptions.Declaration.type"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("type", "type")
+		e.Null()
+	}
+	if m.Reserved != nil {
+		e.Name("reserved", "reserved")
+		e.Bool(*m.Reserved)
+	} else if e.EmitUnpopulated() {
+		e.Name("reserved", "reserved")
+		e.Null()
+	}
+	if m.Repeated != nil {
+		e.Name("repeated", "repeated")
+		e.Bool(*m.Repeated)
+	} else if e.EmitUnpopulated() {
+		e.Name("repeated", "repeated")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "number":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = &v
+		case "fullName", "full_name":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.FullName = &v
+		case "type":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Type = &v
+		case "reserved":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Reserved = &v
+		case "repeated":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Repeated = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FieldDescriptorProto_Type int32
 
 const (
@@ -2910,6 +4717,141 @@ func (x FieldDescriptorProto_Type) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FieldDescriptorProto_Type) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FieldDescriptorProto_Type) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FieldDescriptorProto_Type) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 1:
+		e.Enum(int32(x), "TYPE_DOUBLE")
+	case 2:
+		e.Enum(int32(x), "TYPE_FLOAT")
+	case 3:
+		e.Enum(int32(x), "TYPE_INT64")
+	case 4:
+		e.Enum(int32(x), "TYPE_UINT64")
+	case 5:
+		e.Enum(int32(x), "TYPE_INT32")
+	case 6:
+		e.Enum(int32(x), "TYPE_FIXED64")
+	case 7:
+		e.Enum(int32(x), "TYPE_FIXED32")
+	case 8:
+		e.Enum(int32(x), "TYPE_BOOL")
+	case 9:
+		e.Enum(int32(x), "TYPE_STRING")
+	case 10:
+		e.Enum(int32(x), "TYPE_GROUP")
+	case 11:
+		e.Enum(int32(x), "TYPE_MESSAGE")
+	case 12:
+		e.Enum(int32(x), "TYPE_BYTES")
+	case 13:
+		e.Enum(int32(x), "TYPE_UINT32")
+	case 14:
+		e.Enum(int32(x), "TYPE_ENUM")
+	case 15:
+		e.Enum(int32(x), "TYPE_SFIXED32")
+	case 16:
+		e.Enum(int32(x), "TYPE_SFIXED64")
+	case 17:
+		e.Enum(int32(x), "TYPE_SINT32")
+	case 18:
+		e.Enum(int32(x), "TYPE_SINT64")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FieldDescriptorProto_Type) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FieldDescriptorProto_Type(num)
+		return true, nil
+	}
+	switch name {
+	case "TYPE_DOUBLE":
+		*x = 1
+		return true, nil
+	case "TYPE_FLOAT":
+		*x = 2
+		return true, nil
+	case "TYPE_INT64":
+		*x = 3
+		return true, nil
+	case "TYPE_UINT64":
+		*x = 4
+		return true, nil
+	case "TYPE_INT32":
+		*x = 5
+		return true, nil
+	case "TYPE_FIXED64":
+		*x = 6
+		return true, nil
+	case "TYPE_FIXED32":
+		*x = 7
+		return true, nil
+	case "TYPE_BOOL":
+		*x = 8
+		return true, nil
+	case "TYPE_STRING":
+		*x = 9
+		return true, nil
+	case "TYPE_GROUP":
+		*x = 10
+		return true, nil
+	case "TYPE_MESSAGE":
+		*x = 11
+		return true, nil
+	case "TYPE_BYTES":
+		*x = 12
+		return true, nil
+	case "TYPE_UINT32":
+		*x = 13
+		return true, nil
+	case "TYPE_ENUM":
+		*x = 14
+		return true, nil
+	case "TYPE_SFIXED32":
+		*x = 15
+		return true, nil
+	case "TYPE_SFIXED64":
+		*x = 16
+		return true, nil
+	case "TYPE_SINT32":
+		*x = 17
+		return true, nil
+	case "TYPE_SINT64":
+		*x = 18
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FieldDescriptorProto.Type")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FieldDescriptorProto_Type) Enum() *FieldDescriptorProto_Type {
 	return &x
@@ -2940,6 +4882,66 @@ func (x FieldDescriptorProto_Label) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FieldDescriptorProto_Label) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FieldDescriptorProto_Label) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FieldDescriptorProto_Label) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 1:
+		e.Enum(int32(x), "LABEL_OPTIONAL")
+	case 3:
+		e.Enum(int32(x), "LABEL_REPEATED")
+	case 2:
+		e.Enum(int32(x), "LABEL_REQUIRED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FieldDescriptorProto_Label) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FieldDescriptorProto_Label(num)
+		return true, nil
+	}
+	switch name {
+	case "LABEL_OPTIONAL":
+		*x = 1
+		return true, nil
+	case "LABEL_REPEATED":
+		*x = 3
+		return true, nil
+	case "LABEL_REQUIRED":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FieldDescriptorProto.Label")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FieldDescriptorProto_Label) Enum() *FieldDescriptorProto_Label {
 	return &x
@@ -2947,35 +4949,35 @@ func (x FieldDescriptorProto_Label) Enum() *FieldDescriptorProto_Label {
 
 // Describes a field within a message.
 type FieldDescriptorProto struct {
-	Name   *string                     `json:"name,omitempty"`
-	Number *int32                      `json:"number,omitempty"`
-	Label  *FieldDescriptorProto_Label `json:"label,omitempty"`
+	Name   *string
+	Number *int32
+	Label  *FieldDescriptorProto_Label
 	// If type_name is set, this need not be set.  If both this and type_name
 	// are set, this must be one of TYPE_ENUM, TYPE_MESSAGE or TYPE_GROUP.
-	Type *FieldDescriptorProto_Type `json:"type,omitempty"`
+	Type *FieldDescriptorProto_Type
 	// For message and enum types, this is the name of the type.  If the name
 	// starts with a '.', it is fully-qualified.  Otherwise, C++-like scoping
 	// rules are used to find the type (i.e. first the nested types within this
 	// message are searched, then within the parent, on up to the root
 	// namespace).
-	TypeName *string `json:"type_name,omitempty"`
+	TypeName *string
 	// For extensions, this is the name of the type being extended.  It is
 	// resolved in the same manner as type_name.
-	Extendee *string `json:"extendee,omitempty"`
+	Extendee *string
 	// For numeric types, contains the original text representation of the value.
 	// For booleans, "true" or "false".
 	// For strings, contains the default text contents (not escaped in any way).
 	// For bytes, contains the C escaped value.  All bytes >= 128 are escaped.
-	DefaultValue *string `json:"default_value,omitempty"`
+	DefaultValue *string
 	// If set, gives the index of a oneof in the containing type's oneof_decl
 	// list.  This field is a member of that oneof.
-	OneofIndex *int32 `json:"oneof_index,omitempty"`
+	OneofIndex *int32
 	// JSON name of this field. The value is set by protocol compiler. If the
 	// user has set a "json_name" option on this field, that option's value
 	// will be used. Otherwise, it's deduced from the field's name by converting
 	// it to camelCase.
-	JsonName *string       `json:"json_name,omitempty"`
-	Options  *FieldOptions `json:"options,omitempty"`
+	JsonName *string
+	Options  *FieldOptions
 	// If true, this is a proto3 "optional". When a proto3 field is optional, it
 	// tracks presence regardless of field type.
 	//
@@ -2997,7 +4999,7 @@ type FieldDescriptorProto struct {
 	//
 	// Proto2 optional fields do not set this flag, because they already indicate
 	// optional with `LABEL_OPTIONAL`.
-	Proto3Optional *bool `json:"proto3_optional,omitempty"`
+	Proto3Optional *bool
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -3526,10 +5528,327 @@ func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FieldDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FieldDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FieldDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FieldDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FieldDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FieldDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.FieldDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if m.Number != nil {
+		e.Name("number", "number")
+		e.Int32(*m.Number)
+	} else if e.EmitUnpopulated() {
+		e.Name("number", "number")
+		e.Null()
+	}
+	if m.Label != nil {
+		e.Name("label", "label")
+		(*m.Label).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("label", "label")
+		e.Null()
+	}
+	if m.Type != nil {
+		e.Name("type", "type")
+		(*m.Type).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("type", "type")
+		e.Null()
+	}
+	if m.TypeName != nil {
+		e.Name("typeName", "type_name")
+		if err := e.String(*m.TypeName, "google.protobuf.FieldDescriptorProto.type_name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("typeName", "type_name")
+		e.Null()
+	}
+	if m.Extendee != nil {
+		e.Name("extendee", "extendee")
+		if err := e.String(*m.Extendee, "google.protobuf.FieldDescriptorProto.extendee"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("extendee", "extendee")
+		e.Null()
+	}
+	if m.DefaultValue != nil {
+		e.Name("defaultValue", "default_value")
+		if err := e.String(*m.DefaultValue, "google.protobuf.FieldDescriptorProto.default_value"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("defaultValue", "default_value")
+		e.Null()
+	}
+	if m.OneofIndex != nil {
+		e.Name("oneofIndex", "oneof_index")
+		e.Int32(*m.OneofIndex)
+	} else if e.EmitUnpopulated() {
+		e.Name("oneofIndex", "oneof_index")
+		e.Null()
+	}
+	if m.JsonName != nil {
+		e.Name("jsonName", "json_name")
+		if err := e.String(*m.JsonName, "google.protobuf.FieldDescriptorProto.json_name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("jsonName", "json_name")
+		e.Null()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	if m.Proto3Optional != nil {
+		e.Name("proto3Optional", "proto3_optional")
+		e.Bool(*m.Proto3Optional)
+	} else if e.EmitUnpopulated() {
+		e.Name("proto3Optional", "proto3_optional")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "number":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = &v
+		case "label":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FieldDescriptorProto_Label
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Label = &v
+			}
+		case "type":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FieldDescriptorProto_Type
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Type = &v
+			}
+		case "typeName", "type_name":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.TypeName = &v
+		case "extendee":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Extendee = &v
+		case "defaultValue", "default_value":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.DefaultValue = &v
+		case "oneofIndex", "oneof_index":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.OneofIndex = &v
+		case "jsonName", "json_name":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JsonName = &v
+		case "options":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FieldOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "proto3Optional", "proto3_optional":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Proto3Optional = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a oneof.
 type OneofDescriptorProto struct {
-	Name    *string       `json:"name,omitempty"`
-	Options *OneofOptions `json:"options,omitempty"`
+	Name    *string
+	Options *OneofOptions
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -3750,18 +6069,150 @@ func (m *OneofDescriptorProto) Equal(o *OneofDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *OneofDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *OneofDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *OneofDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *OneofDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *OneofDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(OneofDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.OneofDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "options":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(OneofOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes an enum type.
 type EnumDescriptorProto struct {
-	Name    *string                     `json:"name,omitempty"`
-	Value   []*EnumValueDescriptorProto `json:"value,omitempty"`
-	Options *EnumOptions                `json:"options,omitempty"`
+	Name    *string
+	Value   []*EnumValueDescriptorProto
+	Options *EnumOptions
 	// Range of reserved numeric values. Reserved numeric values may not be used
 	// by enum values in the same enum declaration. Reserved ranges may not
 	// overlap.
-	ReservedRange []*EnumDescriptorProto_EnumReservedRange `json:"reserved_range,omitempty"`
+	ReservedRange []*EnumDescriptorProto_EnumReservedRange
 	// Reserved enum value names, which may not be reused. A given name may only
 	// be reserved once.
-	ReservedName []string `json:"reserved_name,omitempty"`
+	ReservedName []string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -4120,6 +6571,240 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *EnumDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *EnumDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *EnumDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *EnumDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(EnumDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.EnumDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if len(m.Value) > 0 || e.EmitUnpopulated() {
+		e.Name("value", "value")
+		e.StartArray()
+		for _, x := range m.Value {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	if len(m.ReservedRange) > 0 || e.EmitUnpopulated() {
+		e.Name("reservedRange", "reserved_range")
+		e.StartArray()
+		for _, x := range m.ReservedRange {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.ReservedName) > 0 || e.EmitUnpopulated() {
+		e.Name("reservedName", "reserved_name")
+		e.StartArray()
+		for _, x := range m.ReservedName {
+			if err := e.String(x, "google.protobuf.EnumDescriptorProto.reserved_name"); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumValueDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Value = append(m.Value, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(EnumOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "reservedRange", "reserved_range":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumDescriptorProto_EnumReservedRange)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.ReservedRange = append(m.ReservedRange, v)
+			}
+		case "reservedName", "reserved_name":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.ReservedName = append(m.ReservedName, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Range of reserved numeric values. Reserved values may not be used by
 // entries in the same enum. Reserved ranges may not overlap.
 //
@@ -4128,9 +6813,9 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 // domain.
 type EnumDescriptorProto_EnumReservedRange struct {
 	// Inclusive.
-	Start *int32 `json:"start,omitempty"`
+	Start *int32
 	// Inclusive.
-	End *int32 `json:"end,omitempty"`
+	End *int32
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -4333,11 +7018,139 @@ func (m *EnumDescriptorProto_EnumReservedRange) Equal(o *EnumDescriptorProto_Enu
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *EnumDescriptorProto_EnumReservedRange) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *EnumDescriptorProto_EnumReservedRange) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *EnumDescriptorProto_EnumReservedRange) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(EnumDescriptorProto_EnumReservedRange)
+	}
+	e.StartObject()
+	if m.Start != nil {
+		e.Name("start", "start")
+		e.Int32(*m.Start)
+	} else if e.EmitUnpopulated() {
+		e.Name("start", "start")
+		e.Null()
+	}
+	if m.End != nil {
+		e.Name("end", "end")
+		e.Int32(*m.End)
+	} else if e.EmitUnpopulated() {
+		e.Name("end", "end")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "start":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Start = &v
+		case "end":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a value within an enum.
 type EnumValueDescriptorProto struct {
-	Name    *string           `json:"name,omitempty"`
-	Number  *int32            `json:"number,omitempty"`
-	Options *EnumValueOptions `json:"options,omitempty"`
+	Name    *string
+	Number  *int32
+	Options *EnumValueOptions
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -4591,11 +7404,162 @@ func (m *EnumValueDescriptorProto) Equal(o *EnumValueDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *EnumValueDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *EnumValueDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *EnumValueDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *EnumValueDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *EnumValueDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(EnumValueDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.EnumValueDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if m.Number != nil {
+		e.Name("number", "number")
+		e.Int32(*m.Number)
+	} else if e.EmitUnpopulated() {
+		e.Name("number", "number")
+		e.Null()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "number":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = &v
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(EnumValueOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a service.
 type ServiceDescriptorProto struct {
-	Name    *string                  `json:"name,omitempty"`
-	Method  []*MethodDescriptorProto `json:"method,omitempty"`
-	Options *ServiceOptions          `json:"options,omitempty"`
+	Name    *string
+	Method  []*MethodDescriptorProto
+	Options *ServiceOptions
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -4870,18 +7834,184 @@ func (m *ServiceDescriptorProto) Equal(o *ServiceDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *ServiceDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *ServiceDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *ServiceDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *ServiceDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *ServiceDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(ServiceDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.ServiceDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if len(m.Method) > 0 || e.EmitUnpopulated() {
+		e.Name("method", "method")
+		e.StartArray()
+		for _, x := range m.Method {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "method":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(MethodDescriptorProto)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Method = append(m.Method, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(ServiceOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a method of a service.
 type MethodDescriptorProto struct {
-	Name *string `json:"name,omitempty"`
+	Name *string
 	// Input and output type names.  These are resolved in the same way as
 	// FieldDescriptorProto.type_name, but must refer to a message type.
-	InputType  *string        `json:"input_type,omitempty"`
-	OutputType *string        `json:"output_type,omitempty"`
-	Options    *MethodOptions `json:"options,omitempty"`
+	InputType  *string
+	OutputType *string
+	Options    *MethodOptions
 	// Identifies if client streams multiple client messages
-	ClientStreaming *bool `json:"client_streaming,omitempty"`
+	ClientStreaming *bool
 	// Identifies if server streams multiple server messages
-	ServerStreaming *bool `json:"server_streaming,omitempty"`
+	ServerStreaming *bool
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -5240,6 +8370,218 @@ func (m *MethodDescriptorProto) Equal(o *MethodDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *MethodDescriptorProto) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *MethodDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *MethodDescriptorProto) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *MethodDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *MethodDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(MethodDescriptorProto)
+	}
+	e.StartObject()
+	if m.Name != nil {
+		e.Name("name", "name")
+		if err := e.String(*m.Name, "google.protobuf.MethodDescriptorProto.name"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.Null()
+	}
+	if m.InputType != nil {
+		e.Name("inputType", "input_type")
+		if err := e.String(*m.InputType, "google.protobuf.MethodDescriptorProto.input_type"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("inputType", "input_type")
+		e.Null()
+	}
+	if m.OutputType != nil {
+		e.Name("outputType", "output_type")
+		if err := e.String(*m.OutputType, "google.protobuf.MethodDescriptorProto.output_type"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("outputType", "output_type")
+		e.Null()
+	}
+	if m.Options != nil {
+		e.Name("options", "options")
+		if err := m.Options.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.Null()
+	}
+	if m.ClientStreaming != nil {
+		e.Name("clientStreaming", "client_streaming")
+		e.Bool(*m.ClientStreaming)
+	} else if e.EmitUnpopulated() {
+		e.Name("clientStreaming", "client_streaming")
+		e.Null()
+	}
+	if m.ServerStreaming != nil {
+		e.Name("serverStreaming", "server_streaming")
+		e.Bool(*m.ServerStreaming)
+	} else if e.EmitUnpopulated() {
+		e.Name("serverStreaming", "server_streaming")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "inputType", "input_type":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.InputType = &v
+		case "outputType", "output_type":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.OutputType = &v
+		case "options":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(MethodOptions)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "clientStreaming", "client_streaming":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.ClientStreaming = &v
+		case "serverStreaming", "server_streaming":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.ServerStreaming = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Generated classes can be optimized for speed or code size.
 type FileOptions_OptimizeMode int32
 
@@ -5267,6 +8609,66 @@ func (x FileOptions_OptimizeMode) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FileOptions_OptimizeMode) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FileOptions_OptimizeMode) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FileOptions_OptimizeMode) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 1:
+		e.Enum(int32(x), "SPEED")
+	case 2:
+		e.Enum(int32(x), "CODE_SIZE")
+	case 3:
+		e.Enum(int32(x), "LITE_RUNTIME")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FileOptions_OptimizeMode) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FileOptions_OptimizeMode(num)
+		return true, nil
+	}
+	switch name {
+	case "SPEED":
+		*x = 1
+		return true, nil
+	case "CODE_SIZE":
+		*x = 2
+		return true, nil
+	case "LITE_RUNTIME":
+		*x = 3
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FileOptions.OptimizeMode")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FileOptions_OptimizeMode) Enum() *FileOptions_OptimizeMode {
 	return &x
@@ -5277,24 +8679,24 @@ type FileOptions struct {
 	// placed.  By default, the proto package is used, but this is often
 	// inappropriate because proto packages do not normally start with backwards
 	// domain names.
-	JavaPackage *string `json:"java_package,omitempty"`
+	JavaPackage *string
 	// Controls the name of the wrapper Java class generated for the .proto file.
 	// That class will always contain the .proto file's getDescriptor() method as
 	// well as any top-level extensions defined in the .proto file.
 	// If java_multiple_files is disabled, then all the other classes from the
 	// .proto file will be nested inside the single wrapper outer class.
-	JavaOuterClassname *string `json:"java_outer_classname,omitempty"`
+	JavaOuterClassname *string
 	// If enabled, then the Java code generator will generate a separate .java
 	// file for each top-level message, enum, and service defined in the .proto
 	// file.  Thus, these types will *not* be nested inside the wrapper class
 	// named by java_outer_classname.  However, the wrapper class will still be
 	// generated to contain the file's getDescriptor() method as well as any
 	// top-level extensions defined in the file.
-	JavaMultipleFiles *bool `json:"java_multiple_files,omitempty"`
+	JavaMultipleFiles *bool
 	// This option does nothing.
 	//
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
-	JavaGenerateEqualsAndHash *bool `json:"java_generate_equals_and_hash,omitempty"`
+	JavaGenerateEqualsAndHash *bool
 	// A proto2 file can set this to true to opt in to UTF-8 checking for Java,
 	// which will throw an exception if invalid UTF-8 is parsed from the wire or
 	// assigned to a string field.
@@ -5305,14 +8707,14 @@ type FileOptions struct {
 	// Proto3 files already perform these checks. Setting the option explicitly to
 	// false has no effect: it cannot be used to opt proto3 files out of UTF-8
 	// checks.
-	JavaStringCheckUtf8 *bool                     `json:"java_string_check_utf8,omitempty"`
-	OptimizeFor         *FileOptions_OptimizeMode `json:"optimize_for,omitempty"`
+	JavaStringCheckUtf8 *bool
+	OptimizeFor         *FileOptions_OptimizeMode
 	// Sets the Go package where structs generated from this .proto will be
 	// placed. If omitted, the Go package will be derived from the following:
 	//   - The basename of the package import path, if provided.
 	//   - Otherwise, the package statement in the .proto file, if present.
 	//   - Otherwise, the basename of the .proto file, without extension.
-	GoPackage *string `json:"go_package,omitempty"`
+	GoPackage *string
 	// Should generic services be generated in each language?  "Generic" services
 	// are not specific to any particular RPC system.  They are generated by the
 	// main code generators in each language (without additional plugins).
@@ -5323,47 +8725,47 @@ type FileOptions struct {
 	// that generate code specific to your particular RPC system.  Therefore,
 	// these default to false.  Old code which depends on generic services should
 	// explicitly set them to true.
-	CcGenericServices   *bool `json:"cc_generic_services,omitempty"`
-	JavaGenericServices *bool `json:"java_generic_services,omitempty"`
-	PyGenericServices   *bool `json:"py_generic_services,omitempty"`
+	CcGenericServices   *bool
+	JavaGenericServices *bool
+	PyGenericServices   *bool
 	// Is this file deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for everything in the file, or it will be completely ignored; in the very
 	// least, this is a formalization for deprecating files.
-	Deprecated *bool `json:"deprecated,omitempty"`
+	Deprecated *bool
 	// Enables the use of arenas for the proto messages in this file. This applies
 	// only to generated classes for C++.
-	CcEnableArenas *bool `json:"cc_enable_arenas,omitempty"`
+	CcEnableArenas *bool
 	// Sets the objective c class prefix which is prepended to all objective c
 	// generated classes from this .proto. There is no default.
-	ObjcClassPrefix *string `json:"objc_class_prefix,omitempty"`
+	ObjcClassPrefix *string
 	// Namespace for generated classes; defaults to the package.
-	CsharpNamespace *string `json:"csharp_namespace,omitempty"`
+	CsharpNamespace *string
 	// By default Swift generators will take the proto package and CamelCase it
 	// replacing '.' with underscore and use that to prefix the types/symbols
 	// defined. When this options is provided, they will use this value instead
 	// to prefix the types/symbols defined.
-	SwiftPrefix *string `json:"swift_prefix,omitempty"`
+	SwiftPrefix *string
 	// Sets the php class prefix which is prepended to all php generated classes
 	// from this .proto. Default is empty.
-	PhpClassPrefix *string `json:"php_class_prefix,omitempty"`
+	PhpClassPrefix *string
 	// Use this option to change the namespace of php generated classes. Default
 	// is empty. When this option is empty, the package name will be used for
 	// determining the namespace.
-	PhpNamespace *string `json:"php_namespace,omitempty"`
+	PhpNamespace *string
 	// Use this option to change the namespace of php generated metadata classes.
 	// Default is empty. When this option is empty, the proto file name will be
 	// used for determining the namespace.
-	PhpMetadataNamespace *string `json:"php_metadata_namespace,omitempty"`
+	PhpMetadataNamespace *string
 	// Use this option to change the package of ruby generated classes. Default
 	// is empty. When this option is not set, the package name will be used for
 	// determining the ruby package.
-	RubyPackage *string `json:"ruby_package,omitempty"`
+	RubyPackage *string
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// The parser stores options it doesn't recognize here.
 	// See the documentation for the "Options" section above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -6261,6 +9663,535 @@ func (m *FileOptions) Equal(o *FileOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FileOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FileOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FileOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FileOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FileOptions)
+	}
+	e.StartObject()
+	if m.JavaPackage != nil {
+		e.Name("javaPackage", "java_package")
+		if err := e.String(*m.JavaPackage, "google.protobuf.FileOptions.java_package"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("javaPackage", "java_package")
+		e.Null()
+	}
+	if m.JavaOuterClassname != nil {
+		e.Name("javaOuterClassname", "java_outer_classname")
+		if err := e.String(*m.JavaOuterClassname, "google.protobuf.FileOptions.java_outer_classname"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("javaOuterClassname", "java_outer_classname")
+		e.Null()
+	}
+	if m.JavaMultipleFiles != nil {
+		e.Name("javaMultipleFiles", "java_multiple_files")
+		e.Bool(*m.JavaMultipleFiles)
+	} else if e.EmitUnpopulated() {
+		e.Name("javaMultipleFiles", "java_multiple_files")
+		e.Null()
+	}
+	if m.JavaGenerateEqualsAndHash != nil {
+		e.Name("javaGenerateEqualsAndHash", "java_generate_equals_and_hash")
+		e.Bool(*m.JavaGenerateEqualsAndHash)
+	} else if e.EmitUnpopulated() {
+		e.Name("javaGenerateEqualsAndHash", "java_generate_equals_and_hash")
+		e.Null()
+	}
+	if m.JavaStringCheckUtf8 != nil {
+		e.Name("javaStringCheckUtf8", "java_string_check_utf8")
+		e.Bool(*m.JavaStringCheckUtf8)
+	} else if e.EmitUnpopulated() {
+		e.Name("javaStringCheckUtf8", "java_string_check_utf8")
+		e.Null()
+	}
+	if m.OptimizeFor != nil {
+		e.Name("optimizeFor", "optimize_for")
+		(*m.OptimizeFor).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("optimizeFor", "optimize_for")
+		e.Null()
+	}
+	if m.GoPackage != nil {
+		e.Name("goPackage", "go_package")
+		if err := e.String(*m.GoPackage, "google.protobuf.FileOptions.go_package"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("goPackage", "go_package")
+		e.Null()
+	}
+	if m.CcGenericServices != nil {
+		e.Name("ccGenericServices", "cc_generic_services")
+		e.Bool(*m.CcGenericServices)
+	} else if e.EmitUnpopulated() {
+		e.Name("ccGenericServices", "cc_generic_services")
+		e.Null()
+	}
+	if m.JavaGenericServices != nil {
+		e.Name("javaGenericServices", "java_generic_services")
+		e.Bool(*m.JavaGenericServices)
+	} else if e.EmitUnpopulated() {
+		e.Name("javaGenericServices", "java_generic_services")
+		e.Null()
+	}
+	if m.PyGenericServices != nil {
+		e.Name("pyGenericServices", "py_generic_services")
+		e.Bool(*m.PyGenericServices)
+	} else if e.EmitUnpopulated() {
+		e.Name("pyGenericServices", "py_generic_services")
+		e.Null()
+	}
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if m.CcEnableArenas != nil {
+		e.Name("ccEnableArenas", "cc_enable_arenas")
+		e.Bool(*m.CcEnableArenas)
+	} else if e.EmitUnpopulated() {
+		e.Name("ccEnableArenas", "cc_enable_arenas")
+		e.Null()
+	}
+	if m.ObjcClassPrefix != nil {
+		e.Name("objcClassPrefix", "objc_class_prefix")
+		if err := e.String(*m.ObjcClassPrefix, "google.protobuf.FileOptions.objc_class_prefix"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("objcClassPrefix", "objc_class_prefix")
+		e.Null()
+	}
+	if m.CsharpNamespace != nil {
+		e.Name("csharpNamespace", "csharp_namespace")
+		if err := e.String(*m.CsharpNamespace, "google.protobuf.FileOptions.csharp_namespace"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("csharpNamespace", "csharp_namespace")
+		e.Null()
+	}
+	if m.SwiftPrefix != nil {
+		e.Name("swiftPrefix", "swift_prefix")
+		if err := e.String(*m.SwiftPrefix, "google.protobuf.FileOptions.swift_prefix"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("swiftPrefix", "swift_prefix")
+		e.Null()
+	}
+	if m.PhpClassPrefix != nil {
+		e.Name("phpClassPrefix", "php_class_prefix")
+		if err := e.String(*m.PhpClassPrefix, "google.protobuf.FileOptions.php_class_prefix"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("phpClassPrefix", "php_class_prefix")
+		e.Null()
+	}
+	if m.PhpNamespace != nil {
+		e.Name("phpNamespace", "php_namespace")
+		if err := e.String(*m.PhpNamespace, "google.protobuf.FileOptions.php_namespace"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("phpNamespace", "php_namespace")
+		e.Null()
+	}
+	if m.PhpMetadataNamespace != nil {
+		e.Name("phpMetadataNamespace", "php_metadata_namespace")
+		if err := e.String(*m.PhpMetadataNamespace, "google.protobuf.FileOptions.php_metadata_namespace"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("phpMetadataNamespace", "php_metadata_namespace")
+		e.Null()
+	}
+	if m.RubyPackage != nil {
+		e.Name("rubyPackage", "ruby_package")
+		if err := e.String(*m.RubyPackage, "google.protobuf.FileOptions.ruby_package"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("rubyPackage", "ruby_package")
+		e.Null()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "javaPackage", "java_package":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JavaPackage = &v
+		case "javaOuterClassname", "java_outer_classname":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JavaOuterClassname = &v
+		case "javaMultipleFiles", "java_multiple_files":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaMultipleFiles = &v
+		case "javaGenerateEqualsAndHash", "java_generate_equals_and_hash":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaGenerateEqualsAndHash = &v
+		case "javaStringCheckUtf8", "java_string_check_utf8":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaStringCheckUtf8 = &v
+		case "optimizeFor", "optimize_for":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FileOptions_OptimizeMode
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.OptimizeFor = &v
+			}
+		case "goPackage", "go_package":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.GoPackage = &v
+		case "ccGenericServices", "cc_generic_services":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.CcGenericServices = &v
+		case "javaGenericServices", "java_generic_services":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaGenericServices = &v
+		case "pyGenericServices", "py_generic_services":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.PyGenericServices = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "ccEnableArenas", "cc_enable_arenas":
+			if err := d.Mark(seen[:], 11); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.CcEnableArenas = &v
+		case "objcClassPrefix", "objc_class_prefix":
+			if err := d.Mark(seen[:], 12); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.ObjcClassPrefix = &v
+		case "csharpNamespace", "csharp_namespace":
+			if err := d.Mark(seen[:], 13); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.CsharpNamespace = &v
+		case "swiftPrefix", "swift_prefix":
+			if err := d.Mark(seen[:], 14); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.SwiftPrefix = &v
+		case "phpClassPrefix", "php_class_prefix":
+			if err := d.Mark(seen[:], 15); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.PhpClassPrefix = &v
+		case "phpNamespace", "php_namespace":
+			if err := d.Mark(seen[:], 16); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.PhpNamespace = &v
+		case "phpMetadataNamespace", "php_metadata_namespace":
+			if err := d.Mark(seen[:], 17); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.PhpMetadataNamespace = &v
+		case "rubyPackage", "ruby_package":
+			if err := d.Mark(seen[:], 18); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RubyPackage = &v
+		case "features":
+			if err := d.Mark(seen[:], 19); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 20); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type MessageOptions struct {
 	// Set true to use the old proto1 MessageSet wire format for extensions.
 	// This is provided for backwards-compatibility with the MessageSet wire
@@ -6282,16 +10213,16 @@ type MessageOptions struct {
 	//
 	// Because this is an option, the above two restrictions are not enforced by
 	// the protocol compiler.
-	MessageSetWireFormat *bool `json:"message_set_wire_format,omitempty"`
+	MessageSetWireFormat *bool
 	// Disables the generation of the standard "descriptor()" accessor, which can
 	// conflict with a field of the same name.  This is meant to make migration
 	// from proto1 easier; new code should avoid fields named "descriptor".
-	NoStandardDescriptorAccessor *bool `json:"no_standard_descriptor_accessor,omitempty"`
+	NoStandardDescriptorAccessor *bool
 	// Is this message deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for the message, or it will be completely ignored; in the very least,
 	// this is a formalization for deprecating messages.
-	Deprecated *bool `json:"deprecated,omitempty"`
+	Deprecated *bool
 	// Whether the message is an automatically generated map entry type for the
 	// maps field.
 	//
@@ -6316,7 +10247,7 @@ type MessageOptions struct {
 	// NOTE: Do not set the option in .proto files. Always use the maps syntax
 	// instead. The option should only be implicitly set by the proto compiler
 	// parser.
-	MapEntry *bool `json:"map_entry,omitempty"`
+	MapEntry *bool
 	// Enable the legacy handling of JSON field name conflicts.  This lowercases
 	// and strips underscored from the fields before comparison in proto3 only.
 	// The new behavior takes `json_name` into account and applies to proto2 as
@@ -6329,11 +10260,11 @@ type MessageOptions struct {
 	// teams have had time to migrate.
 	//
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
-	DeprecatedLegacyJsonFieldConflicts *bool `json:"deprecated_legacy_json_field_conflicts,omitempty"`
+	DeprecatedLegacyJsonFieldConflicts *bool
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -6744,6 +10675,246 @@ func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *MessageOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *MessageOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *MessageOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *MessageOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(MessageOptions)
+	}
+	e.StartObject()
+	if m.MessageSetWireFormat != nil {
+		e.Name("messageSetWireFormat", "message_set_wire_format")
+		e.Bool(*m.MessageSetWireFormat)
+	} else if e.EmitUnpopulated() {
+		e.Name("messageSetWireFormat", "message_set_wire_format")
+		e.Null()
+	}
+	if m.NoStandardDescriptorAccessor != nil {
+		e.Name("noStandardDescriptorAccessor", "no_standard_descriptor_accessor")
+		e.Bool(*m.NoStandardDescriptorAccessor)
+	} else if e.EmitUnpopulated() {
+		e.Name("noStandardDescriptorAccessor", "no_standard_descriptor_accessor")
+		e.Null()
+	}
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if m.MapEntry != nil {
+		e.Name("mapEntry", "map_entry")
+		e.Bool(*m.MapEntry)
+	} else if e.EmitUnpopulated() {
+		e.Name("mapEntry", "map_entry")
+		e.Null()
+	}
+	if m.DeprecatedLegacyJsonFieldConflicts != nil {
+		e.Name("deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts")
+		e.Bool(*m.DeprecatedLegacyJsonFieldConflicts)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts")
+		e.Null()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "messageSetWireFormat", "message_set_wire_format":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.MessageSetWireFormat = &v
+		case "noStandardDescriptorAccessor", "no_standard_descriptor_accessor":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.NoStandardDescriptorAccessor = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "mapEntry", "map_entry":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.MapEntry = &v
+		case "deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DeprecatedLegacyJsonFieldConflicts = &v
+		case "features":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FieldOptions_CType int32
 
 const (
@@ -6770,6 +10941,66 @@ func (x FieldOptions_CType) String() string {
 		return "STRING_PIECE"
 	}
 	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FieldOptions_CType) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FieldOptions_CType) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FieldOptions_CType) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "STRING")
+	case 1:
+		e.Enum(int32(x), "CORD")
+	case 2:
+		e.Enum(int32(x), "STRING_PIECE")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FieldOptions_CType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FieldOptions_CType(num)
+		return true, nil
+	}
+	switch name {
+	case "STRING":
+		*x = 0
+		return true, nil
+	case "CORD":
+		*x = 1
+		return true, nil
+	case "STRING_PIECE":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FieldOptions.CType")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -6801,6 +11032,66 @@ func (x FieldOptions_JSType) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FieldOptions_JSType) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FieldOptions_JSType) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FieldOptions_JSType) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "JS_NORMAL")
+	case 1:
+		e.Enum(int32(x), "JS_STRING")
+	case 2:
+		e.Enum(int32(x), "JS_NUMBER")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FieldOptions_JSType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FieldOptions_JSType(num)
+		return true, nil
+	}
+	switch name {
+	case "JS_NORMAL":
+		*x = 0
+		return true, nil
+	case "JS_STRING":
+		*x = 1
+		return true, nil
+	case "JS_NUMBER":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FieldOptions.JSType")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FieldOptions_JSType) Enum() *FieldOptions_JSType {
 	return &x
@@ -6828,6 +11119,66 @@ func (x FieldOptions_OptionRetention) String() string {
 		return "RETENTION_SOURCE"
 	}
 	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FieldOptions_OptionRetention) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FieldOptions_OptionRetention) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FieldOptions_OptionRetention) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "RETENTION_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "RETENTION_RUNTIME")
+	case 2:
+		e.Enum(int32(x), "RETENTION_SOURCE")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FieldOptions_OptionRetention) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FieldOptions_OptionRetention(num)
+		return true, nil
+	}
+	switch name {
+	case "RETENTION_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "RETENTION_RUNTIME":
+		*x = 1
+		return true, nil
+	case "RETENTION_SOURCE":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FieldOptions.OptionRetention")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -6881,6 +11232,101 @@ func (x FieldOptions_OptionTargetType) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FieldOptions_OptionTargetType) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FieldOptions_OptionTargetType) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FieldOptions_OptionTargetType) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "TARGET_TYPE_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "TARGET_TYPE_FILE")
+	case 2:
+		e.Enum(int32(x), "TARGET_TYPE_EXTENSION_RANGE")
+	case 3:
+		e.Enum(int32(x), "TARGET_TYPE_MESSAGE")
+	case 4:
+		e.Enum(int32(x), "TARGET_TYPE_FIELD")
+	case 5:
+		e.Enum(int32(x), "TARGET_TYPE_ONEOF")
+	case 6:
+		e.Enum(int32(x), "TARGET_TYPE_ENUM")
+	case 7:
+		e.Enum(int32(x), "TARGET_TYPE_ENUM_ENTRY")
+	case 8:
+		e.Enum(int32(x), "TARGET_TYPE_SERVICE")
+	case 9:
+		e.Enum(int32(x), "TARGET_TYPE_METHOD")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FieldOptions_OptionTargetType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FieldOptions_OptionTargetType(num)
+		return true, nil
+	}
+	switch name {
+	case "TARGET_TYPE_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "TARGET_TYPE_FILE":
+		*x = 1
+		return true, nil
+	case "TARGET_TYPE_EXTENSION_RANGE":
+		*x = 2
+		return true, nil
+	case "TARGET_TYPE_MESSAGE":
+		*x = 3
+		return true, nil
+	case "TARGET_TYPE_FIELD":
+		*x = 4
+		return true, nil
+	case "TARGET_TYPE_ONEOF":
+		*x = 5
+		return true, nil
+	case "TARGET_TYPE_ENUM":
+		*x = 6
+		return true, nil
+	case "TARGET_TYPE_ENUM_ENTRY":
+		*x = 7
+		return true, nil
+	case "TARGET_TYPE_SERVICE":
+		*x = 8
+		return true, nil
+	case "TARGET_TYPE_METHOD":
+		*x = 9
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FieldOptions.OptionTargetType")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FieldOptions_OptionTargetType) Enum() *FieldOptions_OptionTargetType {
 	return &x
@@ -6893,7 +11339,7 @@ type FieldOptions struct {
 	// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
 	// type "bytes" in the open source release -- sorry, we'll try to include
 	// other types in a future version!
-	Ctype *FieldOptions_CType `json:"ctype,omitempty"`
+	Ctype *FieldOptions_CType
 	// The packed option can be enabled for repeated primitive fields to enable
 	// a more efficient representation on the wire. Rather than repeatedly
 	// writing the tag and type for each element, the entire array is encoded as
@@ -6901,7 +11347,7 @@ type FieldOptions struct {
 	// false will avoid using packed encoding.  This option is prohibited in
 	// Editions, but the `repeated_field_encoding` feature can be used to control
 	// the behavior.
-	Packed *bool `json:"packed,omitempty"`
+	Packed *bool
 	// The jstype option determines the JavaScript type used for values of the
 	// field.  The option is permitted only for 64 bit integral and fixed types
 	// (int64, uint64, sint64, fixed64, sfixed64).  A field with jstype JS_STRING
@@ -6913,7 +11359,7 @@ type FieldOptions struct {
 	//
 	// This option is an enum to permit additional types to be added, e.g.
 	// goog.math.Integer.
-	Jstype *FieldOptions_JSType `json:"jstype,omitempty"`
+	Jstype *FieldOptions_JSType
 	// Should this field be parsed lazily?  Lazy applies only to message-type
 	// fields.  It means that when the outer message is initially parsed, the
 	// inner message's contents will not be parsed but instead stored in encoded
@@ -6936,29 +11382,29 @@ type FieldOptions struct {
 	// on the outer message would fail if the inner message has missing required
 	// fields. Failed verification would result in parsing failure (except when
 	// uninitialized messages are acceptable).
-	Lazy *bool `json:"lazy,omitempty"`
+	Lazy *bool
 	// unverified_lazy does no correctness checks on the byte stream. This should
 	// only be used where lazy with verification is prohibitive for performance
 	// reasons.
-	UnverifiedLazy *bool `json:"unverified_lazy,omitempty"`
+	UnverifiedLazy *bool
 	// Is this field deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for accessors, or it will be completely ignored; in the very least, this
 	// is a formalization for deprecating fields.
-	Deprecated *bool `json:"deprecated,omitempty"`
+	Deprecated *bool
 	// For Google-internal migration only. Do not use.
-	Weak *bool `json:"weak,omitempty"`
+	Weak *bool
 	// Indicate that the field value should not be printed out when using debug
 	// formats, e.g. when the field contains sensitive credentials.
-	DebugRedact     *bool                           `json:"debug_redact,omitempty"`
-	Retention       *FieldOptions_OptionRetention   `json:"retention,omitempty"`
-	Targets         []FieldOptions_OptionTargetType `json:"targets,omitempty"`
-	EditionDefaults []*FieldOptions_EditionDefault  `json:"edition_defaults,omitempty"`
+	DebugRedact     *bool
+	Retention       *FieldOptions_OptionRetention
+	Targets         []FieldOptions_OptionTargetType
+	EditionDefaults []*FieldOptions_EditionDefault
 	// Any features defined in the specific edition.
-	Features       *FeatureSet                  `json:"features,omitempty"`
-	FeatureSupport *FieldOptions_FeatureSupport `json:"feature_support,omitempty"`
+	Features       *FeatureSet
+	FeatureSupport *FieldOptions_FeatureSupport
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -7677,10 +12123,425 @@ func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FieldOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FieldOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FieldOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FieldOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FieldOptions)
+	}
+	e.StartObject()
+	if m.Ctype != nil {
+		e.Name("ctype", "ctype")
+		(*m.Ctype).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("ctype", "ctype")
+		e.Null()
+	}
+	if m.Packed != nil {
+		e.Name("packed", "packed")
+		e.Bool(*m.Packed)
+	} else if e.EmitUnpopulated() {
+		e.Name("packed", "packed")
+		e.Null()
+	}
+	if m.Jstype != nil {
+		e.Name("jstype", "jstype")
+		(*m.Jstype).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("jstype", "jstype")
+		e.Null()
+	}
+	if m.Lazy != nil {
+		e.Name("lazy", "lazy")
+		e.Bool(*m.Lazy)
+	} else if e.EmitUnpopulated() {
+		e.Name("lazy", "lazy")
+		e.Null()
+	}
+	if m.UnverifiedLazy != nil {
+		e.Name("unverifiedLazy", "unverified_lazy")
+		e.Bool(*m.UnverifiedLazy)
+	} else if e.EmitUnpopulated() {
+		e.Name("unverifiedLazy", "unverified_lazy")
+		e.Null()
+	}
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if m.Weak != nil {
+		e.Name("weak", "weak")
+		e.Bool(*m.Weak)
+	} else if e.EmitUnpopulated() {
+		e.Name("weak", "weak")
+		e.Null()
+	}
+	if m.DebugRedact != nil {
+		e.Name("debugRedact", "debug_redact")
+		e.Bool(*m.DebugRedact)
+	} else if e.EmitUnpopulated() {
+		e.Name("debugRedact", "debug_redact")
+		e.Null()
+	}
+	if m.Retention != nil {
+		e.Name("retention", "retention")
+		(*m.Retention).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("retention", "retention")
+		e.Null()
+	}
+	if len(m.Targets) > 0 || e.EmitUnpopulated() {
+		e.Name("targets", "targets")
+		e.StartArray()
+		for _, x := range m.Targets {
+			x.EncodeProtoJSON(e)
+		}
+		e.EndArray()
+	}
+	if len(m.EditionDefaults) > 0 || e.EmitUnpopulated() {
+		e.Name("editionDefaults", "edition_defaults")
+		e.StartArray()
+		for _, x := range m.EditionDefaults {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if m.FeatureSupport != nil {
+		e.Name("featureSupport", "feature_support")
+		if err := m.FeatureSupport.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("featureSupport", "feature_support")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "ctype":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FieldOptions_CType
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Ctype = &v
+			}
+		case "packed":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Packed = &v
+		case "jstype":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FieldOptions_JSType
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Jstype = &v
+			}
+		case "lazy":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Lazy = &v
+		case "unverifiedLazy", "unverified_lazy":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.UnverifiedLazy = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "weak":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Weak = &v
+		case "debugRedact", "debug_redact":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DebugRedact = &v
+		case "retention":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FieldOptions_OptionRetention
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Retention = &v
+			}
+		case "targets":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				var v FieldOptions_OptionTargetType
+				known, err := v.DecodeProtoJSON(d)
+				if err != nil {
+					return err
+				}
+				if known {
+					m.Targets = append(m.Targets, v)
+				}
+			}
+		case "editionDefaults", "edition_defaults":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldOptions_EditionDefault)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.EditionDefaults = append(m.EditionDefaults, v)
+			}
+		case "features":
+			if err := d.Mark(seen[:], 11); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "featureSupport", "feature_support":
+			if err := d.Mark(seen[:], 12); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FieldOptions_FeatureSupport)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.FeatureSupport = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 13); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FieldOptions_EditionDefault struct {
-	Edition *Edition `json:"edition,omitempty"`
+	Edition *Edition
 	// Textproto value.
-	Value *string `json:"value,omitempty"`
+	Value *string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -7888,22 +12749,155 @@ func (m *FieldOptions_EditionDefault) Equal(o *FieldOptions_EditionDefault) bool
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FieldOptions_EditionDefault) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FieldOptions_EditionDefault) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FieldOptions_EditionDefault) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FieldOptions_EditionDefault) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FieldOptions_EditionDefault) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FieldOptions_EditionDefault)
+	}
+	e.StartObject()
+	if m.Edition != nil {
+		e.Name("edition", "edition")
+		(*m.Edition).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("edition", "edition")
+		e.Null()
+	}
+	if m.Value != nil {
+		e.Name("value", "value")
+		if err := e.String(*m.Value, "google.protobuf.FieldOptions.EditionDefault.value"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("value", "value")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "edition":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Edition = &v
+			}
+		case "value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Value = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Information about the support window of a feature.
 type FieldOptions_FeatureSupport struct {
 	// The edition that this feature was first available in.  In editions
 	// earlier than this one, the default assigned to EDITION_LEGACY will be
 	// used, and proto files will not be able to override it.
-	EditionIntroduced *Edition `json:"edition_introduced,omitempty"`
+	EditionIntroduced *Edition
 	// The edition this feature becomes deprecated in.  Using this after this
 	// edition may trigger warnings.
-	EditionDeprecated *Edition `json:"edition_deprecated,omitempty"`
+	EditionDeprecated *Edition
 	// The deprecation warning text if this feature is used after the edition it
 	// was marked deprecated in.
-	DeprecationWarning *string `json:"deprecation_warning,omitempty"`
+	DeprecationWarning *string
 	// The edition this feature is no longer available in.  In editions after
 	// this one, the last default assigned will be used, and proto files will
 	// not be able to override it.
-	EditionRemoved *Edition `json:"edition_removed,omitempty"`
+	EditionRemoved *Edition
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -8187,11 +13181,188 @@ func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FieldOptions_FeatureSupport) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FieldOptions_FeatureSupport) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FieldOptions_FeatureSupport) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FieldOptions_FeatureSupport) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FieldOptions_FeatureSupport) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FieldOptions_FeatureSupport)
+	}
+	e.StartObject()
+	if m.EditionIntroduced != nil {
+		e.Name("editionIntroduced", "edition_introduced")
+		(*m.EditionIntroduced).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("editionIntroduced", "edition_introduced")
+		e.Null()
+	}
+	if m.EditionDeprecated != nil {
+		e.Name("editionDeprecated", "edition_deprecated")
+		(*m.EditionDeprecated).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("editionDeprecated", "edition_deprecated")
+		e.Null()
+	}
+	if m.DeprecationWarning != nil {
+		e.Name("deprecationWarning", "deprecation_warning")
+		if err := e.String(*m.DeprecationWarning, "google.protobuf.FieldOptions.FeatureSupport.deprecation_warning"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecationWarning", "deprecation_warning")
+		e.Null()
+	}
+	if m.EditionRemoved != nil {
+		e.Name("editionRemoved", "edition_removed")
+		(*m.EditionRemoved).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("editionRemoved", "edition_removed")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "editionIntroduced", "edition_introduced":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EditionIntroduced = &v
+			}
+		case "editionDeprecated", "edition_deprecated":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EditionDeprecated = &v
+			}
+		case "deprecationWarning", "deprecation_warning":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.DeprecationWarning = &v
+		case "editionRemoved", "edition_removed":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EditionRemoved = &v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type OneofOptions struct {
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -8429,15 +13600,160 @@ func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *OneofOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *OneofOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *OneofOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *OneofOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(OneofOptions)
+	}
+	e.StartObject()
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "features":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type EnumOptions struct {
 	// Set this option to true to allow mapping different tag names to the same
 	// value.
-	AllowAlias *bool `json:"allow_alias,omitempty"`
+	AllowAlias *bool
 	// Is this enum deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for the enum, or it will be completely ignored; in the very least, this
 	// is a formalization for deprecating enums.
-	Deprecated *bool `json:"deprecated,omitempty"`
+	Deprecated *bool
 	// Enable the legacy handling of JSON field name conflicts.  This lowercases
 	// and strips underscored from the fields before comparison in proto3 only.
 	// The new behavior takes `json_name` into account and applies to proto2 as
@@ -8446,11 +13762,11 @@ type EnumOptions struct {
 	// had time to migrate.
 	//
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
-	DeprecatedLegacyJsonFieldConflicts *bool `json:"deprecated_legacy_json_field_conflicts,omitempty"`
+	DeprecatedLegacyJsonFieldConflicts *bool
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -8793,22 +14109,224 @@ func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *EnumOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *EnumOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *EnumOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *EnumOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(EnumOptions)
+	}
+	e.StartObject()
+	if m.AllowAlias != nil {
+		e.Name("allowAlias", "allow_alias")
+		e.Bool(*m.AllowAlias)
+	} else if e.EmitUnpopulated() {
+		e.Name("allowAlias", "allow_alias")
+		e.Null()
+	}
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if m.DeprecatedLegacyJsonFieldConflicts != nil {
+		e.Name("deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts")
+		e.Bool(*m.DeprecatedLegacyJsonFieldConflicts)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts")
+		e.Null()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "allowAlias", "allow_alias":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.AllowAlias = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DeprecatedLegacyJsonFieldConflicts = &v
+		case "features":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type EnumValueOptions struct {
 	// Is this enum value deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for the enum value, or it will be completely ignored; in the very least,
 	// this is a formalization for deprecating enum values.
-	Deprecated *bool `json:"deprecated,omitempty"`
+	Deprecated *bool
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// Indicate that fields annotated with this enum value should not be printed
 	// out when using debug formats, e.g. when the field contains sensitive
 	// credentials.
-	DebugRedact *bool `json:"debug_redact,omitempty"`
+	DebugRedact *bool
 	// Information about the support window of a feature value.
-	FeatureSupport *FieldOptions_FeatureSupport `json:"feature_support,omitempty"`
+	FeatureSupport *FieldOptions_FeatureSupport
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -9158,16 +14676,220 @@ func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *EnumValueOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *EnumValueOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *EnumValueOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *EnumValueOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(EnumValueOptions)
+	}
+	e.StartObject()
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if m.DebugRedact != nil {
+		e.Name("debugRedact", "debug_redact")
+		e.Bool(*m.DebugRedact)
+	} else if e.EmitUnpopulated() {
+		e.Name("debugRedact", "debug_redact")
+		e.Null()
+	}
+	if m.FeatureSupport != nil {
+		e.Name("featureSupport", "feature_support")
+		if err := m.FeatureSupport.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("featureSupport", "feature_support")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "deprecated":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "features":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "debugRedact", "debug_redact":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DebugRedact = &v
+		case "featureSupport", "feature_support":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FieldOptions_FeatureSupport)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.FeatureSupport = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type ServiceOptions struct {
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// Is this service deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for the service, or it will be completely ignored; in the very least,
 	// this is a formalization for deprecating services.
-	Deprecated *bool `json:"deprecated,omitempty"`
+	Deprecated *bool
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -9445,6 +15167,170 @@ func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *ServiceOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *ServiceOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *ServiceOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *ServiceOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(ServiceOptions)
+	}
+	e.StartObject()
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "features":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "deprecated":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Is this method side-effect-free (or safe in HTTP parlance), or idempotent,
 // or neither? HTTP based RPC implementation may choose GET verb for safe
 // methods, and PUT verb for idempotent methods instead of the default POST.
@@ -9471,6 +15357,66 @@ func (x MethodOptions_IdempotencyLevel) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x MethodOptions_IdempotencyLevel) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *MethodOptions_IdempotencyLevel) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x MethodOptions_IdempotencyLevel) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "IDEMPOTENCY_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "NO_SIDE_EFFECTS")
+	case 2:
+		e.Enum(int32(x), "IDEMPOTENT")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *MethodOptions_IdempotencyLevel) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = MethodOptions_IdempotencyLevel(num)
+		return true, nil
+	}
+	switch name {
+	case "IDEMPOTENCY_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "NO_SIDE_EFFECTS":
+		*x = 1
+		return true, nil
+	case "IDEMPOTENT":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.MethodOptions.IdempotencyLevel")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x MethodOptions_IdempotencyLevel) Enum() *MethodOptions_IdempotencyLevel {
 	return &x
@@ -9481,12 +15427,12 @@ type MethodOptions struct {
 	// Depending on the target platform, this can emit Deprecated annotations
 	// for the method, or it will be completely ignored; in the very least,
 	// this is a formalization for deprecating methods.
-	Deprecated       *bool                           `json:"deprecated,omitempty"`
-	IdempotencyLevel *MethodOptions_IdempotencyLevel `json:"idempotency_level,omitempty"`
+	Deprecated       *bool
+	IdempotencyLevel *MethodOptions_IdempotencyLevel
 	// Any features defined in the specific edition.
-	Features *FeatureSet `json:"features,omitempty"`
+	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
-	UninterpretedOption []*UninterpretedOption `json:"uninterpreted_option,omitempty"`
+	UninterpretedOption []*UninterpretedOption
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -9804,6 +15750,192 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *MethodOptions) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *MethodOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *MethodOptions) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *MethodOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(MethodOptions)
+	}
+	e.StartObject()
+	if m.Deprecated != nil {
+		e.Name("deprecated", "deprecated")
+		e.Bool(*m.Deprecated)
+	} else if e.EmitUnpopulated() {
+		e.Name("deprecated", "deprecated")
+		e.Null()
+	}
+	if m.IdempotencyLevel != nil {
+		e.Name("idempotencyLevel", "idempotency_level")
+		(*m.IdempotencyLevel).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("idempotencyLevel", "idempotency_level")
+		e.Null()
+	}
+	if m.Features != nil {
+		e.Name("features", "features")
+		if err := m.Features.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("features", "features")
+		e.Null()
+	}
+	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+		e.Name("uninterpretedOption", "uninterpreted_option")
+		e.StartArray()
+		for _, x := range m.UninterpretedOption {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "deprecated":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "idempotencyLevel", "idempotency_level":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v MethodOptions_IdempotencyLevel
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.IdempotencyLevel = &v
+			}
+		case "features":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpretedOption", "uninterpreted_option":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A message representing a option the parser does not recognize. This only
 // appears in options protos created by the compiler::Parser class.
 // DescriptorPool resolves these when building Descriptor objects. Therefore,
@@ -9811,15 +15943,15 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 // or produced by Descriptor::CopyTo()) will never have UninterpretedOptions
 // in them.
 type UninterpretedOption struct {
-	Name []*UninterpretedOption_NamePart `json:"name,omitempty"`
+	Name []*UninterpretedOption_NamePart
 	// The value of the uninterpreted option, in whatever type the tokenizer
 	// identified it as during parsing. Exactly one of these should be set.
-	IdentifierValue  *string  `json:"identifier_value,omitempty"`
-	PositiveIntValue *uint64  `json:"positive_int_value,omitempty"`
-	NegativeIntValue *int64   `json:"negative_int_value,omitempty"`
-	DoubleValue      *float64 `json:"double_value,omitempty"`
-	StringValue      []byte   `json:"string_value,omitempty"`
-	AggregateValue   *string  `json:"aggregate_value,omitempty"`
+	IdentifierValue  *string
+	PositiveIntValue *uint64
+	NegativeIntValue *int64
+	DoubleValue      *float64
+	StringValue      []byte
+	AggregateValue   *string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -10211,14 +16343,256 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *UninterpretedOption) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *UninterpretedOption) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *UninterpretedOption) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *UninterpretedOption) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *UninterpretedOption) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(UninterpretedOption)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		e.StartArray()
+		for _, x := range m.Name {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.IdentifierValue != nil {
+		e.Name("identifierValue", "identifier_value")
+		if err := e.String(*m.IdentifierValue, "google.protobuf.UninterpretedOption.identifier_value"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("identifierValue", "identifier_value")
+		e.Null()
+	}
+	if m.PositiveIntValue != nil {
+		e.Name("positiveIntValue", "positive_int_value")
+		e.Uint64(*m.PositiveIntValue)
+	} else if e.EmitUnpopulated() {
+		e.Name("positiveIntValue", "positive_int_value")
+		e.Null()
+	}
+	if m.NegativeIntValue != nil {
+		e.Name("negativeIntValue", "negative_int_value")
+		e.Int64(*m.NegativeIntValue)
+	} else if e.EmitUnpopulated() {
+		e.Name("negativeIntValue", "negative_int_value")
+		e.Null()
+	}
+	if m.DoubleValue != nil {
+		e.Name("doubleValue", "double_value")
+		e.Float64(*m.DoubleValue)
+	} else if e.EmitUnpopulated() {
+		e.Name("doubleValue", "double_value")
+		e.Null()
+	}
+	if m.StringValue != nil {
+		e.Name("stringValue", "string_value")
+		e.Bytes64(m.StringValue)
+	} else if e.EmitUnpopulated() {
+		e.Name("stringValue", "string_value")
+		e.Null()
+	}
+	if m.AggregateValue != nil {
+		e.Name("aggregateValue", "aggregate_value")
+		if err := e.String(*m.AggregateValue, "google.protobuf.UninterpretedOption.aggregate_value"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("aggregateValue", "aggregate_value")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption_NamePart)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Name = append(m.Name, v)
+			}
+		case "identifierValue", "identifier_value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.IdentifierValue = &v
+		case "positiveIntValue", "positive_int_value":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Uint64()
+			if err != nil {
+				return err
+			}
+			m.PositiveIntValue = &v
+		case "negativeIntValue", "negative_int_value":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int64()
+			if err != nil {
+				return err
+			}
+			m.NegativeIntValue = &v
+		case "doubleValue", "double_value":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Float64()
+			if err != nil {
+				return err
+			}
+			m.DoubleValue = &v
+		case "stringValue", "string_value":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bytes()
+			if err != nil {
+				return err
+			}
+			m.StringValue = v
+		case "aggregateValue", "aggregate_value":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.AggregateValue = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // The name of the uninterpreted option.  Each string represents a segment in
 // a dot-separated name.  is_extension is true iff a segment represents an
 // extension (denoted with parentheses in options specs in .proto files).
 // E.g.,{ ["foo", false], ["bar.baz", true], ["moo", false] } represents
 // "foo.(bar.baz).moo".
 type UninterpretedOption_NamePart struct {
-	NamePart    *string `json:"name_part,omitempty"`
-	IsExtension *bool   `json:"is_extension,omitempty"`
+	NamePart    *string
+	IsExtension *bool
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -10442,6 +16816,136 @@ func (m *UninterpretedOption_NamePart) Equal(o *UninterpretedOption_NamePart) bo
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *UninterpretedOption_NamePart) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *UninterpretedOption_NamePart) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *UninterpretedOption_NamePart) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *UninterpretedOption_NamePart) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *UninterpretedOption_NamePart) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(UninterpretedOption_NamePart)
+	}
+	e.StartObject()
+	if m.NamePart != nil {
+		e.Name("namePart", "name_part")
+		if err := e.String(*m.NamePart, "google.protobuf.UninterpretedOption.NamePart.name_part"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("namePart", "name_part")
+		e.Null()
+	}
+	if m.IsExtension != nil {
+		e.Name("isExtension", "is_extension")
+		e.Bool(*m.IsExtension)
+	} else if e.EmitUnpopulated() {
+		e.Name("isExtension", "is_extension")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "namePart", "name_part":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.NamePart = &v
+		case "isExtension", "is_extension":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.IsExtension = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FeatureSet_FieldPresence int32
 
 const (
@@ -10464,6 +16968,71 @@ func (x FeatureSet_FieldPresence) String() string {
 		return "LEGACY_REQUIRED"
 	}
 	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_FieldPresence) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_FieldPresence) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_FieldPresence) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "FIELD_PRESENCE_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "EXPLICIT")
+	case 2:
+		e.Enum(int32(x), "IMPLICIT")
+	case 3:
+		e.Enum(int32(x), "LEGACY_REQUIRED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_FieldPresence) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_FieldPresence(num)
+		return true, nil
+	}
+	switch name {
+	case "FIELD_PRESENCE_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "EXPLICIT":
+		*x = 1
+		return true, nil
+	case "IMPLICIT":
+		*x = 2
+		return true, nil
+	case "LEGACY_REQUIRED":
+		*x = 3
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.FieldPresence")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -10492,6 +17061,66 @@ func (x FeatureSet_EnumType) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_EnumType) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_EnumType) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_EnumType) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "ENUM_TYPE_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "OPEN")
+	case 2:
+		e.Enum(int32(x), "CLOSED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_EnumType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_EnumType(num)
+		return true, nil
+	}
+	switch name {
+	case "ENUM_TYPE_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "OPEN":
+		*x = 1
+		return true, nil
+	case "CLOSED":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.EnumType")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FeatureSet_EnumType) Enum() *FeatureSet_EnumType {
 	return &x
@@ -10516,6 +17145,66 @@ func (x FeatureSet_RepeatedFieldEncoding) String() string {
 		return "EXPANDED"
 	}
 	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_RepeatedFieldEncoding) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_RepeatedFieldEncoding) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_RepeatedFieldEncoding) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "REPEATED_FIELD_ENCODING_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "PACKED")
+	case 2:
+		e.Enum(int32(x), "EXPANDED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_RepeatedFieldEncoding) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_RepeatedFieldEncoding(num)
+		return true, nil
+	}
+	switch name {
+	case "REPEATED_FIELD_ENCODING_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "PACKED":
+		*x = 1
+		return true, nil
+	case "EXPANDED":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.RepeatedFieldEncoding")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -10544,6 +17233,66 @@ func (x FeatureSet_Utf8Validation) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_Utf8Validation) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_Utf8Validation) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_Utf8Validation) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "UTF8_VALIDATION_UNKNOWN")
+	case 2:
+		e.Enum(int32(x), "VERIFY")
+	case 3:
+		e.Enum(int32(x), "NONE")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_Utf8Validation) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_Utf8Validation(num)
+		return true, nil
+	}
+	switch name {
+	case "UTF8_VALIDATION_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "VERIFY":
+		*x = 2
+		return true, nil
+	case "NONE":
+		*x = 3
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.Utf8Validation")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FeatureSet_Utf8Validation) Enum() *FeatureSet_Utf8Validation {
 	return &x
@@ -10568,6 +17317,66 @@ func (x FeatureSet_MessageEncoding) String() string {
 		return "DELIMITED"
 	}
 	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_MessageEncoding) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_MessageEncoding) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_MessageEncoding) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "MESSAGE_ENCODING_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "LENGTH_PREFIXED")
+	case 2:
+		e.Enum(int32(x), "DELIMITED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_MessageEncoding) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_MessageEncoding(num)
+		return true, nil
+	}
+	switch name {
+	case "MESSAGE_ENCODING_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "LENGTH_PREFIXED":
+		*x = 1
+		return true, nil
+	case "DELIMITED":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.MessageEncoding")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -10596,6 +17405,66 @@ func (x FeatureSet_JsonFormat) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_JsonFormat) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_JsonFormat) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_JsonFormat) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "JSON_FORMAT_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "ALLOW")
+	case 2:
+		e.Enum(int32(x), "LEGACY_BEST_EFFORT")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_JsonFormat) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_JsonFormat(num)
+		return true, nil
+	}
+	switch name {
+	case "JSON_FORMAT_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "ALLOW":
+		*x = 1
+		return true, nil
+	case "LEGACY_BEST_EFFORT":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.JsonFormat")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 	return &x
@@ -10608,12 +17477,12 @@ func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 // be designed and implemented to handle this, hopefully before we ever hit a
 // conflict here.
 type FeatureSet struct {
-	FieldPresence         *FeatureSet_FieldPresence         `json:"field_presence,omitempty"`
-	EnumType              *FeatureSet_EnumType              `json:"enum_type,omitempty"`
-	RepeatedFieldEncoding *FeatureSet_RepeatedFieldEncoding `json:"repeated_field_encoding,omitempty"`
-	Utf8Validation        *FeatureSet_Utf8Validation        `json:"utf8_validation,omitempty"`
-	MessageEncoding       *FeatureSet_MessageEncoding       `json:"message_encoding,omitempty"`
-	JsonFormat            *FeatureSet_JsonFormat            `json:"json_format,omitempty"`
+	FieldPresence         *FeatureSet_FieldPresence
+	EnumType              *FeatureSet_EnumType
+	RepeatedFieldEncoding *FeatureSet_RepeatedFieldEncoding
+	Utf8Validation        *FeatureSet_Utf8Validation
+	MessageEncoding       *FeatureSet_MessageEncoding
+	JsonFormat            *FeatureSet_JsonFormat
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -10978,18 +17847,240 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FeatureSet) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FeatureSet) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FeatureSet) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FeatureSet) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSet)
+	}
+	e.StartObject()
+	if m.FieldPresence != nil {
+		e.Name("fieldPresence", "field_presence")
+		(*m.FieldPresence).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("fieldPresence", "field_presence")
+		e.Null()
+	}
+	if m.EnumType != nil {
+		e.Name("enumType", "enum_type")
+		(*m.EnumType).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("enumType", "enum_type")
+		e.Null()
+	}
+	if m.RepeatedFieldEncoding != nil {
+		e.Name("repeatedFieldEncoding", "repeated_field_encoding")
+		(*m.RepeatedFieldEncoding).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("repeatedFieldEncoding", "repeated_field_encoding")
+		e.Null()
+	}
+	if m.Utf8Validation != nil {
+		e.Name("utf8Validation", "utf8_validation")
+		(*m.Utf8Validation).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("utf8Validation", "utf8_validation")
+		e.Null()
+	}
+	if m.MessageEncoding != nil {
+		e.Name("messageEncoding", "message_encoding")
+		(*m.MessageEncoding).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("messageEncoding", "message_encoding")
+		e.Null()
+	}
+	if m.JsonFormat != nil {
+		e.Name("jsonFormat", "json_format")
+		(*m.JsonFormat).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("jsonFormat", "json_format")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "fieldPresence", "field_presence":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_FieldPresence
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.FieldPresence = &v
+			}
+		case "enumType", "enum_type":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_EnumType
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EnumType = &v
+			}
+		case "repeatedFieldEncoding", "repeated_field_encoding":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_RepeatedFieldEncoding
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.RepeatedFieldEncoding = &v
+			}
+		case "utf8Validation", "utf8_validation":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_Utf8Validation
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Utf8Validation = &v
+			}
+		case "messageEncoding", "message_encoding":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_MessageEncoding
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.MessageEncoding = &v
+			}
+		case "jsonFormat", "json_format":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_JsonFormat
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.JsonFormat = &v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A compiled specification for the defaults of a set of features.  These
 // messages are generated from FeatureSet extensions and can be used to seed
 // feature resolution. The resolution with this object becomes a simple search
 // for the closest matching edition, followed by proto merges.
 type FeatureSetDefaults struct {
-	Defaults []*FeatureSetDefaults_FeatureSetEditionDefault `json:"defaults,omitempty"`
+	Defaults []*FeatureSetDefaults_FeatureSetEditionDefault
 	// The minimum supported edition (inclusive) when this was constructed.
 	// Editions before this will not have defaults.
-	MinimumEdition *Edition `json:"minimum_edition,omitempty"`
+	MinimumEdition *Edition
 	// The maximum known edition (inclusive) when this was constructed. Editions
 	// after this will not have reliable defaults.
-	MaximumEdition *Edition `json:"maximum_edition,omitempty"`
+	MaximumEdition *Edition
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -11251,16 +18342,184 @@ func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FeatureSetDefaults) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FeatureSetDefaults) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FeatureSetDefaults) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FeatureSetDefaults) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FeatureSetDefaults) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSetDefaults)
+	}
+	e.StartObject()
+	if len(m.Defaults) > 0 || e.EmitUnpopulated() {
+		e.Name("defaults", "defaults")
+		e.StartArray()
+		for _, x := range m.Defaults {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.MinimumEdition != nil {
+		e.Name("minimumEdition", "minimum_edition")
+		(*m.MinimumEdition).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("minimumEdition", "minimum_edition")
+		e.Null()
+	}
+	if m.MaximumEdition != nil {
+		e.Name("maximumEdition", "maximum_edition")
+		(*m.MaximumEdition).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("maximumEdition", "maximum_edition")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "defaults":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FeatureSetDefaults_FeatureSetEditionDefault)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Defaults = append(m.Defaults, v)
+			}
+		case "minimumEdition", "minimum_edition":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.MinimumEdition = &v
+			}
+		case "maximumEdition", "maximum_edition":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.MaximumEdition = &v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A map from every known edition with a unique set of defaults to its
 // defaults. Not all editions may be contained here.  For a given edition,
 // the defaults at the closest matching edition ordered at or before it should
 // be used.  This field must be in strict ascending order by edition.
 type FeatureSetDefaults_FeatureSetEditionDefault struct {
-	Edition *Edition `json:"edition,omitempty"`
+	Edition *Edition
 	// Defaults of features that can be overridden in this edition.
-	OverridableFeatures *FeatureSet `json:"overridable_features,omitempty"`
+	OverridableFeatures *FeatureSet
 	// Defaults of features that can't be overridden in this edition.
-	FixedFeatures *FeatureSet `json:"fixed_features,omitempty"`
+	FixedFeatures *FeatureSet
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -11515,6 +18774,160 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Equal(o *FeatureSetDefault
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSetDefaults_FeatureSetEditionDefault)
+	}
+	e.StartObject()
+	if m.Edition != nil {
+		e.Name("edition", "edition")
+		(*m.Edition).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("edition", "edition")
+		e.Null()
+	}
+	if m.OverridableFeatures != nil {
+		e.Name("overridableFeatures", "overridable_features")
+		if err := m.OverridableFeatures.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("overridableFeatures", "overridable_features")
+		e.Null()
+	}
+	if m.FixedFeatures != nil {
+		e.Name("fixedFeatures", "fixed_features")
+		if err := m.FixedFeatures.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("fixedFeatures", "fixed_features")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "edition":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Edition
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Edition = &v
+			}
+		case "overridableFeatures", "overridable_features":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.OverridableFeatures = v
+		case "fixedFeatures", "fixed_features":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.FixedFeatures = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Encapsulates information about the original source file from which a
 // FileDescriptorProto was generated.
 type SourceCodeInfo struct {
@@ -11566,7 +18979,7 @@ type SourceCodeInfo struct {
 	//   - Code which tries to interpret locations should probably be designed to
 	//     ignore those that it doesn't understand, as more types of locations could
 	//     be recorded in the future.
-	Location []*SourceCodeInfo_Location `json:"location,omitempty"`
+	Location []*SourceCodeInfo_Location
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -11752,6 +19165,130 @@ func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *SourceCodeInfo) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *SourceCodeInfo) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *SourceCodeInfo) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *SourceCodeInfo) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(SourceCodeInfo)
+	}
+	e.StartObject()
+	if len(m.Location) > 0 || e.EmitUnpopulated() {
+		e.Name("location", "location")
+		e.StartArray()
+		for _, x := range m.Location {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "location":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(SourceCodeInfo_Location)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Location = append(m.Location, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type SourceCodeInfo_Location struct {
 	// Identifies which part of the FileDescriptorProto was defined at this
 	// location.
@@ -11787,13 +19324,13 @@ type SourceCodeInfo_Location struct {
 	//
 	// this path refers to the whole field declaration (from the beginning
 	// of the label to the terminating semicolon).
-	Path []int32 `json:"path,omitempty"`
+	Path []int32
 	// Always has exactly three or four elements: start line, start column,
 	// end line (optional, otherwise assumed same as start line), end column.
 	// These are packed into a single field for efficiency.  Note that line
 	// and column numbers are zero-based -- typically you will want to add
 	// 1 to each before displaying to a user.
-	Span []int32 `json:"span,omitempty"`
+	Span []int32
 	// If this SourceCodeInfo represents a complete declaration, these are any
 	// comments appearing before and after the declaration which appear to be
 	// attached to the declaration.
@@ -11841,9 +19378,9 @@ type SourceCodeInfo_Location struct {
 	//	optional int32 grault = 6;
 	//
 	//	// ignored detached comments.
-	LeadingComments         *string  `json:"leading_comments,omitempty"`
-	TrailingComments        *string  `json:"trailing_comments,omitempty"`
-	LeadingDetachedComments []string `json:"leading_detached_comments,omitempty"`
+	LeadingComments         *string
+	TrailingComments        *string
+	LeadingDetachedComments []string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -12203,13 +19740,243 @@ func (m *SourceCodeInfo_Location) Equal(o *SourceCodeInfo_Location) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *SourceCodeInfo_Location) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *SourceCodeInfo_Location) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *SourceCodeInfo_Location) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *SourceCodeInfo_Location) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(SourceCodeInfo_Location)
+	}
+	e.StartObject()
+	if len(m.Path) > 0 || e.EmitUnpopulated() {
+		e.Name("path", "path")
+		e.StartArray()
+		for _, x := range m.Path {
+			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if len(m.Span) > 0 || e.EmitUnpopulated() {
+		e.Name("span", "span")
+		e.StartArray()
+		for _, x := range m.Span {
+			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if m.LeadingComments != nil {
+		e.Name("leadingComments", "leading_comments")
+		if err := e.String(*m.LeadingComments, "google.protobuf.SourceCodeInfo.Location.leading_comments"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("leadingComments", "leading_comments")
+		e.Null()
+	}
+	if m.TrailingComments != nil {
+		e.Name("trailingComments", "trailing_comments")
+		if err := e.String(*m.TrailingComments, "google.protobuf.SourceCodeInfo.Location.trailing_comments"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("trailingComments", "trailing_comments")
+		e.Null()
+	}
+	if len(m.LeadingDetachedComments) > 0 || e.EmitUnpopulated() {
+		e.Name("leadingDetachedComments", "leading_detached_comments")
+		e.StartArray()
+		for _, x := range m.LeadingDetachedComments {
+			if err := e.String(x, "google.protobuf.SourceCodeInfo.Location.leading_detached_comments"); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "path":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.Path = append(m.Path, v)
+			}
+		case "span":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.Span = append(m.Span, v)
+			}
+		case "leadingComments", "leading_comments":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.LeadingComments = &v
+		case "trailingComments", "trailing_comments":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.TrailingComments = &v
+		case "leadingDetachedComments", "leading_detached_comments":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.LeadingDetachedComments = append(m.LeadingDetachedComments, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes the relationship between generated code and its original source
 // file. A GeneratedCodeInfo message is associated with only one generated
 // source file, but may contain references to different source .proto files.
 type GeneratedCodeInfo struct {
 	// An Annotation connects some span of text in generated code to an element
 	// of its generating .proto file.
-	Annotation []*GeneratedCodeInfo_Annotation `json:"annotation,omitempty"`
+	Annotation []*GeneratedCodeInfo_Annotation
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -12395,6 +20162,130 @@ func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *GeneratedCodeInfo) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *GeneratedCodeInfo) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *GeneratedCodeInfo) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *GeneratedCodeInfo) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *GeneratedCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(GeneratedCodeInfo)
+	}
+	e.StartObject()
+	if len(m.Annotation) > 0 || e.EmitUnpopulated() {
+		e.Name("annotation", "annotation")
+		e.StartArray()
+		for _, x := range m.Annotation {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "annotation":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(GeneratedCodeInfo_Annotation)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Annotation = append(m.Annotation, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Represents the identified object's effect on the element in the original
 // .proto file.
 type GeneratedCodeInfo_Annotation_Semantic int32
@@ -12421,6 +20312,66 @@ func (x GeneratedCodeInfo_Annotation_Semantic) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x GeneratedCodeInfo_Annotation_Semantic) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *GeneratedCodeInfo_Annotation_Semantic) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x GeneratedCodeInfo_Annotation_Semantic) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "NONE")
+	case 1:
+		e.Enum(int32(x), "SET")
+	case 2:
+		e.Enum(int32(x), "ALIAS")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *GeneratedCodeInfo_Annotation_Semantic) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = GeneratedCodeInfo_Annotation_Semantic(num)
+		return true, nil
+	}
+	switch name {
+	case "NONE":
+		*x = 0
+		return true, nil
+	case "SET":
+		*x = 1
+		return true, nil
+	case "ALIAS":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.GeneratedCodeInfo.Annotation.Semantic")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x GeneratedCodeInfo_Annotation_Semantic) Enum() *GeneratedCodeInfo_Annotation_Semantic {
 	return &x
@@ -12429,17 +20380,17 @@ func (x GeneratedCodeInfo_Annotation_Semantic) Enum() *GeneratedCodeInfo_Annotat
 type GeneratedCodeInfo_Annotation struct {
 	// Identifies the element in the original source .proto file. This field
 	// is formatted the same as SourceCodeInfo.Location.path.
-	Path []int32 `json:"path,omitempty"`
+	Path []int32
 	// Identifies the filesystem path to the original source .proto.
-	SourceFile *string `json:"source_file,omitempty"`
+	SourceFile *string
 	// Identifies the starting offset in bytes in the generated code
 	// that relates to the identified object.
-	Begin *int32 `json:"begin,omitempty"`
+	Begin *int32
 	// Identifies the ending offset in bytes in the generated code that
 	// relates to the identified object. The end offset should be one past
 	// the last relevant byte (so the length of the text = end - begin).
-	End      *int32                                 `json:"end,omitempty"`
-	Semantic *GeneratedCodeInfo_Annotation_Semantic `json:"semantic,omitempty"`
+	End      *int32
+	Semantic *GeneratedCodeInfo_Annotation_Semantic
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -12772,4 +20723,283 @@ func (m *GeneratedCodeInfo_Annotation) Equal(o *GeneratedCodeInfo_Annotation) bo
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *GeneratedCodeInfo_Annotation) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *GeneratedCodeInfo_Annotation) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *GeneratedCodeInfo_Annotation) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *GeneratedCodeInfo_Annotation) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *GeneratedCodeInfo_Annotation) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(GeneratedCodeInfo_Annotation)
+	}
+	e.StartObject()
+	if len(m.Path) > 0 || e.EmitUnpopulated() {
+		e.Name("path", "path")
+		e.StartArray()
+		for _, x := range m.Path {
+			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if m.SourceFile != nil {
+		e.Name("sourceFile", "source_file")
+		if err := e.String(*m.SourceFile, "google.protobuf.GeneratedCodeInfo.Annotation.source_file"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("sourceFile", "source_file")
+		e.Null()
+	}
+	if m.Begin != nil {
+		e.Name("begin", "begin")
+		e.Int32(*m.Begin)
+	} else if e.EmitUnpopulated() {
+		e.Name("begin", "begin")
+		e.Null()
+	}
+	if m.End != nil {
+		e.Name("end", "end")
+		e.Int32(*m.End)
+	} else if e.EmitUnpopulated() {
+		e.Name("end", "end")
+		e.Null()
+	}
+	if m.Semantic != nil {
+		e.Name("semantic", "semantic")
+		(*m.Semantic).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("semantic", "semantic")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "path":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.Path = append(m.Path, v)
+			}
+		case "sourceFile", "source_file":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.SourceFile = &v
+		case "begin":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Begin = &v
+		case "end":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		case "semantic":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v GeneratedCodeInfo_Annotation_Semantic
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Semantic = &v
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// NewMessage_google_protobuf_descriptor_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/descriptor.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_descriptor_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.FileDescriptorSet":
+		return new(FileDescriptorSet)
+	case "google.protobuf.FileDescriptorProto":
+		return new(FileDescriptorProto)
+	case "google.protobuf.DescriptorProto":
+		return new(DescriptorProto)
+	case "google.protobuf.DescriptorProto.ExtensionRange":
+		return new(DescriptorProto_ExtensionRange)
+	case "google.protobuf.DescriptorProto.ReservedRange":
+		return new(DescriptorProto_ReservedRange)
+	case "google.protobuf.ExtensionRangeOptions":
+		return new(ExtensionRangeOptions)
+	case "google.protobuf.ExtensionRangeOptions.Declaration":
+		return new(ExtensionRangeOptions_Declaration)
+	case "google.protobuf.FieldDescriptorProto":
+		return new(FieldDescriptorProto)
+	case "google.protobuf.OneofDescriptorProto":
+		return new(OneofDescriptorProto)
+	case "google.protobuf.EnumDescriptorProto":
+		return new(EnumDescriptorProto)
+	case "google.protobuf.EnumDescriptorProto.EnumReservedRange":
+		return new(EnumDescriptorProto_EnumReservedRange)
+	case "google.protobuf.EnumValueDescriptorProto":
+		return new(EnumValueDescriptorProto)
+	case "google.protobuf.ServiceDescriptorProto":
+		return new(ServiceDescriptorProto)
+	case "google.protobuf.MethodDescriptorProto":
+		return new(MethodDescriptorProto)
+	case "google.protobuf.FileOptions":
+		return new(FileOptions)
+	case "google.protobuf.MessageOptions":
+		return new(MessageOptions)
+	case "google.protobuf.FieldOptions":
+		return new(FieldOptions)
+	case "google.protobuf.FieldOptions.EditionDefault":
+		return new(FieldOptions_EditionDefault)
+	case "google.protobuf.FieldOptions.FeatureSupport":
+		return new(FieldOptions_FeatureSupport)
+	case "google.protobuf.OneofOptions":
+		return new(OneofOptions)
+	case "google.protobuf.EnumOptions":
+		return new(EnumOptions)
+	case "google.protobuf.EnumValueOptions":
+		return new(EnumValueOptions)
+	case "google.protobuf.ServiceOptions":
+		return new(ServiceOptions)
+	case "google.protobuf.MethodOptions":
+		return new(MethodOptions)
+	case "google.protobuf.UninterpretedOption":
+		return new(UninterpretedOption)
+	case "google.protobuf.UninterpretedOption.NamePart":
+		return new(UninterpretedOption_NamePart)
+	case "google.protobuf.FeatureSet":
+		return new(FeatureSet)
+	case "google.protobuf.FeatureSetDefaults":
+		return new(FeatureSetDefaults)
+	case "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault":
+		return new(FeatureSetDefaults_FeatureSetEditionDefault)
+	case "google.protobuf.SourceCodeInfo":
+		return new(SourceCodeInfo)
+	case "google.protobuf.SourceCodeInfo.Location":
+		return new(SourceCodeInfo_Location)
+	case "google.protobuf.GeneratedCodeInfo":
+		return new(GeneratedCodeInfo)
+	case "google.protobuf.GeneratedCodeInfo.Annotation":
+		return new(GeneratedCodeInfo_Annotation)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package durationpb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -70,14 +71,14 @@ type Duration struct {
 	// Signed seconds of the span of time. Must be from -315,576,000,000
 	// to +315,576,000,000 inclusive. Note: these bounds are computed from:
 	// 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
-	Seconds int64 `json:"seconds,omitempty"`
+	Seconds int64
 	// Signed fractions of a second at nanosecond resolution of the span
 	// of time. Durations less than one second are represented with a 0
 	// `seconds` field and a positive or negative `nanos` field. For durations
 	// of one second or more, a non-zero value for the `nanos` field must be
 	// of the same sign as the `seconds` field. Must be from -999,999,999
 	// to +999,999,999 inclusive.
-	Nanos int32 `json:"nanos,omitempty"`
+	Nanos int32
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -270,4 +271,66 @@ func (m *Duration) Equal(o *Duration) bool {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Duration) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Duration) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Duration) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Duration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// NewMessage_google_protobuf_duration_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/duration.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_duration_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Duration":
+		return new(Duration)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package fieldmaskpb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -208,7 +209,7 @@ import (
 // `INVALID_ARGUMENT` error if any path is unmappable.
 type FieldMask struct {
 	// The set of field mask paths.
-	Paths []string `json:"paths,omitempty"`
+	Paths []string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -384,4 +385,66 @@ func (m *FieldMask) Equal(o *FieldMask) bool {
 		}
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *FieldMask) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *FieldMask) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *FieldMask) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *FieldMask) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// NewMessage_google_protobuf_field_mask_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/field_mask.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_field_mask_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.FieldMask":
+		return new(FieldMask)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package sourcecontextpb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -13,7 +14,7 @@ import (
 type SourceContext struct {
 	// The path-qualified name of the .proto file that contained the associated
 	// protobuf element.  For example: `"google/protobuf/source_context.proto"`.
-	FileName string `json:"file_name,omitempty"`
+	FileName string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -183,4 +184,124 @@ func (m *SourceContext) Equal(o *SourceContext) bool {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *SourceContext) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *SourceContext) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *SourceContext) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *SourceContext) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *SourceContext) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(SourceContext)
+	}
+	e.StartObject()
+	if len(m.FileName) > 0 || e.EmitUnpopulated() {
+		e.Name("fileName", "file_name")
+		if err := e.String(m.FileName, "google.protobuf.SourceContext.file_name"); err != nil {
+			return err
+		}
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *SourceContext) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "fileName", "file_name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.FileName = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// NewMessage_google_protobuf_source_context_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/source_context.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_source_context_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.SourceContext":
+		return new(SourceContext)
+	}
+	return nil
 }

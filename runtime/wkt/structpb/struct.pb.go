@@ -4,6 +4,7 @@
 package structpb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
@@ -30,6 +31,54 @@ func (x NullValue) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x NullValue) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *NullValue) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: null, the ProtoJSON form of every NullValue.
+func (x NullValue) EncodeProtoJSON(e *protojson.Encoder) {
+	e.Null()
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *NullValue) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	if d.ReadNull() {
+		*x = 0
+		return true, nil
+	}
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = NullValue(num)
+		return true, nil
+	}
+	switch name {
+	case "NULL_VALUE":
+		*x = 0
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.NullValue")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x NullValue) Enum() *NullValue {
 	return &x
@@ -45,7 +94,7 @@ func (x NullValue) Enum() *NullValue {
 // The JSON representation for `Struct` is JSON object.
 type Struct struct {
 	// Unordered map of dynamically typed values.
-	Fields map[string]*Value `json:"fields,omitempty"`
+	Fields map[string]*Value
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -301,6 +350,56 @@ func (m *Struct) Equal(o *Struct) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Struct) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Struct) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Struct) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Struct) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
 // `Value` represents a dynamically typed value which can be either
 // null, a number, a string, a boolean, a recursive struct value, or a
 // list of values. A producer of value is expected to set one of these
@@ -370,32 +469,32 @@ type isValue_Kind interface {
 
 // Represents a null value.
 type Value_NullValue struct {
-	NullValue NullValue `json:"null_value,omitempty"`
+	NullValue NullValue
 }
 
 // Represents a double value.
 type Value_NumberValue struct {
-	NumberValue float64 `json:"number_value,omitempty"`
+	NumberValue float64
 }
 
 // Represents a string value.
 type Value_StringValue struct {
-	StringValue string `json:"string_value,omitempty"`
+	StringValue string
 }
 
 // Represents a boolean value.
 type Value_BoolValue struct {
-	BoolValue bool `json:"bool_value,omitempty"`
+	BoolValue bool
 }
 
 // Represents a structured value.
 type Value_StructValue struct {
-	StructValue *Struct `json:"struct_value,omitempty"`
+	StructValue *Struct
 }
 
 // Represents a repeated `Value`.
 type Value_ListValue struct {
-	ListValue *ListValue `json:"list_value,omitempty"`
+	ListValue *ListValue
 }
 
 func (*Value_NullValue) isValue_Kind() {}
@@ -804,12 +903,62 @@ func (m *Value) Equal(o *Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Value) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Value) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Value) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
 // `ListValue` is a wrapper around a repeated field of values.
 //
 // The JSON representation for `ListValue` is JSON array.
 type ListValue struct {
 	// Repeated field of dynamically typed values.
-	Values []*Value `json:"values,omitempty"`
+	Values []*Value
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -993,4 +1142,70 @@ func (m *ListValue) Equal(o *ListValue) bool {
 		}
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *ListValue) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *ListValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *ListValue) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *ListValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// NewMessage_google_protobuf_struct_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/struct.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_struct_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Struct":
+		return new(Struct)
+	case "google.protobuf.Value":
+		return new(Value)
+	case "google.protobuf.ListValue":
+		return new(ListValue)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package timestamppb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -101,12 +102,12 @@ type Timestamp struct {
 	// Represents seconds of UTC time since Unix epoch
 	// 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
 	// 9999-12-31T23:59:59Z inclusive.
-	Seconds int64 `json:"seconds,omitempty"`
+	Seconds int64
 	// Non-negative fractions of a second at nanosecond resolution. Negative
 	// second values with fractions must still have non-negative nanos values
 	// that count forward in time. Must be from 0 to 999,999,999
 	// inclusive.
-	Nanos int32 `json:"nanos,omitempty"`
+	Nanos int32
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -299,4 +300,66 @@ func (m *Timestamp) Equal(o *Timestamp) bool {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Timestamp) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Timestamp) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Timestamp) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Timestamp) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// NewMessage_google_protobuf_timestamp_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/timestamp.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_timestamp_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_timestamp_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Timestamp":
+		return new(Timestamp)
+	}
+	return nil
 }

@@ -4,6 +4,7 @@
 package typepb
 
 import (
+	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"github.com/protoplay/protoplay/runtime/wkt/anypb"
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
@@ -36,6 +37,66 @@ func (x Syntax) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x Syntax) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *Syntax) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x Syntax) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "SYNTAX_PROTO2")
+	case 1:
+		e.Enum(int32(x), "SYNTAX_PROTO3")
+	case 2:
+		e.Enum(int32(x), "SYNTAX_EDITIONS")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *Syntax) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = Syntax(num)
+		return true, nil
+	}
+	switch name {
+	case "SYNTAX_PROTO2":
+		*x = 0
+		return true, nil
+	case "SYNTAX_PROTO3":
+		*x = 1
+		return true, nil
+	case "SYNTAX_EDITIONS":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.Syntax")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Syntax) Enum() *Syntax {
 	return &x
@@ -44,19 +105,19 @@ func (x Syntax) Enum() *Syntax {
 // A protocol buffer message type.
 type Type struct {
 	// The fully qualified message name.
-	Name string `json:"name,omitempty"`
+	Name string
 	// The list of fields.
-	Fields []*Field `json:"fields,omitempty"`
+	Fields []*Field
 	// The list of types appearing in `oneof` definitions in this type.
-	Oneofs []string `json:"oneofs,omitempty"`
+	Oneofs []string
 	// The protocol buffer options.
-	Options []*Option `json:"options,omitempty"`
+	Options []*Option
 	// The source context.
-	SourceContext *sourcecontextpb.SourceContext `json:"source_context,omitempty"`
+	SourceContext *sourcecontextpb.SourceContext
 	// The source syntax.
-	Syntax Syntax `json:"syntax,omitempty"`
+	Syntax Syntax
 	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
-	Edition string `json:"edition,omitempty"`
+	Edition string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -471,6 +532,274 @@ func (m *Type) Equal(o *Type) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Type) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Type) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Type) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Type) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Type)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Type.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.Fields) > 0 || e.EmitUnpopulated() {
+		e.Name("fields", "fields")
+		e.StartArray()
+		for _, x := range m.Fields {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Oneofs) > 0 || e.EmitUnpopulated() {
+		e.Name("oneofs", "oneofs")
+		e.StartArray()
+		for _, x := range m.Oneofs {
+			if err := e.String(x, "google.protobuf.Type.oneofs"); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Options) > 0 || e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.StartArray()
+		for _, x := range m.Options {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.SourceContext != nil {
+		e.Name("sourceContext", "source_context")
+		if err := m.SourceContext.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("sourceContext", "source_context")
+		e.Null()
+	}
+	if m.Syntax != 0 || e.EmitUnpopulated() {
+		e.Name("syntax", "syntax")
+		m.Syntax.EncodeProtoJSON(e)
+	}
+	if len(m.Edition) > 0 || e.EmitUnpopulated() {
+		e.Name("edition", "edition")
+		if err := e.String(m.Edition, "google.protobuf.Type.edition"); err != nil {
+			return err
+		}
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "fields":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Field)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Fields = append(m.Fields, v)
+			}
+		case "oneofs":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.Oneofs = append(m.Oneofs, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "sourceContext", "source_context":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(sourcecontextpb.SourceContext)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.SourceContext = v
+		case "syntax":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Syntax
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Syntax = v
+			}
+		case "edition":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Edition = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Basic field types.
 type Field_Kind int32
 
@@ -560,6 +889,146 @@ func (x Field_Kind) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x Field_Kind) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *Field_Kind) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x Field_Kind) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "TYPE_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "TYPE_DOUBLE")
+	case 2:
+		e.Enum(int32(x), "TYPE_FLOAT")
+	case 3:
+		e.Enum(int32(x), "TYPE_INT64")
+	case 4:
+		e.Enum(int32(x), "TYPE_UINT64")
+	case 5:
+		e.Enum(int32(x), "TYPE_INT32")
+	case 6:
+		e.Enum(int32(x), "TYPE_FIXED64")
+	case 7:
+		e.Enum(int32(x), "TYPE_FIXED32")
+	case 8:
+		e.Enum(int32(x), "TYPE_BOOL")
+	case 9:
+		e.Enum(int32(x), "TYPE_STRING")
+	case 10:
+		e.Enum(int32(x), "TYPE_GROUP")
+	case 11:
+		e.Enum(int32(x), "TYPE_MESSAGE")
+	case 12:
+		e.Enum(int32(x), "TYPE_BYTES")
+	case 13:
+		e.Enum(int32(x), "TYPE_UINT32")
+	case 14:
+		e.Enum(int32(x), "TYPE_ENUM")
+	case 15:
+		e.Enum(int32(x), "TYPE_SFIXED32")
+	case 16:
+		e.Enum(int32(x), "TYPE_SFIXED64")
+	case 17:
+		e.Enum(int32(x), "TYPE_SINT32")
+	case 18:
+		e.Enum(int32(x), "TYPE_SINT64")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *Field_Kind) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = Field_Kind(num)
+		return true, nil
+	}
+	switch name {
+	case "TYPE_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "TYPE_DOUBLE":
+		*x = 1
+		return true, nil
+	case "TYPE_FLOAT":
+		*x = 2
+		return true, nil
+	case "TYPE_INT64":
+		*x = 3
+		return true, nil
+	case "TYPE_UINT64":
+		*x = 4
+		return true, nil
+	case "TYPE_INT32":
+		*x = 5
+		return true, nil
+	case "TYPE_FIXED64":
+		*x = 6
+		return true, nil
+	case "TYPE_FIXED32":
+		*x = 7
+		return true, nil
+	case "TYPE_BOOL":
+		*x = 8
+		return true, nil
+	case "TYPE_STRING":
+		*x = 9
+		return true, nil
+	case "TYPE_GROUP":
+		*x = 10
+		return true, nil
+	case "TYPE_MESSAGE":
+		*x = 11
+		return true, nil
+	case "TYPE_BYTES":
+		*x = 12
+		return true, nil
+	case "TYPE_UINT32":
+		*x = 13
+		return true, nil
+	case "TYPE_ENUM":
+		*x = 14
+		return true, nil
+	case "TYPE_SFIXED32":
+		*x = 15
+		return true, nil
+	case "TYPE_SFIXED64":
+		*x = 16
+		return true, nil
+	case "TYPE_SINT32":
+		*x = 17
+		return true, nil
+	case "TYPE_SINT64":
+		*x = 18
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.Field.Kind")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Field_Kind) Enum() *Field_Kind {
 	return &x
@@ -594,6 +1063,71 @@ func (x Field_Cardinality) String() string {
 	return strconv.Itoa(int(x))
 }
 
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x Field_Cardinality) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *Field_Cardinality) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x Field_Cardinality) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "CARDINALITY_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "CARDINALITY_OPTIONAL")
+	case 2:
+		e.Enum(int32(x), "CARDINALITY_REQUIRED")
+	case 3:
+		e.Enum(int32(x), "CARDINALITY_REPEATED")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *Field_Cardinality) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = Field_Cardinality(num)
+		return true, nil
+	}
+	switch name {
+	case "CARDINALITY_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "CARDINALITY_OPTIONAL":
+		*x = 1
+		return true, nil
+	case "CARDINALITY_REQUIRED":
+		*x = 2
+		return true, nil
+	case "CARDINALITY_REPEATED":
+		*x = 3
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.Field.Cardinality")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Field_Cardinality) Enum() *Field_Cardinality {
 	return &x
@@ -602,27 +1136,27 @@ func (x Field_Cardinality) Enum() *Field_Cardinality {
 // A single field of a message type.
 type Field struct {
 	// The field type.
-	Kind Field_Kind `json:"kind,omitempty"`
+	Kind Field_Kind
 	// The field cardinality.
-	Cardinality Field_Cardinality `json:"cardinality,omitempty"`
+	Cardinality Field_Cardinality
 	// The field number.
-	Number int32 `json:"number,omitempty"`
+	Number int32
 	// The field name.
-	Name string `json:"name,omitempty"`
+	Name string
 	// The field type URL, without the scheme, for message or enumeration
 	// types. Example: `"type.googleapis.com/google.protobuf.Timestamp"`.
-	TypeUrl string `json:"type_url,omitempty"`
+	TypeUrl string
 	// The index of the field type in `Type.oneofs`, for message or enumeration
 	// types. The first type has index 1; zero means the type is not in the list.
-	OneofIndex int32 `json:"oneof_index,omitempty"`
+	OneofIndex int32
 	// Whether to use alternative packed wire representation.
-	Packed bool `json:"packed,omitempty"`
+	Packed bool
 	// The protocol buffer options.
-	Options []*Option `json:"options,omitempty"`
+	Options []*Option
 	// The field JSON name.
-	JsonName string `json:"json_name,omitempty"`
+	JsonName string
 	// The string value of the default value of this field. Proto2 syntax only.
-	DefaultValue string `json:"default_value,omitempty"`
+	DefaultValue string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1093,20 +1627,302 @@ func (m *Field) Equal(o *Field) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Field) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Field) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Field) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Field) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Field)
+	}
+	e.StartObject()
+	if m.Kind != 0 || e.EmitUnpopulated() {
+		e.Name("kind", "kind")
+		m.Kind.EncodeProtoJSON(e)
+	}
+	if m.Cardinality != 0 || e.EmitUnpopulated() {
+		e.Name("cardinality", "cardinality")
+		m.Cardinality.EncodeProtoJSON(e)
+	}
+	if m.Number != 0 || e.EmitUnpopulated() {
+		e.Name("number", "number")
+		e.Int32(m.Number)
+	}
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Field.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.TypeUrl) > 0 || e.EmitUnpopulated() {
+		e.Name("typeUrl", "type_url")
+		if err := e.String(m.TypeUrl, "google.protobuf.Field.type_url"); err != nil {
+			return err
+		}
+	}
+	if m.OneofIndex != 0 || e.EmitUnpopulated() {
+		e.Name("oneofIndex", "oneof_index")
+		e.Int32(m.OneofIndex)
+	}
+	if m.Packed || e.EmitUnpopulated() {
+		e.Name("packed", "packed")
+		e.Bool(m.Packed)
+	}
+	if len(m.Options) > 0 || e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.StartArray()
+		for _, x := range m.Options {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.JsonName) > 0 || e.EmitUnpopulated() {
+		e.Name("jsonName", "json_name")
+		if err := e.String(m.JsonName, "google.protobuf.Field.json_name"); err != nil {
+			return err
+		}
+	}
+	if len(m.DefaultValue) > 0 || e.EmitUnpopulated() {
+		e.Name("defaultValue", "default_value")
+		if err := e.String(m.DefaultValue, "google.protobuf.Field.default_value"); err != nil {
+			return err
+		}
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "kind":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Field_Kind
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Kind = v
+			}
+		case "cardinality":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Field_Cardinality
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Cardinality = v
+			}
+		case "number":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = v
+		case "name":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "typeUrl", "type_url":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.TypeUrl = v
+		case "oneofIndex", "oneof_index":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.OneofIndex = v
+		case "packed":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Packed = v
+		case "options":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "jsonName", "json_name":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JsonName = v
+		case "defaultValue", "default_value":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.DefaultValue = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Enum type definition.
 type Enum struct {
 	// Enum type name.
-	Name string `json:"name,omitempty"`
+	Name string
 	// Enum value definitions.
-	Enumvalue []*EnumValue `json:"enumvalue,omitempty"`
+	Enumvalue []*EnumValue
 	// Protocol buffer options.
-	Options []*Option `json:"options,omitempty"`
+	Options []*Option
 	// The source context.
-	SourceContext *sourcecontextpb.SourceContext `json:"source_context,omitempty"`
+	SourceContext *sourcecontextpb.SourceContext
 	// The source syntax.
-	Syntax Syntax `json:"syntax,omitempty"`
+	Syntax Syntax
 	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
-	Edition string `json:"edition,omitempty"`
+	Edition string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1480,14 +2296,248 @@ func (m *Enum) Equal(o *Enum) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Enum) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Enum) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Enum) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Enum) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Enum)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Enum.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.Enumvalue) > 0 || e.EmitUnpopulated() {
+		e.Name("enumvalue", "enumvalue")
+		e.StartArray()
+		for _, x := range m.Enumvalue {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if len(m.Options) > 0 || e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.StartArray()
+		for _, x := range m.Options {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	if m.SourceContext != nil {
+		e.Name("sourceContext", "source_context")
+		if err := m.SourceContext.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("sourceContext", "source_context")
+		e.Null()
+	}
+	if m.Syntax != 0 || e.EmitUnpopulated() {
+		e.Name("syntax", "syntax")
+		m.Syntax.EncodeProtoJSON(e)
+	}
+	if len(m.Edition) > 0 || e.EmitUnpopulated() {
+		e.Name("edition", "edition")
+		if err := e.String(m.Edition, "google.protobuf.Enum.edition"); err != nil {
+			return err
+		}
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "enumvalue":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumValue)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Enumvalue = append(m.Enumvalue, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "sourceContext", "source_context":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(sourcecontextpb.SourceContext)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.SourceContext = v
+		case "syntax":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v Syntax
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Syntax = v
+			}
+		case "edition":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Edition = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Enum value definition.
 type EnumValue struct {
 	// Enum value name.
-	Name string `json:"name,omitempty"`
+	Name string
 	// Enum value number.
-	Number int32 `json:"number,omitempty"`
+	Number int32
 	// Protocol buffer options.
-	Options []*Option `json:"options,omitempty"`
+	Options []*Option
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1737,6 +2787,164 @@ func (m *EnumValue) Equal(o *EnumValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *EnumValue) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *EnumValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *EnumValue) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *EnumValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *EnumValue) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(EnumValue)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.EnumValue.name"); err != nil {
+			return err
+		}
+	}
+	if m.Number != 0 || e.EmitUnpopulated() {
+		e.Name("number", "number")
+		e.Int32(m.Number)
+	}
+	if len(m.Options) > 0 || e.EmitUnpopulated() {
+		e.Name("options", "options")
+		e.StartArray()
+		for _, x := range m.Options {
+			if err := x.EncodeProtoJSON(e); err != nil {
+				return err
+			}
+		}
+		e.EndArray()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "number":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = v
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoJSON(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A protocol buffer option, which can be attached to a message, field,
 // enumeration, etc.
 type Option struct {
@@ -1744,12 +2952,12 @@ type Option struct {
 	// descriptor.proto), this is the short name. For example, `"map_entry"`.
 	// For custom options, it should be the fully-qualified name. For example,
 	// `"google.api.http"`.
-	Name string `json:"name,omitempty"`
+	Name string
 	// The option's value packed in an Any message. If the value is a primitive,
 	// the corresponding wrapper type defined in google/protobuf/wrappers.proto
 	// should be used. If the value is an enum, it should be stored as an int32
 	// value using the google.protobuf.Int32Value type.
-	Value *anypb.Any `json:"value,omitempty"`
+	Value *anypb.Any
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -1959,4 +3167,159 @@ func (m *Option) Equal(o *Option) bool {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON returns m in ProtoJSON with the default options, so that
+// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+func (m *Option) MarshalJSON() ([]byte, error) {
+	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
+// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
+// a well-known type outside its range, and (unless o.AllowPartial) a required
+// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+func (m *Option) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	e := protojson.NewEncoder(nil, o)
+	if err := m.EncodeProtoJSON(e); err != nil {
+		return nil, err
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
+// options, so that encoding/json reads messages in ProtoJSON (see
+// UnmarshalProtoJSON).
+func (m *Option) UnmarshalJSON(b []byte) error {
+	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
+// *protojson.Error values with the byte offset and line:column of the problem
+// (syntax, unknown or duplicate field, invalid value, nesting deeper than
+// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
+// (wire.ErrRequired).
+func (m *Option) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	m.Reset()
+	d := protojson.NewDecoder(b, o)
+	if err := m.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	if err := d.End(); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
+// message. It does not check required fields (MarshalProtoJSON does).
+func (m *Option) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(Option)
+	}
+	e.StartObject()
+	if len(m.Name) > 0 || e.EmitUnpopulated() {
+		e.Name("name", "name")
+		if err := e.String(m.Name, "google.protobuf.Option.name"); err != nil {
+			return err
+		}
+	}
+	if m.Value != nil {
+		e.Name("value", "value")
+		if err := m.Value.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("value", "value")
+		e.Null()
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
+// names (by JSON name or proto name) and leaving the others. It does not check
+// required fields (UnmarshalProtoJSON does).
+func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen [1]uint64
+	for {
+		key, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		switch string(key) {
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v := new(anypb.Any)
+			if err := v.DecodeProtoJSON(d); err != nil {
+				return err
+			}
+			m.Value = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// NewMessage_google_protobuf_type_proto returns a new, empty message of the type with the given
+// full name ("pkg.Message"), if google/protobuf/type.proto declares it or the files whose types its
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_type_proto) is a
+// resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
+func NewMessage_google_protobuf_type_proto(name string) protojson.Message {
+	switch name {
+	case "google.protobuf.Type":
+		return new(Type)
+	case "google.protobuf.Field":
+		return new(Field)
+	case "google.protobuf.Enum":
+		return new(Enum)
+	case "google.protobuf.EnumValue":
+		return new(EnumValue)
+	case "google.protobuf.Option":
+		return new(Option)
+	}
+	if m := sourcecontextpb.NewMessage_google_protobuf_source_context_proto(name); m != nil {
+		return m
+	}
+	if m := anypb.NewMessage_google_protobuf_any_proto(name); m != nil {
+		return m
+	}
+	return nil
 }

@@ -1,0 +1,184 @@
+package structpb
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/protoplay/protoplay/runtime/protojson"
+)
+
+// EncodeProtoJSON writes x as a JSON object of its fields, keys sorted. A
+// nil x is {}.
+func (x *Struct) EncodeProtoJSON(e *protojson.Encoder) error {
+	e.StartObject()
+	keys := make([]string, 0, len(x.GetFields()))
+	for k := range x.GetFields() {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, strings.Compare)
+	for _, k := range keys {
+		if err := e.Key(k); err != nil {
+			return err
+		}
+		if err := x.Fields[k].EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	}
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a JSON object into x's fields; a key given twice is
+// an error.
+func (x *Struct) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	return x.decodeFields(d)
+}
+
+// decodeFields reads the object without counting a level of nesting: a
+// Struct inside a Value counts once, for the Value, as in protojson.
+func (x *Struct) decodeFields(d *protojson.Decoder) error {
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	if x.Fields == nil {
+		x.Fields = map[string]*Value{}
+	}
+	for {
+		k, ok, err := d.Key()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if _, dup := x.Fields[k]; dup {
+			return d.DuplicateKey()
+		}
+		v := new(Value)
+		if err := v.DecodeProtoJSON(d); err != nil {
+			return err
+		}
+		x.Fields[k] = v
+	}
+}
+
+// EncodeProtoJSON writes x as a JSON array. A nil x is [].
+func (x *ListValue) EncodeProtoJSON(e *protojson.Encoder) error {
+	e.StartArray()
+	for _, v := range x.GetValues() {
+		if err := v.EncodeProtoJSON(e); err != nil {
+			return err
+		}
+	}
+	e.EndArray()
+	return nil
+}
+
+// DecodeProtoJSON reads a JSON array into x's values.
+func (x *ListValue) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	return x.decodeValues(d)
+}
+
+func (x *ListValue) decodeValues(d *protojson.Decoder) error {
+	if err := d.ArrayStart(); err != nil {
+		return err
+	}
+	for {
+		more, err := d.ArrayNext()
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		v := new(Value)
+		if err := v.DecodeProtoJSON(d); err != nil {
+			return err
+		}
+		x.Values = append(x.Values, v)
+	}
+}
+
+// EncodeProtoJSON writes the JSON value x holds. A Value with no kind set,
+// and a number_value that is NaN or infinite, are errors (JSON has no
+// such numbers).
+func (x *Value) EncodeProtoJSON(e *protojson.Encoder) error {
+	switch k := x.GetKind().(type) {
+	case *Value_NullValue:
+		e.Null()
+	case *Value_NumberValue:
+		if math.IsNaN(k.NumberValue) || math.IsInf(k.NumberValue, 0) {
+			return protojson.EncodeError(protojson.ErrInvalidValue, "google.protobuf.Value.number_value: invalid value (NaN or infinite)")
+		}
+		e.Float64(k.NumberValue)
+	case *Value_StringValue:
+		return e.String(k.StringValue, "google.protobuf.Value.string_value")
+	case *Value_BoolValue:
+		e.Bool(k.BoolValue)
+	case *Value_StructValue:
+		return k.StructValue.EncodeProtoJSON(e)
+	case *Value_ListValue:
+		return k.ListValue.EncodeProtoJSON(e)
+	default:
+		return protojson.EncodeError(protojson.ErrInvalidValue, "google.protobuf.Value: none of the oneof fields is set")
+	}
+	return nil
+}
+
+// DecodeProtoJSON reads any JSON value into x: null, a bool, a number (or
+// "NaN"-style strings are strings: only JSON numbers become number_value),
+// a string, an object (struct_value) or an array (list_value).
+func (x *Value) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	switch d.Peek() {
+	case protojson.Null:
+		d.ReadNull()
+		x.Kind = &Value_NullValue{}
+	case protojson.Bool:
+		v, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		x.Kind = &Value_BoolValue{BoolValue: v}
+	case protojson.Number:
+		v, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		x.Kind = &Value_NumberValue{NumberValue: v}
+	case protojson.String:
+		v, err := d.String()
+		if err != nil {
+			return err
+		}
+		x.Kind = &Value_StringValue{StringValue: v}
+	case protojson.Object:
+		s := new(Struct)
+		if err := s.decodeFields(d); err != nil {
+			return err
+		}
+		x.Kind = &Value_StructValue{StructValue: s}
+	case protojson.Array:
+		l := new(ListValue)
+		if err := l.decodeValues(d); err != nil {
+			return err
+		}
+		x.Kind = &Value_ListValue{ListValue: l}
+	default:
+		_, err := d.String() // the syntax error for what is there
+		return err
+	}
+	return nil
+}
