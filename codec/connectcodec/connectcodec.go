@@ -15,17 +15,21 @@
 // application/proto (Connect) and application/grpc+proto (gRPC), and
 // protoplay peers interoperate with peers using protoc-gen-go messages.
 //
-// JSON: protoplay does not generate ProtoJSON yet, so connect's JSON codec
-// (application/json, which connect handlers accept by default) cannot
-// encode protoplay messages; a JSON request to a protoplay handler fails
-// with an error. A JSON codec comes with generated ProtoJSON.
+// JSONCodec is the same for ProtoJSON (application/json): it uses the
+// generated MarshalProtoJSON and UnmarshalProtoJSON, with the options
+// connect-go's own JSON codec uses (unknown fields discarded on input).
+// Generated handlers accept it beside Codec (see HandlerCodecs); a client
+// asks for JSON with connect.WithCodec(connectcodec.JSONCodec{}).
 package connectcodec
 
 import (
 	"fmt"
 
 	"connectrpc.com/connect"
+	gprotojson "google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/protoplay/protoplay/runtime/protojson"
 )
 
 // Name is the codec's name: connect's binary protobuf codec name.
@@ -110,4 +114,89 @@ func (Codec) Unmarshal(data []byte, v any) error {
 
 func errType(op string, v any) error {
 	return fmt.Errorf("connectcodec: cannot %s %T: neither a protoplay message (Size, MarshalAppend, Unmarshal) nor a proto.Message", op, v)
+}
+
+// JSONName is the name of connect-go's JSON codec; JSONCharsetName the
+// variant whose content type carries "; charset=utf-8", which connect
+// handlers also accept.
+const (
+	JSONName        = "json"
+	JSONCharsetName = "json; charset=utf-8"
+)
+
+// JSONMessage is what JSONCodec needs of a value: the ProtoJSON methods
+// protoplay generates for every message type (on *M).
+type JSONMessage interface {
+	MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error)
+	UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error
+}
+
+// JSONCodec is a connect.Codec for ProtoJSON over protoplay messages
+// (google.golang.org/protobuf's protojson for proto.Message values, as
+// connect-go's own codec). The zero value is named "json".
+type JSONCodec struct {
+	// Charset selects the name "json; charset=utf-8" (JSONCharsetName).
+	Charset bool
+	// Resolver makes the messages google.protobuf.Any values hold (see
+	// the generated NewMessage_* functions); without one, an Any with a
+	// type is an error.
+	Resolver protojson.Resolver
+}
+
+var _ connect.Codec = JSONCodec{}
+
+// Name is JSONName, or JSONCharsetName when c.Charset.
+func (c JSONCodec) Name() string {
+	if c.Charset {
+		return JSONCharsetName
+	}
+	return JSONName
+}
+
+// IsBinary is false: ProtoJSON is text.
+func (JSONCodec) IsBinary() bool { return false }
+
+// Marshal encodes v as ProtoJSON.
+func (c JSONCodec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case JSONMessage:
+		return m.MarshalProtoJSON(protojson.MarshalOptions{Resolver: c.Resolver})
+	case proto.Message:
+		return gprotojson.MarshalOptions{}.Marshal(m)
+	}
+	return nil, jsonErrType("marshal", v)
+}
+
+// Unmarshal decodes ProtoJSON into v, skipping unknown fields as
+// connect-go's JSON codec does.
+func (c JSONCodec) Unmarshal(data []byte, v any) error {
+	var err error
+	switch m := v.(type) {
+	case JSONMessage:
+		err = m.UnmarshalProtoJSON(data, protojson.UnmarshalOptions{DiscardUnknown: true, Resolver: c.Resolver})
+	case proto.Message:
+		err = gprotojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(data, m)
+	default:
+		return jsonErrType("unmarshal into", v)
+	}
+	if err != nil {
+		return fmt.Errorf("unmarshal JSON into %T: %w", v, err)
+	}
+	return nil
+}
+
+// HandlerCodecs is the handler option generated Connect handlers pass
+// (before the caller's options, which may replace any codec by name): the
+// binary Codec and both names of JSONCodec, so protoplay handlers accept
+// what connect-go's default handlers accept.
+func HandlerCodecs() connect.Option {
+	return connect.WithOptions(
+		connect.WithCodec(Codec{}),
+		connect.WithCodec(JSONCodec{}),
+		connect.WithCodec(JSONCodec{Charset: true}),
+	)
+}
+
+func jsonErrType(op string, v any) error {
+	return fmt.Errorf("connectcodec: cannot %s %T as JSON: neither a protoplay message (MarshalProtoJSON, UnmarshalProtoJSON) nor a proto.Message", op, v)
 }

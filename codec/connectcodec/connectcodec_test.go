@@ -55,3 +55,34 @@ func TestCodec(t *testing.T) {
 		t.Fatal("unmarshaled into struct{}")
 	}
 }
+
+func TestJSONCodec(t *testing.T) {
+	for _, c := range []connectcodec.JSONCodec{{}, {Charset: true}} {
+		if c.IsBinary() || (c.Name() != "json") == !c.Charset || (c.Name() != "json; charset=utf-8") == c.Charset {
+			t.Fatalf("name %q, binary %v", c.Name(), c.IsBinary())
+		}
+	}
+	c := connectcodec.JSONCodec{}
+	got, err := c.Marshal(&wrapperspb.Int64Value{Value: 7})
+	if err != nil || string(got) != `"7"` {
+		t.Fatalf("Int64Value as JSON: %s, %v; want \"7\" (a wrapper's ProtoJSON is its value, 64-bit as a string)", got, err)
+	}
+	var back wrapperspb.Int64Value
+	if err := c.Unmarshal([]byte(`7`), &back); err != nil || back.Value != 7 {
+		t.Fatalf("%d, %v", back.Value, err)
+	}
+	if err := c.Unmarshal([]byte(`"x"`), &back); err == nil {
+		t.Fatal(`"x" accepted as an Int64Value`)
+	}
+	// protoc-gen-go messages go through google.golang.org/protobuf's protojson.
+	var pb pbwrappers.Int64Value
+	if err := c.Unmarshal([]byte(`"9"`), &pb); err != nil || pb.Value != 9 {
+		t.Fatalf("%d, %v", pb.Value, err)
+	}
+	if b, err := c.Marshal(&pb); err != nil || string(b) != `"9"` {
+		t.Fatalf("%s, %v", b, err)
+	}
+	if _, err := c.Marshal(struct{}{}); err == nil {
+		t.Fatal("struct{} marshaled")
+	}
+}

@@ -739,8 +739,8 @@ func (g *generator) genConnectService(jf *jen.File, f *fileNames, s *serviceName
 	jf.Comment("// New" + clientName + " constructs a client for the " + full + " service. It uses")
 	jf.Comment("// protoplay's binary codec (connectcodec.Codec, which the options may replace) and")
 	jf.Comment("// the Connect protocol by default; supply connect.WithGRPC() or connect.WithGRPCWeb()")
-	jf.Comment("// for the gRPC or gRPC-Web protocols. protoplay generates no ProtoJSON yet, so")
-	jf.Comment("// connect.WithProtoJSON() does not work with its messages.")
+	jf.Comment("// for the gRPC or gRPC-Web protocols, and connect.WithCodec(connectcodec.JSONCodec{})")
+	jf.Comment("// for ProtoJSON (connect.WithProtoJSON() needs proto.Message values).")
 	jf.Comment("//")
 	jf.Comment("// The URL supplied here should be the base URL for the Connect or gRPC server (for example,")
 	jf.Comment("// http://api.acme.com or https://acme.com/grpc).")
@@ -821,9 +821,9 @@ func (g *generator) genConnectService(jf *jen.File, f *fileNames, s *serviceName
 	jf.Comment("// New" + handlerName + " builds an HTTP handler from the service implementation. It returns the path on")
 	jf.Comment("// which to mount the handler and the handler itself.")
 	jf.Comment("//")
-	jf.Comment("// Handlers support the Connect, gRPC, and gRPC-Web protocols with protoplay's binary codec")
-	jf.Comment("// (connectcodec.Codec; the options may replace it) and gzip compression. protoplay generates")
-	jf.Comment("// no ProtoJSON yet: a request in JSON fails.")
+	jf.Comment("// Handlers support the Connect, gRPC, and gRPC-Web protocols with protoplay's binary and")
+	jf.Comment("// ProtoJSON codecs (connectcodec.HandlerCodecs; the options may replace them) and gzip")
+	jf.Comment("// compression.")
 	var body []jen.Code
 	var cases []jen.Code
 	for _, m := range s.methods {
@@ -831,7 +831,7 @@ func (g *generator) genConnectService(jf *jen.File, f *fileNames, s *serviceName
 		ctor := map[streamKind]string{unary: "NewUnaryHandler", clientStream: "NewClientStreamHandler",
 			serverStream: "NewServerStreamHandler", bidiStream: "NewBidiStreamHandler"}[kindOf(m.desc)]
 		args := []jen.Code{jen.Line().Id(proc(m)), jen.Line().Id("svc").Dot(m.goName),
-			jen.Line().Add(conn("WithCodec")).Call(jen.Qual(connectCodecPkg, "Codec").Values())}
+			jen.Line().Qual(connectCodecPkg, "HandlerCodecs").Call()}
 		if l := idempotency(m.desc); l != "" {
 			args = append(args, jen.Line().Add(conn("WithIdempotency")).Call(conn(l)))
 		}
