@@ -1,0 +1,283 @@
+package interp_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
+	"github.com/protoplay/protoplay/compiler/payload"
+	"github.com/protoplay/protoplay/internal/gentest"
+	"github.com/protoplay/protoplay/interp"
+)
+
+// runSchema interprets the generated code of req and, in a subtest per
+// file of req.Files, round-trips the sample of every message type the file
+// declares through it, comparing with the reference codec (protobuf-go's
+// dynamicpb, deterministic: fields by number, map entries by key, which is
+// the order generated Marshal writes too): Unmarshal then Marshal gives the
+// reference bytes, Size is their length, Clone is Equal and marshals the
+// same after the original is Reset. A sample that lacks required fields (a
+// cycle of required messages cannot be filled) must make the generated
+// Unmarshal fail as the reference's does.
+func runSchema(t *testing.T, req compiler.Request) {
+	t.Helper()
+	res, files := gentest.Generate(t, req)
+	opts := gentest.Rehome(res.Files, req.Options)
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]protoreflect.FileDescriptor{}
+	for _, fd := range res.Files {
+		byPath[fd.Path()] = fd
+	}
+	for _, file := range req.Files {
+		fd := byPath[file]
+		t.Run(strings.TrimSuffix(file, ".proto"), func(t *testing.T) {
+			importPath, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
+			n, refused, size := 0, 0, 0
+			defer func() {
+				t.Logf("%d message types round-tripped (%d sample bytes), %d refused as the reference does (required fields)", n, size, refused)
+			}()
+			var walk func(protoreflect.MessageDescriptors)
+			walk = func(mds protoreflect.MessageDescriptors) {
+				for i := 0; i < mds.Len(); i++ {
+					md := mds.Get(i)
+					if md.IsMapEntry() {
+						continue
+					}
+					switch size1, ok := roundTrip(t, ip, importPath, md); {
+					case !ok:
+					case size1 < 0:
+						refused++
+					default:
+						n++
+						size += size1
+					}
+					walk(md.Messages())
+				}
+			}
+			walk(fd.Messages())
+		})
+	}
+}
+
+// roundTrip checks message type md (see runSchema) and returns the sample's
+// size, or -1 when both the generated code and the reference refused it,
+// and whether the checks passed.
+func roundTrip(t *testing.T, ip *interp.Interpreter, importPath string, md protoreflect.MessageDescriptor) (int, bool) {
+	t.Helper()
+	name := string(md.FullName())
+	rt, err := ip.RoundTrip(importPath, gogen.GoName(md))
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return 0, false
+	}
+	sample := payload.Sample(md)
+	ref, err := proto.MarshalOptions{Deterministic: true, AllowPartial: true}.Marshal(sample)
+	if err != nil {
+		t.Errorf("%s: reference marshal: %v", name, err)
+		return 0, false
+	}
+	refErr := proto.Unmarshal(ref, dynamicpb.NewMessage(md))
+	r, err := rt(ref)
+	if (err != nil) != (refErr != nil) {
+		t.Errorf("%s: generated Unmarshal error %v, reference %v", name, err, refErr)
+		return 0, false
+	}
+	if err != nil {
+		return -1, true
+	}
+	ok := true
+	if !bytes.Equal(r.Out, ref) {
+		t.Errorf("%s: Marshal after Unmarshal differs from the reference at byte %d\n got %x\nwant %x", name, firstDiff(r.Out, ref), r.Out, ref)
+		ok = false
+	}
+	if r.Size != len(r.Out) {
+		t.Errorf("%s: Size %d, Marshal wrote %d bytes", name, r.Size, len(r.Out))
+		ok = false
+	}
+	if !r.CloneEqual {
+		t.Errorf("%s: Clone is not Equal", name)
+		ok = false
+	}
+	if !bytes.Equal(r.CloneOut, r.Out) {
+		t.Errorf("%s: the clone marshals differently after Reset of the original", name)
+		ok = false
+	}
+	return len(ref), ok
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+func TestTestMessages(t *testing.T) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		t.Skip("../shared is absent: no corpus to run")
+	}
+	root := filepath.Join(shared, "corpus", "protobuf")
+	for _, c := range []struct{ dir, file string }{
+		{root, "google/protobuf/test_messages_proto3.proto"},
+		{root, "google/protobuf/test_messages_proto2.proto"},
+		{filepath.Join(root, "conformance", "test_protos"), "test_messages_edition2023.proto"},
+	} {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(c.dir, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runSchema(t, compiler.Request{Sources: map[string]string{c.file: string(b)}, Files: []string{c.file}})
+		})
+	}
+}
+
+// TestCases runs the generated code of every case file of testdata/cases
+// that becomes Go code (all but those rejected on purpose, as in
+// compiler/gogen's TestCasesBuild) under the interpreter.
+func TestCases(t *testing.T) {
+	dir := filepath.Join(gentest.RepoRoot(), "testdata", "cases")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := map[string]string{}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".proto") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = string(b)
+		switch {
+		case strings.HasPrefix(name, "28_"), strings.HasPrefix(name, "09_"), strings.HasPrefix(name, "04_"):
+			continue // rejected on purpose (see gogen's TestCaseDiagnostics)
+		}
+		files = append(files, name)
+	}
+	runSchema(t, compiler.Request{Sources: srcs, Files: files, Options: gogen.Options{EnumMaps: true}})
+}
+
+const smallProto = `syntax = "proto3";
+package small;
+option go_package = "example.com/small;small";
+message M {
+  int32 a = 1;
+  string s = 2;
+  repeated int64 r = 3;
+  map<string, int32> m = 4;
+}
+`
+
+// TestBrokenCodeIsCaught proves the round trip can fail: a generated Size
+// that counts one byte too many is seen, and the interpreter runs the edited code, not a cached one.
+func TestBrokenCodeIsCaught(t *testing.T) {
+	req := compiler.Request{Sources: map[string]string{"small.proto": smallProto}, Files: []string{"small.proto"}}
+	res, files := gentest.Generate(t, req)
+	const sizeFunc = "func (m *M) Size() (n int) {\n"
+	broken := false
+	for i, f := range files {
+		if strings.Contains(f.Content, sizeFunc) {
+			files[i].Content = strings.Replace(f.Content, sizeFunc, sizeFunc+"\tdefer func() { n++ }()\n", 1)
+			broken = true
+		}
+	}
+	if !broken {
+		t.Fatalf("no %q in the generated code", sizeFunc)
+	}
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := res.Files[len(res.Files)-1].Messages().Get(0)
+	rt, err := ip.RoundTrip(gentest.ModulePath+"/example.com/small", "M")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := proto.MarshalOptions{Deterministic: true}.Marshal(payload.Sample(md))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rt(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Size check of roundTrip is what catches it.
+	if r.Size != len(r.Out)+1 {
+		t.Fatalf("the broken Size went unnoticed: Size %d, Marshal wrote %d bytes", r.Size, len(r.Out))
+	}
+}
+
+// TestProgram runs a program against the generated package, the way a Run
+// tab would: it builds a message, marshals it and prints the hex and the
+// decoded field through fmt, whose output goes to Options.Stdout.
+func TestProgram(t *testing.T) {
+	req := compiler.Request{Sources: map[string]string{"small.proto": smallProto}, Files: []string{"small.proto"}}
+	_, files := gentest.Generate(t, req)
+	var out bytes.Buffer
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath, Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ip.Eval(`
+import (
+	"fmt"
+
+	"gentest/example.com/small"
+)
+
+func run() {
+	m := &small.M{A: 150, S: "hi", R: []int64{-1}, M: map[string]int32{"k": 1}}
+	b, err := m.Marshal()
+	if err != nil {
+		panic(err)
+	}
+	var back small.M
+	if err := back.Unmarshal(b); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%x %d %s %v %d\n", b, back.A, back.S, back.R, back.M["k"])
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ip.Eval("run()"); err != nil {
+		t.Fatal(err)
+	}
+	const want = "089601120268691a0affffffffffffffffff0122050a016b1001 150 hi [-1] 1\n"
+	if out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+}
+
+// TestUnknownType reports a type the generated package lacks as an error.
+func TestUnknownType(t *testing.T) {
+	req := compiler.Request{Sources: map[string]string{"small.proto": smallProto}, Files: []string{"small.proto"}}
+	_, files := gentest.Generate(t, req)
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ip.RoundTrip(gentest.ModulePath+"/example.com/small", "Nope"); err == nil {
+		t.Fatal("RoundTrip of a missing type succeeded")
+	}
+}
