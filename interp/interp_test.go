@@ -146,10 +146,10 @@ func TestTestMessages(t *testing.T) {
 	}
 }
 
-// TestCases runs the generated code of every case file of testdata/cases
-// that becomes Go code (all but those rejected on purpose, as in
-// compiler/gogen's TestCasesBuild) under the interpreter.
-func TestCases(t *testing.T) {
+// caseFiles reads testdata/cases: every .proto source, and the names of
+// those that become Go code (all but those rejected on purpose, as in
+// compiler/gogen's TestCasesBuild), in name order.
+func caseFiles(t *testing.T) (map[string]string, []string) {
 	dir := filepath.Join(gentest.RepoRoot(), "testdata", "cases")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -173,6 +173,14 @@ func TestCases(t *testing.T) {
 		}
 		files = append(files, name)
 	}
+	return srcs, files
+}
+
+// TestCases runs the generated code of every case file of testdata/cases
+// that becomes Go code (all but those rejected on purpose, as in
+// compiler/gogen's TestCasesBuild) under the interpreter.
+func TestCases(t *testing.T) {
+	srcs, files := caseFiles(t)
 	runSchema(t, compiler.Request{Sources: srcs, Files: files, Options: gogen.Options{EnumMaps: true}})
 }
 
