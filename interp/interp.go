@@ -159,7 +159,10 @@ func New(files []compiler.File, opt Options) (*Interpreter, error) {
 
 // Eval interprets src (declarations, statements or an expression, in the
 // package main of the interpreter, which may import the generated packages
-// by their import paths) and returns the value of its last expression.
+// by their import paths) and returns the value of its last expression. A
+// whole program (a file with "package main" and func main) runs main once;
+// note that yaegi also runs main again after every later Eval while it is
+// defined, so a program is best given to a fresh Interpreter in one Eval.
 func (ip *Interpreter) Eval(src string) (reflect.Value, error) {
 	return ip.in.Eval(src)
 }

@@ -3,6 +3,7 @@ package interp_test
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -181,7 +182,17 @@ func caseFiles(t *testing.T) (map[string]string, []string) {
 // compiler/gogen's TestCasesBuild) under the interpreter.
 func TestCases(t *testing.T) {
 	srcs, files := caseFiles(t)
-	runSchema(t, compiler.Request{Sources: srcs, Files: files, Options: gogen.Options{EnumMaps: true}})
+	for _, o := range []struct {
+		name string
+		opts gogen.Options
+	}{
+		{"enum_maps=true", gogen.Options{EnumMaps: true}},
+		{"unknown_fields=drop", gogen.Options{DropUnknown: true}},
+	} {
+		t.Run(o.name, func(t *testing.T) {
+			runSchema(t, compiler.Request{Sources: srcs, Files: files, Options: o.opts})
+		})
+	}
 }
 
 const smallProto = `syntax = "proto3";
@@ -234,9 +245,10 @@ func TestBrokenCodeIsCaught(t *testing.T) {
 	}
 }
 
-// TestProgram runs a program against the generated package, the way a Run
-// tab would: it builds a message, marshals it and prints the hex and the
-// decoded field through fmt, whose output goes to Options.Stdout.
+// TestProgram runs a program (a main package, as a file) against the
+// generated package, the way a Run tab would: it builds a message, marshals
+// it and prints the hex and the decoded fields through fmt, whose output
+// goes to Options.Stdout; main runs once.
 func TestProgram(t *testing.T) {
 	req := compiler.Request{Sources: map[string]string{"small.proto": smallProto}, Files: []string{"small.proto"}}
 	_, files := gentest.Generate(t, req)
@@ -245,14 +257,15 @@ func TestProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ip.Eval(`
+	_, err = ip.Eval(`package main
+
 import (
 	"fmt"
 
 	"gentest/example.com/small"
 )
 
-func run() {
+func main() {
 	m := &small.M{A: 150, S: "hi", R: []int64{-1}, M: map[string]int32{"k": 1}}
 	b, err := m.Marshal()
 	if err != nil {
@@ -266,9 +279,6 @@ func run() {
 }
 `)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ip.Eval("run()"); err != nil {
 		t.Fatal(err)
 	}
 	const want = "089601120268691a0affffffffffffffffff0122050a016b1001 150 hi [-1] 1\n"
@@ -287,5 +297,26 @@ func TestUnknownType(t *testing.T) {
 	}
 	if _, err := ip.RoundTrip(gentest.ModulePath+"/example.com/small", "Nope"); err == nil {
 		t.Fatal("RoundTrip of a missing type succeeded")
+	}
+}
+
+// TestCoreDoesNotLinkInterpreter keeps yaegi out of the compiler core's
+// wasm module (and so out of its download): only this package and what
+// imports it may link the interpreter.
+func TestCoreDoesNotLinkInterpreter(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cmd := exec.Command("go", "list", "-deps", "./wasm", "./compiler/...", "./runtime/...")
+	cmd.Dir = gentest.RepoRoot()
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/traefik/yaegi") || strings.HasPrefix(p, "github.com/protoplay/protoplay/interp") {
+			t.Errorf("the core links %s", p)
+		}
 	}
 }
