@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,34 @@ import (
 // Unmarshal fail as the reference's does.
 func runSchema(t *testing.T, req compiler.Request) {
 	t.Helper()
-	res, files := gentest.Generate(t, req)
+	// Generate the files req.Files import too (but the well-known types,
+	// which are compiled into the interpreter), as a build would need.
+	first := compiler.Compile(context.Background(), compiler.Request{Sources: req.Sources, FS: req.FS, ImportPaths: req.ImportPaths, Files: req.Files, NoGenerate: true})
+	if err := first.Err(); err != nil {
+		t.Fatal(err)
+	}
+	all := append([]string(nil), req.Files...)
+	seen := map[string]bool{}
+	for _, f := range req.Files {
+		seen[f] = true
+	}
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		for i := 0; i < fd.Imports().Len(); i++ {
+			imp := fd.Imports().Get(i).FileDescriptor
+			if _, wkt := gogen.WellKnownImportPath(imp.Path()); !seen[imp.Path()] && !wkt {
+				seen[imp.Path()] = true
+				all = append(all, imp.Path())
+			}
+			walk(imp)
+		}
+	}
+	for _, fd := range first.Files {
+		walk(fd)
+	}
+	gen := req
+	gen.Files = all
+	res, files := gentest.Generate(t, gen)
 	opts := gentest.Rehome(res.Files, req.Options)
 	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
 	if err != nil {
@@ -318,5 +346,27 @@ func TestCoreDoesNotLinkInterpreter(t *testing.T) {
 		if strings.HasPrefix(p, "github.com/traefik/yaegi") || strings.HasPrefix(p, "github.com/protoplay/protoplay/interp") {
 			t.Errorf("the core links %s", p)
 		}
+	}
+}
+
+// TestCorpus runs a few larger schemas of ../shared/corpus under the
+// interpreter: the DLP storage API (well-known types, nested oneofs, maps
+// of messages) and the benchmark messages (GoogleMessage1 and 2).
+func TestCorpus(t *testing.T) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		t.Skip("../shared is absent: no corpus to run")
+	}
+	fsys := os.DirFS(filepath.Join(shared, "corpus"))
+	for _, c := range []struct {
+		roots []string
+		files []string
+	}{
+		{[]string{"googleapis", "protobuf"}, []string{"google/privacy/dlp/v2/storage.proto"}},
+		{[]string{"benchmarks"}, []string{"benchmarks.proto", "google_size.proto"}},
+	} {
+		t.Run(c.files[0], func(t *testing.T) {
+			runSchema(t, compiler.Request{FS: fsys, ImportPaths: c.roots, Files: c.files})
+		})
 	}
 }
