@@ -106,7 +106,9 @@ func wireSource(syms map[string]reflect.Value) string {
 
 // New loads files (generated Go files, names relative to opt.Root) into a
 // new interpreter. It reports an error when a file cannot be parsed or
-// type-checked by the interpreter, with the file's position.
+// type-checked by the interpreter, with the file's position. Interpreted
+// code can import the generated packages and the packages of
+// symbols.Packages, nothing else (no os, no net, no unsafe).
 func New(files []compiler.File, opt Options) (*Interpreter, error) {
 	fs := fstest.MapFS{}
 	pkgs := map[string]bool{}
@@ -149,7 +151,12 @@ func New(files []compiler.File, opt Options) (*Interpreter, error) {
 		return nil, fmt.Errorf("interp: loading runtime/wire: %w", err)
 	}
 	ip := &Interpreter{in: in}
+	paths := make([]string, 0, len(pkgs))
 	for p := range pkgs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths) // the first error is the same from run to run
+	for _, p := range paths {
 		if _, err := in.Eval(`import _ "` + p + `"`); err != nil {
 			return nil, fmt.Errorf("interp: %s: %w", p, err)
 		}

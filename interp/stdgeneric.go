@@ -7,10 +7,9 @@ package interp
 // through S: "undefined type for E"; s[:0:0] on a type parameter panics).
 // These are interpreted replacements with the same results, written in the
 // subset yaegi runs: element type parameters only ([]E, map[K]V), make and
-// copy. They are loaded under the packages' own import paths (see New), so
-// interpreted code imports "slices" and "maps" as usual; the non-generic
-// symbols of those packages (there are none in Go 1.26) would come from the
-// compiled tables.
+// copy. New compiles them after yaegi has loaded its own source of those
+// packages, so they replace its functions of the same names and keep the
+// rest; interpreted code imports "slices" and "maps" as usual.
 
 // slicesSource is package slices for the interpreter.
 const slicesSource = `package slices
