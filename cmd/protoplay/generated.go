@@ -15,7 +15,6 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
-	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protoplay/protoplay"
 	"github.com/protoplay/protoplay/compiler"
@@ -58,8 +57,8 @@ func check%[1]d(b []byte) string {
 // the generated Unmarshal and requires Marshal to give the same bytes, Size
 // their length, Clone to be Equal and independent of the original, and a
 // re-parse of the output to be Equal; a sample that cannot have all its
-// required fields must be refused by the generated Unmarshal as by the
-// reference.
+// required fields (a cycle of them) must be refused by the generated
+// Unmarshal.
 func runCheckGenerated(roots, files []string, stdout, stderr io.Writer) int {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -209,18 +208,22 @@ func main() {
 		return 1
 	}
 
-	// The reference: each sample's deterministic encoding, and whether
-	// protobuf-go accepts it (it refuses one that lacks required fields).
+	// The reference: each sample's deterministic encoding, and whether it
+	// lacks required fields (a cycle of required messages cannot be
+	// filled), which Unmarshal must then refuse.
 	var input bytes.Buffer
 	refs := make([][]byte, len(mds))
 	refErrs := make([]error, len(mds))
 	for i, md := range mds {
-		refs[i], err = proto.MarshalOptions{Deterministic: true, AllowPartial: true}.Marshal(payload.Sample(md))
+		sample := payload.Sample(md)
+		refs[i], err = proto.MarshalOptions{Deterministic: true, AllowPartial: true}.Marshal(sample)
 		if err != nil {
 			fmt.Fprintf(stderr, "protoplay check: %s: reference marshal: %v\n", md.FullName(), err)
 			return 1
 		}
-		refErrs[i] = proto.Unmarshal(refs[i], dynamicpb.NewMessage(md))
+		if missingRequired(sample) {
+			refErrs[i] = fmt.Errorf("required field not set")
+		}
 		fmt.Fprintf(&input, "%d %x\n", i, refs[i])
 	}
 	harness := exec.Command(filepath.Join(dir, "harness.bin"))
@@ -242,10 +245,10 @@ func main() {
 		ref := refs[i]
 		switch {
 		case refErrs[i] != nil && strings.HasPrefix(got, "unmarshal: "):
-			fmt.Fprintf(stdout, "ok    %s (sample refused as by the reference: %s)\n", md.FullName(), strings.TrimPrefix(got, "unmarshal: "))
+			fmt.Fprintf(stdout, "ok    %s (the sample lacks required fields, a cycle of them, and is refused: %s)\n", md.FullName(), strings.TrimPrefix(got, "unmarshal: "))
 		case refErrs[i] != nil:
 			failed++
-			fmt.Fprintf(stdout, "FAIL  %s: the reference refuses the sample (%v), the generated Unmarshal accepts it\n", md.FullName(), refErrs[i])
+			fmt.Fprintf(stdout, "FAIL  %s: the sample lacks required fields, but the generated Unmarshal accepts it\n", md.FullName())
 		default:
 			want := fmt.Sprintf("out=%x size=%d clone-equal=true reparsed-equal=true clone-out=%x clone-err=<nil>", ref, len(ref), ref)
 			if got == want {
@@ -344,4 +347,38 @@ func rehome(files []protoreflect.FileDescriptor) gogen.Options {
 		walk(fd)
 	}
 	return opts
+}
+
+// missingRequired reports whether m or a message below it lacks a required
+// field. It reads Cardinality, not the descriptor's RequiredNumbers, which
+// protocompile leaves empty for editions fields with field_presence =
+// LEGACY_REQUIRED (so protobuf-go's own check passes such messages).
+func missingRequired(m protoreflect.Message) bool {
+	fields := m.Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		if fd := fields.Get(i); fd.Cardinality() == protoreflect.Required && !m.Has(fd) {
+			return true
+		}
+	}
+	missing := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, e protoreflect.Value) bool {
+					missing = missingRequired(e.Message())
+					return !missing
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for j := 0; j < v.List().Len() && !missing; j++ {
+				missing = missingRequired(v.List().Get(j).Message())
+			}
+		default:
+			missing = missingRequired(v.Message())
+		}
+		return !missing
+	})
+	return missing
 }
