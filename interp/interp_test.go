@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -60,10 +61,12 @@ func runSchema(t *testing.T, req compiler.Request) {
 	gen.Files = all
 	res, files := gentest.Generate(t, gen)
 	opts := gentest.Rehome(res.Files, req.Options)
+	start := time.Now()
 	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%d generated files (%d bytes) loaded into the interpreter in %v", len(files), totalBytes(files), time.Since(start).Round(time.Millisecond))
 	byPath := map[string]protoreflect.FileDescriptor{}
 	for _, fd := range res.Files {
 		byPath[fd.Path()] = fd
@@ -146,6 +149,13 @@ func roundTrip(t *testing.T, ip *interp.Interpreter, importPath string, md proto
 		ok = false
 	}
 	return len(ref), ok
+}
+
+func totalBytes(files []gogen.File) (n int) {
+	for _, f := range files {
+		n += len(f.Content)
+	}
+	return n
 }
 
 func firstDiff(a, b []byte) int {
@@ -356,7 +366,8 @@ func TestCoreDoesNotLinkInterpreter(t *testing.T) {
 
 // TestCorpus runs a few larger schemas of ../shared/corpus under the
 // interpreter: the DLP storage API (well-known types, nested oneofs, maps
-// of messages) and the benchmark messages (GoogleMessage1 and 2).
+// of messages) and the benchmark messages (GoogleMessage1 to 4, with
+// groups, and the files they import).
 func TestCorpus(t *testing.T) {
 	shared, ok := gentest.SharedDir()
 	if !ok {
@@ -366,11 +377,25 @@ func TestCorpus(t *testing.T) {
 	for _, c := range []struct {
 		roots []string
 		files []string
+		long  bool
 	}{
-		{[]string{"googleapis", "protobuf"}, []string{"google/privacy/dlp/v2/storage.proto"}},
-		{[]string{"benchmarks"}, []string{"benchmarks.proto", "google_size.proto"}},
+		{[]string{"googleapis", "protobuf"}, []string{"google/privacy/dlp/v2/storage.proto"}, false},
+		{[]string{"benchmarks"}, []string{"benchmarks.proto", "google_size.proto"}, false},
+		{[]string{"benchmarks"}, []string{
+			"datasets/google_message1/proto2/benchmark_message1_proto2.proto",
+			"datasets/google_message1/proto3/benchmark_message1_proto3.proto",
+			"datasets/google_message2/benchmark_message2.proto",
+		}, false},
+		// 4.9 MB of generated Go, which yaegi takes 10 to 25 s to load.
+		{[]string{"benchmarks"}, []string{
+			"datasets/google_message3/benchmark_message3.proto",
+			"datasets/google_message4/benchmark_message4.proto",
+		}, true},
 	} {
 		t.Run(c.files[0], func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("long: loads 4.9 MB of generated Go into the interpreter")
+			}
 			runSchema(t, compiler.Request{FS: fsys, ImportPaths: c.roots, Files: c.files})
 		})
 	}
@@ -408,4 +433,37 @@ func missingRequired(m protoreflect.Message) bool {
 		return !missing
 	})
 	return missing
+}
+
+// BenchmarkRoundTrip measures one interpreted round trip (Unmarshal,
+// Marshal, Size, Clone, Equal, Reset, Marshal) of the sample of the
+// benchmark corpus's GoogleMessage1.
+func BenchmarkRoundTrip(b *testing.B) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		b.Skip("../shared is absent")
+	}
+	req := compiler.Request{FS: os.DirFS(filepath.Join(shared, "corpus", "benchmarks", "datasets")), Files: []string{"google_message1/proto3/benchmark_message1_proto3.proto"}}
+	res, files := gentest.Generate(b, req)
+	opts := gentest.Rehome(res.Files, req.Options)
+	md := res.Files[0].Messages().ByName("GoogleMessage1")
+	importPath, _, _ := strings.Cut(opts.ImportMap[res.Files[0].Path()], ";")
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt, err := ip.RoundTrip(importPath, "GoogleMessage1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := proto.MarshalOptions{Deterministic: true}.Marshal(payload.Sample(md))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := rt(in); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
