@@ -19,6 +19,10 @@
 //     that re-exports the compiled symbols and adds New (see wireSource);
 //     under the interpreter it allocates each message on its own instead of
 //     from the Decoder's slabs, which changes no observable result.
+//   - yaegi names an interpreted type by its package name, not its import
+//     path, and so confuses the instantiations wire.New[T] of two packages
+//     of the same name with message types of the same name; New refuses
+//     such a set of files with an error that says so (checkInstantiations).
 //   - yaegi fails on the standard library's source of slices.Grow,
 //     slices.Clone and maps.Clone (constraints like S ~[]E); interpreted
 //     replacements with the same results are loaded instead (see
@@ -110,6 +114,9 @@ func wireSource(syms map[string]reflect.Value) string {
 // code can import the generated packages and the packages of
 // symbols.Packages, nothing else (no os, no net, no unsafe).
 func New(files []compiler.File, opt Options) (*Interpreter, error) {
+	if err := checkInstantiations(packageFiles(files, opt.Root)); err != nil {
+		return nil, err
+	}
 	fs := fstest.MapFS{}
 	pkgs := map[string]bool{}
 	for _, f := range files {

@@ -467,3 +467,41 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// TestSameNamedPackages: two packages named v1 whose code decodes message
+// types of the same name (N) are refused up front with an error naming
+// them, where yaegi would mix the types up (a panic or a type error deep in
+// the load); same-named packages without such a pair still load and run.
+func TestSameNamedPackages(t *testing.T) {
+	for _, c := range []struct {
+		name, a, b string
+		refused    bool
+	}{
+		{"repeated", "message N { int32 y = 2; } message M { repeated N n = 1; }", "message N { string z = 4; } message M { repeated N n = 1; }", true},
+		{"singular", "message N { int32 y = 2; } message M { N n = 1; }", "message N { string z = 4; } message M { N n = 1; }", true},
+		{"map value", "message N { int32 y = 2; } message M { map<string, N> n = 1; }", "message N { string z = 4; } message M { N n = 1; }", true},
+		{"different types", "message N { int32 y = 2; } message M { N n = 1; }", "message K { string z = 4; } message M { K k = 1; }", false},
+		{"flat", "message M { int32 y = 2; }", "message M { string z = 4; }", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := compiler.Request{Sources: map[string]string{
+				"a.proto": `syntax = "proto3"; package a.v1; option go_package = "example.com/a/v1"; ` + c.a,
+				"b.proto": `syntax = "proto3"; package b.v1; option go_package = "example.com/b/v1"; ` + c.b,
+			}, Files: []string{"a.proto", "b.proto"}}
+			_, files := gentest.Generate(t, req)
+			_, err := interp.New(files, interp.Options{Root: gentest.ModulePath})
+			if c.refused {
+				if err == nil || !strings.Contains(err.Error(), "gentest/example.com/a/v1 and gentest/example.com/b/v1 are all named v1") || !strings.Contains(err.Error(), "message type N") {
+					t.Fatalf("error %v", err)
+				}
+				// Different package names: accepted, and both run.
+				for k, src := range req.Sources {
+					req.Sources[k] = strings.Replace(src, `/v1"`, `/v1;`+k[:1]+`v1"`, 1)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			runSchema(t, req)
+		})
+	}
+}
