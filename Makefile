@@ -23,10 +23,11 @@ test-short: ## run the fast tests only
 	$(GO) test -short ./...
 	cd codec && $(GO) test -short ./...
 
-generate: ## regenerate runtime/wkt, the TypeScript contract and the golden files (generated Go, payload views) from the current code
+generate: ## regenerate runtime/wkt, the TypeScript contract, the golden files (generated Go, payload views) and the interpreter's symbol tables from the current code
 	$(GO) test ./compiler -run 'TestWellKnownTypes|TestTypeScriptContract' -update
 	$(GO) test ./compiler/gogen -run 'TestGolden' -update
 	$(GO) test ./compiler/payload -run 'TestGolden' -update
+	$(GO) generate ./interp/symbols
 
 fmt: ## gofmt the tree
 	gofmt -w $$(git ls-files '*.go')

@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/dave/jennifer v1.7.1
 	github.com/evanw/esbuild v0.28.2
+	github.com/traefik/yaegi v0.16.1
 	google.golang.org/protobuf v1.36.12
 )
 

@@ -5,7 +5,7 @@
 //	protoplay encode [-I DIR]... --type PKG.Message FILE.proto [--in json|text] [--out binary|hex|base64]
 //	protoplay decode [-I DIR]... --type PKG.Message FILE.proto [--in auto|binary|hex|base64] [--out json|text|wire]
 //	protoplay decode --raw [--in auto|binary|hex|base64]
-//	protoplay check  [-I DIR]... FILE.proto...
+//	protoplay check  [-I DIR]... [--generated] FILE.proto...
 //	protoplay serve  [--addr HOST:PORT]
 //
 // Exit status: 0 on success, 1 when the input is rejected, 2 on bad usage.

@@ -1,0 +1,248 @@
+// Package interp runs generated Go code without compiling it: the files that
+// compiler.Compile generates for a schema are loaded, under their import
+// paths, into a github.com/traefik/yaegi interpreter, which runs them
+// against protoplay's runtime (runtime/wire, runtime/wkt) and the standard
+// library packages the generated code imports, both linked in as compiled
+// symbols (package interp/symbols). It is the stage after the compiler that
+// lets a host without a Go toolchain (the browser) exercise the very code a
+// user sees: decode a payload with the generated Unmarshal, re-encode it
+// with Marshal, and so on (see RoundTrip).
+//
+// The package lives outside compiler/ so that the compiler core (and its
+// wasm build) never links the interpreter.
+//
+// What yaegi (v0.16.1) cannot run, and how this package bridges it:
+//
+//   - Generic functions of compiled packages cannot be instantiated by
+//     interpreted code. runtime/wire's one generic function that generated
+//     code calls, wire.New[T], is supplied by an interpreted runtime/wire
+//     that re-exports the compiled symbols and adds New (see wireSource);
+//     under the interpreter it allocates each message on its own instead of
+//     from the Decoder's slabs, which changes no observable result.
+//   - yaegi names an interpreted type by its package name, not its import
+//     path, and so confuses the instantiations wire.New[T] of two packages
+//     of the same name with message types of the same name; New refuses
+//     such a set of files with an error that says so (checkInstantiations).
+//   - yaegi fails on the standard library's source of slices.Grow,
+//     slices.Clone and maps.Clone (constraints like S ~[]E); interpreted
+//     replacements with the same results are loaded instead (see
+//     stdgeneric.go).
+//
+// The generated code itself needs no change to run here: every file of
+// testdata/cases and the conformance test_messages schemas round-trip
+// under the interpreter (see the package tests).
+package interp
+
+import (
+	"bytes"
+	"fmt"
+	"go/constant"
+	"io"
+	"path"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing/fstest"
+
+	yaegi "github.com/traefik/yaegi/interp"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/interp/symbols"
+)
+
+// Options configure an Interpreter.
+type Options struct {
+	// Root is the import path that the generated files' names are relative
+	// to: the module= generator option, or "" when the files were generated
+	// with paths=import and no module (their names then start with their
+	// import path).
+	Root string
+	// Stdout and Stderr receive what interpreted code prints (io.Discard
+	// when nil).
+	Stdout, Stderr io.Writer
+}
+
+// An Interpreter holds one schema's generated code, loaded and ready to
+// run. It is not safe for concurrent use.
+type Interpreter struct {
+	in   *yaegi.Interpreter
+	next int // counter for the names of helper functions
+}
+
+// compiledWire is the import path under which runtime/wire's compiled
+// symbols are registered; the path runtime/wire itself is the interpreted
+// package of wireSource, which re-exports them and adds the generic
+// function New.
+const compiledWire = "protoplay.compiled/runtime/wire"
+
+// wireSource returns the source of the interpreted runtime/wire: every
+// compiled symbol of syms re-exported (types as aliases, so that they are
+// the compiled types; untyped constants as constants; functions, typed
+// constants and variables as variables holding their values), and New[T],
+// which compiled symbols cannot carry (yaegi cannot instantiate a generic
+// function of a compiled package, and resolves an explicit instantiation
+// wire.New[T] only in source). New returns a new zero T: the compiled
+// wire.New takes it from the Decoder's slabs, which no result tells apart.
+func wireSource(syms map[string]reflect.Value) string {
+	var b strings.Builder
+	b.WriteString("package wire\n\nimport w " + strconv.Quote(compiledWire) + "\n\n")
+	names := make([]string, 0, len(syms))
+	for n := range syms {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	constType := reflect.TypeFor[constant.Value]()
+	for _, n := range names {
+		v := syms[n]
+		switch {
+		case v.Kind() == reflect.Pointer && v.IsNil() && !v.CanAddr():
+			fmt.Fprintf(&b, "type %s = w.%s\n", n, n)
+		case v.Type().Implements(constType):
+			fmt.Fprintf(&b, "const %s = w.%s\n", n, n)
+		default:
+			fmt.Fprintf(&b, "var %s = w.%s\n", n, n)
+		}
+	}
+	b.WriteString("\n// New returns a pointer to a new zero message of type T.\nfunc New[T any](d *Decoder) *T { return new(T) }\n")
+	return b.String()
+}
+
+// New loads files (generated Go files, names relative to opt.Root) into a
+// new interpreter. It reports an error when a file cannot be parsed or
+// type-checked by the interpreter, with the file's position. Interpreted
+// code can import the generated packages and the packages of
+// symbols.Packages, nothing else (no os, no net, no unsafe).
+func New(files []compiler.File, opt Options) (*Interpreter, error) {
+	if err := checkInstantiations(packageFiles(files, opt.Root)); err != nil {
+		return nil, err
+	}
+	fs := fstest.MapFS{}
+	pkgs := map[string]bool{}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		p := path.Join("src", opt.Root, f.Name)
+		fs[p] = &fstest.MapFile{Data: []byte(f.Content)}
+		pkgs[path.Dir(path.Join(opt.Root, f.Name))] = true
+	}
+	syms := map[string]map[string]reflect.Value{}
+	for k, v := range symbols.Symbols {
+		if k == symbols.WirePath+"/wire" {
+			k = compiledWire + "/wire"
+		}
+		syms[k] = v
+	}
+	fs[path.Join("src", symbols.WirePath, "wire.go")] = &fstest.MapFile{Data: []byte(wireSource(symbols.Symbols[symbols.WirePath+"/wire"]))}
+	stdout, stderr := opt.Stdout, opt.Stderr
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	in := yaegi.New(yaegi.Options{GoPath: ".", SourcecodeFilesystem: fs, Stdout: stdout, Stderr: stderr, Stdin: bytes.NewReader(nil)})
+	// Use loads yaegi's own source of the generic standard library
+	// packages (with fmt); the replacements of stdgeneric.go then
+	// redefine the functions yaegi cannot run from it.
+	if err := in.Use(syms); err != nil {
+		return nil, fmt.Errorf("interp: %w", err)
+	}
+	for _, src := range []string{slicesSource, mapsSource} {
+		if _, err := in.Compile(src); err != nil {
+			return nil, fmt.Errorf("interp: loading the generic standard library: %w", err)
+		}
+	}
+	if _, err := in.Eval(`import _ "` + symbols.WirePath + `"`); err != nil {
+		return nil, fmt.Errorf("interp: loading runtime/wire: %w", err)
+	}
+	ip := &Interpreter{in: in}
+	paths := make([]string, 0, len(pkgs))
+	for p := range pkgs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths) // the first error is the same from run to run
+	for _, p := range paths {
+		if _, err := in.Eval(`import _ "` + p + `"`); err != nil {
+			return nil, fmt.Errorf("interp: %s: %w", p, err)
+		}
+	}
+	return ip, nil
+}
+
+// Eval interprets src (declarations, statements or an expression, in the
+// package main of the interpreter, which may import the generated packages
+// by their import paths) and returns the value of its last expression. A
+// whole program (a file with "package main" and func main) runs main once;
+// note that yaegi also runs main again after every later Eval while it is
+// defined, so a program is best given to a fresh Interpreter in one Eval.
+func (ip *Interpreter) Eval(src string) (reflect.Value, error) {
+	return ip.in.Eval(src)
+}
+
+// A Result is what the generated code of one message type did with one
+// input (see Interpreter.RoundTrip).
+type Result struct {
+	// Out is Marshal's output for the message Unmarshal decoded.
+	Out []byte
+	// Size is the message's Size().
+	Size int
+	// CloneEqual reports whether Clone() is Equal to the message, both
+	// ways (c.Equal(m) && m.Equal(c)).
+	CloneEqual bool
+	// CloneOut is Marshal's output for the clone, taken after the original
+	// was Reset.
+	CloneOut []byte
+}
+
+// RoundTrip returns a function that runs the generated code of message
+// type goType (its Go name) of the package at importPath on a payload: it
+// decodes b with Unmarshal, then reports Marshal, Size, Clone and Equal on
+// the message (see Result). The error is the first one Unmarshal or Marshal
+// returned; an error is returned at once when the type does not exist.
+func (ip *Interpreter) RoundTrip(importPath, goType string) (func(b []byte) (Result, error), error) {
+	ip.next++
+	alias := fmt.Sprintf("rtpkg%d", ip.next)
+	fn := fmt.Sprintf("rtfunc%d", ip.next)
+	src := fmt.Sprintf(`import %[1]s %[3]q
+
+func %[2]s(b []byte) (out []byte, size int, eq bool, cout []byte, err error) {
+	m := new(%[1]s.%[4]s)
+	if err = m.Unmarshal(b); err != nil {
+		return
+	}
+	if out, err = m.Marshal(); err != nil {
+		return
+	}
+	size = m.Size()
+	c := m.Clone()
+	eq = c.Equal(m) && m.Equal(c)
+	m.Reset()
+	if cout, err = c.Marshal(); err != nil {
+		return
+	}
+	return
+}
+`, alias, fn, importPath, goType)
+	if _, err := ip.in.Eval(src); err != nil {
+		return nil, fmt.Errorf("interp: %s.%s: %w", importPath, goType, err)
+	}
+	v, err := ip.in.Eval(fn)
+	if err != nil {
+		return nil, fmt.Errorf("interp: %s.%s: %w", importPath, goType, err)
+	}
+	f, ok := v.Interface().(func([]byte) ([]byte, int, bool, []byte, error))
+	if !ok {
+		return nil, fmt.Errorf("interp: %s.%s: helper has type %s", importPath, goType, v.Type())
+	}
+	return func(b []byte) (r Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("interp: %s.%s: panic: %v", importPath, goType, p)
+			}
+		}()
+		r.Out, r.Size, r.CloneEqual, r.CloneOut, err = f(b)
+		return r, err
+	}, nil
+}
