@@ -318,8 +318,16 @@ func (g *generator) encodeMap(fn *fieldNames) []jen.Code {
 				jen.If(jen.Op("!").Id("ok")).Block(jen.Continue()),
 			}, entry...)...)}
 	}
-	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(f))).Block(
-		append([]jen.Code{jen.Id("v").Op(":=").Add(f).Index(jen.Id("k"))}, entry...)...)}
+	// The keys are collected and sorted as the binary Marshal does, not
+	// with slices.Sorted(maps.Keys(...)): a range over an iterator is one
+	// of the constructs the interpreter (package interp) cannot run.
+	return []jen.Code{
+		jen.Id("keys").Op(":=").Make(jen.Index().Add(g.elemType(kd)), jen.Lit(0), jen.Len(f)),
+		jen.For(jen.Id("key").Op(":=").Range().Add(f)).Block(jen.Id("keys").Op("=").Append(jen.Id("keys"), jen.Id("key"))),
+		jen.Qual("slices", "Sort").Call(jen.Id("keys")),
+		jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("keys")).Block(
+			append([]jen.Code{jen.Id("v").Op(":=").Add(f).Index(jen.Id("k"))}, entry...)...),
+	}
 }
 
 // decodeValue reads one value of fd (an element, for repeated fields and

@@ -12,10 +12,11 @@ import (
 func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/anypb/anypb"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"MarshalFrom": reflect.ValueOf(anypb.MarshalFrom),
-		"New":         reflect.ValueOf(anypb.New),
-		"URLPrefix":   reflect.ValueOf(constant.MakeFromLiteral("\"type.googleapis.com/\"", token.STRING, 0)),
-		"UnmarshalTo": reflect.ValueOf(anypb.UnmarshalTo),
+		"MarshalFrom":                          reflect.ValueOf(anypb.MarshalFrom),
+		"New":                                  reflect.ValueOf(anypb.New),
+		"NewMessage_google_protobuf_any_proto": reflect.ValueOf(anypb.NewMessage_google_protobuf_any_proto),
+		"URLPrefix":                            reflect.ValueOf(constant.MakeFromLiteral("\"type.googleapis.com/\"", token.STRING, 0)),
+		"UnmarshalTo":                          reflect.ValueOf(anypb.UnmarshalTo),
 
 		// type definitions
 		"Any":     reflect.ValueOf((*anypb.Any)(nil)),

@@ -9,6 +9,9 @@ import (
 
 func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/apipb/apipb"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"NewMessage_google_protobuf_api_proto": reflect.ValueOf(apipb.NewMessage_google_protobuf_api_proto),
+
 		// type definitions
 		"Api":    reflect.ValueOf((*apipb.Api)(nil)),
 		"Method": reflect.ValueOf((*apipb.Method)(nil)),

@@ -119,6 +119,7 @@ func init() {
 		"MethodOptions_IDEMPOTENCY_UNKNOWN":                   reflect.ValueOf(descriptorpb.MethodOptions_IDEMPOTENCY_UNKNOWN),
 		"MethodOptions_IDEMPOTENT":                            reflect.ValueOf(descriptorpb.MethodOptions_IDEMPOTENT),
 		"MethodOptions_NO_SIDE_EFFECTS":                       reflect.ValueOf(descriptorpb.MethodOptions_NO_SIDE_EFFECTS),
+		"NewMessage_google_protobuf_descriptor_proto":         reflect.ValueOf(descriptorpb.NewMessage_google_protobuf_descriptor_proto),
 
 		// type definitions
 		"DescriptorProto":                             reflect.ValueOf((*descriptorpb.DescriptorProto)(nil)),

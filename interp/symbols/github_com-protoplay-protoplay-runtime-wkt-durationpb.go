@@ -11,6 +11,7 @@ func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/durationpb/durationpb"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(durationpb.New),
+		"NewMessage_google_protobuf_duration_proto": reflect.ValueOf(durationpb.NewMessage_google_protobuf_duration_proto),
 
 		// type definitions
 		"Duration": reflect.ValueOf((*durationpb.Duration)(nil)),

@@ -9,6 +9,9 @@ import (
 
 func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/emptypb/emptypb"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"NewMessage_google_protobuf_empty_proto": reflect.ValueOf(emptypb.NewMessage_google_protobuf_empty_proto),
+
 		// type definitions
 		"Empty": reflect.ValueOf((*emptypb.Empty)(nil)),
 	}

@@ -12,7 +12,8 @@ func init() {
 		// function, constant and variable definitions
 		"Intersect": reflect.ValueOf(fieldmaskpb.Intersect),
 		"New":       reflect.ValueOf(fieldmaskpb.New),
-		"Union":     reflect.ValueOf(fieldmaskpb.Union),
+		"NewMessage_google_protobuf_field_mask_proto": reflect.ValueOf(fieldmaskpb.NewMessage_google_protobuf_field_mask_proto),
+		"Union": reflect.ValueOf(fieldmaskpb.Union),
 
 		// type definitions
 		"FieldMask": reflect.ValueOf((*fieldmaskpb.FieldMask)(nil)),

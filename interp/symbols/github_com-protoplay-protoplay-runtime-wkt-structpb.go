@@ -10,9 +10,10 @@ import (
 func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/structpb/structpb"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"NewBoolValue":         reflect.ValueOf(structpb.NewBoolValue),
-		"NewList":              reflect.ValueOf(structpb.NewList),
-		"NewListValue":         reflect.ValueOf(structpb.NewListValue),
+		"NewBoolValue": reflect.ValueOf(structpb.NewBoolValue),
+		"NewList":      reflect.ValueOf(structpb.NewList),
+		"NewListValue": reflect.ValueOf(structpb.NewListValue),
+		"NewMessage_google_protobuf_struct_proto": reflect.ValueOf(structpb.NewMessage_google_protobuf_struct_proto),
 		"NewNullValue":         reflect.ValueOf(structpb.NewNullValue),
 		"NewNumberValue":       reflect.ValueOf(structpb.NewNumberValue),
 		"NewStringValue":       reflect.ValueOf(structpb.NewStringValue),

@@ -11,6 +11,7 @@ func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/timestamppb/timestamppb"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(timestamppb.New),
+		"NewMessage_google_protobuf_timestamp_proto": reflect.ValueOf(timestamppb.NewMessage_google_protobuf_timestamp_proto),
 		"Now": reflect.ValueOf(timestamppb.Now),
 
 		// type definitions

@@ -16,6 +16,7 @@ func init() {
 		"Float":  reflect.ValueOf(wrapperspb.Float),
 		"Int32":  reflect.ValueOf(wrapperspb.Int32),
 		"Int64":  reflect.ValueOf(wrapperspb.Int64),
+		"NewMessage_google_protobuf_wrappers_proto": reflect.ValueOf(wrapperspb.NewMessage_google_protobuf_wrappers_proto),
 		"String": reflect.ValueOf(wrapperspb.String),
 		"UInt32": reflect.ValueOf(wrapperspb.UInt32),
 		"UInt64": reflect.ValueOf(wrapperspb.UInt64),
