@@ -27,7 +27,7 @@ const benchModule = "github.com/protoplay/protoplay/bench"
 var (
 	flagCount     = flag.Int("count", 6, "rounds: each runs every peer once (go test -count 1), peers in rotated order")
 	flagBenchtime = flag.String("benchtime", "100ms", "go test -benchtime")
-	flagBench     = flag.String("bench", ".", "go test -bench pattern")
+	flagBench     = flag.String("bench", ".", "go test -bench pattern: row[/message] (each level a regexp, e.g. 'Deserialize|Size$/gm1|gm2'); the peer level is benchrun's")
 	flagSkipComp  = flag.Bool("skip-compiler", false, "skip the compiler-speed comparison")
 	flagSkipBrows = flag.Bool("skip-browser", false, "skip the playground's wasm size and latency in chromium")
 	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")

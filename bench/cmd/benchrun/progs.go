@@ -387,8 +387,9 @@ func runBench() (string, error) {
 	if err := goCmd(".", nil, "test", "-c", "-o", bin, "./gen/suite"); err != nil {
 		return "", err
 	}
-	// -bench's pattern, split at '/', per level: the row, the message, and
-	// the peer level this function sets.
+	// -bench's pattern, split at its first two '/' into the row and the
+	// message levels (a '/' inside one level's regexp is not supported);
+	// the peer level is this function's.
 	parts := strings.SplitN(*flagBench, "/", 3)
 	for len(parts) < 2 {
 		parts = append(parts, ".")
@@ -399,7 +400,9 @@ func runBench() (string, error) {
 		fmt.Fprintf(w, "# round %d load: %s\n", round+1, loadavg())
 		for i := range BenchPeers {
 			p := BenchPeers[(i+round)%len(BenchPeers)]
-			pattern := parts[0] + "/" + parts[1] + "/^" + p.Dir + "$"
+			// Parenthesized: go test splits a pattern at top-level '|'
+			// before '/', so "A|B/x" would not be (A|B)/x.
+			pattern := "(" + parts[0] + ")/(" + parts[1] + ")/^" + p.Dir + "$"
 			cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", pattern, "-test.benchmem",
 				"-test.count", "1", "-test.benchtime", *flagBenchtime)
 			cmd.Dir = filepath.Join("gen", "suite")
