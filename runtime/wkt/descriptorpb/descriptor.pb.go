@@ -632,7 +632,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -643,7 +643,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Package = d.StringPtr(string(x))
+			m.Package = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -654,7 +654,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Dependency = append(m.Dependency, string(x))
+			m.Dependency = append(m.Dependency, d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -815,7 +815,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Syntax = d.StringPtr(string(x))
+			m.Syntax = d.StringPtr(d.String(x))
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -1332,7 +1332,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1464,7 +1464,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ReservedName = append(m.ReservedName, string(x))
+			m.ReservedName = append(m.ReservedName, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2707,7 +2707,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.FullName = d.StringPtr(string(x))
+			m.FullName = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -2718,7 +2718,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Type = d.StringPtr(string(x))
+			m.Type = d.StringPtr(d.String(x))
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -3265,7 +3265,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3276,7 +3276,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Extendee = d.StringPtr(string(x))
+			m.Extendee = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -3330,7 +3330,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.TypeName = d.StringPtr(string(x))
+			m.TypeName = d.StringPtr(d.String(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -3341,7 +3341,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.DefaultValue = d.StringPtr(string(x))
+			m.DefaultValue = d.StringPtr(d.String(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -3379,7 +3379,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JsonName = d.StringPtr(string(x))
+			m.JsonName = d.StringPtr(d.String(x))
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -3661,7 +3661,7 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -3948,7 +3948,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -4005,7 +4005,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ReservedName = append(m.ReservedName, string(x))
+			m.ReservedName = append(m.ReservedName, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4484,7 +4484,7 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -4747,7 +4747,7 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5079,7 +5079,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5090,7 +5090,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.InputType = d.StringPtr(string(x))
+			m.InputType = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -5101,7 +5101,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.OutputType = d.StringPtr(string(x))
+			m.OutputType = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -5814,7 +5814,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JavaPackage = d.StringPtr(string(x))
+			m.JavaPackage = d.StringPtr(d.String(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -5825,7 +5825,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JavaOuterClassname = d.StringPtr(string(x))
+			m.JavaOuterClassname = d.StringPtr(d.String(x))
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -5863,7 +5863,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.GoPackage = d.StringPtr(string(x))
+			m.GoPackage = d.StringPtr(d.String(x))
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -5951,7 +5951,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ObjcClassPrefix = d.StringPtr(string(x))
+			m.ObjcClassPrefix = d.StringPtr(d.String(x))
 			continue
 		case 37:
 			if typ != wire.BytesType {
@@ -5962,7 +5962,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.CsharpNamespace = d.StringPtr(string(x))
+			m.CsharpNamespace = d.StringPtr(d.String(x))
 			continue
 		case 39:
 			if typ != wire.BytesType {
@@ -5973,7 +5973,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.SwiftPrefix = d.StringPtr(string(x))
+			m.SwiftPrefix = d.StringPtr(d.String(x))
 			continue
 		case 40:
 			if typ != wire.BytesType {
@@ -5984,7 +5984,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpClassPrefix = d.StringPtr(string(x))
+			m.PhpClassPrefix = d.StringPtr(d.String(x))
 			continue
 		case 41:
 			if typ != wire.BytesType {
@@ -5995,7 +5995,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpNamespace = d.StringPtr(string(x))
+			m.PhpNamespace = d.StringPtr(d.String(x))
 			continue
 		case 44:
 			if typ != wire.BytesType {
@@ -6006,7 +6006,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpMetadataNamespace = d.StringPtr(string(x))
+			m.PhpMetadataNamespace = d.StringPtr(d.String(x))
 			continue
 		case 45:
 			if typ != wire.BytesType {
@@ -6017,7 +6017,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.RubyPackage = d.StringPtr(string(x))
+			m.RubyPackage = d.StringPtr(d.String(x))
 			continue
 		case 50:
 			if typ != wire.BytesType {
@@ -7804,7 +7804,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Value = d.StringPtr(string(x))
+			m.Value = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -8089,7 +8089,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.DeprecationWarning = d.StringPtr(string(x))
+			m.DeprecationWarning = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -10041,7 +10041,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.IdentifierValue = d.StringPtr(string(x))
+			m.IdentifierValue = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -10096,7 +10096,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.AggregateValue = d.StringPtr(string(x))
+			m.AggregateValue = d.StringPtr(d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -10345,7 +10345,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.NamePart = d.StringPtr(string(x))
+			m.NamePart = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -12086,7 +12086,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.LeadingComments = d.StringPtr(string(x))
+			m.LeadingComments = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -12097,7 +12097,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.TrailingComments = d.StringPtr(string(x))
+			m.TrailingComments = d.StringPtr(d.String(x))
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -12108,7 +12108,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.LeadingDetachedComments = append(m.LeadingDetachedComments, string(x))
+			m.LeadingDetachedComments = append(m.LeadingDetachedComments, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -12645,7 +12645,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.SourceFile = d.StringPtr(string(x))
+			m.SourceFile = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
