@@ -763,7 +763,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, buf, pos string, ba
 			out = append(out, jen.If(jen.Op("!").Add(rt("ValidUTF8")).Call(jen.Id(raw))).Block(
 				fail(rt("UTF8Error").Call(off, jen.Lit(string(fd.FullName()))))))
 		}
-		return out, jen.String().Call(jen.Id(raw))
+		return out, jen.Id("d").Dot("String").Call(jen.Id(raw))
 	case protoreflect.BytesKind:
 		return out, jen.Append(jen.Index().Byte().Values(), jen.Id(raw).Op("..."))
 	}

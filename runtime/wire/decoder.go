@@ -1,5 +1,7 @@
 package wire
 
+import "unsafe"
+
 // A Decoder carries the allocation state of one top-level Unmarshal down
 // through the nested messages it decodes, so that many small values share a
 // few allocations instead of taking one each:
@@ -10,13 +12,18 @@ package wire
 //   - messages (singular and repeated fields, oneof members, map values)
 //     come from shared slabs of 2, 4, ... up to [MaxMessageSlab] messages of
 //     their type, except the Decoder's first message, allocated alone (see
-//     [New]).
+//     [New]);
+//   - the bytes of strings of at most [MaxSharedString] bytes are copied
+//     into shared text blocks of 256, 512, ... up to [MaxTextSlab] bytes
+//     (see [Decoder.String]); longer strings, and bytes fields, are copied
+//     one allocation each.
 //
-// A value kept alive keeps its slab alive: at most MaxSlab scalars, or
-// MaxMessageSlab messages and what they point to, where the same messages
-// one by one would each be kept or freed on their own. Nothing is shared
-// between two Decoders, and no value aliases the input: strings and bytes
-// are copied, one allocation each.
+// A value kept alive keeps its slab alive: at most MaxSlab scalars,
+// MaxTextSlab bytes of text, or MaxMessageSlab messages and what they point
+// to, where the same values one by one would each be kept or freed on their
+// own. Nothing is shared between two Decoders, and no value aliases the
+// input: every string and bytes value is a copy, so the caller may reuse or
+// overwrite the input as soon as Unmarshal returns.
 //
 // The zero Decoder is ready to use. Generated UnmarshalDepth declares one and
 // passes its address to UnmarshalWith; a Decoder must not be copied after
@@ -30,6 +37,10 @@ type Decoder struct {
 	float32s slab[float32]
 	float64s slab[float64]
 	strings  slab[string]
+	// text is the unused rest of the current text block, textLast the
+	// block's size (0 before the first).
+	text     []byte
+	textLast int
 	// msgs holds a *slab[T] per message type handed out by [New] after
 	// the first message.
 	msgs    [maxMsgTypes]any
@@ -47,6 +58,13 @@ const (
 	// maxMsgTypes bounds the message types a Decoder keeps slabs for, and
 	// so the linear search in New; further types are allocated one by one.
 	maxMsgTypes = 8
+	// MaxSharedString is the longest string [Decoder.String] starts a new
+	// text block for; a longer one that does not fit the rest of the
+	// current block gets an allocation of its own.
+	MaxSharedString = 128
+	// MaxTextSlab is the largest text block, in bytes; blocks start at
+	// 256 bytes and double.
+	MaxTextSlab = 2048
 )
 
 // slab hands out pointers to values of type T from shared backing arrays of
@@ -100,6 +118,51 @@ func (d *Decoder) Float64(v float64) *float64 { return d.float64s.new(v) }
 // StringPtr returns a pointer to a copy of v (a string header, not its
 // bytes) from the Decoder's string slab.
 func (d *Decoder) StringPtr(v string) *string { return d.strings.new(v) }
+
+// String returns a string holding a copy of b (never aliasing b). Copies
+// that fit the rest of the current text block, and when they do not, copies
+// of at most [MaxSharedString] bytes, are carved out of text blocks the
+// Decoder allocates, 256, 512, ... up to [MaxTextSlab] bytes each (a longer
+// copy that does not fit gets an allocation of its own), so that a message
+// with many short strings pays one allocation per block instead of one per
+// string; a block's bytes are written once, when a string is carved out,
+// and never again, which is what a string's immutability asks. A string
+// kept alive keeps its block alive (at most MaxTextSlab bytes). Generated
+// code decodes string fields, elements, map keys and values with String.
+func (d *Decoder) String(b []byte) string {
+	if len(b) == 0 {
+		return "" // no pointer into a block
+	}
+	// The common case: b fits the rest of the current block.
+	t := d.text
+	if len(b) > len(t) {
+		return d.stringSlow(b)
+	}
+	d.text = t[len(b):]
+	copy(t, b)
+	return unsafe.String(unsafe.SliceData(t), len(b))
+}
+
+// stringSlow is String for a b longer than the rest of the current block:
+// a string of its own when b is longer than MaxSharedString, else a copy
+// carved out of a new block (the old block's rest, less than len(b) bytes,
+// is left unused).
+func (d *Decoder) stringSlow(b []byte) string {
+	n := len(b)
+	if n > MaxSharedString {
+		return string(b)
+	}
+	size := min(2*d.textLast, MaxTextSlab)
+	if d.textLast == 0 {
+		size = 256
+	}
+	d.text = make([]byte, size)
+	d.textLast = size
+	t := d.text[:n:n]
+	d.text = d.text[n:]
+	copy(t, b)
+	return unsafe.String(&t[0], n)
+}
 
 // New returns a pointer to a new zero message of type T. The Decoder's
 // first message is allocated on its own, as with new(T), so that a message

@@ -127,3 +127,54 @@ func TestDecoderNewManyTypes(t *testing.T) {
 		}
 	}
 }
+
+// String copies: overwriting the input afterwards changes no string, short
+// strings share blocks without overlapping, long ones stand alone, and the
+// empty input is "".
+func TestDecoderString(t *testing.T) {
+	var d wire.Decoder
+	if s := d.String(nil); s != "" {
+		t.Fatalf("String(nil) = %q", s)
+	}
+	if s := d.String([]byte{}); s != "" {
+		t.Fatalf("String([]byte{}) = %q", s)
+	}
+	in := make([]byte, 3*wire.MaxSharedString)
+	var got, want []string
+	// Lengths 1..MaxSharedString+40 cross many block boundaries and the
+	// shared/alone limit.
+	for n := 1; n <= wire.MaxSharedString+40; n++ {
+		for i := range n {
+			in[i] = byte('a' + (n+i)%26)
+		}
+		want = append(want, string(in[:n]))
+		got = append(got, d.String(in[:n]))
+		for i := range n {
+			in[i] = 0xff // the caller reuses its buffer
+		}
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("string %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// Short strings take one allocation per text block; a long one that does
+// not fit the rest of the block takes one of its own.
+func TestDecoderStringAllocs(t *testing.T) {
+	short := []byte("sixteen bytes!!!")
+	long := make([]byte, wire.MaxTextSlab)
+	allocs := testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		for range 200 { // 3,200 bytes: blocks of 256, 512, 1024, 2048
+			sinkS = d.String(short)
+		}
+		sinkS = d.String(long)
+	})
+	if allocs != 5 {
+		t.Errorf("200 short strings and one long: %v allocations, want 5 (4 blocks + 1)", allocs)
+	}
+}
+
+var sinkS string

@@ -34,6 +34,14 @@ var (
 	PeerPG     = Peer{"protoc-gen-go", "pg", "pg"}
 	PeerVT     = Peer{"vtprotobuf", "vt", "vt"}
 	AllPeers   = []Peer{PeerPP, PeerPPDrop, PeerPG, PeerVT}
+	// PeerHP is hyperpb (buf.build/go/hyperpb), a decode-only peer: a
+	// table-driven parser compiled at run time from the message's
+	// descriptor (protodesc of the same compiled .proto) into read-only
+	// messages. It has no generated code, so it is in the suite (decode
+	// rows of the sets with HP) but not in the overhead and size programs.
+	PeerHP = Peer{"hyperpb", "hp", "hp"}
+	// BenchPeers are the suite's and the tables' peers.
+	BenchPeers = []Peer{PeerPP, PeerPPDrop, PeerPG, PeerVT, PeerHP}
 )
 
 // A MessageSet is one .proto file, generated into one Go package per peer.
@@ -45,6 +53,10 @@ type MessageSet struct {
 	// NoVT is set when the file has groups: protoc-gen-go-vtproto v0.6.0
 	// generates code that does not compile for repeated groups (GoogleMessage2).
 	NoVT bool
+	// HP adds hyperpb decode rows; FDP is the file's serialized
+	// FileDescriptorProto, from which the suite builds hyperpb's parser.
+	HP  bool
+	FDP []byte
 }
 
 // A Message is one benchmarked message type.
@@ -61,16 +73,16 @@ func messageSets(shared string, haveShared bool) []*MessageSet {
 		{Name: "flat", Root: "testdata", File: "flat.proto", Messages: []Message{
 			{Key: "flat0", GoName: "Flat0"}, {Key: "flat3", GoName: "Flat3"}, {Key: "flat5", GoName: "Flat5"},
 			{Key: "flat10", GoName: "Flat10"}, {Key: "flat50", GoName: "Flat50"}}},
-		{Name: "mixed", Root: "testdata", File: "mixed.proto", Messages: []Message{{Key: "mixed", GoName: "Mixed"}}},
+		{Name: "mixed", Root: "testdata", File: "mixed.proto", HP: true, Messages: []Message{{Key: "mixed", GoName: "Mixed"}}},
 	}
 	if haveShared {
 		ds := filepath.Join(shared, "corpus", "benchmarks", "datasets")
 		sets = append(sets,
-			&MessageSet{Name: "gm1p3", Root: filepath.Join(ds, "google_message1", "proto3"), File: "benchmark_message1_proto3.proto",
+			&MessageSet{Name: "gm1p3", Root: filepath.Join(ds, "google_message1", "proto3"), File: "benchmark_message1_proto3.proto", HP: true,
 				Messages: []Message{{Key: "gm1_proto3", GoName: "GoogleMessage1", Payload: filepath.Join(ds, "google_message1", "proto3", "dataset.google_message1_proto3.pb")}}},
-			&MessageSet{Name: "gm1p2", Root: filepath.Join(ds, "google_message1", "proto2"), File: "benchmark_message1_proto2.proto",
+			&MessageSet{Name: "gm1p2", Root: filepath.Join(ds, "google_message1", "proto2"), File: "benchmark_message1_proto2.proto", HP: true,
 				Messages: []Message{{Key: "gm1_proto2", GoName: "GoogleMessage1", Payload: filepath.Join(ds, "google_message1", "proto2", "dataset.google_message1_proto2.pb")}}},
-			&MessageSet{Name: "gm2", Root: filepath.Join(ds, "google_message2"), File: "benchmark_message2.proto",
+			&MessageSet{Name: "gm2", Root: filepath.Join(ds, "google_message2"), File: "benchmark_message2.proto", HP: true,
 				Messages: []Message{{Key: "gm2", GoName: "GoogleMessage2", Payload: filepath.Join(ds, "google_message2", "dataset.google_message2.pb")}}},
 		)
 	}
@@ -142,6 +154,11 @@ func generateAll(sets []*MessageSet) error {
 		// without protoc through a CodeGeneratorRequest.
 		os.RemoveAll(filepath.Join("gen", PeerPG.Dir, set.Name))
 		fdp := protodesc.ToFileDescriptorProto(fd)
+		if set.HP {
+			if set.FDP, err = proto.Marshal(fdp); err != nil {
+				return err
+			}
+		}
 		param := "module=" + benchModule + ",M" + set.File + "=" + importPath(PeerPG, set) + ";" + set.Name
 		if err := runPlugin("protoc-gen-go", param, fdp); err != nil {
 			return err

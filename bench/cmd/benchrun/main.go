@@ -1,7 +1,8 @@
 // Command benchrun is `make bench`: it generates protoplay's and the peers'
 // code (protoc-gen-go, vtprotobuf) for the benchmark messages into gen/
 // (gitignored), writes the benchmark suite from a template, runs it in one
-// `go test -bench` invocation, measures init overhead, first-call cost,
+// `go test -bench` binary, run in interleaved rounds (every peer once per
+// round, rotated order), measures init overhead, first-call cost,
 // stripped binary size, a gRPC unary call (gen/grpcbench), compiler speed, generation scaling (1,000 to
 // 20,000 messages in one file) and the playground's wasm size and latency
 // in chromium, and prints the tables in the
@@ -9,7 +10,7 @@
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-skip-grpc] [-gen-only] [-scaling-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-skip-grpc] [-gen-only] [-scaling-only] [-suite-only]
 package main
 
 import (
@@ -24,9 +25,9 @@ import (
 const benchModule = "github.com/protoplay/protoplay/bench"
 
 var (
-	flagCount     = flag.Int("count", 5, "go test -count")
+	flagCount     = flag.Int("count", 6, "rounds: each runs every peer once (go test -count 1), peers in rotated order")
 	flagBenchtime = flag.String("benchtime", "100ms", "go test -benchtime")
-	flagBench     = flag.String("bench", ".", "go test -bench pattern")
+	flagBench     = flag.String("bench", ".", "go test -bench pattern: row[/message] (each level a regexp, e.g. 'Deserialize|Size$/gm1|gm2'); the peer level is benchrun's")
 	flagSkipComp  = flag.Bool("skip-compiler", false, "skip the compiler-speed comparison")
 	flagSkipBrows = flag.Bool("skip-browser", false, "skip the playground's wasm size and latency in chromium")
 	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")
@@ -34,6 +35,7 @@ var (
 	flagGenOnly   = flag.Bool("gen-only", false, "only generate gen/ (to run go test -bench in gen/suite by hand)")
 	flagSkipScale = flag.Bool("skip-scaling", false, "skip the generation-scaling rows (protoplay gen over 1,000, 10,000 and 20,000 messages)")
 	flagScaleOnly = flag.Bool("scaling-only", false, "only measure and print the generation-scaling rows")
+	flagSuiteOnly = flag.Bool("suite-only", false, "only generate and run the go test suite's interleaved rounds and print its tables (no overhead, size, compiler, scaling, browser or gRPC rows)")
 	flagSkipGRPC  = flag.Bool("skip-grpc", false, "skip the gRPC row (a unary call over bufconn, protoplay vs protoc-gen-go + protoc-gen-go-grpc)")
 )
 
@@ -88,6 +90,15 @@ func main() {
 	if *flagGenOnly {
 		return
 	}
+	if *flagSuiteOnly {
+		log("go test -bench %s -benchtime %s: %d interleaved rounds, each peer once per round", *flagBench, *flagBenchtime, *flagCount)
+		out, err := runBench()
+		if err != nil {
+			fatal(err)
+		}
+		printReport(os.Stdout, out, nil)
+		return
+	}
 	extra := &Extra{}
 	log("overhead: init trace and first call (%d runs per peer)", *flagRuns)
 	if err := measureOverhead(extra); err != nil {
@@ -123,7 +134,7 @@ func main() {
 		}
 	}
 	saveExtra(extra)
-	log("go test -bench %s -count %d -benchtime %s (all peers, one invocation)", *flagBench, *flagCount, *flagBenchtime)
+	log("go test -bench %s -benchtime %s: %d interleaved rounds, each peer once per round", *flagBench, *flagBenchtime, *flagCount)
 	out, err := runBench()
 	if err != nil {
 		fatal(err)

@@ -72,6 +72,31 @@ func (r results) med(row, msg, peer, unit string) (float64, bool) {
 	return median(xs), true
 }
 
+// spread is "[min–max]" of a cell's ns/op samples, or "" for one sample.
+func (r results) spread(row, msg, peer string) string {
+	xs := r[row][msg][peer]["ns/op"]
+	if len(xs) < 2 {
+		return ""
+	}
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return "[" + num(lo) + "–" + num(hi) + "]"
+}
+
+// loadLines are the load averages runBench recorded ("# round N load: ..."
+// and "# end load: ...").
+func loadLines(out string) []string {
+	var ls []string
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "# "); ok && strings.Contains(rest, "load: ") {
+			ls = append(ls, strings.Replace(rest, " load: ", ": ", 1))
+		}
+	}
+	return ls
+}
+
 func num(v float64) string {
 	switch {
 	case v == 0:
@@ -97,9 +122,19 @@ func ratio(pp, peer float64) string {
 func printReport(w io.Writer, out string, e *Extra) {
 	r, msgs := parseBench(out)
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	pf("\nRatios are protoplay / peer, medians of the runs; below 1.00 means protoplay is faster or smaller.\n")
-	for _, peer := range AllPeers[1:] {
+	pf("\nRatios are protoplay / peer, medians of the rounds; below 1.00 means protoplay is faster or smaller.\n")
+	pf("ns/op cells are median [min–max] over the rounds; each round ran every peer once, in rotated order.\n")
+	pf("Rows: \"deserialize (fresh message, direct call)\" is new(T) then a direct Unmarshal call;\n")
+	pf("\"deserialize (fresh heap message, through a func value)\" calls a package-level func([]byte) (any, error)\n")
+	pf("that allocates the message and returns it as an interface, as a codec does.\n")
+	if loads := loadLines(out); len(loads) > 0 {
+		pf("\nMachine load (/proc/loadavg 1/5/15 min) before each round: %s\n", strings.Join(loads, "; "))
+	}
+	for _, peer := range BenchPeers[1:] {
 		pf("\n### protoplay vs %s\n\n", peer.Name)
+		if peer.Kind == "hp" {
+			pf("(hyperpb decodes only: a parser compiled at run time by hyperpb.CompileMessageDescriptor from the same .proto's descriptor, into read-only messages; reuse is one hyperpb.Shared freed after each decode.)\n\n")
+		}
 		if peer.Kind == "vt" {
 			pf("(instantiation, init_with_values, attribute access and setting and size_of are protoc-gen-go's: vtprotobuf adds methods to the same structs.)\n\n")
 		}
@@ -124,11 +159,15 @@ func printReport(w io.Writer, out string, e *Extra) {
 					bm, _ := r.med(row.Func, msg, PeerPP.Dir, "MB/s")
 					mbs = num(am) + " / " + num(bm)
 				}
-				pf("| %s | %s | %s | %s | **%s** | %s B, %s | %s B, %s | %s | %s |\n", row.Label, msg, num(a), num(b), ratio(b, a),
+				pf("| %s | %s | %s | %s | **%s** | %s B, %s | %s B, %s | %s | %s |\n", row.Label, msg,
+					num(a)+" "+r.spread(row.Func, msg, peer.Dir), num(b)+" "+r.spread(row.Func, msg, PeerPP.Dir), ratio(b, a),
 					num(ab), num(aa), num(bb), num(ba), ratio(ba, aa), mbs)
 			}
 		}
-		if peer.Kind == "vt" {
+		if peer.Kind == "vt" || peer.Kind == "hp" {
+			continue
+		}
+		if len(r["SizeOf"]) == 0 {
 			continue
 		}
 		pf("\nsize_of: bytes per instance (unsafe.Sizeof of the struct; heap bytes of one populated instance, struct included)\n\n")

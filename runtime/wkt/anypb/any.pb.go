@@ -256,7 +256,7 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.UTF8Error(i, "google.protobuf.Any.type_url")
 			}
 			i += n
-			m.TypeUrl = string(x)
+			m.TypeUrl = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {

@@ -282,7 +282,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -326,7 +326,7 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.UTF8Error(i, "google.protobuf.Api.version")
 			}
 			i += n
-			m.Version = string(x)
+			m.Version = d.String(x)
 			continue
 		case 5:
 			if typ != wire.BytesType {
@@ -976,7 +976,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -990,7 +990,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.request_type_url")
 			}
 			i += n
-			m.RequestTypeUrl = string(x)
+			m.RequestTypeUrl = d.String(x)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -1015,7 +1015,7 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.UTF8Error(i, "google.protobuf.Method.response_type_url")
 			}
 			i += n
-			m.ResponseTypeUrl = string(x)
+			m.ResponseTypeUrl = d.String(x)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -1583,7 +1583,7 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -1597,7 +1597,7 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.root")
 			}
 			i += n
-			m.Root = string(x)
+			m.Root = d.String(x)
 			continue
 		}
 		if typ == wire.EndGroupType {

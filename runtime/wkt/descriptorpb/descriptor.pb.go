@@ -862,7 +862,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -873,7 +873,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Package = d.StringPtr(string(x))
+			m.Package = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -884,7 +884,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Dependency = append(m.Dependency, string(x))
+			m.Dependency = append(m.Dependency, d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -1045,7 +1045,7 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Syntax = d.StringPtr(string(x))
+			m.Syntax = d.StringPtr(d.String(x))
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -2013,7 +2013,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2145,7 +2145,7 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ReservedName = append(m.ReservedName, string(x))
+			m.ReservedName = append(m.ReservedName, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4325,7 +4325,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.FullName = d.StringPtr(string(x))
+			m.FullName = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -4336,7 +4336,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Type = d.StringPtr(string(x))
+			m.Type = d.StringPtr(d.String(x))
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -5267,7 +5267,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -5278,7 +5278,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Extendee = d.StringPtr(string(x))
+			m.Extendee = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -5332,7 +5332,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.TypeName = d.StringPtr(string(x))
+			m.TypeName = d.StringPtr(d.String(x))
 			continue
 		case 7:
 			if typ != wire.BytesType {
@@ -5343,7 +5343,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.DefaultValue = d.StringPtr(string(x))
+			m.DefaultValue = d.StringPtr(d.String(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -5381,7 +5381,7 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JsonName = d.StringPtr(string(x))
+			m.JsonName = d.StringPtr(d.String(x))
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -5980,7 +5980,7 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -6399,7 +6399,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -6456,7 +6456,7 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ReservedName = append(m.ReservedName, string(x))
+			m.ReservedName = append(m.ReservedName, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -7297,7 +7297,7 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -7711,7 +7711,7 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -8209,7 +8209,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(string(x))
+			m.Name = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -8220,7 +8220,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.InputType = d.StringPtr(string(x))
+			m.InputType = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.BytesType {
@@ -8231,7 +8231,7 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.OutputType = d.StringPtr(string(x))
+			m.OutputType = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -9216,7 +9216,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JavaPackage = d.StringPtr(string(x))
+			m.JavaPackage = d.StringPtr(d.String(x))
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -9227,7 +9227,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JavaOuterClassname = d.StringPtr(string(x))
+			m.JavaOuterClassname = d.StringPtr(d.String(x))
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -9265,7 +9265,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.GoPackage = d.StringPtr(string(x))
+			m.GoPackage = d.StringPtr(d.String(x))
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -9353,7 +9353,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ObjcClassPrefix = d.StringPtr(string(x))
+			m.ObjcClassPrefix = d.StringPtr(d.String(x))
 			continue
 		case 37:
 			if typ != wire.BytesType {
@@ -9364,7 +9364,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.CsharpNamespace = d.StringPtr(string(x))
+			m.CsharpNamespace = d.StringPtr(d.String(x))
 			continue
 		case 39:
 			if typ != wire.BytesType {
@@ -9375,7 +9375,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.SwiftPrefix = d.StringPtr(string(x))
+			m.SwiftPrefix = d.StringPtr(d.String(x))
 			continue
 		case 40:
 			if typ != wire.BytesType {
@@ -9386,7 +9386,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpClassPrefix = d.StringPtr(string(x))
+			m.PhpClassPrefix = d.StringPtr(d.String(x))
 			continue
 		case 41:
 			if typ != wire.BytesType {
@@ -9397,7 +9397,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpNamespace = d.StringPtr(string(x))
+			m.PhpNamespace = d.StringPtr(d.String(x))
 			continue
 		case 44:
 			if typ != wire.BytesType {
@@ -9408,7 +9408,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpMetadataNamespace = d.StringPtr(string(x))
+			m.PhpMetadataNamespace = d.StringPtr(d.String(x))
 			continue
 		case 45:
 			if typ != wire.BytesType {
@@ -9419,7 +9419,7 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.RubyPackage = d.StringPtr(string(x))
+			m.RubyPackage = d.StringPtr(d.String(x))
 			continue
 		case 50:
 			if typ != wire.BytesType {
@@ -12665,7 +12665,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Value = d.StringPtr(string(x))
+			m.Value = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -13083,7 +13083,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.DeprecationWarning = d.StringPtr(string(x))
+			m.DeprecationWarning = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -16173,7 +16173,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.IdentifierValue = d.StringPtr(string(x))
+			m.IdentifierValue = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -16228,7 +16228,7 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.AggregateValue = d.StringPtr(string(x))
+			m.AggregateValue = d.StringPtr(d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -16719,7 +16719,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.NamePart = d.StringPtr(string(x))
+			m.NamePart = d.StringPtr(d.String(x))
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -19623,7 +19623,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.LeadingComments = d.StringPtr(string(x))
+			m.LeadingComments = d.StringPtr(d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -19634,7 +19634,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.TrailingComments = d.StringPtr(string(x))
+			m.TrailingComments = d.StringPtr(d.String(x))
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -19645,7 +19645,7 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.LeadingDetachedComments = append(m.LeadingDetachedComments, string(x))
+			m.LeadingDetachedComments = append(m.LeadingDetachedComments, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -20596,7 +20596,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.SourceFile = d.StringPtr(string(x))
+			m.SourceFile = d.StringPtr(d.String(x))
 			continue
 		case 3:
 			if typ != wire.VarintType {

@@ -324,7 +324,7 @@ func (m *FieldMask) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.UTF8Error(i, "google.protobuf.FieldMask.paths")
 			}
 			i += n
-			m.Paths = append(m.Paths, string(x))
+			m.Paths = append(m.Paths, d.String(x))
 			continue
 		}
 		if typ == wire.EndGroupType {

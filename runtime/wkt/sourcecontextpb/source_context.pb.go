@@ -129,7 +129,7 @@ func (m *SourceContext) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 				return 0, wire.UTF8Error(i, "google.protobuf.SourceContext.file_name")
 			}
 			i += n
-			m.FileName = string(x)
+			m.FileName = d.String(x)
 			continue
 		}
 		if typ == wire.EndGroupType {

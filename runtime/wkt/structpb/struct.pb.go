@@ -246,7 +246,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
 					}
 					j += n
-					key = string(x)
+					key = d.String(x)
 					continue
 				}
 				if knum == 2 && ktyp == wire.BytesType {
@@ -692,7 +692,7 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
 			}
 			i += n
-			m.Kind = &Value_StringValue{StringValue: string(x)}
+			m.Kind = &Value_StringValue{StringValue: d.String(x)}
 			continue
 		case 4:
 			if typ != wire.VarintType {

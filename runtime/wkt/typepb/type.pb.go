@@ -343,7 +343,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -372,7 +372,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
 			}
 			i += n
-			m.Oneofs = append(m.Oneofs, string(x))
+			m.Oneofs = append(m.Oneofs, d.String(x))
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -428,7 +428,7 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
 			}
 			i += n
-			m.Edition = string(x)
+			m.Edition = d.String(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1453,7 +1453,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 6:
 			if typ != wire.BytesType {
@@ -1467,7 +1467,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
 			}
 			i += n
-			m.TypeUrl = string(x)
+			m.TypeUrl = d.String(x)
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -1518,7 +1518,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
 			}
 			i += n
-			m.JsonName = string(x)
+			m.JsonName = d.String(x)
 			continue
 		case 11:
 			if typ != wire.BytesType {
@@ -1532,7 +1532,7 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
 			}
 			i += n
-			m.DefaultValue = string(x)
+			m.DefaultValue = d.String(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2130,7 +2130,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2201,7 +2201,7 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
 			}
 			i += n
-			m.Edition = string(x)
+			m.Edition = d.String(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2687,7 +2687,7 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -3092,7 +3092,7 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
 			}
 			i += n
-			m.Name = string(x)
+			m.Name = d.String(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {

@@ -1678,7 +1678,7 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.UTF8Error(i, "google.protobuf.StringValue.value")
 			}
 			i += n
-			m.Value = string(x)
+			m.Value = d.String(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
