@@ -3,6 +3,7 @@ package payload
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"github.com/protoplay/protoplay/compiler/diag"
 	"regexp"
 	"slices"
@@ -87,6 +88,9 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 			e.Message = "unexpected end of input"
 		}
 		return nil, e
+	}
+	if err := missingRequired(m); err != nil {
+		return nil, valueError(err)
 	}
 	return m, nil
 }
@@ -231,6 +235,9 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 	m := dynamicpb.NewMessage(md)
 	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(b, m)
 	if err == nil {
+		if err := missingRequired(m); err != nil {
+			return nil, valueError(err)
+		}
 		return m, nil
 	}
 	// google.golang.org/protobuf says what but not where; the wire view
@@ -297,4 +304,42 @@ func normalizeText(t string) string {
 		out += "\n"
 	}
 	return out
+}
+
+// missingRequired returns an error naming the first required field of m,
+// or of a message inside it, that is not set; nil if there is none. It
+// reads each field's Cardinality, so it also sees editions fields with
+// field_presence = LEGACY_REQUIRED in files NewSchema could not rebuild
+// with protodesc (a file with MessageSet messages, for one): protocompile's
+// descriptors leave those out of RequiredNumbers, which is all
+// google.golang.org/protobuf's own check reads. The message is protobuf-go's
+// ("required field X not set").
+func missingRequired(m protoreflect.Message) error {
+	fields := m.Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		if fd := fields.Get(i); fd.Cardinality() == protoreflect.Required && !m.Has(fd) {
+			return fmt.Errorf("required field %s not set", fd.FullName())
+		}
+	}
+	var err error
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+					err = missingRequired(mv.Message())
+					return err == nil
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for j, l := 0, v.List(); j < l.Len() && err == nil; j++ {
+				err = missingRequired(l.Get(j).Message())
+			}
+		default:
+			err = missingRequired(v.Message())
+		}
+		return err == nil
+	})
+	return err
 }
