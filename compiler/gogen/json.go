@@ -147,42 +147,21 @@ func (g *generator) genEnumJSON(jf *jen.File, ed protoreflect.EnumDescriptor) {
 // genJSON prints the ProtoJSON methods of a message.
 func (g *generator) genJSON(jf *jen.File, mn *messageNames) {
 	r := func() *jen.Statement { return recv(mn) }
-	jf.Comment("// MarshalJSON returns m in ProtoJSON with the default options, so that")
-	jf.Comment("// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).")
+	jf.Comment("// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.")
 	jf.Func().Params(r()).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("m").Dot("MarshalProtoJSON").Call(pj("MarshalOptions").Values())))
+		jen.Return(pj("Marshal").Call(jen.Id("m"), pj("MarshalOptions").Values())))
 	jf.Line()
-	jf.Comment("// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),")
-	jf.Comment("// compact, fields in declaration order. Errors: a string holding invalid UTF-8,")
-	jf.Comment("// a well-known type outside its range, and (unless o.AllowPartial) a required")
-	jf.Comment("// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.")
+	jf.Comment("// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).")
 	jf.Func().Params(r()).Id("MarshalProtoJSON").Params(jen.Id("o").Add(pj("MarshalOptions"))).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Id("e").Op(":=").Add(pj("NewEncoder")).Call(jen.Nil(), jen.Id("o")),
-		jen.If(jen.Err().Op(":=").Id("m").Dot("EncodeProtoJSON").Call(jen.Id("e")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.If(jen.Op("!").Id("o").Dot("AllowPartial")).Block(
-			jen.If(jen.Err().Op(":=").Id("m").Dot("CheckInitialized").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err()))),
-		jen.Return(jen.Id("e").Dot("Bytes").Call(), jen.Nil()),
-	)
+		jen.Return(pj("Marshal").Call(jen.Id("m"), jen.Id("o"))))
 	jf.Line()
-	jf.Comment("// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default")
-	jf.Comment("// options, so that encoding/json reads messages in ProtoJSON (see")
-	jf.Comment("// UnmarshalProtoJSON).")
+	jf.Comment("// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.")
 	jf.Func().Params(r()).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Return(jen.Id("m").Dot("UnmarshalProtoJSON").Call(jen.Id("b"), pj("UnmarshalOptions").Values())))
+		jen.Return(pj("Unmarshal").Call(jen.Id("b"), jen.Id("m"), pj("UnmarshalOptions").Values())))
 	jf.Line()
-	jf.Comment("// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are")
-	jf.Comment("// *protojson.Error values with the byte offset and line:column of the problem")
-	jf.Comment("// (syntax, unknown or duplicate field, invalid value, nesting deeper than")
-	jf.Comment("// o.RecursionLimit); then, unless o.AllowPartial, a required field not set")
-	jf.Comment("// (wire.ErrRequired).")
+	jf.Comment("// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).")
 	jf.Func().Params(r()).Id("UnmarshalProtoJSON").Params(jen.Id("b").Index().Byte(), jen.Id("o").Add(pj("UnmarshalOptions"))).Error().Block(
-		jen.Id("m").Dot("Reset").Call(),
-		jen.Id("d").Op(":=").Add(pj("NewDecoder")).Call(jen.Id("b"), jen.Id("o")),
-		jen.If(jen.Err().Op(":=").Id("m").Dot("DecodeProtoJSON").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("End").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Id("o").Dot("AllowPartial")).Block(jen.Return(jen.Nil())),
-		jen.Return(jen.Id("m").Dot("CheckInitialized").Call()),
-	)
+		jen.Return(pj("Unmarshal").Call(jen.Id("b"), jen.Id("m"), jen.Id("o"))))
 	jf.Line()
 	if isSpecialJSON(mn.desc) {
 		return // EncodeProtoJSON and DecodeProtoJSON are hand-written.
@@ -269,8 +248,7 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 		}
 	}
 	body = append(body, jen.Id("e").Dot("EndObject").Call(), jen.Return(jen.Nil()))
-	jf.Comment("// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty")
-	jf.Comment("// message. It does not check required fields (MarshalProtoJSON does).")
+	jf.Comment("// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).")
 	jf.Func().Params(recv(mn)).Id("EncodeProtoJSON").Params(jen.Id("e").Op("*").Add(pj("Encoder"))).Error().Block(body...)
 	jf.Line()
 }
@@ -468,9 +446,7 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 }
 
 func (g *generator) printDecodeJSON(jf *jen.File, mn *messageNames, body []jen.Code) {
-	jf.Comment("// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it")
-	jf.Comment("// names (by JSON name or proto name) and leaving the others. It does not check")
-	jf.Comment("// required fields (UnmarshalProtoJSON does).")
+	jf.Comment("// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).")
 	jf.Func().Params(recv(mn)).Id("DecodeProtoJSON").Params(jen.Id("d").Op("*").Add(pj("Decoder"))).Error().Block(body...)
 	jf.Line()
 }

@@ -21,17 +21,20 @@ func init() {
 		"ErrUnknownField": reflect.ValueOf(&protojson.ErrUnknownField).Elem(),
 		"ErrUnsupported":  reflect.ValueOf(&protojson.ErrUnsupported).Elem(),
 		"Invalid":         reflect.ValueOf(protojson.Invalid),
+		"Marshal":         reflect.ValueOf(protojson.Marshal),
 		"NewDecoder":      reflect.ValueOf(protojson.NewDecoder),
 		"NewEncoder":      reflect.ValueOf(protojson.NewEncoder),
 		"Null":            reflect.ValueOf(protojson.Null),
 		"Number":          reflect.ValueOf(protojson.Number),
 		"Object":          reflect.ValueOf(protojson.Object),
 		"String":          reflect.ValueOf(protojson.String),
+		"Unmarshal":       reflect.ValueOf(protojson.Unmarshal),
 
 		// type definitions
 		"Decoder":          reflect.ValueOf((*protojson.Decoder)(nil)),
 		"Encoder":          reflect.ValueOf((*protojson.Encoder)(nil)),
 		"Error":            reflect.ValueOf((*protojson.Error)(nil)),
+		"Generated":        reflect.ValueOf((*protojson.Generated)(nil)),
 		"Kind":             reflect.ValueOf((*protojson.Kind)(nil)),
 		"MarshalOptions":   reflect.ValueOf((*protojson.MarshalOptions)(nil)),
 		"Message":          reflect.ValueOf((*protojson.Message)(nil)),
@@ -40,9 +43,32 @@ func init() {
 		"UnmarshalOptions": reflect.ValueOf((*protojson.UnmarshalOptions)(nil)),
 
 		// interface wrapper definitions
-		"_Message":  reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_protojson_Message)(nil)),
-		"_Resolver": reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_protojson_Resolver)(nil)),
+		"_Generated": reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_protojson_Generated)(nil)),
+		"_Message":   reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_protojson_Message)(nil)),
+		"_Resolver":  reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_protojson_Resolver)(nil)),
 	}
+}
+
+// _github_com_protoplay_protoplay_runtime_protojson_Generated is an interface wrapper for Generated type
+type _github_com_protoplay_protoplay_runtime_protojson_Generated struct {
+	IValue            interface{}
+	WCheckInitialized func() error
+	WDecodeProtoJSON  func(d *protojson.Decoder) error
+	WEncodeProtoJSON  func(e *protojson.Encoder) error
+	WReset            func()
+}
+
+func (W _github_com_protoplay_protoplay_runtime_protojson_Generated) CheckInitialized() error {
+	return W.WCheckInitialized()
+}
+func (W _github_com_protoplay_protoplay_runtime_protojson_Generated) DecodeProtoJSON(d *protojson.Decoder) error {
+	return W.WDecodeProtoJSON(d)
+}
+func (W _github_com_protoplay_protoplay_runtime_protojson_Generated) EncodeProtoJSON(e *protojson.Encoder) error {
+	return W.WEncodeProtoJSON(e)
+}
+func (W _github_com_protoplay_protoplay_runtime_protojson_Generated) Reset() {
+	W.WReset()
 }
 
 // _github_com_protoplay_protoplay_runtime_protojson_Message is an interface wrapper for Message type

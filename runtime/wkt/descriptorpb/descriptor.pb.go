@@ -386,58 +386,27 @@ func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileDescriptorSet) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FileDescriptorSet) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FileDescriptorSet) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FileDescriptorSet) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FileDescriptorSet)
@@ -457,9 +426,7 @@ func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -1262,58 +1229,27 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FileDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FileDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FileDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FileDescriptorProto)
@@ -1441,9 +1377,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -2355,58 +2289,27 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *DescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *DescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *DescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *DescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(DescriptorProto)
@@ -2514,9 +2417,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -3018,58 +2919,27 @@ func (m *DescriptorProto_ExtensionRange) Equal(o *DescriptorProto_ExtensionRange
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *DescriptorProto_ExtensionRange) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *DescriptorProto_ExtensionRange) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *DescriptorProto_ExtensionRange) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *DescriptorProto_ExtensionRange) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *DescriptorProto_ExtensionRange) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(DescriptorProto_ExtensionRange)
@@ -3102,9 +2972,7 @@ func (m *DescriptorProto_ExtensionRange) EncodeProtoJSON(e *protojson.Encoder) e
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -3377,58 +3245,27 @@ func (m *DescriptorProto_ReservedRange) Equal(o *DescriptorProto_ReservedRange) 
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *DescriptorProto_ReservedRange) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *DescriptorProto_ReservedRange) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *DescriptorProto_ReservedRange) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *DescriptorProto_ReservedRange) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *DescriptorProto_ReservedRange) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(DescriptorProto_ReservedRange)
@@ -3452,9 +3289,7 @@ func (m *DescriptorProto_ReservedRange) EncodeProtoJSON(e *protojson.Encoder) er
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -3928,58 +3763,27 @@ func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ExtensionRangeOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *ExtensionRangeOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *ExtensionRangeOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *ExtensionRangeOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(ExtensionRangeOptions)
@@ -4025,9 +3829,7 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -4447,58 +4249,27 @@ func (m *ExtensionRangeOptions_Declaration) Equal(o *ExtensionRangeOptions_Decla
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ExtensionRangeOptions_Declaration) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *ExtensionRangeOptions_Declaration) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *ExtensionRangeOptions_Declaration) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *ExtensionRangeOptions_Declaration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *ExtensionRangeOptions_Declaration) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(ExtensionRangeOptions_Declaration)
@@ -4547,9 +4318,7 @@ func (m *ExtensionRangeOptions_Declaration) EncodeProtoJSON(e *protojson.Encoder
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -5528,58 +5297,27 @@ func (m *FieldDescriptorProto) Equal(o *FieldDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FieldDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FieldDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FieldDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FieldDescriptorProto)
@@ -5678,9 +5416,7 @@ func (m *FieldDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -6069,58 +5805,27 @@ func (m *OneofDescriptorProto) Equal(o *OneofDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *OneofDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *OneofDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *OneofDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *OneofDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *OneofDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(OneofDescriptorProto)
@@ -6148,9 +5853,7 @@ func (m *OneofDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -6571,58 +6274,27 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *EnumDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *EnumDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(EnumDescriptorProto)
@@ -6680,9 +6352,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -7018,58 +6688,27 @@ func (m *EnumDescriptorProto_EnumReservedRange) Equal(o *EnumDescriptorProto_Enu
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *EnumDescriptorProto_EnumReservedRange) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(EnumDescriptorProto_EnumReservedRange)
@@ -7093,9 +6732,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) EncodeProtoJSON(e *protojson.Enc
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -7404,58 +7041,27 @@ func (m *EnumValueDescriptorProto) Equal(o *EnumValueDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValueDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *EnumValueDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValueDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *EnumValueDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *EnumValueDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(EnumValueDescriptorProto)
@@ -7490,9 +7096,7 @@ func (m *EnumValueDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -7834,58 +7438,27 @@ func (m *ServiceDescriptorProto) Equal(o *ServiceDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ServiceDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *ServiceDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *ServiceDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *ServiceDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *ServiceDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(ServiceDescriptorProto)
@@ -7923,9 +7496,7 @@ func (m *ServiceDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -8370,58 +7941,27 @@ func (m *MethodDescriptorProto) Equal(o *MethodDescriptorProto) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MethodDescriptorProto) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *MethodDescriptorProto) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *MethodDescriptorProto) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *MethodDescriptorProto) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *MethodDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(MethodDescriptorProto)
@@ -8481,9 +8021,7 @@ func (m *MethodDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -9663,58 +9201,27 @@ func (m *FileOptions) Equal(o *FileOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FileOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FileOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FileOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FileOptions)
@@ -9896,9 +9403,7 @@ func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -10675,58 +10180,27 @@ func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MessageOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *MessageOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *MessageOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *MessageOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(MessageOptions)
@@ -10790,9 +10264,7 @@ func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -12123,58 +11595,27 @@ func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FieldOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FieldOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FieldOptions)
@@ -12293,9 +11734,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -12749,58 +12188,27 @@ func (m *FieldOptions_EditionDefault) Equal(o *FieldOptions_EditionDefault) bool
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions_EditionDefault) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FieldOptions_EditionDefault) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions_EditionDefault) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FieldOptions_EditionDefault) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FieldOptions_EditionDefault) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FieldOptions_EditionDefault)
@@ -12826,9 +12234,7 @@ func (m *FieldOptions_EditionDefault) EncodeProtoJSON(e *protojson.Encoder) erro
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -13181,58 +12587,27 @@ func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions_FeatureSupport) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FieldOptions_FeatureSupport) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions_FeatureSupport) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FieldOptions_FeatureSupport) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FieldOptions_FeatureSupport) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FieldOptions_FeatureSupport)
@@ -13272,9 +12647,7 @@ func (m *FieldOptions_FeatureSupport) EncodeProtoJSON(e *protojson.Encoder) erro
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -13600,58 +12973,27 @@ func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *OneofOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *OneofOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *OneofOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *OneofOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(OneofOptions)
@@ -13680,9 +13022,7 @@ func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -14109,58 +13449,27 @@ func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *EnumOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *EnumOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(EnumOptions)
@@ -14210,9 +13519,7 @@ func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -14676,58 +13983,27 @@ func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValueOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *EnumValueOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValueOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *EnumValueOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(EnumValueOptions)
@@ -14779,9 +14055,7 @@ func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -15167,58 +14441,27 @@ func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ServiceOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *ServiceOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *ServiceOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *ServiceOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(ServiceOptions)
@@ -15254,9 +14497,7 @@ func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -15750,58 +14991,27 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MethodOptions) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *MethodOptions) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *MethodOptions) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *MethodOptions) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(MethodOptions)
@@ -15844,9 +15054,7 @@ func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -16343,58 +15551,27 @@ func (m *UninterpretedOption) Equal(o *UninterpretedOption) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *UninterpretedOption) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *UninterpretedOption) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *UninterpretedOption) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *UninterpretedOption) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *UninterpretedOption) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(UninterpretedOption)
@@ -16460,9 +15637,7 @@ func (m *UninterpretedOption) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -16816,58 +15991,27 @@ func (m *UninterpretedOption_NamePart) Equal(o *UninterpretedOption_NamePart) bo
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *UninterpretedOption_NamePart) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *UninterpretedOption_NamePart) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *UninterpretedOption_NamePart) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *UninterpretedOption_NamePart) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *UninterpretedOption_NamePart) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(UninterpretedOption_NamePart)
@@ -16893,9 +16037,7 @@ func (m *UninterpretedOption_NamePart) EncodeProtoJSON(e *protojson.Encoder) err
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -17847,58 +16989,27 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSet) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FeatureSet) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSet) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FeatureSet) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FeatureSet)
@@ -17950,9 +17061,7 @@ func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -18342,58 +17451,27 @@ func (m *FeatureSetDefaults) Equal(o *FeatureSetDefaults) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSetDefaults) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FeatureSetDefaults) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSetDefaults) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FeatureSetDefaults) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FeatureSetDefaults) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FeatureSetDefaults)
@@ -18427,9 +17505,7 @@ func (m *FeatureSetDefaults) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -18774,58 +17850,27 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Equal(o *FeatureSetDefault
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(FeatureSetDefaults_FeatureSetEditionDefault)
@@ -18860,9 +17905,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) EncodeProtoJSON(e *protojs
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -19165,58 +18208,27 @@ func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *SourceCodeInfo) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *SourceCodeInfo) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *SourceCodeInfo) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *SourceCodeInfo) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(SourceCodeInfo)
@@ -19236,9 +18248,7 @@ func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -19740,58 +18750,27 @@ func (m *SourceCodeInfo_Location) Equal(o *SourceCodeInfo_Location) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *SourceCodeInfo_Location) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *SourceCodeInfo_Location) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *SourceCodeInfo_Location) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *SourceCodeInfo_Location) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(SourceCodeInfo_Location)
@@ -19845,9 +18824,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -20162,58 +19139,27 @@ func (m *GeneratedCodeInfo) Equal(o *GeneratedCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *GeneratedCodeInfo) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *GeneratedCodeInfo) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *GeneratedCodeInfo) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *GeneratedCodeInfo) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *GeneratedCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(GeneratedCodeInfo)
@@ -20233,9 +19179,7 @@ func (m *GeneratedCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -20725,58 +19669,27 @@ func (m *GeneratedCodeInfo_Annotation) Equal(o *GeneratedCodeInfo_Annotation) bo
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *GeneratedCodeInfo_Annotation) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *GeneratedCodeInfo_Annotation) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *GeneratedCodeInfo_Annotation) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *GeneratedCodeInfo_Annotation) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *GeneratedCodeInfo_Annotation) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(GeneratedCodeInfo_Annotation)
@@ -20824,9 +19737,7 @@ func (m *GeneratedCodeInfo_Annotation) EncodeProtoJSON(e *protojson.Encoder) err
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err

@@ -273,54 +273,24 @@ func (m *Duration) Equal(o *Duration) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Duration) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Duration) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Duration) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Duration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // NewMessage_google_protobuf_duration_proto returns a new, empty message of the type with the given

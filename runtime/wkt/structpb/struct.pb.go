@@ -350,54 +350,24 @@ func (m *Struct) Equal(o *Struct) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Struct) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Struct) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Struct) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Struct) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // `Value` represents a dynamically typed value which can be either
@@ -903,54 +873,24 @@ func (m *Value) Equal(o *Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Value) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Value) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Value) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // `ListValue` is a wrapper around a repeated field of values.
@@ -1144,54 +1084,24 @@ func (m *ListValue) Equal(o *ListValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ListValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *ListValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *ListValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *ListValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // NewMessage_google_protobuf_struct_proto returns a new, empty message of the type with the given

@@ -532,58 +532,27 @@ func (m *Type) Equal(o *Type) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Type) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Type) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Type) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Type) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(Type)
@@ -648,9 +617,7 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -1627,58 +1594,27 @@ func (m *Field) Equal(o *Field) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Field) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Field) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Field) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Field) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(Field)
@@ -1742,9 +1678,7 @@ func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -2296,58 +2230,27 @@ func (m *Enum) Equal(o *Enum) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Enum) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Enum) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Enum) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Enum) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(Enum)
@@ -2402,9 +2305,7 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -2787,58 +2688,27 @@ func (m *EnumValue) Equal(o *EnumValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *EnumValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *EnumValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *EnumValue) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(EnumValue)
@@ -2868,9 +2738,7 @@ func (m *EnumValue) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
@@ -3169,58 +3037,27 @@ func (m *Option) Equal(o *Option) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Option) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Option) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Option) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Option) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
-// EncodeProtoJSON writes m to e as a ProtoJSON object; a nil m is an empty
-// message. It does not check required fields (MarshalProtoJSON does).
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
 func (m *Option) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m == nil {
 		m = new(Option)
@@ -3245,9 +3082,7 @@ func (m *Option) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a ProtoJSON object from d into m, setting the fields it
-// names (by JSON name or proto name) and leaving the others. It does not check
-// required fields (UnmarshalProtoJSON does).
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
 func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err

@@ -182,54 +182,24 @@ func (m *DoubleValue) Equal(o *DoubleValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *DoubleValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *DoubleValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *DoubleValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *DoubleValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `float`.
@@ -403,54 +373,24 @@ func (m *FloatValue) Equal(o *FloatValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FloatValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *FloatValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *FloatValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FloatValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `int64`.
@@ -624,54 +564,24 @@ func (m *Int64Value) Equal(o *Int64Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Int64Value) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Int64Value) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Int64Value) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Int64Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `uint64`.
@@ -845,54 +755,24 @@ func (m *UInt64Value) Equal(o *UInt64Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *UInt64Value) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *UInt64Value) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *UInt64Value) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *UInt64Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `int32`.
@@ -1066,54 +946,24 @@ func (m *Int32Value) Equal(o *Int32Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *Int32Value) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *Int32Value) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *Int32Value) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Int32Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `uint32`.
@@ -1287,54 +1137,24 @@ func (m *UInt32Value) Equal(o *UInt32Value) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *UInt32Value) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *UInt32Value) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *UInt32Value) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *UInt32Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `bool`.
@@ -1508,54 +1328,24 @@ func (m *BoolValue) Equal(o *BoolValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *BoolValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *BoolValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *BoolValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *BoolValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `string`.
@@ -1735,54 +1525,24 @@ func (m *StringValue) Equal(o *StringValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *StringValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *StringValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *StringValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *StringValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // Wrapper message for `bytes`.
@@ -1957,54 +1717,24 @@ func (m *BytesValue) Equal(o *BytesValue) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
-// MarshalJSON returns m in ProtoJSON with the default options, so that
-// encoding/json writes messages in ProtoJSON (see MarshalProtoJSON).
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *BytesValue) MarshalJSON() ([]byte, error) {
-	return m.MarshalProtoJSON(protojson.MarshalOptions{})
+	return protojson.Marshal(m, protojson.MarshalOptions{})
 }
 
-// MarshalProtoJSON returns m in ProtoJSON (protobuf.dev/programming-guides/json),
-// compact, fields in declaration order. Errors: a string holding invalid UTF-8,
-// a well-known type outside its range, and (unless o.AllowPartial) a required
-// field not set (wire.ErrRequired, see CheckInitialized). A nil m is {}.
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
 func (m *BytesValue) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
-	e := protojson.NewEncoder(nil, o)
-	if err := m.EncodeProtoJSON(e); err != nil {
-		return nil, err
-	}
-	if !o.AllowPartial {
-		if err := m.CheckInitialized(); err != nil {
-			return nil, err
-		}
-	}
-	return e.Bytes(), nil
+	return protojson.Marshal(m, o)
 }
 
-// UnmarshalJSON replaces m with the ProtoJSON message in b, with the default
-// options, so that encoding/json reads messages in ProtoJSON (see
-// UnmarshalProtoJSON).
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
 func (m *BytesValue) UnmarshalJSON(b []byte) error {
-	return m.UnmarshalProtoJSON(b, protojson.UnmarshalOptions{})
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
 }
 
-// UnmarshalProtoJSON replaces m with the ProtoJSON message in b. Errors are
-// *protojson.Error values with the byte offset and line:column of the problem
-// (syntax, unknown or duplicate field, invalid value, nesting deeper than
-// o.RecursionLimit); then, unless o.AllowPartial, a required field not set
-// (wire.ErrRequired).
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *BytesValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
-	m.Reset()
-	d := protojson.NewDecoder(b, o)
-	if err := m.DecodeProtoJSON(d); err != nil {
-		return err
-	}
-	if err := d.End(); err != nil {
-		return err
-	}
-	if o.AllowPartial {
-		return nil
-	}
-	return m.CheckInitialized()
+	return protojson.Unmarshal(b, m, o)
 }
 
 // NewMessage_google_protobuf_wrappers_proto returns a new, empty message of the type with the given
