@@ -631,18 +631,33 @@ function showGenerated(gen: GeneratedFile[] | null) {
   showGoFile(goShown, true);
 }
 
+// isServiceFile tells the files of the services= option: gRPC's
+// foo_grpc.pb.go and Connect's fooconnect/foo.connect.go.
+function isServiceFile(name: string): boolean {
+  return name.endsWith("_grpc.pb.go") || name.endsWith(".connect.go");
+}
+
+// renderGoTabs shows one tab per generated file; with services= on, the
+// service files follow the message files under a "Services" label.
 function renderGoTabs() {
-  goTabs.replaceChildren(
-    ...generated.map((g) => {
-      const b = el(
-        "button",
-        { role: "tab", "data-testid": "go-file-tab", "data-name": g.name, "aria-selected": String(g.name === goShown), title: g.name },
-        g.name.slice(g.name.lastIndexOf("/") + 1),
-      );
-      b.onclick = () => showGoFile(g.name, false);
-      return b;
-    }),
-  );
+  const tab = (g: GeneratedFile, group: string) => {
+    const b = el(
+      "button",
+      { role: "tab", "data-testid": "go-file-tab", "data-name": g.name, "data-group": group, "aria-selected": String(g.name === goShown), title: g.name },
+      g.name.slice(g.name.lastIndexOf("/") + 1),
+    );
+    b.onclick = () => showGoFile(g.name, false);
+    return b;
+  };
+  const services = generated.filter((g) => isServiceFile(g.name));
+  const messages = generated.filter((g) => !isServiceFile(g.name));
+  const out: HTMLElement[] = messages.map((g) => tab(g, "messages"));
+  if (services.length) {
+    out.unshift(el("span", { class: "group-label", "data-testid": "go-group", "data-group": "messages" }, "Messages"));
+    out.push(el("span", { class: "group-label", "data-testid": "go-group", "data-group": "services", title: "gRPC and Connect code (the services option)" }, "Services"));
+    out.push(...services.map((g) => tab(g, "services")));
+  }
+  goTabs.replaceChildren(...out);
 }
 
 function showGoFile(name: string, refresh: boolean) {
@@ -726,6 +741,7 @@ const optionsPanel = byId("options");
 const optControls = {
   paths: byId<HTMLSelectElement>("opt-paths"),
   unknown_fields: byId<HTMLSelectElement>("opt-unknown"),
+  services: byId<HTMLSelectElement>("opt-services"),
   module: byId<HTMLInputElement>("opt-module"),
   default_import_prefix: byId<HTMLInputElement>("opt-prefix"),
 };
@@ -738,14 +754,24 @@ function optionsFromControls(): string {
   return parts.join(",");
 }
 
+// isDefault tells the values a control shows as its empty "(default)".
+const isDefault = (k: string, v: string) => (k === "paths" && v === "import") || (k === "unknown_fields" && v === "keep") || (k === "services" && v === "none");
+
 function controlsFromOptions(s: string) {
   const extra: string[] = [];
   for (const c of Object.values(optControls)) c.value = "";
+  const services = new Set<string>();
   for (const kv of s.split(",")) {
     if (!kv) continue;
     const [k, v = ""] = kv.split(/=(.*)/s);
     const c = (optControls as Record<string, HTMLInputElement | HTMLSelectElement>)[k];
-    if (c && !(k === "paths" && v === "import") && !(k === "unknown_fields" && v === "keep")) c.value = v;
+    if (k === "services") {
+      // Repeated services= values add up, as the generator reads them.
+      if (v === "none") services.clear();
+      else for (const x of v.split("+")) services.add(x);
+      c.value = ["grpc", "connect"].filter((x) => services.has(x)).join("+");
+      if (c.value === "" && services.size) extra.push(kv); // a value the select has no entry for: keep it as written
+    } else if (c && !isDefault(k, v)) c.value = v;
     else if (!c) extra.push(kv);
   }
   optExtra.value = extra.join(",");
