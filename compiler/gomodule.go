@@ -18,8 +18,9 @@ import (
 type ModuleRequest struct {
 	Files Sources `json:"files"`
 	// Options are generator options, "k=v,k=v" (see ParseOptions).
-	// runtime=local and paths=import are implied; module= sets the
-	// module path when Module is empty.
+	// runtime=local and paths=import are implied, services= is ignored
+	// (service code needs grpc-go or connect-go); module= sets the module
+	// path when Module is empty.
 	Options string `json:"options,omitempty"`
 	// Module is the go.mod module path. Default: the options' module=,
 	// else the import path prefix the generated packages share, one
@@ -61,6 +62,9 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 	}
 	opts.Paths = ""
 	opts.Runtime = "local"
+	// Service code needs grpc-go or connect-go: not a module with no
+	// requirements.
+	opts.GRPC, opts.Connect = false, false
 	s, err := w.schema(ctx, req.Files, req.Limits)
 	if err != nil {
 		return nil, err

@@ -168,8 +168,9 @@ export interface SymbolsResult {
 export interface ModuleRequest {
   files: Record<string, string>;
   // Options are generator options, "k=v,k=v" (see ParseOptions).
-  // runtime=local and paths=import are implied; module= sets the
-  // module path when Module is empty.
+  // runtime=local and paths=import are implied, services= is ignored
+  // (service code needs grpc-go or connect-go); module= sets the module
+  // path when Module is empty.
   options?: string;
   // Module is the go.mod module path. Default: the options' module=,
   // else the import path prefix the generated packages share, one

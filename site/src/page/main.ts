@@ -681,9 +681,27 @@ byId("copy").onclick = async () => {
   toast(`Copied ${g.name}`);
 };
 
+// The .zip is a Go module that builds anywhere, offline (the core's
+// "module" call): go.mod, the generated files, the runtime they import
+// (runtime=local) and a main.go that round-trips the type picked in
+// Encode/decode (or the first one). When the packages cannot form one
+// module (no shared import path prefix and no module= option), it holds
+// the generated files only, and says why.
 byId("download").onclick = async () => {
   if (!generated.length) return;
-  await downloadBlob(await zip(generated), "protoplay-go.zip");
+  const files = sources();
+  let out: { name: string; content: string }[];
+  try {
+    out = (await core.call("module", { files, options, type: payload.type || undefined })).files;
+  } catch {
+    try {
+      out = (await core.call("module", { files, options })).files;
+    } catch (e2) {
+      toast(`The .zip holds the generated files only: ${(e2 as Error).message}`);
+      out = generated;
+    }
+  }
+  await downloadBlob(await zip(out), "protoplay-go.zip");
 };
 
 // ---- After a good compile: checks and the payload panel, once the
