@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -51,7 +52,8 @@ type ModuleResult struct {
 const GoModuleVersion = "1.23"
 
 // Module compiles req.Files and returns them as a Go module that needs no
-// network and no other module: `go build ./... && go run .` in a folder
+// network and no other module (imported files other than the well-known
+// types are generated into it, at <module>/<their import path>): `go build ./... && go run .` in a folder
 // holding Files works offline. A schema with errors is an *Error of
 // KindSchema; a module path that does not hold every generated package,
 // or generated packages that share no prefix, an *Error of KindUsage.
@@ -97,9 +99,50 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 	mod = strings.TrimSuffix(mod, "/")
 	opts.Module = mod
 
+	// The imported files other than the well-known types (google/api/*,
+	// google/type/*, ...) are generated into the module too, each at
+	// <module>/<its own import path>, so that it needs no other module.
+	names := make([]string, 0, len(req.Files))
+	for name := range req.Files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	var imported []string
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			imp := imps.Get(i).FileDescriptor
+			p := imp.Path()
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			walk(imp)
+			if _, ok := req.Files[p]; ok {
+				continue
+			}
+			if _, wkt := gogen.WellKnownImportPath(p); wkt {
+				continue
+			}
+			if _, ok := opts.ImportMap[p]; !ok {
+				ip, name := gogen.GoPackageOf(imp, opts)
+				if opts.ImportMap == nil {
+					opts.ImportMap = map[string]string{}
+				}
+				opts.ImportMap[p] = mod + "/" + ip + ";" + name
+			}
+			imported = append(imported, p)
+		}
+	}
+	for _, fd := range files {
+		walk(fd)
+	}
+
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
 	defer cancel()
-	res := Compile(ctx, Request{Sources: req.Files, Options: opts, Limits: lim})
+	res := Compile(ctx, Request{Sources: req.Files, Files: append(names, imported...), Options: opts, Limits: lim})
 	if err := res.Err(); err != nil {
 		// The module path does not hold a package, or a limit was hit.
 		return nil, err
@@ -129,11 +172,7 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 }
 
 func sortFiles(fs []File) {
-	for i := 1; i < len(fs); i++ {
-		for j := i; j > 0 && fs[j].Name < fs[j-1].Name; j-- {
-			fs[j], fs[j-1] = fs[j-1], fs[j]
-		}
-	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
 }
 
 // roundTripMain is the main.go of a Module: it unmarshals the sample value

@@ -95,6 +95,8 @@ message A { b.B b = 1; google.protobuf.Any any = 2; google.protobuf.Duration d =
 import "google/protobuf/field_mask.proto";
 message B { string s = 1; google.protobuf.FieldMask mask = 2; }`,
 		}, "services=none", "example.org/m", []string{"protoplay/runtime/wire", "protoplay/runtime/wkt/anypb", "protoplay/runtime/wkt/durationpb", "protoplay/runtime/wkt/fieldmaskpb"}},
+		{"googleapis imports, services=grpc left out", compiler.Sources{"library/v1/library.proto": read("../testdata/examples/service.proto")}, "services=grpc",
+			"example.com/library", []string{"protoplay/runtime/wire", "protoplay/runtime/wkt/timestamppb", "google.golang.org/genproto/googleapis/type/date", "cloud.google.com/go/longrunning/autogen/longrunningpb"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w compiler.Workspace
@@ -123,7 +125,10 @@ message B { string s = 1; google.protobuf.FieldMask mask = 2; }`,
 				t.Fatalf("no go.mod or main.go in %v", names)
 			}
 			for n := range names {
-				if strings.Contains(n, "descriptorpb") {
+				if strings.HasSuffix(n, "_grpc.pb.go") || strings.HasSuffix(n, ".connect.go") {
+					t.Errorf("%s: service code in a module with no requirements", n)
+				}
+				if strings.Contains(n, "descriptorpb") && !strings.Contains(tc.name, "googleapis") {
 					t.Errorf("%s: descriptorpb is there, but nothing imports it", n)
 				}
 			}

@@ -200,3 +200,10 @@ func diagsError(ds []diag.Diagnostic) error {
 	}
 	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
 }
+
+// GoPackageOf returns the Go import path and package name that file fd
+// gets with opts (an M mapping, protoplay's well-known type packages,
+// go_package, or the default), whether or not it is generated.
+func GoPackageOf(fd protoreflect.FileDescriptor, opts Options) (importPath, pkgName string) {
+	return resolvePackage(fd, &opts)
+}
