@@ -7,10 +7,12 @@ package site_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -60,6 +62,27 @@ func TestServicesTab(t *testing.T) {
 	}
 	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=go-file-tab][data-name="`+grpcFile+`"]`)))
 	waitJS(t, ctx, "the gRPC file in the viewer", goText+`.includes("func RegisterLibraryServer(s grpc.ServiceRegistrar, srv LibraryServer)")`, 10*time.Second)
+
+	// The .zip is a Go module with no requirements: the service files are
+	// left out of it, the google/api, google/type and longrunning files the
+	// example imports are in it, and it builds and runs offline.
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+	zipped := readZip(t, filepath.Join(dir, "protoplay-go.zip"))
+	for name := range zipped {
+		if strings.HasSuffix(name, "_grpc.pb.go") {
+			t.Errorf("the zip holds service code %s", name)
+		}
+	}
+	if _, ok := zipped["google.golang.org/genproto/googleapis/type/date/date.pb.go"]; !ok {
+		t.Error("the zip lacks google/type/date.proto's Go")
+	}
+	checkModuleZip(t, zipped, "example.com/library", "v1/library.pb.go", "timestamppb")
 
 	// The share link keeps the option: a fresh load of it compiles with
 	// services=grpc and shows the same tab.
