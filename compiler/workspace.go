@@ -407,6 +407,7 @@ var Methods = []Method{
 	method("sample", (*Workspace).Sample),
 	method("check", (*Workspace).Check),
 	method("symbols", (*Workspace).Symbols),
+	method("module", (*Workspace).Module),
 }
 
 // Call runs the method called name on a JSON request and returns its JSON

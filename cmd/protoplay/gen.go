@@ -91,7 +91,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=import|local")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {

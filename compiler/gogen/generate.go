@@ -117,6 +117,12 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 	if len(diags) > 0 {
 		return nil, diags
 	}
+	if opts.Runtime == "local" {
+		var err error
+		if out, err = g.localRuntime(out); err != nil {
+			return nil, []diag.Diagnostic{{Severity: diag.SeverityError, Message: err.Error()}}
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }

@@ -52,6 +52,18 @@ type Options struct {
 	// package of its own. Default none (services=none): a service produces
 	// no code. See services.go.
 	GRPC, Connect bool
+	// Runtime, parameter runtime=import|local, says where the generated code
+	// finds protoplay's runtime. "import" (default, or "") imports
+	// github.com/protoplay/protoplay/runtime/wire and runtime/wkt/*. "local"
+	// writes the runtime packages the output imports (runtime/wire and the
+	// runtime/wkt packages it uses, with their own dependencies) into the
+	// output, at import path <root>/protoplay/runtime/..., and rewrites the
+	// generated imports to them, so the output builds with no network and no
+	// github.com/protoplay/protoplay module. <root> is Module when set, else
+	// the longest import path prefix the generated packages share (an error
+	// when they share none). Service code (services=) still imports grpc-go,
+	// connect-go and github.com/protoplay/protoplay/codec. See runtime.go.
+	Runtime string
 }
 
 // DefaultImportPrefix is the default of Options.DefaultImportPrefix.
@@ -60,7 +72,7 @@ const DefaultImportPrefix = "protoplay.local"
 // ParseOptions parses protoc-style plugin parameters: "k=v,k=v". Known keys:
 // paths=import|source_relative, module=PATH, M<file>=<path>[;name],
 // unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH,
-// services=none|grpc|connect|grpc+connect (repeated values add up, so
+// runtime=import|local, services=none|grpc|connect|grpc+connect (repeated values add up, so
 // "services=grpc,services=connect" is "services=grpc+connect"). An unknown key or a
 // bad value is an error naming it.
 func ParseOptions(param string) (Options, error) {
@@ -112,13 +124,22 @@ func (o *Options) Set(kv string) error {
 		o.DefaultImportPrefix = v
 	case k == "services":
 		return o.setServices(v)
+	case k == "runtime":
+		switch v {
+		case "import":
+			o.Runtime = ""
+		case "local":
+			o.Runtime = v
+		default:
+			return fmt.Errorf(`option runtime=%q: want "import" or "local"`, v)
+		}
 	case strings.HasPrefix(k, "M") && len(k) > 1:
 		if o.ImportMap == nil {
 			o.ImportMap = map[string]string{}
 		}
 		o.ImportMap[k[1:]] = v
 	default:
-		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services)", k)
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, runtime)", k)
 	}
 	return nil
 }
@@ -144,6 +165,9 @@ func (o Options) String() string {
 	}
 	if s := o.servicesValue(); s != "" {
 		parts = append(parts, "services="+s)
+	}
+	if o.Runtime != "" {
+		parts = append(parts, "runtime="+o.Runtime)
 	}
 	keys := make([]string, 0, len(o.ImportMap))
 	for k := range o.ImportMap {

@@ -10,18 +10,18 @@ import (
 )
 
 func TestParseOptions(t *testing.T) {
-	o, err := gogen.ParseOptions("paths=source_relative,Ma.proto=example.com/a;a,unknown_fields=drop,enum_maps=true")
+	o, err := gogen.ParseOptions("paths=source_relative,Ma.proto=example.com/a;a,unknown_fields=drop,enum_maps=true,runtime=local")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Paths != "source_relative" || o.ImportMap["a.proto"] != "example.com/a;a" || !o.DropUnknown || !o.EnumMaps {
+	if o.Paths != "source_relative" || o.ImportMap["a.proto"] != "example.com/a;a" || !o.DropUnknown || !o.EnumMaps || o.Runtime != "local" {
 		t.Fatalf("%+v", o)
 	}
 	back, err := gogen.ParseOptions(o.String())
 	if err != nil || back.String() != o.String() {
 		t.Fatalf("String() does not round-trip: %q -> %+v, %v", o.String(), back, err)
 	}
-	for _, bad := range []string{"paths=x", "unknown_fields=maybe", "enum_maps=1", "nope=1", "default_import_prefix="} {
+	for _, bad := range []string{"paths=x", "unknown_fields=maybe", "enum_maps=1", "nope=1", "default_import_prefix=", "runtime=vendor", "runtime="} {
 		if _, err := gogen.ParseOptions(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -48,5 +48,47 @@ func TestEnumMapsOption(t *testing.T) {
 		if !strings.Contains(code, "func (x Color) String() string") {
 			t.Errorf("%q: String method missing", tc.param)
 		}
+	}
+}
+
+// runtime=import is the default: the same output as no option.
+func TestRuntimeImportIsDefault(t *testing.T) {
+	o, err := gogen.ParseOptions("runtime=local,runtime=import")
+	if err != nil || o.Runtime != "" || o.String() != "" {
+		t.Fatalf("runtime=import after local: %+v (%q), %v", o, o.String(), err)
+	}
+}
+
+// runtime=local with source_relative: the runtime goes at
+// protoplay/runtime/... relative to the output root (the generated
+// packages' shared import path prefix is the module root), and with
+// packages under two hosts and no module= it is a clear error.
+func TestRuntimeLocalPaths(t *testing.T) {
+	src := map[string]string{
+		"x/a.proto": `syntax = "proto3"; package a; option go_package = "example.com/m/x"; import "google/protobuf/duration.proto"; message A { google.protobuf.Duration d = 1; }`,
+		"y/b.proto": `syntax = "proto3"; package b; option go_package = "example.com/m/y"; message B {}`,
+	}
+	opts, _ := compiler.ParseOptions("paths=source_relative,runtime=local")
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range res.Generated {
+		names = append(names, f.Name)
+		if strings.HasSuffix(f.Name, ".pb.go") && strings.HasPrefix(f.Name, "x/") && !strings.Contains(f.Content, `"example.com/m/protoplay/runtime/wkt/durationpb"`) {
+			t.Errorf("%s does not import the local durationpb:\n%s", f.Name, f.Content)
+		}
+	}
+	got := strings.Join(names, " ")
+	for _, want := range []string{"x/a.pb.go", "y/b.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"} {
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("no %s in %s", want, got)
+		}
+	}
+	src["y/b.proto"] = `syntax = "proto3"; package b; option go_package = "other.org/y"; message B {}`
+	res = compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
+	if err := res.Err(); err == nil || !strings.Contains(err.Error(), "share no import path prefix") || !strings.Contains(err.Error(), "module=PATH") {
+		t.Errorf("packages under two hosts: %v", err)
 	}
 }

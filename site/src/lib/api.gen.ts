@@ -13,6 +13,7 @@ export interface Methods {
   sample: [TypeRequest, SampleResult];
   check: [CheckRequest, CheckReport];
   symbols: [CompileRequest, SymbolsResult];
+  module: [ModuleRequest, ModuleResult];
 }
 
 export type Method = keyof Methods;
@@ -159,6 +160,39 @@ export interface SymbolsResult {
   // types, extendees, method input and output types), each with the full
   // name of the Declaration it resolves to.
   references: Reference[];
+}
+
+// ModuleRequest asks for the generated Go as a Go module that builds
+// anywhere (Module): go.mod, the generated code, the runtime it needs
+// (runtime=local) and a main.go that round-trips a message.
+export interface ModuleRequest {
+  files: Record<string, string>;
+  // Options are generator options, "k=v,k=v" (see ParseOptions).
+  // runtime=local and paths=import are implied, services= is ignored
+  // (service code needs grpc-go or connect-go); module= sets the module
+  // path when Module is empty.
+  options?: string;
+  // Module is the go.mod module path. Default: the options' module=,
+  // else the import path prefix the generated packages share, one
+  // element above a package that would sit at the module root (main.go
+  // is there).
+  module?: string;
+  // Type is the message type main.go round-trips, "pkg.Message".
+  // Default: the first message type declared in the files (by path).
+  type?: string;
+  limits?: CallLimits;
+}
+
+// ModuleResult is the answer to Module.
+export interface ModuleResult {
+  // Module is the go.mod module path.
+  module: string;
+  // Type is the message type main.go round-trips; "" when the schema has
+  // none (main.go then only imports the packages).
+  type: string;
+  // Files are go.mod, main.go, the generated files and the runtime
+  // packages, paths relative to the module root, sorted.
+  files: GeneratedFile[];
 }
 
 // Error is the one error type of the compiler's API: why a request was

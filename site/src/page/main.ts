@@ -636,18 +636,33 @@ function showGenerated(gen: GeneratedFile[] | null) {
   showGoFile(goShown, true);
 }
 
+// isServiceFile tells the files of the services= option: gRPC's
+// foo_grpc.pb.go and Connect's fooconnect/foo.connect.go.
+function isServiceFile(name: string): boolean {
+  return name.endsWith("_grpc.pb.go") || name.endsWith(".connect.go");
+}
+
+// renderGoTabs shows one tab per generated file; with services= on, the
+// service files follow the message files under a "Services" label.
 function renderGoTabs() {
-  goTabs.replaceChildren(
-    ...generated.map((g) => {
-      const b = el(
-        "button",
-        { role: "tab", "data-testid": "go-file-tab", "data-name": g.name, "aria-selected": String(g.name === goShown), title: g.name },
-        g.name.slice(g.name.lastIndexOf("/") + 1),
-      );
-      b.onclick = () => showGoFile(g.name, false);
-      return b;
-    }),
-  );
+  const tab = (g: GeneratedFile, group: string) => {
+    const b = el(
+      "button",
+      { role: "tab", "data-testid": "go-file-tab", "data-name": g.name, "data-group": group, "aria-selected": String(g.name === goShown), title: g.name },
+      g.name.slice(g.name.lastIndexOf("/") + 1),
+    );
+    b.onclick = () => showGoFile(g.name, false);
+    return b;
+  };
+  const services = generated.filter((g) => isServiceFile(g.name));
+  const messages = generated.filter((g) => !isServiceFile(g.name));
+  const out: HTMLElement[] = messages.map((g) => tab(g, "messages"));
+  if (services.length) {
+    out.unshift(el("span", { class: "group-label", "data-testid": "go-group", "data-group": "messages" }, "Messages"));
+    out.push(el("span", { class: "group-label", "data-testid": "go-group", "data-group": "services", title: "gRPC and Connect code (the services option)" }, "Services"));
+    out.push(...services.map((g) => tab(g, "services")));
+  }
+  goTabs.replaceChildren(...out);
 }
 
 function showGoFile(name: string, refresh: boolean) {
@@ -671,9 +686,27 @@ byId("copy").onclick = async () => {
   toast(`Copied ${g.name}`);
 };
 
+// The .zip is a Go module that builds anywhere, offline (the core's
+// "module" call): go.mod, the generated files, the runtime they import
+// (runtime=local) and a main.go that round-trips the type picked in
+// Encode/decode (or the first one). When the packages cannot form one
+// module (no shared import path prefix and no module= option), it holds
+// the generated files only, and says why.
 byId("download").onclick = async () => {
   if (!generated.length) return;
-  await downloadBlob(await zip(generated), "protoplay-go.zip");
+  const files = sources();
+  let out: { name: string; content: string }[];
+  try {
+    out = (await core.call("module", { files, options, type: payload.type || undefined })).files;
+  } catch {
+    try {
+      out = (await core.call("module", { files, options })).files;
+    } catch (e2) {
+      toast(`The .zip holds the generated files only: ${(e2 as Error).message}`);
+      out = generated;
+    }
+  }
+  await downloadBlob(await zip(out), "protoplay-go.zip");
 };
 
 // ---- After a good compile: checks and the payload panel, once the
@@ -731,6 +764,7 @@ const optionsPanel = byId("options");
 const optControls = {
   paths: byId<HTMLSelectElement>("opt-paths"),
   unknown_fields: byId<HTMLSelectElement>("opt-unknown"),
+  services: byId<HTMLSelectElement>("opt-services"),
   module: byId<HTMLInputElement>("opt-module"),
   default_import_prefix: byId<HTMLInputElement>("opt-prefix"),
 };
@@ -743,14 +777,24 @@ function optionsFromControls(): string {
   return parts.join(",");
 }
 
+// isDefault tells the values a control shows as its empty "(default)".
+const isDefault = (k: string, v: string) => (k === "paths" && v === "import") || (k === "unknown_fields" && v === "keep") || (k === "services" && v === "none");
+
 function controlsFromOptions(s: string) {
   const extra: string[] = [];
   for (const c of Object.values(optControls)) c.value = "";
+  const services = new Set<string>();
   for (const kv of s.split(",")) {
     if (!kv) continue;
     const [k, v = ""] = kv.split(/=(.*)/s);
     const c = (optControls as Record<string, HTMLInputElement | HTMLSelectElement>)[k];
-    if (c && !(k === "paths" && v === "import") && !(k === "unknown_fields" && v === "keep")) c.value = v;
+    if (k === "services") {
+      // Repeated services= values add up, as the generator reads them.
+      if (v === "none") services.clear();
+      else for (const x of v.split("+")) services.add(x);
+      c.value = ["grpc", "connect"].filter((x) => services.has(x)).join("+");
+      if (c.value === "" && services.size) extra.push(kv); // a value the select has no entry for: keep it as written
+    } else if (c && !isDefault(k, v)) c.value = v;
     else if (!c) extra.push(kv);
   }
   optExtra.value = extra.join(",");

@@ -1,0 +1,209 @@
+package gogen
+
+import (
+	"fmt"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	protoplay "github.com/protoplay/protoplay"
+	"github.com/protoplay/protoplay/compiler/diag"
+)
+
+// runtimeModule is the import path prefix of protoplay's runtime packages
+// ("github.com/protoplay/protoplay" + "/runtime/wire", ...).
+const runtimeModule = "github.com/protoplay/protoplay"
+
+// LocalRuntimeRoot returns the module path under which runtime=local puts
+// the runtime for the generated packages of importPaths: opts.Module when
+// set, else the longest prefix of whole path elements that every import
+// path shares. It is an error when there is none (packages under two
+// different hosts): the caller must give module=.
+func LocalRuntimeRoot(importPaths []string, opts Options) (string, error) {
+	if opts.Module != "" {
+		return strings.TrimSuffix(opts.Module, "/"), nil
+	}
+	if len(importPaths) == 0 {
+		return "", fmt.Errorf("runtime=local: no generated package to place the runtime beside; give module=PATH")
+	}
+	common := strings.Split(importPaths[0], "/")
+	for _, p := range importPaths[1:] {
+		el := strings.Split(p, "/")
+		n := 0
+		for n < len(common) && n < len(el) && common[n] == el[n] {
+			n++
+		}
+		common = common[:n]
+	}
+	if len(common) == 0 {
+		paths := append([]string(nil), importPaths...)
+		sort.Strings(paths)
+		return "", fmt.Errorf("runtime=local: the generated packages (%s) share no import path prefix to place the runtime under; give module=PATH (and go_package or M options that put every package below it)", strings.Join(paths, ", "))
+	}
+	return strings.Join(common, "/"), nil
+}
+
+// localRuntime is the runtime=local step (see Options.Runtime): it rewrites
+// the runtime imports of out to <root>/protoplay/runtime/..., and adds the
+// runtime packages those files need, transitively, from the embedded
+// sources (package protoplay's RuntimeSources), their imports rewritten
+// the same way.
+func (g *generator) localRuntime(out []File) ([]File, error) {
+	var importPaths []string
+	seen := map[string]bool{}
+	for _, f := range g.byPath {
+		if f.generate && !seen[f.importPath] {
+			seen[f.importPath] = true
+			importPaths = append(importPaths, f.importPath)
+		}
+	}
+	root, err := LocalRuntimeRoot(importPaths, g.opts)
+	if err != nil {
+		return nil, err
+	}
+	local := root + "/protoplay"
+	// outName turns an import path below root into the output path of a
+	// file in it, as outputPath does for generated files.
+	outDir := func(importPath string) string {
+		if g.opts.Module != "" || g.opts.Paths == "source_relative" {
+			return strings.TrimPrefix(importPath, root+"/")
+		}
+		return importPath
+	}
+
+	need := map[string]bool{} // runtime package dirs, "runtime/wire"
+	var queue []string
+	want := func(imports []string) {
+		for _, p := range imports {
+			if dir, ok := strings.CutPrefix(p, runtimeModule+"/"); ok && strings.HasPrefix(dir, "runtime/") && !need[dir] {
+				need[dir] = true
+				queue = append(queue, dir)
+			}
+		}
+	}
+	for i, f := range out {
+		content, imports, err := rewriteRuntimeImports(f.Name, []byte(f.Content), local)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Content = string(content)
+		want(imports)
+	}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		entries, err := fs.ReadDir(protoplay.RuntimeSources, dir)
+		if err != nil {
+			return nil, fmt.Errorf("runtime=local: runtime package %s is not embedded: %v", dir, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+				continue
+			}
+			src, err := protoplay.RuntimeSources.ReadFile(dir + "/" + e.Name())
+			if err != nil {
+				return nil, err
+			}
+			content, imports, err := rewriteRuntimeImports(dir+"/"+e.Name(), src, local)
+			if err != nil {
+				return nil, err
+			}
+			want(imports)
+			out = append(out, File{Name: path.Join(outDir(local+"/"+dir), e.Name()), Content: string(content)})
+		}
+	}
+	return out, nil
+}
+
+// rewriteRuntimeImports replaces the import paths github.com/protoplay/
+// protoplay/runtime/... of a Go file with local + "/runtime/...", and
+// returns the file, gofmt'ed (the import order may change), and its import
+// paths before the rewrite. A file with no such import is returned as is.
+func rewriteRuntimeImports(name string, src []byte, local string) ([]byte, []string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime=local: %v", err)
+	}
+	var imports []string
+	var b strings.Builder
+	last := 0
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			return nil, nil, fmt.Errorf("runtime=local: %s: %v", name, err)
+		}
+		imports = append(imports, p)
+		rest, ok := strings.CutPrefix(p, runtimeModule+"/runtime/")
+		if !ok {
+			continue
+		}
+		from, to := fset.Position(im.Path.Pos()).Offset, fset.Position(im.Path.End()).Offset
+		b.Write(src[last:from])
+		b.WriteString(strconv.Quote(local + "/runtime/" + rest))
+		last = to
+	}
+	if last == 0 {
+		return src, imports, nil
+	}
+	b.Write(src[last:])
+	out, err := format.Source([]byte(b.String()))
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime=local: %s after the import rewrite: %v", name, err)
+	}
+	return out, imports, nil
+}
+
+// GoPackages returns the distinct Go import paths of the packages that
+// files generate into with opts, sorted. An error when the files cannot
+// become Go (the diagnostics Generate would give, joined).
+func GoPackages(files []protoreflect.FileDescriptor, opts Options) ([]string, error) {
+	g, diags := newGenerator(files, opts)
+	if len(diags) > 0 {
+		return nil, diagsError(diags)
+	}
+	var out []string
+	for p := range g.pkgGenerated {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// MessageGoType returns the Go import path, package name and type name
+// that message type name gets when files are generated with opts. An error
+// when name is not a message of files or their imports, or when the files
+// cannot become Go.
+func MessageGoType(files []protoreflect.FileDescriptor, opts Options, name protoreflect.FullName) (importPath, pkgName, goName string, err error) {
+	g, diags := newGenerator(files, opts)
+	if len(diags) > 0 {
+		return "", "", "", diagsError(diags)
+	}
+	m := g.msgs[name]
+	if m == nil {
+		return "", "", "", fmt.Errorf("%s is not a message type of the schema", name)
+	}
+	return m.file.importPath, m.file.pkgName, m.goName, nil
+}
+
+func diagsError(ds []diag.Diagnostic) error {
+	msgs := make([]string, len(ds))
+	for i, d := range ds {
+		msgs[i] = d.String()
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+}
+
+// GoPackageOf returns the Go import path and package name that file fd
+// gets with opts (an M mapping, protoplay's well-known type packages,
+// go_package, or the default), whether or not it is generated.
+func GoPackageOf(fd protoreflect.FileDescriptor, opts Options) (importPath, pkgName string) {
+	return resolvePackage(fd, &opts)
+}

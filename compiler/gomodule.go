@@ -1,0 +1,258 @@
+package compiler
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/protoplay/protoplay/compiler/gogen"
+)
+
+// ModuleRequest asks for the generated Go as a Go module that builds
+// anywhere (Module): go.mod, the generated code, the runtime it needs
+// (runtime=local) and a main.go that round-trips a message.
+type ModuleRequest struct {
+	Files Sources `json:"files"`
+	// Options are generator options, "k=v,k=v" (see ParseOptions).
+	// runtime=local and paths=import are implied, services= is ignored
+	// (service code needs grpc-go or connect-go); module= sets the module
+	// path when Module is empty.
+	Options string `json:"options,omitempty"`
+	// Module is the go.mod module path. Default: the options' module=,
+	// else the import path prefix the generated packages share, one
+	// element above a package that would sit at the module root (main.go
+	// is there).
+	Module string `json:"module,omitempty"`
+	// Type is the message type main.go round-trips, "pkg.Message".
+	// Default: the first message type declared in the files (by path).
+	Type   string      `json:"type,omitempty"`
+	Limits *CallLimits `json:"limits,omitempty"`
+}
+
+// ModuleResult is the answer to Module.
+type ModuleResult struct {
+	// Module is the go.mod module path.
+	Module string `json:"module"`
+	// Type is the message type main.go round-trips; "" when the schema has
+	// none (main.go then only imports the packages).
+	Type string `json:"type"`
+	// Files are go.mod, main.go, the generated files and the runtime
+	// packages, paths relative to the module root, sorted.
+	Files []File `json:"files"`
+}
+
+// GoModuleVersion is the go directive of the go.mod Module writes: the
+// oldest Go that builds the generated code and the runtime (for range over
+// an int, maps and slices).
+const GoModuleVersion = "1.23"
+
+// Module compiles req.Files and returns them as a Go module that needs no
+// network and no other module (imported files other than the well-known
+// types are generated into it, at <module>/<their import path>): `go build ./... && go run .` in a folder
+// holding Files works offline. A schema with errors is an *Error of
+// KindSchema; a module path that does not hold every generated package,
+// or generated packages that share no prefix, an *Error of KindUsage.
+func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResult, error) {
+	opts, err := ParseOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
+	opts.Paths = ""
+	opts.Runtime = "local"
+	// Service code needs grpc-go or connect-go: not a module with no
+	// requirements.
+	opts.GRPC, opts.Connect = false, false
+	s, err := w.schema(ctx, req.Files, req.Limits)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	files := w.cached.res.Files
+	w.mu.Unlock()
+	mod := req.Module
+	if mod == "" {
+		mod = opts.Module
+	}
+	if mod == "" {
+		pkgs, err := gogen.GoPackages(files, opts)
+		if err != nil {
+			return nil, &Error{Kind: KindSchema, Offset: -1, Message: err.Error()}
+		}
+		if mod, err = gogen.LocalRuntimeRoot(pkgs, opts); err != nil {
+			return nil, &Error{Kind: KindUsage, Offset: -1, Message: err.Error()}
+		}
+		for _, p := range pkgs {
+			if p == mod {
+				// main.go takes the module root: the module is one level up.
+				if mod = path.Dir(mod); mod == "." {
+					return nil, &Error{Kind: KindUsage, Offset: -1, Message: fmt.Sprintf("package %s sits where main.go goes; give a module path above it", p)}
+				}
+				break
+			}
+		}
+	}
+	mod = strings.TrimSuffix(mod, "/")
+	opts.Module = mod
+
+	// The imported files other than the well-known types (google/api/*,
+	// google/type/*, ...) are generated into the module too, each at
+	// <module>/<its own import path>, so that it needs no other module.
+	names := make([]string, 0, len(req.Files))
+	for name := range req.Files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	var imported []string
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			imp := imps.Get(i).FileDescriptor
+			p := imp.Path()
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			walk(imp)
+			if _, ok := req.Files[p]; ok {
+				continue
+			}
+			if _, wkt := gogen.WellKnownImportPath(p); wkt {
+				continue
+			}
+			if _, ok := opts.ImportMap[p]; !ok {
+				ip, name := gogen.GoPackageOf(imp, opts)
+				if opts.ImportMap == nil {
+					opts.ImportMap = map[string]string{}
+				}
+				opts.ImportMap[p] = mod + "/" + ip + ";" + name
+			}
+			imported = append(imported, p)
+		}
+	}
+	for _, fd := range files {
+		walk(fd)
+	}
+
+	ctx, lim, cancel := w.limits(ctx, req.Limits)
+	defer cancel()
+	res := Compile(ctx, Request{Sources: req.Files, Files: append(names, imported...), Options: opts, Limits: lim})
+	if err := res.Err(); err != nil {
+		// The module path does not hold a package, or a limit was hit.
+		return nil, err
+	}
+	out := &ModuleResult{Module: mod, Files: res.Generated}
+	typ := protoreflect.FullName(req.Type)
+	if typ == "" {
+		if ms := s.Messages(); len(ms) > 0 {
+			for _, m := range ms {
+				if _, ok := req.Files[m.File]; ok {
+					typ = protoreflect.FullName(m.Name)
+					break
+				}
+			}
+		}
+	}
+	main, err := roundTripMain(s, res.Files, opts, typ)
+	if err != nil {
+		return nil, err
+	}
+	out.Type = string(typ)
+	out.Files = append(out.Files,
+		File{Name: "go.mod", Content: fmt.Sprintf("module %s\n\ngo %s\n", mod, GoModuleVersion)},
+		File{Name: "main.go", Content: main})
+	sortFiles(out.Files)
+	return out, nil
+}
+
+func sortFiles(fs []File) {
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+}
+
+// roundTripMain is the main.go of a Module: it unmarshals the sample value
+// of typ (the bytes the playground's Encode gives for payload.Sample),
+// marshals it again, prints the hex, unmarshals that and compares the two
+// values with the generated Equal, exiting 1 on any difference or error.
+// With no message type it only prints that.
+func roundTripMain(s *Schema, files []protoreflect.FileDescriptor, opts Options, typ protoreflect.FullName) (string, error) {
+	if typ == "" {
+		return "// The schema declares no message type to round-trip.\npackage main\n\nfunc main() { println(\"no message type in the schema\") }\n", nil
+	}
+	importPath, _, goName, err := gogen.MessageGoType(files, opts, typ)
+	if err != nil {
+		return "", &Error{Kind: KindType, Offset: -1, Message: err.Error()}
+	}
+	sample, err := s.Sample(string(typ), JSON)
+	if err != nil {
+		return "", err
+	}
+	bin, err := s.Encode(string(typ), []byte(sample), JSON, Binary)
+	if err != nil {
+		return "", err
+	}
+	var lit strings.Builder
+	h := hex.EncodeToString(bin)
+	for i := 0; i < len(h); i += 64 {
+		fmt.Fprintf(&lit, "\t%q +\n", h[i:min(i+64, len(h))])
+	}
+	lit.WriteString("\t\"\"")
+	return fmt.Sprintf(`// Command main round-trips a %[1]s through the generated code:
+// it unmarshals the playground's sample value, marshals it again, prints
+// the bytes as hex, and checks that they decode to an equal value.
+// Build and run it with: go build ./... && go run .
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"os"
+
+	pb %[2]q
+)
+
+// sample is the playground's sample value of %[1]s, encoded.
+const sample = ""+
+%[3]s
+
+func main() {
+	in, err := hex.DecodeString(sample)
+	if err != nil {
+		fail(err)
+	}
+	var m pb.%[4]s
+	if err := m.Unmarshal(in); err != nil {
+		fail(fmt.Errorf("unmarshal the sample: %%w", err))
+	}
+	out, err := m.Marshal()
+	if err != nil {
+		fail(fmt.Errorf("marshal: %%w", err))
+	}
+	fmt.Printf("%[1]s: %%d bytes\n%%x\n", len(out), out)
+	var back pb.%[4]s
+	if err := back.Unmarshal(out); err != nil {
+		fail(fmt.Errorf("unmarshal what Marshal wrote: %%w", err))
+	}
+	if !back.Equal(&m) {
+		fail(fmt.Errorf("the value read back differs from the one written"))
+	}
+	if bytes.Equal(out, in) {
+		fmt.Println("round trip ok: the same bytes as the sample")
+	} else {
+		// Map entries, for one, may be written in another order.
+		fmt.Println("round trip ok: an equal value (its bytes differ from the sample's)")
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "round trip failed:", err)
+	os.Exit(1)
+}
+`, typ, importPath, lit.String(), goName), nil
+}
