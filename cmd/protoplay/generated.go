@@ -177,11 +177,11 @@ func main() {
 		err = write("protoplay/go.mod", "module github.com/protoplay/protoplay\n\ngo 1.26\n")
 	}
 	if err == nil {
-		err = fs.WalkDir(protoplay.RuntimeSource, "runtime", func(p string, d fs.DirEntry, err error) error {
+		err = fs.WalkDir(protoplay.RuntimeSources, "runtime", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") {
 				return err
 			}
-			b, err := fs.ReadFile(protoplay.RuntimeSource, p)
+			b, err := fs.ReadFile(protoplay.RuntimeSources, p)
 			if err != nil {
 				return err
 			}
