@@ -124,11 +124,11 @@ func TestNPMPackageNodeModule(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	line, readErr := bufio.NewReader(stdout).ReadBytes('\n')
 	cmd.Process.Kill()
 	cmd.Wait()
 	if err := json.Unmarshal(line, &out); err != nil {
-		t.Fatalf("node module.mjs printed %q (%v): %s", line, err, stderr.String())
+		t.Fatalf("node module.mjs printed %q (%v; reading: %v): %s", line, err, readErr, stderr.String())
 	}
 	t.Logf("with a compiled module: %+v", out)
 	if !out.Go {
