@@ -122,6 +122,14 @@ func GoCamelCase(s string) string { return gogen.GoCamelCase(s) }
 // see gogen.ProtoJSONResolverName).
 func ProtoJSONResolverName(path string) string { return gogen.ProtoJSONResolverName(path) }
 
+// Rehome returns base with options that place every file reachable from
+// files (but the well-known types) under module, keeping each file's own
+// import path below it (see gogen.Rehome): for writing a schema's
+// generated packages into one module of their own.
+func Rehome(files []protoreflect.FileDescriptor, module string, base Options) Options {
+	return gogen.Rehome(files, module, base)
+}
+
 // MemoryInUse is the memory the Go runtime holds from the operating system,
 // in bytes, as Limits.MaxMemoryBytes counts it.
 func MemoryInUse() uint64 { return frontend.MemoryInUse() }

@@ -14,7 +14,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay"
 	"github.com/protoplay/protoplay/compiler"
@@ -73,7 +72,7 @@ func runCheckGenerated(roots, files []string, stdout, stderr io.Writer) int {
 	if printDiagnostics(stderr, res) {
 		return 1
 	}
-	opts := rehome(res.Files)
+	opts := compiler.Rehome(res.Files, checkModule, compiler.Options{})
 	// Generate the imported files too (but the well-known types): the
 	// requested ones need their packages.
 	var all []protoreflect.FileDescriptor
@@ -302,51 +301,6 @@ func eachMessage(mds protoreflect.MessageDescriptors, f func(protoreflect.Messag
 		f(md)
 		eachMessage(md.Messages(), f)
 	}
-}
-
-// rehome returns generator options that place the package of every file
-// reachable from files (but the well-known types, which are protoplay's
-// runtime) under checkModule, keeping its import path below it, so that the
-// temporary module holds them all.
-func rehome(files []protoreflect.FileDescriptor) gogen.Options {
-	opts := gogen.Options{ImportMap: map[string]string{}, Paths: "import", Module: checkModule}
-	seen := map[string]bool{}
-	var walk func(fd protoreflect.FileDescriptor)
-	walk = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		for i := 0; i < fd.Imports().Len(); i++ {
-			walk(fd.Imports().Get(i).FileDescriptor)
-		}
-		if _, ok := gogen.WellKnownImportPath(fd.Path()); ok {
-			return
-		}
-		gp := ""
-		if fo, ok := fd.Options().(*descriptorpb.FileOptions); ok {
-			gp = fo.GetGoPackage()
-		}
-		p, name, _ := strings.Cut(gp, ";")
-		if p == "" || !strings.ContainsAny(p, "./") {
-			if name == "" {
-				name = p
-			}
-			p = gogen.DefaultImportPrefix + "/" + strings.ReplaceAll(string(fd.Package()), ".", "/")
-			if fd.Package() == "" {
-				p = gogen.DefaultImportPrefix + "/" + strings.TrimSuffix(fd.Path(), ".proto")
-			}
-		}
-		v := checkModule + "/" + p
-		if name != "" {
-			v += ";" + name
-		}
-		opts.ImportMap[fd.Path()] = v
-	}
-	for _, fd := range files {
-		walk(fd)
-	}
-	return opts
 }
 
 // missingRequired reports whether m or a message below it lacks a required

@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/compiler/gogen"
@@ -43,56 +42,9 @@ func SharedDir() (string, bool) {
 }
 
 // Rehome returns generator options that place every file reachable from
-// files (except the well-known types, which live in protoplay's runtime)
-// under ModulePath, keeping its own import path and package name below it.
+// files (except the well-known types) under ModulePath (see gogen.Rehome).
 func Rehome(files []protoreflect.FileDescriptor, base gogen.Options) gogen.Options {
-	opts := base
-	opts.ImportMap = map[string]string{}
-	for k, v := range base.ImportMap {
-		opts.ImportMap[k] = v
-	}
-	seen := map[string]bool{}
-	var walk func(fd protoreflect.FileDescriptor)
-	walk = func(fd protoreflect.FileDescriptor) {
-		if seen[fd.Path()] {
-			return
-		}
-		seen[fd.Path()] = true
-		for i := 0; i < fd.Imports().Len(); i++ {
-			walk(fd.Imports().Get(i).FileDescriptor)
-		}
-		if _, ok := gogen.WellKnownImportPath(fd.Path()); ok {
-			return
-		}
-		if _, ok := opts.ImportMap[fd.Path()]; ok {
-			return
-		}
-		gp := ""
-		if fo, ok := fd.Options().(*descriptorpb.FileOptions); ok {
-			gp = fo.GetGoPackage()
-		}
-		path, name, _ := strings.Cut(gp, ";")
-		if path == "" || !strings.ContainsAny(path, "./") {
-			if name == "" {
-				name = path
-			}
-			path = "protoplay.local/" + strings.ReplaceAll(string(fd.Package()), ".", "/")
-			if fd.Package() == "" {
-				path = "protoplay.local/" + strings.TrimSuffix(fd.Path(), ".proto")
-			}
-		}
-		v := ModulePath + "/" + path
-		if name != "" {
-			v += ";" + name
-		}
-		opts.ImportMap[fd.Path()] = v
-	}
-	for _, fd := range files {
-		walk(fd)
-	}
-	opts.Paths = "import"
-	opts.Module = ModulePath
-	return opts
+	return gogen.Rehome(files, ModulePath, base)
 }
 
 // Generate compiles req, fails the test on any error, and generates its
