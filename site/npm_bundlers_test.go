@@ -295,7 +295,12 @@ func checkApp(t *testing.T, c context.Context, url string) {
 
 	// Narrow: the panes stack, and the editors still work.
 	do(t, c, chromedp.EmulateViewport(390, 844))
-	time.Sleep(300 * time.Millisecond) // the ResizeObservers
+	// The element re-lays out in the frame after its ResizeObserver fires;
+	// on a loaded machine that is well after the resize: wait until every
+	// editor has stacked (or 20 s), then check the layout.
+	waitFor("the editors to stack at 390 px", `(() => { const els = [document.getElementById("a"), document.getElementById("b"), document.getElementById("host").shadowRoot.getElementById("c")];
+  return els.every((e) => e.shadowRoot.querySelector(".root")?.classList.contains("stacked")); })()`)
+	time.Sleep(300 * time.Millisecond) // a person's pause: the page settles
 	checkLayout(390)
 	before := eval[int](t, c, compiled("a"))
 	do(t, c, script(`document.getElementById("a").value = 'syntax = "proto3";\npackage demo;\nmessage Person {\n  string name = 1;\n  map<string, int64> scores = 2;\n  bool narrow = 3;\n}\n'`))
