@@ -40,6 +40,22 @@ var jsonDiffSchemas = []string{
 // values in both directions, under each option, and on a table of valid and
 // invalid JSON inputs (see that file).
 func TestJSONDifferential(t *testing.T) {
+	runDifferential(t, "JSON", "-skip", "^TestText")
+}
+
+// TestTextDifferential runs testdata/textdiff.go.txt in the module of
+// TestJSONDifferential: the generated text-format methods are compared with
+// google.golang.org/protobuf/encoding/prototext (over dynamicpb) on random
+// values in both directions, under each option, and on a table of valid and
+// invalid text inputs and mutations of valid ones (see that file).
+func TestTextDifferential(t *testing.T) {
+	runDifferential(t, "text", "-run", "^TestText")
+}
+
+// runDifferential builds the differential module (the generated code of
+// jsonDiffSchemas, their descriptors, jsondiff.go.txt and textdiff.go.txt)
+// and runs go test in it with the given -run or -skip pattern.
+func runDifferential(t *testing.T, what, flag, pattern string) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
@@ -106,15 +122,20 @@ func TestJSONDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	extra["jsondiff/jsondiff_test.go"] = string(harness)
+	textHarness, err := os.ReadFile(filepath.Join("testdata", "textdiff.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra["jsondiff/textdiff_test.go"] = string(textHarness)
 	mod := gentest.WriteModule(t, gen, extra, true)
 	if keep := os.Getenv("PROTOPLAY_JSONDIFF_DIR"); keep != "" {
 		if err := os.CopyFS(keep, os.DirFS(mod)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-count=1", "-v", "./jsondiff/")
+	out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-count=1", "-v", flag, pattern, "./jsondiff/")
 	if err != nil {
-		t.Fatalf("JSON differential tests failed: %v\n%s", err, out)
+		t.Fatalf("%s differential tests failed: %v\n%s", what, err, out)
 	}
 	var kept []string
 	for _, line := range strings.Split(out, "\n") {

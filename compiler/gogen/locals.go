@@ -12,9 +12,9 @@ package gogen
 // change that adds a local adds it here.
 var printerLocals = []string{
 	"b", "c", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
-	"key", "keys", "knum", "known", "ktyp", "l", "m", "missing", "more", "n",
+	"key", "keys", "knum", "known", "ktyp", "kv", "l", "list", "m", "missing", "more", "n",
 	"name", "num", "o", "off", "ok", "p", "seen", "set", "size", "start", "typ",
-	"v", "val", "verr", "w", "x", "y",
+	"v", "val", "verr", "w", "which", "x", "y",
 }
 
 // stdImports are the packages other than proto packages that generated code
@@ -32,6 +32,7 @@ var stdImports = []struct{ path, name string }{
 	{"unicode/utf8", "utf8"},
 	{RuntimeImportPath, "wire"},
 	{ProtoJSONImportPath, "protojson"},
+	{ProtoTextImportPath, "prototext"},
 }
 
 // predeclared are the identifiers of Go's universe block (The Go

@@ -183,6 +183,7 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	)
 	jf.Line()
 	g.genEnumJSON(jf, ed)
+	g.genEnumText(jf, ed)
 	jf.Comment("// Enum returns a pointer to a copy of x, for explicit-presence fields.")
 	jf.Func().Params(jen.Id("x").Id(name)).Id("Enum").Params().Op("*").Id(name).Block(
 		jen.Return(jen.Op("&").Id("x")),
@@ -270,6 +271,7 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 	g.genOneofTypes(jf, mn)
 	g.genMethods(jf, mn)
 	g.genJSON(jf, mn)
+	g.genText(jf, mn)
 	// Nested messages follow, each generated on its own by renderFile.
 }
 

@@ -29,7 +29,8 @@ var reservedMethods = []string{
 	"Size", "Clone", "Equal", "MarshalAppend", "MarshalToSizedBuffer",
 	"UnmarshalDepth", "UnmarshalWith", "UnmarshalGroup", "MarshalJSON", "UnmarshalJSON",
 	"CheckInitialized", "MarshalProtoJSON", "UnmarshalProtoJSON", "EncodeProtoJSON",
-	"DecodeProtoJSON",
+	"DecodeProtoJSON", "MarshalText", "UnmarshalText", "MarshalProtoText", "UnmarshalProtoText",
+	"EncodeProtoText", "DecodeProtoText",
 }
 
 type messageNames struct {

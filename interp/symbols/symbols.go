@@ -1,6 +1,6 @@
 // Package symbols holds the compiled symbols that the interpreter (package
 // interp) exposes to interpreted generated code: protoplay's runtime
-// (runtime/wire, runtime/protojson and the well-known types of runtime/wkt) and the standard
+// (runtime/wire, runtime/protojson, runtime/prototext and the well-known types of runtime/wkt) and the standard
 // library packages the generated code imports. The tables are written by
 // yaegi's extract tool (go generate); TestSymbolsFresh in package interp
 // fails when they are stale.
@@ -16,6 +16,7 @@ var Symbols = map[string]map[string]reflect.Value{}
 // given to the extract tool.
 var Packages = []string{
 	"github.com/protoplay/protoplay/runtime/protojson",
+	"github.com/protoplay/protoplay/runtime/prototext",
 	"github.com/protoplay/protoplay/runtime/wire",
 	"github.com/protoplay/protoplay/runtime/wkt/anypb",
 	"github.com/protoplay/protoplay/runtime/wkt/apipb",
@@ -31,7 +32,7 @@ var Packages = []string{
 	"bytes", "cmp", "errors", "fmt", "maps", "math", "slices", "strconv", "strings", "unicode/utf8",
 }
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name symbols github.com/protoplay/protoplay/runtime/protojson github.com/protoplay/protoplay/runtime/wire github.com/protoplay/protoplay/runtime/wkt/anypb github.com/protoplay/protoplay/runtime/wkt/apipb github.com/protoplay/protoplay/runtime/wkt/descriptorpb github.com/protoplay/protoplay/runtime/wkt/durationpb github.com/protoplay/protoplay/runtime/wkt/emptypb github.com/protoplay/protoplay/runtime/wkt/fieldmaskpb github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb github.com/protoplay/protoplay/runtime/wkt/structpb github.com/protoplay/protoplay/runtime/wkt/timestamppb github.com/protoplay/protoplay/runtime/wkt/typepb github.com/protoplay/protoplay/runtime/wkt/wrapperspb bytes cmp errors fmt maps math slices strconv strings unicode/utf8
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name symbols github.com/protoplay/protoplay/runtime/protojson github.com/protoplay/protoplay/runtime/prototext github.com/protoplay/protoplay/runtime/wire github.com/protoplay/protoplay/runtime/wkt/anypb github.com/protoplay/protoplay/runtime/wkt/apipb github.com/protoplay/protoplay/runtime/wkt/descriptorpb github.com/protoplay/protoplay/runtime/wkt/durationpb github.com/protoplay/protoplay/runtime/wkt/emptypb github.com/protoplay/protoplay/runtime/wkt/fieldmaskpb github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb github.com/protoplay/protoplay/runtime/wkt/structpb github.com/protoplay/protoplay/runtime/wkt/timestamppb github.com/protoplay/protoplay/runtime/wkt/typepb github.com/protoplay/protoplay/runtime/wkt/wrapperspb bytes cmp errors fmt maps math slices strconv strings unicode/utf8
 
 // WirePath is runtime/wire's import path.
 const WirePath = "github.com/protoplay/protoplay/runtime/wire"

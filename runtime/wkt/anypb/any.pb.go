@@ -6,6 +6,7 @@ package anypb
 import (
 	"bytes"
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -346,6 +347,34 @@ func (m *Any) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Any) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_any_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Any) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_any_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Any) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_any_proto; it implements encoding.TextUnmarshaler.
+func (m *Any) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_any_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Any) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Any) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_any_proto))
 }
 
 // NewMessage_google_protobuf_any_proto returns a new, empty message of the type with the given

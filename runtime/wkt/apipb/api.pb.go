@@ -5,6 +5,7 @@ package apipb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
 	"github.com/protoplay/protoplay/runtime/wkt/typepb"
@@ -712,6 +713,202 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_api_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Api) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Api) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_api_proto; it implements encoding.TextUnmarshaler.
+func (m *Api) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Api) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Api) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_api_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Api) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Api.name"); err != nil {
+			return err
+		}
+	}
+	for _, x := range m.Methods {
+		e.StartMessage("methods")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Options {
+		e.StartMessage("options")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if len(m.Version) > 0 {
+		if err := e.StringUTF8("version", m.Version, "google.protobuf.Api.version"); err != nil {
+			return err
+		}
+	}
+	if m.SourceContext != nil {
+		e.StartMessage("source_context")
+		if err := m.SourceContext.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Mixins {
+		e.StartMessage("mixins")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Syntax != 0 {
+		e.Literal("syntax", m.Syntax.String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Api) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Api.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "methods":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Method)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Methods = append(m.Methods, v)
+			}
+		case "options":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(typepb.Option)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "version":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Api.version")
+			if err != nil {
+				return err
+			}
+			m.Version = v
+		case "source_context":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v := new(sourcecontextpb.SourceContext)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.SourceContext = v
+		case "mixins":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Mixin)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Mixins = append(m.Mixins, v)
+			}
+		case "syntax":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			var v typepb.Syntax
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Syntax = v
+		case "1", "2", "3", "4", "5", "6", "7":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Method represents a method of an API interface.
 type Method struct {
 	// The simple name of this method.
@@ -1301,6 +1498,172 @@ func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_api_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Method) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Method) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_api_proto; it implements encoding.TextUnmarshaler.
+func (m *Method) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Method) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Method) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_api_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Method) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Method.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.RequestTypeUrl) > 0 {
+		if err := e.StringUTF8("request_type_url", m.RequestTypeUrl, "google.protobuf.Method.request_type_url"); err != nil {
+			return err
+		}
+	}
+	if m.RequestStreaming {
+		e.Bool("request_streaming", m.RequestStreaming)
+	}
+	if len(m.ResponseTypeUrl) > 0 {
+		if err := e.StringUTF8("response_type_url", m.ResponseTypeUrl, "google.protobuf.Method.response_type_url"); err != nil {
+			return err
+		}
+	}
+	if m.ResponseStreaming {
+		e.Bool("response_streaming", m.ResponseStreaming)
+	}
+	for _, x := range m.Options {
+		e.StartMessage("options")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Syntax != 0 {
+		e.Literal("syntax", m.Syntax.String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Method) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Method.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "request_type_url":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Method.request_type_url")
+			if err != nil {
+				return err
+			}
+			m.RequestTypeUrl = v
+		case "request_streaming":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.RequestStreaming = v
+		case "response_type_url":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Method.response_type_url")
+			if err != nil {
+				return err
+			}
+			m.ResponseTypeUrl = v
+		case "response_streaming":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.ResponseStreaming = v
+		case "options":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(typepb.Option)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "syntax":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			var v typepb.Syntax
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Syntax = v
+		case "1", "2", "3", "4", "5", "6", "7":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Declares an API Interface to be included in this interface. The including
 // interface must redeclare all the methods from the included interface, but
 // documentation and options are inherited as follows:
@@ -1676,6 +2039,96 @@ func (m *Mixin) DecodeProtoJSON(d *protojson.Decoder) error {
 				return err
 			}
 			m.Root = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_api_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Mixin) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Mixin) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_api_proto; it implements encoding.TextUnmarshaler.
+func (m *Mixin) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Mixin) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Mixin) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_api_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Mixin) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Mixin.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.Root) > 0 {
+		if err := e.StringUTF8("root", m.Root, "google.protobuf.Mixin.root"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Mixin) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Mixin.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "root":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Mixin.root")
+			if err != nil {
+				return err
+			}
+			m.Root = v
+		case "1", "2":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err

@@ -6,6 +6,7 @@ package descriptorpb
 import (
 	"bytes"
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
@@ -179,6 +180,58 @@ func (x *Edition) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.Edition")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = Edition(num)
+		return nil
+	}
+	switch name {
+	case "EDITION_UNKNOWN":
+		*x = 0
+		return nil
+	case "EDITION_LEGACY":
+		*x = 900
+		return nil
+	case "EDITION_PROTO2":
+		*x = 998
+		return nil
+	case "EDITION_PROTO3":
+		*x = 999
+		return nil
+	case "EDITION_2023":
+		*x = 1000
+		return nil
+	case "EDITION_2024":
+		*x = 1001
+		return nil
+	case "EDITION_1_TEST_ONLY":
+		*x = 1
+		return nil
+	case "EDITION_2_TEST_ONLY":
+		*x = 2
+		return nil
+	case "EDITION_99997_TEST_ONLY":
+		*x = 99997
+		return nil
+	case "EDITION_99998_TEST_ONLY":
+		*x = 99998
+		return nil
+	case "EDITION_99999_TEST_ONLY":
+		*x = 99999
+		return nil
+	case "EDITION_MAX":
+		*x = 2147483647
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.Edition")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -469,6 +522,93 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.File = append(m.File, v)
 			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FileDescriptorSet) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FileDescriptorSet) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FileDescriptorSet) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FileDescriptorSet) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FileDescriptorSet) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FileDescriptorSet) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.File {
+		e.StartMessage("file")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FileDescriptorSet) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "file":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FileDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.File = append(m.File, v)
+			}
+		case "1":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -1647,6 +1787,318 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FileDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FileDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FileDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FileDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FileDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FileDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	if m.Package != nil {
+		e.String("package", *m.Package)
+	}
+	for _, x := range m.Dependency {
+		e.String("dependency", x)
+	}
+	for _, x := range m.PublicDependency {
+		e.Int("public_dependency", int64(x))
+	}
+	for _, x := range m.WeakDependency {
+		e.Int("weak_dependency", int64(x))
+	}
+	for _, x := range m.MessageType {
+		e.StartMessage("message_type")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.EnumType {
+		e.StartMessage("enum_type")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Service {
+		e.StartMessage("service")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Extension {
+		e.StartMessage("extension")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.SourceCodeInfo != nil {
+		e.StartMessage("source_code_info")
+		if err := m.SourceCodeInfo.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Syntax != nil {
+		e.String("syntax", *m.Syntax)
+	}
+	if m.Edition != nil {
+		e.Literal("edition", (*m.Edition).String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "package":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Package = &v
+		case "dependency":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.Dependency = append(m.Dependency, v)
+			}
+		case "public_dependency":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.PublicDependency = append(m.PublicDependency, v)
+			}
+		case "weak_dependency":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.WeakDependency = append(m.WeakDependency, v)
+			}
+		case "message_type":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.MessageType = append(m.MessageType, v)
+			}
+		case "enum_type":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.EnumType = append(m.EnumType, v)
+			}
+		case "service":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(ServiceDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Service = append(m.Service, v)
+			}
+		case "extension":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Extension = append(m.Extension, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			v := new(FileOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "source_code_info":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			v := new(SourceCodeInfo)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.SourceCodeInfo = v
+		case "syntax":
+			if err := d.Mark(seen[:], 11); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Syntax = &v
+		case "edition":
+			if err := d.Mark(seen[:], 12); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Edition = &v
+		case "1", "2", "3", "10", "11", "4", "5", "6", "7", "8", "9", "12", "14":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a message type.
 type DescriptorProto struct {
 	Name           *string
@@ -2660,6 +3112,300 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *DescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *DescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *DescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *DescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *DescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *DescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	for _, x := range m.Field {
+		e.StartMessage("field")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Extension {
+		e.StartMessage("extension")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.NestedType {
+		e.StartMessage("nested_type")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.EnumType {
+		e.StartMessage("enum_type")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.ExtensionRange {
+		e.StartMessage("extension_range")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.OneofDecl {
+		e.StartMessage("oneof_decl")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.ReservedRange {
+		e.StartMessage("reserved_range")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.ReservedName {
+		e.String("reserved_name", x)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *DescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "field":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Field = append(m.Field, v)
+			}
+		case "extension":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Extension = append(m.Extension, v)
+			}
+		case "nested_type":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.NestedType = append(m.NestedType, v)
+			}
+		case "enum_type":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.EnumType = append(m.EnumType, v)
+			}
+		case "extension_range":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto_ExtensionRange)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.ExtensionRange = append(m.ExtensionRange, v)
+			}
+		case "oneof_decl":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(OneofDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.OneofDecl = append(m.OneofDecl, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			v := new(MessageOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "reserved_range":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(DescriptorProto_ReservedRange)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.ReservedRange = append(m.ReservedRange, v)
+			}
+		case "reserved_name":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.ReservedName = append(m.ReservedName, v)
+			}
+		case "1", "2", "6", "3", "4", "5", "8", "7", "9", "10":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type DescriptorProto_ExtensionRange struct {
 	// Inclusive.
 	Start *int32
@@ -3035,6 +3781,108 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *DescriptorProto_ExtensionRange) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *DescriptorProto_ExtensionRange) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *DescriptorProto_ExtensionRange) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *DescriptorProto_ExtensionRange) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *DescriptorProto_ExtensionRange) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *DescriptorProto_ExtensionRange) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Start != nil {
+		e.Int("start", int64(*m.Start))
+	}
+	if m.End != nil {
+		e.Int("end", int64(*m.End))
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *DescriptorProto_ExtensionRange) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "start":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Start = &v
+		case "end":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(ExtensionRangeOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "1", "2", "3":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Range of reserved tag numbers. Reserved tag numbers may not be used by
 // fields or extension ranges in the same message. Reserved ranges may
 // not overlap.
@@ -3340,6 +4188,92 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *DescriptorProto_ReservedRange) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *DescriptorProto_ReservedRange) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *DescriptorProto_ReservedRange) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *DescriptorProto_ReservedRange) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *DescriptorProto_ReservedRange) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *DescriptorProto_ReservedRange) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Start != nil {
+		e.Int("start", int64(*m.Start))
+	}
+	if m.End != nil {
+		e.Int("end", int64(*m.End))
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *DescriptorProto_ReservedRange) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "start":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Start = &v
+		case "end":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		case "1", "2":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // The verification state of the extension range.
 type ExtensionRangeOptions_VerificationState int32
 
@@ -3413,6 +4347,28 @@ func (x *ExtensionRangeOptions_VerificationState) DecodeProtoJSON(d *protojson.D
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.ExtensionRangeOptions.VerificationState")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *ExtensionRangeOptions_VerificationState) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = ExtensionRangeOptions_VerificationState(num)
+		return nil
+	}
+	switch name {
+	case "DECLARATION":
+		*x = 0
+		return nil
+	case "UNVERIFIED":
+		*x = 1
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.ExtensionRangeOptions.VerificationState")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -3931,6 +4887,148 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *ExtensionRangeOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *ExtensionRangeOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *ExtensionRangeOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *ExtensionRangeOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *ExtensionRangeOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *ExtensionRangeOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Declaration {
+		e.StartMessage("declaration")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Verification != nil {
+		e.Literal("verification", (*m.Verification).String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *ExtensionRangeOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "declaration":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(ExtensionRangeOptions_Declaration)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Declaration = append(m.Declaration, v)
+			}
+		case "features":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "verification":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			var v ExtensionRangeOptions_VerificationState
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Verification = &v
+		case "999", "2", "50", "3":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type ExtensionRangeOptions_Declaration struct {
 	// The extension number declared within the extension range.
 	Number *int32
@@ -4405,6 +5503,128 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *ExtensionRangeOptions_Declaration) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *ExtensionRangeOptions_Declaration) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *ExtensionRangeOptions_Declaration) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *ExtensionRangeOptions_Declaration) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *ExtensionRangeOptions_Declaration) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *ExtensionRangeOptions_Declaration) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Number != nil {
+		e.Int("number", int64(*m.Number))
+	}
+	if m.FullName != nil {
+		e.String("full_name", *m.FullName)
+	}
+	if m.Type != nil {
+		e.String("type", *m.Type)
+	}
+	if m.Reserved != nil {
+		e.Bool("reserved", *m.Reserved)
+	}
+	if m.Repeated != nil {
+		e.Bool("repeated", *m.Repeated)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *ExtensionRangeOptions_Declaration) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "number":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = &v
+		case "full_name":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.FullName = &v
+		case "type":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Type = &v
+		case "reserved":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Reserved = &v
+		case "repeated":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Repeated = &v
+		case "1", "2", "3", "5", "6":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FieldDescriptorProto_Type int32
 
 const (
@@ -4621,6 +5841,76 @@ func (x *FieldDescriptorProto_Type) DecodeProtoJSON(d *protojson.Decoder) (ok bo
 	return false, d.UnknownEnumName("google.protobuf.FieldDescriptorProto.Type")
 }
 
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FieldDescriptorProto_Type) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FieldDescriptorProto_Type(num)
+		return nil
+	}
+	switch name {
+	case "TYPE_DOUBLE":
+		*x = 1
+		return nil
+	case "TYPE_FLOAT":
+		*x = 2
+		return nil
+	case "TYPE_INT64":
+		*x = 3
+		return nil
+	case "TYPE_UINT64":
+		*x = 4
+		return nil
+	case "TYPE_INT32":
+		*x = 5
+		return nil
+	case "TYPE_FIXED64":
+		*x = 6
+		return nil
+	case "TYPE_FIXED32":
+		*x = 7
+		return nil
+	case "TYPE_BOOL":
+		*x = 8
+		return nil
+	case "TYPE_STRING":
+		*x = 9
+		return nil
+	case "TYPE_GROUP":
+		*x = 10
+		return nil
+	case "TYPE_MESSAGE":
+		*x = 11
+		return nil
+	case "TYPE_BYTES":
+		*x = 12
+		return nil
+	case "TYPE_UINT32":
+		*x = 13
+		return nil
+	case "TYPE_ENUM":
+		*x = 14
+		return nil
+	case "TYPE_SFIXED32":
+		*x = 15
+		return nil
+	case "TYPE_SFIXED64":
+		*x = 16
+		return nil
+	case "TYPE_SINT32":
+		*x = 17
+		return nil
+	case "TYPE_SINT64":
+		*x = 18
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FieldDescriptorProto.Type")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FieldDescriptorProto_Type) Enum() *FieldDescriptorProto_Type {
 	return &x
@@ -4709,6 +5999,31 @@ func (x *FieldDescriptorProto_Label) DecodeProtoJSON(d *protojson.Decoder) (ok b
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FieldDescriptorProto.Label")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FieldDescriptorProto_Label) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FieldDescriptorProto_Label(num)
+		return nil
+	}
+	switch name {
+	case "LABEL_OPTIONAL":
+		*x = 1
+		return nil
+	case "LABEL_REPEATED":
+		*x = 3
+		return nil
+	case "LABEL_REQUIRED":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FieldDescriptorProto.Label")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -5581,6 +6896,204 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FieldDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FieldDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FieldDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FieldDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FieldDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FieldDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	if m.Number != nil {
+		e.Int("number", int64(*m.Number))
+	}
+	if m.Label != nil {
+		e.Literal("label", (*m.Label).String())
+	}
+	if m.Type != nil {
+		e.Literal("type", (*m.Type).String())
+	}
+	if m.TypeName != nil {
+		e.String("type_name", *m.TypeName)
+	}
+	if m.Extendee != nil {
+		e.String("extendee", *m.Extendee)
+	}
+	if m.DefaultValue != nil {
+		e.String("default_value", *m.DefaultValue)
+	}
+	if m.OneofIndex != nil {
+		e.Int("oneof_index", int64(*m.OneofIndex))
+	}
+	if m.JsonName != nil {
+		e.String("json_name", *m.JsonName)
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Proto3Optional != nil {
+		e.Bool("proto3_optional", *m.Proto3Optional)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FieldDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "number":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = &v
+		case "label":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			var v FieldDescriptorProto_Label
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Label = &v
+		case "type":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			var v FieldDescriptorProto_Type
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Type = &v
+		case "type_name":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.TypeName = &v
+		case "extendee":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Extendee = &v
+		case "default_value":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.DefaultValue = &v
+		case "oneof_index":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.OneofIndex = &v
+		case "json_name":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JsonName = &v
+		case "options":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			v := new(FieldOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "proto3_optional":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Proto3Optional = &v
+		case "1", "3", "4", "5", "6", "2", "7", "9", "10", "8", "17":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes a oneof.
 type OneofDescriptorProto struct {
 	Name    *string
@@ -5896,6 +7409,96 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				return err
 			}
 			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *OneofDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *OneofDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *OneofDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *OneofDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *OneofDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *OneofDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *OneofDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "options":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v := new(OneofOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "1", "2":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -6475,6 +8078,170 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *EnumDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *EnumDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *EnumDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *EnumDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *EnumDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *EnumDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	for _, x := range m.Value {
+		e.StartMessage("value")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.ReservedRange {
+		e.StartMessage("reserved_range")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.ReservedName {
+		e.String("reserved_name", x)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *EnumDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "value":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumValueDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Value = append(m.Value, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(EnumOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "reserved_range":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumDescriptorProto_EnumReservedRange)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.ReservedRange = append(m.ReservedRange, v)
+			}
+		case "reserved_name":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.ReservedName = append(m.ReservedName, v)
+			}
+		case "1", "2", "3", "4", "5":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Range of reserved numeric values. Reserved values may not be used by
 // entries in the same enum. Reserved ranges may not overlap.
 //
@@ -6775,6 +8542,92 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 				return err
 			}
 			m.End = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *EnumDescriptorProto_EnumReservedRange) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *EnumDescriptorProto_EnumReservedRange) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *EnumDescriptorProto_EnumReservedRange) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *EnumDescriptorProto_EnumReservedRange) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Start != nil {
+		e.Int("start", int64(*m.Start))
+	}
+	if m.End != nil {
+		e.Int("end", int64(*m.End))
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "start":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Start = &v
+		case "end":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		case "1", "2":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -7151,6 +9004,108 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				return err
 			}
 			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *EnumValueDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *EnumValueDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *EnumValueDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *EnumValueDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *EnumValueDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *EnumValueDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	if m.Number != nil {
+		e.Int("number", int64(*m.Number))
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *EnumValueDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "number":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = &v
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(EnumValueOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "1", "2", "3":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -7563,6 +9518,122 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				return err
 			}
 			m.Options = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *ServiceDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *ServiceDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *ServiceDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *ServiceDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *ServiceDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *ServiceDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	for _, x := range m.Method {
+		e.StartMessage("method")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *ServiceDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "method":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(MethodDescriptorProto)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Method = append(m.Method, v)
+			}
+		case "options":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(ServiceOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "1", "2", "3":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -8120,6 +10191,144 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *MethodDescriptorProto) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *MethodDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *MethodDescriptorProto) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *MethodDescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *MethodDescriptorProto) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *MethodDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Name != nil {
+		e.String("name", *m.Name)
+	}
+	if m.InputType != nil {
+		e.String("input_type", *m.InputType)
+	}
+	if m.OutputType != nil {
+		e.String("output_type", *m.OutputType)
+	}
+	if m.Options != nil {
+		e.StartMessage("options")
+		if err := m.Options.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.ClientStreaming != nil {
+		e.Bool("client_streaming", *m.ClientStreaming)
+	}
+	if m.ServerStreaming != nil {
+		e.Bool("server_streaming", *m.ServerStreaming)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *MethodDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Name = &v
+		case "input_type":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.InputType = &v
+		case "output_type":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.OutputType = &v
+		case "options":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v := new(MethodOptions)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Options = v
+		case "client_streaming":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.ClientStreaming = &v
+		case "server_streaming":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.ServerStreaming = &v
+		case "1", "2", "3", "4", "5", "6":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Generated classes can be optimized for speed or code size.
 type FileOptions_OptimizeMode int32
 
@@ -8205,6 +10414,31 @@ func (x *FileOptions_OptimizeMode) DecodeProtoJSON(d *protojson.Decoder) (ok boo
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FileOptions.OptimizeMode")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FileOptions_OptimizeMode) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FileOptions_OptimizeMode(num)
+		return nil
+	}
+	switch name {
+	case "SPEED":
+		*x = 1
+		return nil
+	case "CODE_SIZE":
+		*x = 2
+		return nil
+	case "LITE_RUNTIME":
+		*x = 3
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FileOptions.OptimizeMode")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -9697,6 +11931,342 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FileOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FileOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FileOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FileOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FileOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FileOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.JavaPackage != nil {
+		e.String("java_package", *m.JavaPackage)
+	}
+	if m.JavaOuterClassname != nil {
+		e.String("java_outer_classname", *m.JavaOuterClassname)
+	}
+	if m.JavaMultipleFiles != nil {
+		e.Bool("java_multiple_files", *m.JavaMultipleFiles)
+	}
+	if m.JavaGenerateEqualsAndHash != nil {
+		e.Bool("java_generate_equals_and_hash", *m.JavaGenerateEqualsAndHash)
+	}
+	if m.JavaStringCheckUtf8 != nil {
+		e.Bool("java_string_check_utf8", *m.JavaStringCheckUtf8)
+	}
+	if m.OptimizeFor != nil {
+		e.Literal("optimize_for", (*m.OptimizeFor).String())
+	}
+	if m.GoPackage != nil {
+		e.String("go_package", *m.GoPackage)
+	}
+	if m.CcGenericServices != nil {
+		e.Bool("cc_generic_services", *m.CcGenericServices)
+	}
+	if m.JavaGenericServices != nil {
+		e.Bool("java_generic_services", *m.JavaGenericServices)
+	}
+	if m.PyGenericServices != nil {
+		e.Bool("py_generic_services", *m.PyGenericServices)
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	if m.CcEnableArenas != nil {
+		e.Bool("cc_enable_arenas", *m.CcEnableArenas)
+	}
+	if m.ObjcClassPrefix != nil {
+		e.String("objc_class_prefix", *m.ObjcClassPrefix)
+	}
+	if m.CsharpNamespace != nil {
+		e.String("csharp_namespace", *m.CsharpNamespace)
+	}
+	if m.SwiftPrefix != nil {
+		e.String("swift_prefix", *m.SwiftPrefix)
+	}
+	if m.PhpClassPrefix != nil {
+		e.String("php_class_prefix", *m.PhpClassPrefix)
+	}
+	if m.PhpNamespace != nil {
+		e.String("php_namespace", *m.PhpNamespace)
+	}
+	if m.PhpMetadataNamespace != nil {
+		e.String("php_metadata_namespace", *m.PhpMetadataNamespace)
+	}
+	if m.RubyPackage != nil {
+		e.String("ruby_package", *m.RubyPackage)
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FileOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "java_package":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JavaPackage = &v
+		case "java_outer_classname":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.JavaOuterClassname = &v
+		case "java_multiple_files":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaMultipleFiles = &v
+		case "java_generate_equals_and_hash":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaGenerateEqualsAndHash = &v
+		case "java_string_check_utf8":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaStringCheckUtf8 = &v
+		case "optimize_for":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			var v FileOptions_OptimizeMode
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.OptimizeFor = &v
+		case "go_package":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.GoPackage = &v
+		case "cc_generic_services":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.CcGenericServices = &v
+		case "java_generic_services":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.JavaGenericServices = &v
+		case "py_generic_services":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.PyGenericServices = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "cc_enable_arenas":
+			if err := d.Mark(seen[:], 11); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.CcEnableArenas = &v
+		case "objc_class_prefix":
+			if err := d.Mark(seen[:], 12); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.ObjcClassPrefix = &v
+		case "csharp_namespace":
+			if err := d.Mark(seen[:], 13); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.CsharpNamespace = &v
+		case "swift_prefix":
+			if err := d.Mark(seen[:], 14); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.SwiftPrefix = &v
+		case "php_class_prefix":
+			if err := d.Mark(seen[:], 15); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.PhpClassPrefix = &v
+		case "php_namespace":
+			if err := d.Mark(seen[:], 16); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.PhpNamespace = &v
+		case "php_metadata_namespace":
+			if err := d.Mark(seen[:], 17); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.PhpMetadataNamespace = &v
+		case "ruby_package":
+			if err := d.Mark(seen[:], 18); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RubyPackage = &v
+		case "features":
+			if err := d.Mark(seen[:], 19); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "1", "8", "10", "20", "27", "9", "11", "16", "17", "18", "23", "31", "36", "37", "39", "40", "41", "44", "45", "50", "999":
+			return d.ByNumber()
+		case "php_generic_services":
+			if err := d.Skip(); err != nil {
+				return err
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type MessageOptions struct {
 	// Set true to use the old proto1 MessageSet wire format for extensions.
 	// This is provided for backwards-compatibility with the MessageSet wire
@@ -10387,6 +12957,170 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *MessageOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *MessageOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *MessageOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *MessageOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *MessageOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *MessageOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.MessageSetWireFormat != nil {
+		e.Bool("message_set_wire_format", *m.MessageSetWireFormat)
+	}
+	if m.NoStandardDescriptorAccessor != nil {
+		e.Bool("no_standard_descriptor_accessor", *m.NoStandardDescriptorAccessor)
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	if m.MapEntry != nil {
+		e.Bool("map_entry", *m.MapEntry)
+	}
+	if m.DeprecatedLegacyJsonFieldConflicts != nil {
+		e.Bool("deprecated_legacy_json_field_conflicts", *m.DeprecatedLegacyJsonFieldConflicts)
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *MessageOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "message_set_wire_format":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.MessageSetWireFormat = &v
+		case "no_standard_descriptor_accessor":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.NoStandardDescriptorAccessor = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "map_entry":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.MapEntry = &v
+		case "deprecated_legacy_json_field_conflicts":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DeprecatedLegacyJsonFieldConflicts = &v
+		case "features":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "1", "2", "3", "7", "11", "12", "999":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FieldOptions_CType int32
 
 const (
@@ -10473,6 +13207,31 @@ func (x *FieldOptions_CType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.CType")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FieldOptions_CType) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FieldOptions_CType(num)
+		return nil
+	}
+	switch name {
+	case "STRING":
+		*x = 0
+		return nil
+	case "CORD":
+		*x = 1
+		return nil
+	case "STRING_PIECE":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FieldOptions.CType")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -10564,6 +13323,31 @@ func (x *FieldOptions_JSType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, er
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.JSType")
 }
 
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FieldOptions_JSType) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FieldOptions_JSType(num)
+		return nil
+	}
+	switch name {
+	case "JS_NORMAL":
+		*x = 0
+		return nil
+	case "JS_STRING":
+		*x = 1
+		return nil
+	case "JS_NUMBER":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FieldOptions.JSType")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FieldOptions_JSType) Enum() *FieldOptions_JSType {
 	return &x
@@ -10651,6 +13435,31 @@ func (x *FieldOptions_OptionRetention) DecodeProtoJSON(d *protojson.Decoder) (ok
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.OptionRetention")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FieldOptions_OptionRetention) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FieldOptions_OptionRetention(num)
+		return nil
+	}
+	switch name {
+	case "RETENTION_UNKNOWN":
+		*x = 0
+		return nil
+	case "RETENTION_RUNTIME":
+		*x = 1
+		return nil
+	case "RETENTION_SOURCE":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FieldOptions.OptionRetention")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -10797,6 +13606,52 @@ func (x *FieldOptions_OptionTargetType) DecodeProtoJSON(d *protojson.Decoder) (o
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.OptionTargetType")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FieldOptions_OptionTargetType) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FieldOptions_OptionTargetType(num)
+		return nil
+	}
+	switch name {
+	case "TARGET_TYPE_UNKNOWN":
+		*x = 0
+		return nil
+	case "TARGET_TYPE_FILE":
+		*x = 1
+		return nil
+	case "TARGET_TYPE_EXTENSION_RANGE":
+		*x = 2
+		return nil
+	case "TARGET_TYPE_MESSAGE":
+		*x = 3
+		return nil
+	case "TARGET_TYPE_FIELD":
+		*x = 4
+		return nil
+	case "TARGET_TYPE_ONEOF":
+		*x = 5
+		return nil
+	case "TARGET_TYPE_ENUM":
+		*x = 6
+		return nil
+	case "TARGET_TYPE_ENUM_ENTRY":
+		*x = 7
+		return nil
+	case "TARGET_TYPE_SERVICE":
+		*x = 8
+		return nil
+	case "TARGET_TYPE_METHOD":
+		*x = 9
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FieldOptions.OptionTargetType")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -11977,6 +14832,282 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FieldOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FieldOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FieldOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FieldOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FieldOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FieldOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Ctype != nil {
+		e.Literal("ctype", (*m.Ctype).String())
+	}
+	if m.Packed != nil {
+		e.Bool("packed", *m.Packed)
+	}
+	if m.Jstype != nil {
+		e.Literal("jstype", (*m.Jstype).String())
+	}
+	if m.Lazy != nil {
+		e.Bool("lazy", *m.Lazy)
+	}
+	if m.UnverifiedLazy != nil {
+		e.Bool("unverified_lazy", *m.UnverifiedLazy)
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	if m.Weak != nil {
+		e.Bool("weak", *m.Weak)
+	}
+	if m.DebugRedact != nil {
+		e.Bool("debug_redact", *m.DebugRedact)
+	}
+	if m.Retention != nil {
+		e.Literal("retention", (*m.Retention).String())
+	}
+	for _, x := range m.Targets {
+		e.Literal("targets", x.String())
+	}
+	for _, x := range m.EditionDefaults {
+		e.StartMessage("edition_defaults")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.FeatureSupport != nil {
+		e.StartMessage("feature_support")
+		if err := m.FeatureSupport.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FieldOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "ctype":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			var v FieldOptions_CType
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Ctype = &v
+		case "packed":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Packed = &v
+		case "jstype":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			var v FieldOptions_JSType
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Jstype = &v
+		case "lazy":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Lazy = &v
+		case "unverified_lazy":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.UnverifiedLazy = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "weak":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Weak = &v
+		case "debug_redact":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DebugRedact = &v
+		case "retention":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			var v FieldOptions_OptionRetention
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Retention = &v
+		case "targets":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				var v FieldOptions_OptionTargetType
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Targets = append(m.Targets, v)
+			}
+		case "edition_defaults":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FieldOptions_EditionDefault)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.EditionDefaults = append(m.EditionDefaults, v)
+			}
+		case "features":
+			if err := d.Mark(seen[:], 11); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "feature_support":
+			if err := d.Mark(seen[:], 12); err != nil {
+				return err
+			}
+			v := new(FieldOptions_FeatureSupport)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.FeatureSupport = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "1", "2", "6", "5", "15", "3", "10", "16", "17", "19", "20", "21", "22", "999":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FieldOptions_EditionDefault struct {
 	Edition *Edition
 	// Textproto value.
@@ -12280,6 +15411,92 @@ func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) erro
 				return err
 			}
 			m.Value = &v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FieldOptions_EditionDefault) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FieldOptions_EditionDefault) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FieldOptions_EditionDefault) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FieldOptions_EditionDefault) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FieldOptions_EditionDefault) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FieldOptions_EditionDefault) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Edition != nil {
+		e.Literal("edition", (*m.Edition).String())
+	}
+	if m.Value != nil {
+		e.String("value", *m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FieldOptions_EditionDefault) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "edition":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Edition = &v
+		case "value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Value = &v
+		case "3", "2":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -12731,6 +15948,116 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FieldOptions_FeatureSupport) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FieldOptions_FeatureSupport) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FieldOptions_FeatureSupport) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FieldOptions_FeatureSupport) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FieldOptions_FeatureSupport) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FieldOptions_FeatureSupport) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.EditionIntroduced != nil {
+		e.Literal("edition_introduced", (*m.EditionIntroduced).String())
+	}
+	if m.EditionDeprecated != nil {
+		e.Literal("edition_deprecated", (*m.EditionDeprecated).String())
+	}
+	if m.DeprecationWarning != nil {
+		e.String("deprecation_warning", *m.DeprecationWarning)
+	}
+	if m.EditionRemoved != nil {
+		e.Literal("edition_removed", (*m.EditionRemoved).String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FieldOptions_FeatureSupport) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "edition_introduced":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EditionIntroduced = &v
+		case "edition_deprecated":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EditionDeprecated = &v
+		case "deprecation_warning":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.DeprecationWarning = &v
+		case "edition_removed":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EditionRemoved = &v
+		case "1", "2", "3", "4":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type OneofOptions struct {
 	// Any features defined in the specific edition.
 	Features *FeatureSet
@@ -13077,6 +16404,110 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *OneofOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *OneofOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *OneofOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *OneofOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *OneofOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *OneofOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *OneofOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "features":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "1", "999":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -13610,6 +17041,146 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *EnumOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *EnumOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *EnumOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *EnumOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *EnumOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *EnumOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.AllowAlias != nil {
+		e.Bool("allow_alias", *m.AllowAlias)
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	if m.DeprecatedLegacyJsonFieldConflicts != nil {
+		e.Bool("deprecated_legacy_json_field_conflicts", *m.DeprecatedLegacyJsonFieldConflicts)
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *EnumOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "allow_alias":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.AllowAlias = &v
+		case "deprecated":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "deprecated_legacy_json_field_conflicts":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DeprecatedLegacyJsonFieldConflicts = &v
+		case "features":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "2", "3", "6", "7", "999":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -14154,6 +17725,150 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *EnumValueOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *EnumValueOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *EnumValueOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *EnumValueOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *EnumValueOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *EnumValueOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.DebugRedact != nil {
+		e.Bool("debug_redact", *m.DebugRedact)
+	}
+	if m.FeatureSupport != nil {
+		e.StartMessage("feature_support")
+		if err := m.FeatureSupport.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *EnumValueOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "deprecated":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "features":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "debug_redact":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.DebugRedact = &v
+		case "feature_support":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v := new(FieldOptions_FeatureSupport)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.FeatureSupport = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "1", "2", "3", "4", "999":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type ServiceOptions struct {
 	// Any features defined in the specific edition.
 	Features *FeatureSet
@@ -14572,6 +18287,122 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *ServiceOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *ServiceOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *ServiceOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *ServiceOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *ServiceOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *ServiceOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *ServiceOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "features":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "deprecated":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "34", "33", "999":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Is this method side-effect-free (or safe in HTTP parlance), or idempotent,
 // or neither? HTTP based RPC implementation may choose GET verb for safe
 // methods, and PUT verb for idempotent methods instead of the default POST.
@@ -14656,6 +18487,31 @@ func (x *MethodOptions_IdempotencyLevel) DecodeProtoJSON(d *protojson.Decoder) (
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.MethodOptions.IdempotencyLevel")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *MethodOptions_IdempotencyLevel) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = MethodOptions_IdempotencyLevel(num)
+		return nil
+	}
+	switch name {
+	case "IDEMPOTENCY_UNKNOWN":
+		*x = 0
+		return nil
+	case "NO_SIDE_EFFECTS":
+		*x = 1
+		return nil
+	case "IDEMPOTENT":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.MethodOptions.IdempotencyLevel")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -15136,6 +18992,134 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *MethodOptions) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *MethodOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *MethodOptions) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *MethodOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *MethodOptions) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *MethodOptions) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Deprecated != nil {
+		e.Bool("deprecated", *m.Deprecated)
+	}
+	if m.IdempotencyLevel != nil {
+		e.Literal("idempotency_level", (*m.IdempotencyLevel).String())
+	}
+	if m.Features != nil {
+		e.StartMessage("features")
+		if err := m.Features.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.UninterpretedOption {
+		e.StartMessage("uninterpreted_option")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *MethodOptions) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "deprecated":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Deprecated = &v
+		case "idempotency_level":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			var v MethodOptions_IdempotencyLevel
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.IdempotencyLevel = &v
+		case "features":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Features = v
+		case "uninterpreted_option":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.UninterpretedOption = append(m.UninterpretedOption, v)
+			}
+		case "33", "34", "35", "999":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -15760,6 +19744,166 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *UninterpretedOption) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *UninterpretedOption) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *UninterpretedOption) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *UninterpretedOption) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *UninterpretedOption) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *UninterpretedOption) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Name {
+		e.StartMessage("name")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.IdentifierValue != nil {
+		e.String("identifier_value", *m.IdentifierValue)
+	}
+	if m.PositiveIntValue != nil {
+		e.Uint("positive_int_value", *m.PositiveIntValue)
+	}
+	if m.NegativeIntValue != nil {
+		e.Int("negative_int_value", *m.NegativeIntValue)
+	}
+	if m.DoubleValue != nil {
+		e.Float64("double_value", *m.DoubleValue)
+	}
+	if m.StringValue != nil {
+		e.ByteString("string_value", m.StringValue)
+	}
+	if m.AggregateValue != nil {
+		e.String("aggregate_value", *m.AggregateValue)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *UninterpretedOption) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(UninterpretedOption_NamePart)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Name = append(m.Name, v)
+			}
+		case "identifier_value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.IdentifierValue = &v
+		case "positive_int_value":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Uint64()
+			if err != nil {
+				return err
+			}
+			m.PositiveIntValue = &v
+		case "negative_int_value":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.Int64()
+			if err != nil {
+				return err
+			}
+			m.NegativeIntValue = &v
+		case "double_value":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.Float64()
+			if err != nil {
+				return err
+			}
+			m.DoubleValue = &v
+		case "string_value":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v, err := d.Bytes()
+			if err != nil {
+				return err
+			}
+			m.StringValue = v
+		case "aggregate_value":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.AggregateValue = &v
+		case "2", "3", "4", "5", "6", "7", "8":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // The name of the uninterpreted option.  Each string represents a segment in
 // a dot-separated name.  is_extension is true iff a segment represents an
 // extension (denoted with parentheses in options specs in .proto files).
@@ -16088,6 +20232,92 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *UninterpretedOption_NamePart) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *UninterpretedOption_NamePart) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *UninterpretedOption_NamePart) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *UninterpretedOption_NamePart) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *UninterpretedOption_NamePart) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *UninterpretedOption_NamePart) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.NamePart != nil {
+		e.String("name_part", *m.NamePart)
+	}
+	if m.IsExtension != nil {
+		e.Bool("is_extension", *m.IsExtension)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *UninterpretedOption_NamePart) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name_part":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.NamePart = &v
+		case "is_extension":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.IsExtension = &v
+		case "1", "2":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 type FeatureSet_FieldPresence int32
 
 const (
@@ -16177,6 +20407,34 @@ func (x *FeatureSet_FieldPresence) DecodeProtoJSON(d *protojson.Decoder) (ok boo
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.FieldPresence")
 }
 
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_FieldPresence) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_FieldPresence(num)
+		return nil
+	}
+	switch name {
+	case "FIELD_PRESENCE_UNKNOWN":
+		*x = 0
+		return nil
+	case "EXPLICIT":
+		*x = 1
+		return nil
+	case "IMPLICIT":
+		*x = 2
+		return nil
+	case "LEGACY_REQUIRED":
+		*x = 3
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.FieldPresence")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FeatureSet_FieldPresence) Enum() *FeatureSet_FieldPresence {
 	return &x
@@ -16261,6 +20519,31 @@ func (x *FeatureSet_EnumType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, er
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.EnumType")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_EnumType) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_EnumType(num)
+		return nil
+	}
+	switch name {
+	case "ENUM_TYPE_UNKNOWN":
+		*x = 0
+		return nil
+	case "OPEN":
+		*x = 1
+		return nil
+	case "CLOSED":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.EnumType")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -16349,6 +20632,31 @@ func (x *FeatureSet_RepeatedFieldEncoding) DecodeProtoJSON(d *protojson.Decoder)
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.RepeatedFieldEncoding")
 }
 
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_RepeatedFieldEncoding) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_RepeatedFieldEncoding(num)
+		return nil
+	}
+	switch name {
+	case "REPEATED_FIELD_ENCODING_UNKNOWN":
+		*x = 0
+		return nil
+	case "PACKED":
+		*x = 1
+		return nil
+	case "EXPANDED":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.RepeatedFieldEncoding")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FeatureSet_RepeatedFieldEncoding) Enum() *FeatureSet_RepeatedFieldEncoding {
 	return &x
@@ -16433,6 +20741,31 @@ func (x *FeatureSet_Utf8Validation) DecodeProtoJSON(d *protojson.Decoder) (ok bo
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.Utf8Validation")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_Utf8Validation) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_Utf8Validation(num)
+		return nil
+	}
+	switch name {
+	case "UTF8_VALIDATION_UNKNOWN":
+		*x = 0
+		return nil
+	case "VERIFY":
+		*x = 2
+		return nil
+	case "NONE":
+		*x = 3
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.Utf8Validation")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -16521,6 +20854,31 @@ func (x *FeatureSet_MessageEncoding) DecodeProtoJSON(d *protojson.Decoder) (ok b
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.MessageEncoding")
 }
 
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_MessageEncoding) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_MessageEncoding(num)
+		return nil
+	}
+	switch name {
+	case "MESSAGE_ENCODING_UNKNOWN":
+		*x = 0
+		return nil
+	case "LENGTH_PREFIXED":
+		*x = 1
+		return nil
+	case "DELIMITED":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.MessageEncoding")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x FeatureSet_MessageEncoding) Enum() *FeatureSet_MessageEncoding {
 	return &x
@@ -16605,6 +20963,31 @@ func (x *FeatureSet_JsonFormat) DecodeProtoJSON(d *protojson.Decoder) (ok bool, 
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.JsonFormat")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_JsonFormat) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_JsonFormat(num)
+		return nil
+	}
+	switch name {
+	case "JSON_FORMAT_UNKNOWN":
+		*x = 0
+		return nil
+	case "ALLOW":
+		*x = 1
+		return nil
+	case "LEGACY_BEST_EFFORT":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.JsonFormat")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -17178,6 +21561,140 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSet) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSet) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSet) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSet) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FeatureSet) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSet) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.FieldPresence != nil {
+		e.Literal("field_presence", (*m.FieldPresence).String())
+	}
+	if m.EnumType != nil {
+		e.Literal("enum_type", (*m.EnumType).String())
+	}
+	if m.RepeatedFieldEncoding != nil {
+		e.Literal("repeated_field_encoding", (*m.RepeatedFieldEncoding).String())
+	}
+	if m.Utf8Validation != nil {
+		e.Literal("utf8_validation", (*m.Utf8Validation).String())
+	}
+	if m.MessageEncoding != nil {
+		e.Literal("message_encoding", (*m.MessageEncoding).String())
+	}
+	if m.JsonFormat != nil {
+		e.Literal("json_format", (*m.JsonFormat).String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSet) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "field_presence":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			var v FeatureSet_FieldPresence
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.FieldPresence = &v
+		case "enum_type":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			var v FeatureSet_EnumType
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EnumType = &v
+		case "repeated_field_encoding":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			var v FeatureSet_RepeatedFieldEncoding
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.RepeatedFieldEncoding = &v
+		case "utf8_validation":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			var v FeatureSet_Utf8Validation
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Utf8Validation = &v
+		case "message_encoding":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			var v FeatureSet_MessageEncoding
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.MessageEncoding = &v
+		case "json_format":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			var v FeatureSet_JsonFormat
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.JsonFormat = &v
+		case "1", "2", "3", "4", "5", "6":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A compiled specification for the defaults of a set of features.  These
 // messages are generated from FeatureSet extensions and can be used to seed
 // feature resolution. The resolution with this object becomes a simple search
@@ -17586,6 +22103,118 @@ func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSetDefaults) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSetDefaults) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSetDefaults) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSetDefaults) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FeatureSetDefaults) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSetDefaults) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Defaults {
+		e.StartMessage("defaults")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.MinimumEdition != nil {
+		e.Literal("minimum_edition", (*m.MinimumEdition).String())
+	}
+	if m.MaximumEdition != nil {
+		e.Literal("maximum_edition", (*m.MaximumEdition).String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSetDefaults) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "defaults":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(FeatureSetDefaults_FeatureSetEditionDefault)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Defaults = append(m.Defaults, v)
+			}
+		case "minimum_edition":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.MinimumEdition = &v
+		case "maximum_edition":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.MaximumEdition = &v
+		case "1", "4", "5":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A map from every known edition with a unique set of defaults to its
 // defaults. Not all editions may be contained here.  For a given edition,
 // the defaults at the closest matching edition ordered at or before it should
@@ -17971,6 +22600,116 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Edition != nil {
+		e.Literal("edition", (*m.Edition).String())
+	}
+	if m.OverridableFeatures != nil {
+		e.StartMessage("overridable_features")
+		if err := m.OverridableFeatures.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.FixedFeatures != nil {
+		e.StartMessage("fixed_features")
+		if err := m.FixedFeatures.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "edition":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			var v Edition
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Edition = &v
+		case "overridable_features":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.OverridableFeatures = v
+		case "fixed_features":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v := new(FeatureSet)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.FixedFeatures = v
+		case "3", "4", "5":
+			return d.ByNumber()
+		case "features":
+			if err := d.Skip(); err != nil {
+				return err
+			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Encapsulates information about the original source file from which a
 // FileDescriptorProto was generated.
 type SourceCodeInfo struct {
@@ -18291,6 +23030,93 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.Location = append(m.Location, v)
 			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *SourceCodeInfo) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *SourceCodeInfo) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *SourceCodeInfo) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *SourceCodeInfo) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *SourceCodeInfo) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *SourceCodeInfo) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Location {
+		e.StartMessage("location")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *SourceCodeInfo) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "location":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(SourceCodeInfo_Location)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Location = append(m.Location, v)
+			}
+		case "1":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -18947,6 +23773,158 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *SourceCodeInfo_Location) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *SourceCodeInfo_Location) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *SourceCodeInfo_Location) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *SourceCodeInfo_Location) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *SourceCodeInfo_Location) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *SourceCodeInfo_Location) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Path {
+		e.Int("path", int64(x))
+	}
+	for _, x := range m.Span {
+		e.Int("span", int64(x))
+	}
+	if m.LeadingComments != nil {
+		e.String("leading_comments", *m.LeadingComments)
+	}
+	if m.TrailingComments != nil {
+		e.String("trailing_comments", *m.TrailingComments)
+	}
+	for _, x := range m.LeadingDetachedComments {
+		e.String("leading_detached_comments", x)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *SourceCodeInfo_Location) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "path":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.Path = append(m.Path, v)
+			}
+		case "span":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.Span = append(m.Span, v)
+			}
+		case "leading_comments":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.LeadingComments = &v
+		case "trailing_comments":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.TrailingComments = &v
+		case "leading_detached_comments":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.LeadingDetachedComments = append(m.LeadingDetachedComments, v)
+			}
+		case "1", "2", "3", "4", "6":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Describes the relationship between generated code and its original source
 // file. A GeneratedCodeInfo message is associated with only one generated
 // source file, but may contain references to different source .proto files.
@@ -19230,6 +24208,93 @@ func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *GeneratedCodeInfo) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *GeneratedCodeInfo) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *GeneratedCodeInfo) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *GeneratedCodeInfo) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *GeneratedCodeInfo) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *GeneratedCodeInfo) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Annotation {
+		e.StartMessage("annotation")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *GeneratedCodeInfo) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "annotation":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(GeneratedCodeInfo_Annotation)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Annotation = append(m.Annotation, v)
+			}
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Represents the identified object's effect on the element in the original
 // .proto file.
 type GeneratedCodeInfo_Annotation_Semantic int32
@@ -19314,6 +24379,31 @@ func (x *GeneratedCodeInfo_Annotation_Semantic) DecodeProtoJSON(d *protojson.Dec
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.GeneratedCodeInfo.Annotation.Semantic")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *GeneratedCodeInfo_Annotation_Semantic) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = GeneratedCodeInfo_Annotation_Semantic(num)
+		return nil
+	}
+	switch name {
+	case "NONE":
+		*x = 0
+		return nil
+	case "SET":
+		*x = 1
+		return nil
+	case "ALIAS":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.GeneratedCodeInfo.Annotation.Semantic")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -19831,6 +24921,138 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if known {
 				m.Semantic = &v
 			}
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *GeneratedCodeInfo_Annotation) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *GeneratedCodeInfo_Annotation) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *GeneratedCodeInfo_Annotation) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *GeneratedCodeInfo_Annotation) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *GeneratedCodeInfo_Annotation) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *GeneratedCodeInfo_Annotation) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Path {
+		e.Int("path", int64(x))
+	}
+	if m.SourceFile != nil {
+		e.String("source_file", *m.SourceFile)
+	}
+	if m.Begin != nil {
+		e.Int("begin", int64(*m.Begin))
+	}
+	if m.End != nil {
+		e.Int("end", int64(*m.End))
+	}
+	if m.Semantic != nil {
+		e.Literal("semantic", (*m.Semantic).String())
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *GeneratedCodeInfo_Annotation) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "path":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.Int32()
+				if err != nil {
+					return err
+				}
+				m.Path = append(m.Path, v)
+			}
+		case "source_file":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.SourceFile = &v
+		case "begin":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Begin = &v
+		case "end":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.End = &v
+		case "semantic":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			var v GeneratedCodeInfo_Annotation_Semantic
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Semantic = &v
+		case "1", "2", "3", "4", "5":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err

@@ -5,6 +5,7 @@ package durationpb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -291,6 +292,92 @@ func (m *Duration) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Duration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_duration_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Duration) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Duration) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_duration_proto; it implements encoding.TextUnmarshaler.
+func (m *Duration) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Duration) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Duration) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Duration) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Seconds != 0 {
+		e.Int("seconds", m.Seconds)
+	}
+	if m.Nanos != 0 {
+		e.Int("nanos", int64(m.Nanos))
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Duration) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "seconds":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int64()
+			if err != nil {
+				return err
+			}
+			m.Seconds = v
+		case "nanos":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Nanos = v
+		case "1", "2":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // NewMessage_google_protobuf_duration_proto returns a new, empty message of the type with the given

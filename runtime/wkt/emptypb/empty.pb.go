@@ -5,6 +5,7 @@ package emptypb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -166,6 +167,65 @@ func (m *Empty) DecodeProtoJSON(d *protojson.Decoder) error {
 		}
 		if err := d.Unknown(); err != nil {
 			return err
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_empty_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Empty) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_empty_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Empty) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_empty_proto; it implements encoding.TextUnmarshaler.
+func (m *Empty) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_empty_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Empty) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Empty) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_empty_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Empty) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Empty) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ package fieldmaskpb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -405,6 +406,91 @@ func (m *FieldMask) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FieldMask) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_field_mask_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FieldMask) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FieldMask) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_field_mask_proto; it implements encoding.TextUnmarshaler.
+func (m *FieldMask) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FieldMask) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FieldMask) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FieldMask) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Paths {
+		if err := e.StringUTF8("paths", x, "google.protobuf.FieldMask.paths"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FieldMask) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "paths":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.StringUTF8("google.protobuf.FieldMask.paths")
+				if err != nil {
+					return err
+				}
+				m.Paths = append(m.Paths, v)
+			}
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // NewMessage_google_protobuf_field_mask_proto returns a new, empty message of the type with the given

@@ -5,6 +5,7 @@ package sourcecontextpb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"slices"
 )
@@ -253,6 +254,82 @@ func (m *SourceContext) DecodeProtoJSON(d *protojson.Decoder) error {
 				return err
 			}
 			m.FileName = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_source_context_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *SourceContext) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *SourceContext) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_source_context_proto; it implements encoding.TextUnmarshaler.
+func (m *SourceContext) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *SourceContext) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *SourceContext) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *SourceContext) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.FileName) > 0 {
+		if err := e.StringUTF8("file_name", m.FileName, "google.protobuf.SourceContext.file_name"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *SourceContext) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "file_name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.SourceContext.file_name")
+			if err != nil {
+				return err
+			}
+			m.FileName = v
+		case "1":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err

@@ -5,6 +5,7 @@ package structpb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
@@ -77,6 +78,25 @@ func (x *NullValue) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.NullValue")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *NullValue) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = NullValue(num)
+		return nil
+	}
+	switch name {
+	case "NULL_VALUE":
+		*x = 0
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.NullValue")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -368,6 +388,130 @@ func (m *Struct) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *Struct) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_struct_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Struct) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Struct) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_struct_proto; it implements encoding.TextUnmarshaler.
+func (m *Struct) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Struct) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Struct) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Struct) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Fields) > 0 {
+		keys := make([]string, 0, len(m.Fields))
+		for key := range m.Fields {
+			keys = append(keys, key)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			v := m.Fields[k]
+			e.StartMessage("fields")
+			if err := e.StringUTF8("key", k, "google.protobuf.Struct.FieldsEntry.key"); err != nil {
+				return err
+			}
+			e.StartMessage("value")
+			if err := v.EncodeProtoText(e); err != nil {
+				return err
+			}
+			e.EndMessage()
+			e.EndMessage()
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Struct) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "fields":
+			list, err := d.MapStart()
+			if err != nil {
+				return err
+			}
+			if m.Fields == nil {
+				m.Fields = make(map[string]*Value)
+			}
+			for i := 0; ; i++ {
+				more, err := d.MapNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				var k string
+				var v *Value
+				var kv uint8
+				for {
+					which, err := d.Entry(&kv, true)
+					if err != nil {
+						return err
+					}
+					if which == 0 {
+						break
+					}
+					if which == 1 {
+						k, err = d.StringUTF8("google.protobuf.Struct.FieldsEntry.key")
+					} else {
+						v = new(Value)
+						err = v.DecodeProtoText(d)
+					}
+					if err != nil {
+						return err
+					}
+				}
+				if v == nil {
+					v = new(Value)
+				}
+				m.Fields[k] = v
+			}
+			d.MapEnd()
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // `Value` represents a dynamically typed value which can be either
@@ -893,6 +1037,146 @@ func (m *Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error
 	return protojson.Unmarshal(b, m, o)
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_struct_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Value) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_struct_proto; it implements encoding.TextUnmarshaler.
+func (m *Value) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Value) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Value) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	switch x := m.Kind.(type) {
+	case *Value_NullValue:
+		e.Literal("null_value", x.NullValue.String())
+	case *Value_NumberValue:
+		e.Float64("number_value", x.NumberValue)
+	case *Value_StringValue:
+		if err := e.StringUTF8("string_value", x.StringValue, "google.protobuf.Value.string_value"); err != nil {
+			return err
+		}
+	case *Value_BoolValue:
+		e.Bool("bool_value", x.BoolValue)
+	case *Value_StructValue:
+		e.StartMessage("struct_value")
+		if err := x.StructValue.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	case *Value_ListValue:
+		e.StartMessage("list_value")
+		if err := x.ListValue.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Value) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "null_value":
+			if err := d.MarkOneof(seen[:], 6, "google.protobuf.Value.kind"); err != nil {
+				return err
+			}
+			var v NullValue
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Kind = &Value_NullValue{NullValue: v}
+		case "number_value":
+			if err := d.MarkOneof(seen[:], 6, "google.protobuf.Value.kind"); err != nil {
+				return err
+			}
+			v, err := d.Float64()
+			if err != nil {
+				return err
+			}
+			m.Kind = &Value_NumberValue{NumberValue: v}
+		case "string_value":
+			if err := d.MarkOneof(seen[:], 6, "google.protobuf.Value.kind"); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Value.string_value")
+			if err != nil {
+				return err
+			}
+			m.Kind = &Value_StringValue{StringValue: v}
+		case "bool_value":
+			if err := d.MarkOneof(seen[:], 6, "google.protobuf.Value.kind"); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Kind = &Value_BoolValue{BoolValue: v}
+		case "struct_value":
+			if err := d.MarkOneof(seen[:], 6, "google.protobuf.Value.kind"); err != nil {
+				return err
+			}
+			v := new(Struct)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Kind = &Value_StructValue{StructValue: v}
+		case "list_value":
+			if err := d.MarkOneof(seen[:], 6, "google.protobuf.Value.kind"); err != nil {
+				return err
+			}
+			v := new(ListValue)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Kind = &Value_ListValue{ListValue: v}
+		case "1", "2", "3", "4", "5", "6":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // `ListValue` is a wrapper around a repeated field of values.
 //
 // The JSON representation for `ListValue` is JSON array.
@@ -1102,6 +1386,93 @@ func (m *ListValue) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *ListValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_struct_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *ListValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *ListValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_struct_proto; it implements encoding.TextUnmarshaler.
+func (m *ListValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *ListValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *ListValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *ListValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	for _, x := range m.Values {
+		e.StartMessage("values")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *ListValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "values":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Value)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Values = append(m.Values, v)
+			}
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // NewMessage_google_protobuf_struct_proto returns a new, empty message of the type with the given

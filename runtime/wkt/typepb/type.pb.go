@@ -5,6 +5,7 @@ package typepb
 
 import (
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"github.com/protoplay/protoplay/runtime/wkt/anypb"
 	"github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb"
@@ -95,6 +96,31 @@ func (x *Syntax) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.Syntax")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *Syntax) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = Syntax(num)
+		return nil
+	}
+	switch name {
+	case "SYNTAX_PROTO2":
+		*x = 0
+		return nil
+	case "SYNTAX_PROTO3":
+		*x = 1
+		return nil
+	case "SYNTAX_EDITIONS":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.Syntax")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -767,6 +793,200 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Type) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Type) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+func (m *Type) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Type) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Type) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_type_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Type) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Type.name"); err != nil {
+			return err
+		}
+	}
+	for _, x := range m.Fields {
+		e.StartMessage("fields")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Oneofs {
+		if err := e.StringUTF8("oneofs", x, "google.protobuf.Type.oneofs"); err != nil {
+			return err
+		}
+	}
+	for _, x := range m.Options {
+		e.StartMessage("options")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.SourceContext != nil {
+		e.StartMessage("source_context")
+		if err := m.SourceContext.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Syntax != 0 {
+		e.Literal("syntax", m.Syntax.String())
+	}
+	if len(m.Edition) > 0 {
+		if err := e.StringUTF8("edition", m.Edition, "google.protobuf.Type.edition"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Type) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Type.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "fields":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Field)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Fields = append(m.Fields, v)
+			}
+		case "oneofs":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.StringUTF8("google.protobuf.Type.oneofs")
+				if err != nil {
+					return err
+				}
+				m.Oneofs = append(m.Oneofs, v)
+			}
+		case "options":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "source_context":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v := new(sourcecontextpb.SourceContext)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.SourceContext = v
+		case "syntax":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			var v Syntax
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Syntax = v
+		case "edition":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Type.edition")
+			if err != nil {
+				return err
+			}
+			m.Edition = v
+		case "1", "2", "3", "4", "5", "6", "7":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Basic field types.
 type Field_Kind int32
 
@@ -996,6 +1216,79 @@ func (x *Field_Kind) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) 
 	return false, d.UnknownEnumName("google.protobuf.Field.Kind")
 }
 
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *Field_Kind) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = Field_Kind(num)
+		return nil
+	}
+	switch name {
+	case "TYPE_UNKNOWN":
+		*x = 0
+		return nil
+	case "TYPE_DOUBLE":
+		*x = 1
+		return nil
+	case "TYPE_FLOAT":
+		*x = 2
+		return nil
+	case "TYPE_INT64":
+		*x = 3
+		return nil
+	case "TYPE_UINT64":
+		*x = 4
+		return nil
+	case "TYPE_INT32":
+		*x = 5
+		return nil
+	case "TYPE_FIXED64":
+		*x = 6
+		return nil
+	case "TYPE_FIXED32":
+		*x = 7
+		return nil
+	case "TYPE_BOOL":
+		*x = 8
+		return nil
+	case "TYPE_STRING":
+		*x = 9
+		return nil
+	case "TYPE_GROUP":
+		*x = 10
+		return nil
+	case "TYPE_MESSAGE":
+		*x = 11
+		return nil
+	case "TYPE_BYTES":
+		*x = 12
+		return nil
+	case "TYPE_UINT32":
+		*x = 13
+		return nil
+	case "TYPE_ENUM":
+		*x = 14
+		return nil
+	case "TYPE_SFIXED32":
+		*x = 15
+		return nil
+	case "TYPE_SFIXED64":
+		*x = 16
+		return nil
+	case "TYPE_SINT32":
+		*x = 17
+		return nil
+	case "TYPE_SINT64":
+		*x = 18
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.Field.Kind")
+}
+
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Field_Kind) Enum() *Field_Kind {
 	return &x
@@ -1093,6 +1386,34 @@ func (x *Field_Cardinality) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err 
 		return true, nil
 	}
 	return false, d.UnknownEnumName("google.protobuf.Field.Cardinality")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *Field_Cardinality) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = Field_Cardinality(num)
+		return nil
+	}
+	switch name {
+	case "CARDINALITY_UNKNOWN":
+		*x = 0
+		return nil
+	case "CARDINALITY_OPTIONAL":
+		*x = 1
+		return nil
+	case "CARDINALITY_REQUIRED":
+		*x = 2
+		return nil
+	case "CARDINALITY_REPEATED":
+		*x = 3
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.Field.Cardinality")
 }
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
@@ -1843,6 +2164,210 @@ func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Field) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Field) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+func (m *Field) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Field) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Field) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_type_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Field) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Kind != 0 {
+		e.Literal("kind", m.Kind.String())
+	}
+	if m.Cardinality != 0 {
+		e.Literal("cardinality", m.Cardinality.String())
+	}
+	if m.Number != 0 {
+		e.Int("number", int64(m.Number))
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Field.name"); err != nil {
+			return err
+		}
+	}
+	if len(m.TypeUrl) > 0 {
+		if err := e.StringUTF8("type_url", m.TypeUrl, "google.protobuf.Field.type_url"); err != nil {
+			return err
+		}
+	}
+	if m.OneofIndex != 0 {
+		e.Int("oneof_index", int64(m.OneofIndex))
+	}
+	if m.Packed {
+		e.Bool("packed", m.Packed)
+	}
+	for _, x := range m.Options {
+		e.StartMessage("options")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if len(m.JsonName) > 0 {
+		if err := e.StringUTF8("json_name", m.JsonName, "google.protobuf.Field.json_name"); err != nil {
+			return err
+		}
+	}
+	if len(m.DefaultValue) > 0 {
+		if err := e.StringUTF8("default_value", m.DefaultValue, "google.protobuf.Field.default_value"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Field) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "kind":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			var v Field_Kind
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Kind = v
+		case "cardinality":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			var v Field_Cardinality
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Cardinality = v
+		case "number":
+			if err := d.Mark(seen[:], 2); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = v
+		case "name":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Field.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "type_url":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Field.type_url")
+			if err != nil {
+				return err
+			}
+			m.TypeUrl = v
+		case "oneof_index":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.OneofIndex = v
+		case "packed":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Packed = v
+		case "options":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "json_name":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Field.json_name")
+			if err != nil {
+				return err
+			}
+			m.JsonName = v
+		case "default_value":
+			if err := d.Mark(seen[:], 9); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Field.default_value")
+			if err != nil {
+				return err
+			}
+			m.DefaultValue = v
+		case "1", "2", "3", "4", "6", "7", "8", "9", "10", "11":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Enum type definition.
 type Enum struct {
 	// Enum type name.
@@ -2431,6 +2956,176 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Enum) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Enum) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+func (m *Enum) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Enum) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Enum) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_type_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Enum) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Enum.name"); err != nil {
+			return err
+		}
+	}
+	for _, x := range m.Enumvalue {
+		e.StartMessage("enumvalue")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	for _, x := range m.Options {
+		e.StartMessage("options")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.SourceContext != nil {
+		e.StartMessage("source_context")
+		if err := m.SourceContext.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	if m.Syntax != 0 {
+		e.Literal("syntax", m.Syntax.String())
+	}
+	if len(m.Edition) > 0 {
+		if err := e.StringUTF8("edition", m.Edition, "google.protobuf.Enum.edition"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Enum) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Enum.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "enumvalue":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(EnumValue)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Enumvalue = append(m.Enumvalue, v)
+			}
+		case "options":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "source_context":
+			if err := d.Mark(seen[:], 3); err != nil {
+				return err
+			}
+			v := new(sourcecontextpb.SourceContext)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.SourceContext = v
+		case "syntax":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			var v Syntax
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Syntax = v
+		case "edition":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Enum.edition")
+			if err != nil {
+				return err
+			}
+			m.Edition = v
+		case "1", "2", "3", "4", "5", "6":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Enum value definition.
 type EnumValue struct {
 	// Enum value name.
@@ -2813,6 +3508,120 @@ func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *EnumValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *EnumValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+func (m *EnumValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *EnumValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *EnumValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_type_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *EnumValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.EnumValue.name"); err != nil {
+			return err
+		}
+	}
+	if m.Number != 0 {
+		e.Int("number", int64(m.Number))
+	}
+	for _, x := range m.Options {
+		e.StartMessage("options")
+		if err := x.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *EnumValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.EnumValue.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "number":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Number = v
+		case "options":
+			list, err := d.ListStart(false)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v := new(Option)
+				if err := v.DecodeProtoText(d); err != nil {
+					return err
+				}
+				m.Options = append(m.Options, v)
+			}
+		case "1", "2", "3":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // A protocol buffer option, which can be attached to a message, field,
 // enumeration, etc.
 type Option struct {
@@ -3125,6 +3934,98 @@ func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 				return err
 			}
 			m.Value = v
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Option) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Option) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+func (m *Option) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Option) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Option) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_type_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Option) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Name) > 0 {
+		if err := e.StringUTF8("name", m.Name, "google.protobuf.Option.name"); err != nil {
+			return err
+		}
+	}
+	if m.Value != nil {
+		e.StartMessage("value")
+		if err := m.Value.EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Option) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "name":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Option.name")
+			if err != nil {
+				return err
+			}
+			m.Name = v
+		case "value":
+			if err := d.Mark(seen[:], 1); err != nil {
+				return err
+			}
+			v := new(anypb.Any)
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Value = v
+		case "1", "2":
+			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
 				return err

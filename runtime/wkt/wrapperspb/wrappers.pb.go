@@ -6,6 +6,7 @@ package wrapperspb
 import (
 	"bytes"
 	"github.com/protoplay/protoplay/runtime/protojson"
+	"github.com/protoplay/protoplay/runtime/prototext"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"math"
 	"slices"
@@ -202,6 +203,80 @@ func (m *DoubleValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *DoubleValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *DoubleValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *DoubleValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *DoubleValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *DoubleValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *DoubleValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if math.Float64bits(m.Value) != 0 {
+		e.Float64("value", m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *DoubleValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Float64()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Wrapper message for `float`.
 //
 // The JSON representation for `FloatValue` is JSON number.
@@ -391,6 +466,80 @@ func (m *FloatValue) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *FloatValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FloatValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FloatValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *FloatValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FloatValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *FloatValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FloatValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if math.Float32bits(m.Value) != 0 {
+		e.Float32("value", m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FloatValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Float32()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // Wrapper message for `int64`.
@@ -584,6 +733,80 @@ func (m *Int64Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	return protojson.Unmarshal(b, m, o)
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Int64Value) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Int64Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *Int64Value) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Int64Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Int64Value) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Int64Value) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Value != 0 {
+		e.Int("value", m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Int64Value) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int64()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Wrapper message for `uint64`.
 //
 // The JSON representation for `UInt64Value` is JSON string.
@@ -773,6 +996,80 @@ func (m *UInt64Value) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *UInt64Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *UInt64Value) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *UInt64Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *UInt64Value) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *UInt64Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *UInt64Value) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *UInt64Value) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Value != 0 {
+		e.Uint("value", m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *UInt64Value) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Uint64()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // Wrapper message for `int32`.
@@ -966,6 +1263,80 @@ func (m *Int32Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	return protojson.Unmarshal(b, m, o)
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *Int32Value) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *Int32Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *Int32Value) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *Int32Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *Int32Value) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *Int32Value) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Value != 0 {
+		e.Int("value", int64(m.Value))
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *Int32Value) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Int32()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Wrapper message for `uint32`.
 //
 // The JSON representation for `UInt32Value` is JSON number.
@@ -1157,6 +1528,80 @@ func (m *UInt32Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *UInt32Value) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *UInt32Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *UInt32Value) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *UInt32Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *UInt32Value) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *UInt32Value) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Value != 0 {
+		e.Uint("value", uint64(m.Value))
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *UInt32Value) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Uint32()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Wrapper message for `bool`.
 //
 // The JSON representation for `BoolValue` is JSON `true` and `false`.
@@ -1346,6 +1791,80 @@ func (m *BoolValue) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *BoolValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *BoolValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *BoolValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *BoolValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *BoolValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *BoolValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *BoolValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if m.Value {
+		e.Bool("value", m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *BoolValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Bool()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // Wrapper message for `string`.
@@ -1545,6 +2064,82 @@ func (m *StringValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *StringValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *StringValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *StringValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *StringValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *StringValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *StringValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Value) > 0 {
+		if err := e.StringUTF8("value", m.Value, "google.protobuf.StringValue.value"); err != nil {
+			return err
+		}
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *StringValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.StringValue.value")
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Wrapper message for `bytes`.
 //
 // The JSON representation for `BytesValue` is JSON string.
@@ -1735,6 +2330,80 @@ func (m *BytesValue) UnmarshalJSON(b []byte) error {
 // UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
 func (m *BytesValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
 	return protojson.Unmarshal(b, m, o)
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *BytesValue) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *BytesValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+func (m *BytesValue) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *BytesValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format).
+func (m *BytesValue) String() string {
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *BytesValue) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	if len(m.Value) > 0 {
+		e.ByteString("value", m.Value)
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *BytesValue) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	var seen [1]uint64
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		case "value":
+			if err := d.Mark(seen[:], 0); err != nil {
+				return err
+			}
+			v, err := d.Bytes()
+			if err != nil {
+				return err
+			}
+			m.Value = v
+		case "1":
+			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // NewMessage_google_protobuf_wrappers_proto returns a new, empty message of the type with the given

@@ -1,0 +1,383 @@
+package gogen
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// This file prints the text-format methods
+// (protobuf.dev/reference/protobuf/textformat-spec): MarshalText and
+// UnmarshalText (encoding.TextMarshaler and TextUnmarshaler),
+// MarshalProtoText and UnmarshalProtoText (with options), String (the
+// compact form, as protoc-gen-go's messages have), and EncodeProtoText and
+// DecodeProtoText, which write and read one message through
+// runtime/prototext's Encoder and Decoder and call each other for nested
+// messages. Enums get DecodeProtoText (their String is the name written).
+// The mapping follows google.golang.org/protobuf/encoding/prototext, the
+// oracle of the differential tests; the intended differences are in the
+// README.
+
+// ProtoTextImportPath is the import path of the runtime package generated
+// text-format code uses.
+const ProtoTextImportPath = "github.com/protoplay/protoplay/runtime/prototext"
+
+func pt(name string) *jen.Statement { return jen.Qual(ProtoTextImportPath, name) }
+
+// isSpecialText reports whether md's EncodeProtoText and DecodeProtoText
+// are hand-written (google.protobuf.Any, for its expanded form, in
+// runtime/wkt/anypb).
+func isSpecialText(md protoreflect.MessageDescriptor) bool {
+	_, wkt := wellKnown[md.ParentFile().Path()]
+	return wkt && md.FullName() == "google.protobuf.Any"
+}
+
+// genEnumText prints the text-format method of an enum: DecodeProtoText.
+func (g *generator) genEnumText(jf *jen.File, ed protoreflect.EnumDescriptor) {
+	name := g.enums[ed.FullName()].goName
+	var cases []jen.Code
+	vals := ed.Values()
+	for i := 0; i < vals.Len(); i++ {
+		v := vals.Get(i)
+		cases = append(cases, jen.Case(jen.Lit(string(v.Name()))).Block(
+			jen.Op("*").Id("x").Op("=").Lit(int(v.Number())),
+			jen.Return(jen.Nil())))
+	}
+	jf.Comment("// DecodeProtoText reads an enum value from d into x: a declared value's name, or")
+	jf.Comment("// any number that fits in int32 (as prototext, for closed enums too).")
+	jf.Func().Params(jen.Id("x").Op("*").Id(name)).Id("DecodeProtoText").Params(jen.Id("d").Op("*").Add(pt("Decoder"))).Error().Block(
+		jen.List(jen.Id("name"), jen.Id("num"), jen.Id("isName"), jen.Err()).Op(":=").Id("d").Dot("EnumValue").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Op("!").Id("isName")).Block(
+			jen.Op("*").Id("x").Op("=").Id(name).Call(jen.Id("num")),
+			jen.Return(jen.Nil())),
+		jen.Switch(jen.Id("name")).Block(cases...),
+		jen.Return(jen.Id("d").Dot("UnknownEnum").Call(jen.Lit(string(ed.FullName())))),
+	)
+	jf.Line()
+}
+
+// genText prints the text-format methods of a message.
+func (g *generator) genText(jf *jen.File, mn *messageNames) {
+	r := func() *jen.Statement { return recv(mn) }
+	resolver := pj("ResolverFunc").Call(jen.Id(mn.file.resolverName))
+	jf.Comment("// MarshalText returns m in the compact text format (see prototext.Marshal), an Any")
+	jf.Comment("// expanded when " + mn.file.resolverName + " knows its type; it implements")
+	jf.Comment("// encoding.TextMarshaler.")
+	jf.Func().Params(r()).Id("MarshalText").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(pt("Marshal").Call(jen.Id("m"), pt("MarshalOptions").Values(jen.Dict{jen.Id("Resolver"): resolver.Clone()}))))
+	jf.Line()
+	jf.Comment("// MarshalProtoText returns m in the text format (see prototext.Marshal).")
+	jf.Func().Params(r()).Id("MarshalProtoText").Params(jen.Id("o").Add(pt("MarshalOptions"))).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(pt("Marshal").Call(jen.Id("m"), jen.Id("o"))))
+	jf.Line()
+	jf.Comment("// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),")
+	jf.Comment("// resolving Any types with " + mn.file.resolverName + "; it implements encoding.TextUnmarshaler.")
+	jf.Func().Params(r()).Id("UnmarshalText").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Return(pt("Unmarshal").Call(jen.Id("b"), jen.Id("m"), pt("UnmarshalOptions").Values(jen.Dict{jen.Id("Resolver"): resolver.Clone()}))))
+	jf.Line()
+	jf.Comment("// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).")
+	jf.Func().Params(r()).Id("UnmarshalProtoText").Params(jen.Id("b").Index().Byte(), jen.Id("o").Add(pt("UnmarshalOptions"))).Error().Block(
+		jen.Return(pt("Unmarshal").Call(jen.Id("b"), jen.Id("m"), jen.Id("o"))))
+	jf.Line()
+	jf.Comment("// String returns m in the compact text format, for people (see prototext.Format).")
+	jf.Func().Params(r()).Id("String").Params().String().Block(
+		jen.Return(pt("Format").Call(jen.Id("m"), resolver.Clone())))
+	jf.Line()
+	if isSpecialText(mn.desc) {
+		return // EncodeProtoText and DecodeProtoText are hand-written.
+	}
+	g.genEncodeText(jf, mn)
+	g.genDecodeText(jf, mn)
+}
+
+// textName is the name fd has in the text format: the group's type name
+// for group-like fields, the field name otherwise.
+func textName(fd protoreflect.FieldDescriptor) string { return fd.TextName() }
+
+// encodeTextValue writes one value v of fd under name (an element, for
+// repeated fields; a map entry's key or value).
+func (g *generator) encodeTextValue(fd protoreflect.FieldDescriptor, name string, v jen.Code) []jen.Code {
+	n := jen.Lit(name)
+	call := func(m string, v jen.Code) []jen.Code { return []jen.Code{jen.Id("e").Dot(m).Call(n, v)} }
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return call("Bool", v)
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return call("Int", jen.Int64().Call(v))
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return call("Int", v)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return call("Uint", jen.Uint64().Call(v))
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return call("Uint", v)
+	case protoreflect.FloatKind:
+		return call("Float32", v)
+	case protoreflect.DoubleKind:
+		return call("Float64", v)
+	case protoreflect.BytesKind:
+		return call("ByteString", v)
+	case protoreflect.StringKind:
+		if validatesUTF8(fd) {
+			return []jen.Code{jen.If(jen.Err().Op(":=").Id("e").Dot("StringUTF8").Call(n, v, jen.Lit(string(fd.FullName()))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
+		}
+		return call("String", v)
+	case protoreflect.EnumKind:
+		return call("Literal", jen.Add(v).Dot("String").Call())
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return []jen.Code{
+			jen.Id("e").Dot("StartMessage").Call(n),
+			jen.If(jen.Err().Op(":=").Add(v).Dot("EncodeProtoText").Call(jen.Id("e")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Id("e").Dot("EndMessage").Call(),
+		}
+	}
+	panic("encodeTextValue: " + fd.Kind().String())
+}
+
+func (g *generator) genEncodeText(jf *jen.File, mn *messageNames) {
+	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil()))}
+	for _, fn := range mn.fields {
+		fd := fn.desc
+		f := mf(fn)
+		name := textName(fd)
+		switch storageOf(fd) {
+		case stImplicit:
+			body = append(body, jen.If(isNonZero(fd, f)).Block(g.encodeTextValue(fd, name, f)...))
+		case stPointer:
+			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(g.encodeTextValue(fd, name, deref(fd, f))...))
+		case stBytes, stMessage:
+			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(g.encodeTextValue(fd, name, f)...))
+		case stRepeated:
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(f)).Block(g.encodeTextValue(fd, name, jen.Id("x"))...))
+		case stMap:
+			body = append(body, g.encodeTextMap(fn)...)
+		case stOneof:
+			o := fn.oneof
+			if o.fields[0] != fn {
+				continue
+			}
+			var cases []jen.Code
+			for _, m := range o.fields {
+				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(g.encodeTextValue(m.desc, textName(m.desc), jen.Id("x").Dot(m.goName))...))
+			}
+			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(o.goName).Assert(jen.Type())).Block(cases...))
+		}
+	}
+	if !g.opts.DropUnknown {
+		body = append(body, jen.Id("e").Dot("Unknown").Call(jen.Id("m").Dot("unknownFields")))
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	jf.Comment("// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).")
+	jf.Func().Params(recv(mn)).Id("EncodeProtoText").Params(jen.Id("e").Op("*").Add(pt("Encoder"))).Error().Block(body...)
+	jf.Line()
+}
+
+// encodeTextMap writes a map field's entries in key order (false before
+// true, numbers ascending, strings by bytes), as prototext does, each as
+// name {key: k value: v}.
+func (g *generator) encodeTextMap(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	kd, vd := fd.MapKey(), fd.MapValue()
+	f := mf(fn)
+	entry := []jen.Code{jen.Id("e").Dot("StartMessage").Call(jen.Lit(textName(fd)))}
+	entry = append(entry, g.encodeTextValue(kd, "key", jen.Id("k"))...)
+	entry = append(entry, g.encodeTextValue(vd, "value", jen.Id("v"))...)
+	entry = append(entry, jen.Id("e").Dot("EndMessage").Call())
+	if kd.Kind() == protoreflect.BoolKind {
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Index(jen.Lit(2)).Bool().Values(jen.False(), jen.True())).Block(
+			append([]jen.Code{
+				jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(f).Index(jen.Id("k")),
+				jen.If(jen.Op("!").Id("ok")).Block(jen.Continue()),
+			}, entry...)...)}
+	}
+	return []jen.Code{jen.If(jen.Len(f).Op(">").Lit(0)).Block(
+		jen.Id("keys").Op(":=").Make(jen.Index().Add(g.elemType(kd)), jen.Lit(0), jen.Len(f)),
+		jen.For(jen.Id("key").Op(":=").Range().Add(f)).Block(jen.Id("keys").Op("=").Append(jen.Id("keys"), jen.Id("key"))),
+		jen.Qual("slices", "Sort").Call(jen.Id("keys")),
+		jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("keys")).Block(
+			append([]jen.Code{jen.Id("v").Op(":=").Add(f).Index(jen.Id("k"))}, entry...)...),
+	)}
+}
+
+// decodeTextValue reads one value of fd into a new variable v and passes
+// it to set, which returns the statement storing it.
+func (g *generator) decodeTextValue(fd protoreflect.FieldDescriptor, set func(v jen.Code) jen.Code) []jen.Code {
+	errRet := jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	if m := textReader(fd); m != nil {
+		return []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(m), errRet, set(jen.Id("v"))}
+	}
+	if fd.Kind() == protoreflect.EnumKind {
+		return []jen.Code{
+			jen.Var().Id("v").Add(g.enumType(fd.Enum())),
+			jen.If(jen.Err().Op(":=").Id("v").Dot("DecodeProtoText").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			set(jen.Id("v")),
+		}
+	}
+	return []jen.Code{
+		jen.Id("v").Op(":=").New(g.msgType(fd.Message())),
+		jen.If(jen.Err().Op(":=").Id("v").Dot("DecodeProtoText").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		set(jen.Id("v")),
+	}
+}
+
+// textReader is the Decoder call that reads a scalar value of fd, or nil
+// for enums and messages.
+func textReader(fd protoreflect.FieldDescriptor) *jen.Statement {
+	call := func(m string, args ...jen.Code) *jen.Statement { return jen.Id("d").Dot(m).Call(args...) }
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return call("Bool")
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return call("Int32")
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return call("Uint32")
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return call("Int64")
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return call("Uint64")
+	case protoreflect.FloatKind:
+		return call("Float32")
+	case protoreflect.DoubleKind:
+		return call("Float64")
+	case protoreflect.BytesKind:
+		return call("Bytes")
+	case protoreflect.StringKind:
+		if validatesUTF8(fd) {
+			return call("StringUTF8", jen.Lit(string(fd.FullName())))
+		}
+		return call("String")
+	}
+	return nil
+}
+
+func isMessageKind(fd protoreflect.FieldDescriptor) bool {
+	return fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind
+}
+
+func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
+	errRet := func() jen.Code { return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())) }
+	body := []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("d").Dot("MessageStart").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Defer().Id("d").Dot("Leave").Call(),
+	}
+	nOneofs := 0
+	for _, o := range mn.oneofs {
+		if !o.desc.IsSynthetic() {
+			nOneofs++
+		}
+	}
+	needSeen := false
+	for _, fn := range mn.fields {
+		if st := storageOf(fn.desc); st != stRepeated && st != stMap {
+			needSeen = true
+		}
+	}
+	if needSeen {
+		body = append(body, jen.Var().Id("seen").Index(jen.Lit((len(mn.fields)+nOneofs)/64+1)).Uint64())
+	}
+	cases := []jen.Code{jen.Case(jen.Lit("")).Block(jen.Return(jen.Nil()))}
+	var nums []jen.Code
+	for i, fn := range mn.fields {
+		fd := fn.desc
+		nums = append(nums, jen.Lit(strconv.Itoa(int(fd.Number()))))
+		f := mf(fn)
+		mark := jen.If(jen.Err().Op(":=").Id("d").Dot("Mark").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(i)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		var c []jen.Code
+		switch storageOf(fd) {
+		case stImplicit, stBytes, stMessage:
+			c = append(c, mark)
+			c = append(c, g.decodeTextValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Add(v) })...)
+		case stPointer:
+			c = append(c, mark)
+			c = append(c, g.decodeTextValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Op("&").Add(v) })...)
+		case stOneof:
+			bit := len(mn.fields) + oneofOrdinal(mn, fn.oneof)
+			c = append(c, jen.If(jen.Err().Op(":=").Id("d").Dot("MarkOneof").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(bit), jen.Lit(string(fn.oneof.desc.FullName()))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			c = append(c, g.decodeTextValue(fd, func(v jen.Code) jen.Code {
+				return jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): v})
+			})...)
+		case stRepeated:
+			loop := append([]jen.Code{
+				jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("ListNext").Call(jen.Id("list"), jen.Id("i")),
+				errRet(),
+				jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+			}, g.decodeTextValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Append(f.Clone(), v) })...)
+			c = append(c,
+				jen.List(jen.Id("list"), jen.Err()).Op(":=").Id("d").Dot("ListStart").Call(jen.Lit(!isMessageKind(fd))),
+				errRet(),
+				jen.For(jen.Id("i").Op(":=").Lit(0), jen.Empty(), jen.Id("i").Op("++")).Block(loop...))
+		case stMap:
+			c = append(c, g.decodeTextMap(fn)...)
+		}
+		cases = append(cases, jen.Case(jen.Lit(textName(fd))).Block(c...))
+	}
+	if len(nums) > 0 {
+		cases = append(cases, jen.Case(nums...).Block(jen.Return(jen.Id("d").Dot("ByNumber").Call())))
+	}
+	if rn := mn.desc.ReservedNames(); rn.Len() > 0 {
+		var lits []jen.Code
+		for i := 0; i < rn.Len(); i++ {
+			if mn.desc.Fields().ByTextName(string(rn.Get(i))) == nil {
+				lits = append(lits, jen.Lit(string(rn.Get(i))))
+			}
+		}
+		if len(lits) > 0 {
+			cases = append(cases, jen.Case(lits...).Block(jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+		}
+	}
+	cases = append(cases, jen.Default().Block(jen.If(jen.Err().Op(":=").Id("d").Dot("Unknown").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+	body = append(body, jen.For().Block(
+		jen.List(jen.Id("name"), jen.Err()).Op(":=").Id("d").Dot("Next").Call(),
+		errRet(),
+		jen.Switch(jen.Id("name")).Block(cases...),
+	))
+	jf.Comment("// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).")
+	jf.Func().Params(recv(mn)).Id("DecodeProtoText").Params(jen.Id("d").Op("*").Add(pt("Decoder"))).Error().Block(body...)
+	jf.Line()
+}
+
+// decodeTextMap reads a map field's value: one entry {key: k value: v} or
+// a list of them; a later entry for a key replaces an earlier one.
+func (g *generator) decodeTextMap(fn *fieldNames) []jen.Code {
+	fd := fn.desc
+	kd, vd := fd.MapKey(), fd.MapValue()
+	f := mf(fn)
+	errRet := func() jen.Code { return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())) }
+	var readValue []jen.Code
+	switch {
+	case isMessageKind(vd):
+		readValue = []jen.Code{jen.Id("v").Op("=").New(g.msgType(vd.Message())), jen.Err().Op("=").Id("v").Dot("DecodeProtoText").Call(jen.Id("d"))}
+	case vd.Kind() == protoreflect.EnumKind:
+		readValue = []jen.Code{jen.Err().Op("=").Id("v").Dot("DecodeProtoText").Call(jen.Id("d"))}
+	default:
+		readValue = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op("=").Add(textReader(vd))}
+	}
+	entry := []jen.Code{
+		jen.List(jen.Id("which"), jen.Err()).Op(":=").Id("d").Dot("Entry").Call(jen.Op("&").Id("kv"), jen.Lit(isMessageKind(vd))),
+		errRet(),
+		jen.If(jen.Id("which").Op("==").Lit(0)).Block(jen.Break()),
+		jen.If(jen.Id("which").Op("==").Lit(1)).Block(jen.List(jen.Id("k"), jen.Err()).Op("=").Add(textReader(kd))).Else().Block(readValue...),
+		errRet(),
+	}
+	loop := []jen.Code{
+		jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("MapNext").Call(jen.Id("list"), jen.Id("i")),
+		errRet(),
+		jen.If(jen.Op("!").Id("more")).Block(jen.Break()),
+		jen.Var().Id("k").Add(g.elemType(kd)),
+		jen.Var().Id("v").Add(g.elemType(vd)),
+		jen.Var().Id("kv").Uint8(),
+		jen.For().Block(entry...),
+	}
+	if isMessageKind(vd) {
+		loop = append(loop, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("v").Op("=").New(g.msgType(vd.Message()))))
+	}
+	loop = append(loop, f.Clone().Index(jen.Id("k")).Op("=").Id("v"))
+	return []jen.Code{
+		jen.List(jen.Id("list"), jen.Err()).Op(":=").Id("d").Dot("MapStart").Call(),
+		errRet(),
+		jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Make(g.fieldType(fd))),
+		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Empty(), jen.Id("i").Op("++")).Block(loop...),
+		jen.Id("d").Dot("MapEnd").Call(),
+	}
+}

@@ -1,0 +1,102 @@
+// Package prototext is the runtime of protoplay's generated protobuf text
+// format (protobuf.dev/reference/protobuf/textformat-spec): an Encoder and
+// a Decoder that generated EncodeProtoText and DecodeProtoText methods
+// drive, and Marshal, Unmarshal and Format over them. It follows
+// google.golang.org/protobuf/encoding/prototext (the oracle of its tests)
+// without reflection and without a type registry, and uses only the
+// standard library and protoplay's runtime. The intended differences from
+// prototext are listed in protoplay's README.
+package prototext
+
+import "github.com/protoplay/protoplay/runtime/protojson"
+
+// Generated is what Marshal and Unmarshal need of a message: the methods
+// protoplay generates for every message type (on *M).
+type Generated interface {
+	// EncodeProtoText writes the message's fields (without braces) in
+	// declaration order; a nil message writes nothing. It does not check
+	// required fields.
+	EncodeProtoText(e *Encoder) error
+	// DecodeProtoText reads one message: for the outermost message the
+	// fields up to the end of input, for a nested one '{' or '<', the
+	// fields and the matching close. It does not check required fields.
+	DecodeProtoText(d *Decoder) error
+	// CheckInitialized reports a required field not set (wire.ErrRequired).
+	CheckInitialized() error
+	// Reset clears the message.
+	Reset()
+}
+
+// Message is what the expanded form of google.protobuf.Any needs of the
+// message it holds: its text-format methods and its wire encoding. Every
+// protoplay-generated message type, used through a pointer, implements it
+// (the messages a protojson.Resolver makes are type-asserted to it).
+type Message interface {
+	EncodeProtoText(e *Encoder) error
+	DecodeProtoText(d *Decoder) error
+	Marshal() ([]byte, error)
+	Unmarshal(b []byte) error
+}
+
+// Marshal returns m in the text format: compact (fields separated by one
+// space) unless o.Multiline or o.Indent, fields in declaration order, map
+// entries in key order; a nil m is empty. It is the body of every
+// generated MarshalProtoText (and, with the zero options, of MarshalText).
+// Errors: an Indent of other than spaces and tabs, invalid UTF-8 in a
+// string field that checks it (ErrUTF8) and (unless o.AllowPartial) a
+// required field not set (wire.ErrRequired, see CheckInitialized).
+func Marshal(m Generated, o MarshalOptions) ([]byte, error) {
+	e, err := NewEncoder(nil, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.EncodeProtoText(e); err != nil {
+		return nil, err
+	}
+	out := e.Bytes()
+	if e.indent != "" && len(out) > 0 {
+		out = append(out, '\n')
+	}
+	if !o.AllowPartial {
+		if err := m.CheckInitialized(); err != nil {
+			return nil, err
+		}
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
+}
+
+// Format returns m in the compact text format for people to read, as
+// protoc-gen-go's String methods do (prototext.MarshalOptions.Format):
+// required fields are not checked, invalid UTF-8 is escaped instead of
+// failing, unknown fields are written (EmitUnknown) and an Any is
+// expanded when r (which may be nil) knows its type. It is the body of
+// every generated String method.
+func Format(m Generated, r protojson.Resolver) string {
+	o := MarshalOptions{AllowPartial: true, EmitUnknown: true, Resolver: r, allowInvalidUTF8: true}
+	e, _ := NewEncoder(nil, o)
+	if err := m.EncodeProtoText(e); err != nil {
+		return "<error: " + err.Error() + ">"
+	}
+	return string(e.Bytes())
+}
+
+// Unmarshal replaces m with the text-format message in b. It is the body
+// of every generated UnmarshalProtoText (and, with the zero options, of
+// UnmarshalText). Errors are *Error values with the byte offset and
+// line:column of the problem (syntax, unknown or duplicate field, invalid
+// value, nesting deeper than o.RecursionLimit); then, unless
+// o.AllowPartial, a required field not set (wire.ErrRequired).
+func Unmarshal(b []byte, m Generated, o UnmarshalOptions) error {
+	m.Reset()
+	d := NewDecoder(b, o)
+	if err := m.DecodeProtoText(d); err != nil {
+		return err
+	}
+	if o.AllowPartial {
+		return nil
+	}
+	return m.CheckInitialized()
+}
