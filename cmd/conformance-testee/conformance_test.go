@@ -78,6 +78,8 @@ func TestConformance(t *testing.T) {
 			default:
 				cases = append(cases, jsonValueCases(t, md, r.types)...)
 				cases = append(cases, jsonInputCases(t, md, r.types)...)
+				cases = append(cases, textValueCases(t, md, r.types)...)
+				cases = append(cases, textInputCases(t, md, r.types)...)
 				cases = append(cases, validCases(t, md)...)
 				cases = append(cases, malformedCases(t, md)...)
 				cases = append(cases, overlongTagCases(t, md)...)
@@ -90,28 +92,40 @@ func TestConformance(t *testing.T) {
 
 	passed, failed, skipped := 0, 0, 0
 	jsonPassed, jsonFailed, jsonSkipped := 0, 0, 0
+	textPassed, textFailed, textSkipped := 0, 0, 0
 	for _, c := range cases {
 		isJSON := c.json != "" || c.output == "JSON"
+		isText := c.textSet || c.text != "" || c.output == "TEXT_FORMAT"
 		switch r.run(t, c) {
 		case outcomePass:
 			passed++
 			if isJSON {
 				jsonPassed++
 			}
+			if isText {
+				textPassed++
+			}
 		case outcomeSkip:
 			skipped++
 			if isJSON {
 				jsonSkipped++
+			}
+			if isText {
+				textSkipped++
 			}
 		default:
 			failed++
 			if isJSON {
 				jsonFailed++
 			}
+			if isText {
+				textFailed++
+			}
 		}
 	}
 	r.close(t)
-	summary := fmt.Sprintf("conformance: %d passed, %d failed, %d skipped (JSON: %d passed, %d failed, %d skipped)", passed, failed, skipped, jsonPassed, jsonFailed, jsonSkipped)
+	summary := fmt.Sprintf("conformance: %d passed, %d failed, %d skipped (JSON: %d passed, %d failed, %d skipped; text: %d passed, %d failed, %d skipped)",
+		passed, failed, skipped, jsonPassed, jsonFailed, jsonSkipped, textPassed, textFailed, textSkipped)
 	fmt.Println(summary)
 	t.Log(summary)
 }
@@ -158,6 +172,15 @@ type testCase struct {
 	// wantJSON is, for want == "json_payload", JSON that protojson reads
 	// as the same message as the answer (ref's type, or messageType's).
 	wantJSON string
+	// textSet says text is the payload (an empty text is a valid one).
+	textSet bool
+	// wantText is, for want == "text_payload", text that prototext reads
+	// as the same message as the answer; wantTextExact, when set, is the
+	// answer itself (for output prototext cannot read, such as unknown
+	// fields by number).
+	wantText, wantTextExact string
+	// printUnknown sets the request's print_unknown_fields.
+	printUnknown bool
 	// category is the request's test_category ("" for the default).
 	category string
 	ref      protoreflect.MessageDescriptor
@@ -229,7 +252,7 @@ func (r *runner) run(t *testing.T, c testCase) outcome {
 	switch {
 	case c.json != "":
 		req.Set(f.ByName("json_payload"), protoreflect.ValueOfString(c.json))
-	case c.text != "":
+	case c.text != "" || c.textSet:
 		req.Set(f.ByName("text_payload"), protoreflect.ValueOfString(c.text))
 	default:
 		req.Set(f.ByName("protobuf_payload"), protoreflect.ValueOfBytes(c.protobuf))
@@ -240,6 +263,9 @@ func (r *runner) run(t *testing.T, c testCase) outcome {
 	}
 	req.Set(f.ByName("requested_output_format"), protoreflect.ValueOfEnum(r.format.Values().ByName(protoreflect.Name(output)).Number()))
 	req.Set(f.ByName("message_type"), protoreflect.ValueOfString(c.messageType))
+	if c.printUnknown {
+		req.Set(f.ByName("print_unknown_fields"), protoreflect.ValueOfBool(true))
+	}
 	if c.category != "" {
 		cat := f.ByName("test_category")
 		req.Set(cat, protoreflect.ValueOfEnum(cat.Enum().Values().ByName(protoreflect.Name(c.category)).Number()))
@@ -276,6 +302,9 @@ func (r *runner) run(t *testing.T, c testCase) outcome {
 		if c.json != "" {
 			in = c.json
 		}
+		if c.textSet {
+			in = c.text
+		}
 		t.Errorf("%s: got %s (%.300s), want %s\n  input: %.600s", c.name, got.Name(), detail, c.want, in)
 		return outcomeFail
 	}
@@ -284,6 +313,16 @@ func (r *runner) run(t *testing.T, c testCase) outcome {
 		return outcomeSkip
 	case "json_payload":
 		if err := r.sameJSON(c, resp.Get(got).String()); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			return outcomeFail
+		}
+	case "text_payload":
+		if c.wantTextExact != "" {
+			if s := resp.Get(got).String(); s != c.wantTextExact {
+				t.Errorf("%s: got text %q, want %q", c.name, s, c.wantTextExact)
+				return outcomeFail
+			}
+		} else if err := r.sameText(c, resp.Get(got).String()); err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			return outcomeFail
 		}
@@ -325,8 +364,10 @@ func protocolCases() []testCase {
 		{name: "Protocol.JsonInput", messageType: p3, json: `{"optionalInt32": 1}`, output: "JSON", want: "json_payload", wantJSON: `{"optionalInt32": 1}`},
 		{name: "Protocol.JsonInputProtobufOutput", messageType: p3, json: `{"optionalInt32": 1}`, want: "protobuf_payload", wantPayload: []byte{0x08, 0x01}},
 		{name: "Protocol.ProtobufInputJsonOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "JSON", want: "json_payload", wantJSON: `{"optionalInt32": 1}`},
-		{name: "Protocol.TextInput", messageType: p3, text: "optional_int32: 1", output: "TEXT_FORMAT", want: "skipped"},
-		{name: "Protocol.ProtobufInputTextOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "TEXT_FORMAT", want: "skipped"},
+		{name: "Protocol.TextInput", messageType: p3, text: "optional_int32: 1", output: "TEXT_FORMAT", want: "text_payload", wantText: "optional_int32: 1"},
+		{name: "Protocol.TextInputProtobufOutput", messageType: p3, text: "optional_int32: 1", want: "protobuf_payload", wantPayload: []byte{0x08, 0x01}},
+		{name: "Protocol.ProtobufInputTextOutput", messageType: p3, protobuf: []byte{0x08, 0x01}, output: "TEXT_FORMAT", want: "text_payload", wantText: "optional_int32: 1"},
+		{name: "Protocol.EmptyTextInput", messageType: p3, textSet: true, output: "TEXT_FORMAT", want: "text_payload", wantText: ""},
 		// A message type the testee was not built with is a feature it
 		// does not support: skipped, not a runtime error (which always
 		// counts as a failure).

@@ -2,6 +2,7 @@ package gogen
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -277,6 +278,13 @@ func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
 		body = append(body, jen.Var().Id("seen").Index(jen.Lit((len(mn.fields)+nOneofs)/64+1)).Uint64())
 	}
 	cases := []jen.Code{jen.Case(jen.Lit("")).Block(jen.Return(jen.Nil()))}
+	// The names a field is known by: its text name and, for a group-like
+	// field, its own (lowercase) name too, unless another field claims it
+	// (as prototext's Fields.ByTextName does).
+	claimed := map[string]bool{}
+	for _, fn := range mn.fields {
+		claimed[textName(fn.desc)] = true
+	}
 	var nums []jen.Code
 	for i, fn := range mn.fields {
 		fd := fn.desc
@@ -310,7 +318,12 @@ func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
 		case stMap:
 			c = append(c, g.decodeTextMap(fn)...)
 		}
-		cases = append(cases, jen.Case(jen.Lit(textName(fd))).Block(c...))
+		names := []jen.Code{jen.Lit(textName(fd))}
+		if low := strings.ToLower(textName(fd)); fd.Kind() == protoreflect.GroupKind && low != textName(fd) && low == string(fd.Name()) && !claimed[low] {
+			claimed[low] = true
+			names = append(names, jen.Lit(low))
+		}
+		cases = append(cases, jen.Case(names...).Block(c...))
 	}
 	if len(nums) > 0 {
 		cases = append(cases, jen.Case(nums...).Block(jen.Return(jen.Id("d").Dot("ByNumber").Call())))
