@@ -78,8 +78,8 @@ func TestConformance(t *testing.T) {
 			default:
 				cases = append(cases, jsonValueCases(t, md, r.types)...)
 				cases = append(cases, jsonInputCases(t, md, r.types)...)
-				cases = append(cases, textValueCases(t, md, r.types)...)
-				cases = append(cases, textInputCases(t, md, r.types)...)
+				cases = append(cases, textValueCases(t, md, r.textTypes)...)
+				cases = append(cases, textInputCases(t, md, r.textTypes)...)
 				cases = append(cases, validCases(t, md)...)
 				cases = append(cases, malformedCases(t, md)...)
 				cases = append(cases, overlongTagCases(t, md)...)
@@ -204,6 +204,9 @@ type runner struct {
 	resType protoreflect.MessageType
 	format  protoreflect.EnumDescriptor
 	types   *dynamicpb.Types // the schemas' types, for protojson
+	// textTypes are the schemas' types rebuilt by protodesc, for
+	// prototext (see textTypes).
+	textTypes *dynamicpb.Types
 }
 
 func startRunner(t *testing.T, ctx context.Context, bin string, schemas schemaSet) *runner {
@@ -224,14 +227,15 @@ func startRunner(t *testing.T, ctx context.Context, bin string, schemas schemaSe
 	}
 	req := schemas.message(t, "conformance.ConformanceRequest")
 	return &runner{
-		cmd:     cmd,
-		stderr:  &stderr,
-		in:      in,
-		out:     bufio.NewReader(out),
-		reqType: dynamicpb.NewMessageType(req),
-		resType: dynamicpb.NewMessageType(schemas.message(t, "conformance.ConformanceResponse")),
-		format:  req.Fields().ByName("requested_output_format").Enum(),
-		types:   schemas.jsonTypes(t),
+		cmd:       cmd,
+		stderr:    &stderr,
+		in:        in,
+		out:       bufio.NewReader(out),
+		reqType:   dynamicpb.NewMessageType(req),
+		resType:   dynamicpb.NewMessageType(schemas.message(t, "conformance.ConformanceResponse")),
+		format:    req.Fields().ByName("requested_output_format").Enum(),
+		types:     schemas.jsonTypes(t),
+		textTypes: schemas.textTypes(t),
 	}
 }
 

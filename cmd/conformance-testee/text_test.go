@@ -7,22 +7,64 @@ import (
 
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
+
+// textTypes are the schemas' types rebuilt by protodesc, for prototext:
+// protobuf-go decides whether a string field checks UTF-8 (editions
+// utf8_validation) only on its own descriptors, and protocompile's would
+// make prototext accept invalid UTF-8 in edition 2023 strings.
+func (s schemaSet) textTypes(t *testing.T) *dynamicpb.Types {
+	t.Helper()
+	files := new(protoregistry.Files)
+	var add func(f protoreflect.FileDescriptor)
+	add = func(f protoreflect.FileDescriptor) {
+		if _, err := files.FindFileByPath(f.Path()); err == nil {
+			return
+		}
+		for i := 0; i < f.Imports().Len(); i++ {
+			add(f.Imports().Get(i).FileDescriptor)
+		}
+		fd, err := protodesc.NewFile(protodesc.ToFileDescriptorProto(f), files)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path(), err)
+		}
+		if err := files.RegisterFile(fd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range s.files {
+		add(f)
+	}
+	return dynamicpb.NewTypes(files)
+}
+
+// textDesc is md as protodesc builds it (see textTypes).
+func textDesc(t *testing.T, types *dynamicpb.Types, md protoreflect.MessageDescriptor) protoreflect.MessageDescriptor {
+	t.Helper()
+	mt, err := types.FindMessageByName(md.FullName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mt.Descriptor()
+}
 
 // sameText checks that the testee's text-format answer reads, under
 // prototext, as the message c.wantText reads as.
 func (r *runner) sameText(c testCase, got string) error {
-	md := c.ref
-	if md == nil {
-		mt, err := r.types.FindMessageByName(protoreflect.FullName(c.messageType))
-		if err != nil {
-			return err
-		}
-		md = mt.Descriptor()
+	name := protoreflect.FullName(c.messageType)
+	if c.ref != nil {
+		name = c.ref.FullName()
 	}
-	o := prototext.UnmarshalOptions{Resolver: r.types, AllowPartial: true}
+	mt, err := r.textTypes.FindMessageByName(name)
+	if err != nil {
+		return err
+	}
+	md := mt.Descriptor()
+	o := prototext.UnmarshalOptions{Resolver: r.textTypes, AllowPartial: true}
 	a, b := dynamicpb.NewMessage(md), dynamicpb.NewMessage(md)
 	if err := o.Unmarshal([]byte(got), a); err != nil {
 		return fmt.Errorf("prototext rejects the testee's text: %v\n  got: %.600s", err, got)
@@ -44,6 +86,7 @@ func (r *runner) sameText(c testCase, got string) error {
 // testee knows its type).
 func textValueCases(t *testing.T, md protoreflect.MessageDescriptor, types *dynamicpb.Types) []testCase {
 	t.Helper()
+	md = textDesc(t, types, md)
 	var cases []testCase
 	for seed := 0; seed < 40; seed++ {
 		r := rand.New(rand.NewSource(int64(1000 + seed)))
@@ -103,6 +146,7 @@ var textInputs = []string{
 // otherwise its deterministic encoding of prototext's result.
 func textInputCases(t *testing.T, md protoreflect.MessageDescriptor, types *dynamicpb.Types) []testCase {
 	t.Helper()
+	md = textDesc(t, types, md)
 	var cases []testCase
 	for i, in := range textInputs {
 		c := testCase{name: fmt.Sprintf("%s.Text.Input%d", md.FullName(), i), messageType: string(md.FullName()), text: in, textSet: true, category: "TEXT_FORMAT_TEST", ref: md}

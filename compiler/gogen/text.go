@@ -82,8 +82,10 @@ func (g *generator) genText(jf *jen.File, mn *messageNames) {
 	jf.Func().Params(r()).Id("UnmarshalProtoText").Params(jen.Id("b").Index().Byte(), jen.Id("o").Add(pt("UnmarshalOptions"))).Error().Block(
 		jen.Return(pt("Unmarshal").Call(jen.Id("b"), jen.Id("m"), jen.Id("o"))))
 	jf.Line()
-	jf.Comment("// String returns m in the compact text format, for people (see prototext.Format).")
+	jf.Comment("// String returns m in the compact text format, for people (see prototext.Format);")
+	jf.Comment("// a nil m is \"<nil>\", as protoc-gen-go's String says.")
 	jf.Func().Params(r()).Id("String").Params().String().Block(
+		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit("<nil>"))),
 		jen.Return(pt("Format").Call(jen.Id("m"), resolver.Clone())))
 	jf.Line()
 	if isSpecialText(mn.desc) {

@@ -736,8 +736,12 @@ func (m *Api) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *Api) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_api_proto))
 }
 
@@ -1521,8 +1525,12 @@ func (m *Method) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) erro
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *Method) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_api_proto))
 }
 
@@ -2070,8 +2078,12 @@ func (m *Mixin) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *Mixin) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_api_proto))
 }
 

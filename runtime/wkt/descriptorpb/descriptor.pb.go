@@ -553,8 +553,12 @@ func (m *FileDescriptorSet) UnmarshalProtoText(b []byte, o prototext.UnmarshalOp
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FileDescriptorSet) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -1810,8 +1814,12 @@ func (m *FileDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarshal
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FileDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -3135,8 +3143,12 @@ func (m *DescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOpti
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *DescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -3804,8 +3816,12 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalProtoText(b []byte, o prototex
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *DescriptorProto_ExtensionRange) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -4211,8 +4227,12 @@ func (m *DescriptorProto_ReservedRange) UnmarshalProtoText(b []byte, o prototext
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *DescriptorProto_ReservedRange) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -4910,8 +4930,12 @@ func (m *ExtensionRangeOptions) UnmarshalProtoText(b []byte, o prototext.Unmarsh
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *ExtensionRangeOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -5526,8 +5550,12 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalProtoText(b []byte, o proto
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *ExtensionRangeOptions_Declaration) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -6919,8 +6947,12 @@ func (m *FieldDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarsha
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FieldDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -7440,8 +7472,12 @@ func (m *OneofDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarsha
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *OneofDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -8101,8 +8137,12 @@ func (m *EnumDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarshal
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *EnumDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -8573,8 +8613,12 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalProtoText(b []byte, o p
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *EnumDescriptorProto_EnumReservedRange) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -9035,8 +9079,12 @@ func (m *EnumValueDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unma
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *EnumValueDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -9549,8 +9597,12 @@ func (m *ServiceDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmars
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *ServiceDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -10214,8 +10266,12 @@ func (m *MethodDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarsh
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *MethodDescriptorProto) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -11954,8 +12010,12 @@ func (m *FileOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FileOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -12980,8 +13040,12 @@ func (m *MessageOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptio
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *MessageOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -14855,8 +14919,12 @@ func (m *FieldOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FieldOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -15442,8 +15510,12 @@ func (m *FieldOptions_EditionDefault) UnmarshalProtoText(b []byte, o prototext.U
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FieldOptions_EditionDefault) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -15971,8 +16043,12 @@ func (m *FieldOptions_FeatureSupport) UnmarshalProtoText(b []byte, o prototext.U
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FieldOptions_FeatureSupport) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -16435,8 +16511,12 @@ func (m *OneofOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *OneofOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -17072,8 +17152,12 @@ func (m *EnumOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *EnumOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -17748,8 +17832,12 @@ func (m *EnumValueOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOpt
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *EnumValueOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -18310,8 +18398,12 @@ func (m *ServiceOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptio
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *ServiceOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -19023,8 +19115,12 @@ func (m *MethodOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOption
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *MethodOptions) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -19767,8 +19863,12 @@ func (m *UninterpretedOption) UnmarshalProtoText(b []byte, o prototext.Unmarshal
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *UninterpretedOption) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -20255,8 +20355,12 @@ func (m *UninterpretedOption_NamePart) UnmarshalProtoText(b []byte, o prototext.
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *UninterpretedOption_NamePart) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -21584,8 +21688,12 @@ func (m *FeatureSet) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FeatureSet) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -22126,8 +22234,12 @@ func (m *FeatureSetDefaults) UnmarshalProtoText(b []byte, o prototext.UnmarshalO
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FeatureSetDefaults) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -22623,8 +22735,12 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalProtoText(b []byt
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -23061,8 +23177,12 @@ func (m *SourceCodeInfo) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptio
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *SourceCodeInfo) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -23796,8 +23916,12 @@ func (m *SourceCodeInfo_Location) UnmarshalProtoText(b []byte, o prototext.Unmar
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *SourceCodeInfo_Location) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -24231,8 +24355,12 @@ func (m *GeneratedCodeInfo) UnmarshalProtoText(b []byte, o prototext.UnmarshalOp
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *GeneratedCodeInfo) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 
@@ -24952,8 +25080,12 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalProtoText(b []byte, o prototext.
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *GeneratedCodeInfo_Annotation) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
 }
 

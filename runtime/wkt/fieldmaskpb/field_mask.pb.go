@@ -431,8 +431,12 @@ func (m *FieldMask) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) e
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *FieldMask) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto))
 }
 

@@ -285,8 +285,12 @@ func (m *SourceContext) UnmarshalProtoText(b []byte, o prototext.UnmarshalOption
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *SourceContext) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto))
 }
 

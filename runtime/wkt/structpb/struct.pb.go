@@ -413,8 +413,12 @@ func (m *Struct) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) erro
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *Struct) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto))
 }
 
@@ -1060,8 +1064,12 @@ func (m *Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *Value) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto))
 }
 
@@ -1411,8 +1419,12 @@ func (m *ListValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) e
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format).
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
 func (m *ListValue) String() string {
+	if m == nil {
+		return "<nil>"
+	}
 	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto))
 }
 
