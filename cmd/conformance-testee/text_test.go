@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 )
 
@@ -28,7 +29,25 @@ func (s schemaSet) textTypes(t *testing.T) *dynamicpb.Types {
 		for i := 0; i < f.Imports().Len(); i++ {
 			add(f.Imports().Get(i).FileDescriptor)
 		}
-		fd, err := protodesc.NewFile(protodesc.ToFileDescriptorProto(f), files)
+		fdp := protodesc.ToFileDescriptorProto(f)
+		var noMessageSet func(ms []*descriptorpb.DescriptorProto)
+		noMessageSet = func(ms []*descriptorpb.DescriptorProto) {
+			for _, m := range ms {
+				if m.GetOptions().GetMessageSetWireFormat() {
+					// protodesc refuses MessageSets without the
+					// protolegacy tag; the text cases do not use them.
+					m.Options.MessageSetWireFormat = nil
+					for _, r := range m.ExtensionRange {
+						if r.GetEnd() > 1<<29 {
+							r.End = proto.Int32(1 << 29)
+						}
+					}
+				}
+				noMessageSet(m.NestedType)
+			}
+		}
+		noMessageSet(fdp.MessageType)
+		fd, err := protodesc.NewFile(fdp, files)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Path(), err)
 		}
