@@ -196,7 +196,7 @@ message Main {
 	}
 	want := []string{
 		"bytes=bytes", "maps=maps", "math=math", "slices=slices", "strconv=strconv", "unicode/utf8=utf8",
-		RuntimeImportPath + "=wire", ProtoJSONImportPath + "=protojson",
+		RuntimeImportPath + "=wire", ProtoJSONImportPath + "=protojson", ProtoTextImportPath + "=prototext",
 		"example.com/b=b1", "example.com/x/wire=wire1", "example.com/math=math1", "example.com/str=string1",
 		"example.com/uses=Main1", "example.com/other/main=Main2", "example.com/b1=b11", "example.com/plain=plain",
 	}
