@@ -110,14 +110,29 @@ func wasmBuildInfo(bin []byte) (*debug.BuildInfo, error) {
 	return bi, nil
 }
 
-// addWasm records the modules linked into the wasm (its dependencies,
-// not the main module, which is protoplay).
+// addWasm records the modules linked into a wasm module (its
+// dependencies, not the main module, which is protoplay), beside those of
+// the modules added before.
 func (n *notices) addWasm(wasm []byte) error {
 	bi, err := wasmBuildInfo(wasm)
 	if err != nil {
 		return err
 	}
-	n.goMods = bi.Deps
+	// The page ships two modules (the core and the interpreter): the
+	// notices cover the modules of both.
+	have := map[string]bool{}
+	for _, m := range n.goMods {
+		have[m.Path] = true
+	}
+	for _, m := range bi.Deps {
+		if !have[m.Path] {
+			have[m.Path] = true
+			n.goMods = append(n.goMods, m)
+		}
+	}
+	if n.goMods == nil {
+		n.goMods = []*debug.Module{}
+	}
 	return nil
 }
 

@@ -56,7 +56,7 @@ func runNPM(root, out, goCmd string) error {
 	}
 	// The package is the library: an input from the page is an error.
 	b.notices.ours = libSources
-	wasm, err := b.buildWasm(goCmd)
+	wasm, err := b.buildWasm(goCmd, "./wasm")
 	if err != nil {
 		return err
 	}
