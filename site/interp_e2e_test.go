@@ -80,12 +80,12 @@ func TestGoInterpreter(t *testing.T) {
 		// The interpreter's download began after the first output was on
 		// screen (the prebuilt example's) and after the core's own first
 		// compile: the core's download and first output are not slowed.
-		s := eval[map[string]float64](t, ctx, `({first: __protoplay.stats.firstOutputMs, compiled: __protoplay.stats.firstCompiledMs, start: __protoplay.stats.interpStartMs, ready: __protoplay.stats.interpReadyMs, done: __protoplay.stats.goChecksDoneMs,
+		s := eval[map[string]float64](t, ctx, `({first: __protoplay.stats.firstOutputMs, compiled: __protoplay.stats.firstCompiledMs, start: __protoplay.stats.interpStartMs, ready: __protoplay.stats.interpReadyMs, done: __protoplay.stats.goChecksDoneMs, load: __protoplay.stats.goLoadMs, round: __protoplay.stats.goChecksLastMs,
 			fetch: (performance.getEntriesByType('resource').find(e => /\/interp-[0-9a-f]+\.wasm$/.test(e.name)) || {startTime: -1}).startTime})`)
 		if s["fetch"] < s["compiled"] || s["start"] < s["compiled"] || s["compiled"] <= 0 {
 			t.Errorf("interp.wasm fetched at %.0f ms, the first compiled output at %.0f ms: %v", s["fetch"], s["compiled"], s)
 		}
-		t.Logf("first output %.0f ms, compiled in the browser %.0f ms, interpreter fetch from %.0f ms, ready %.0f ms, generated-code checks done %.0f ms", s["first"], s["compiled"], s["fetch"], s["ready"], s["done"])
+		t.Logf("first output %.0f ms, compiled in the browser %.0f ms, interpreter fetch from %.0f ms, ready %.0f ms, generated-code checks done %.0f ms (loading the generated code %.0f ms, the round %.0f ms)", s["first"], s["compiled"], s["fetch"], s["ready"], s["done"], s["load"], s["round"])
 	})
 
 	t.Run("Run prints the example program's output", func(t *testing.T) {
@@ -204,11 +204,14 @@ func TestGoCheckBroken(t *testing.T) {
 	}
 	// The sample of Person encodes to N bytes; the hook flips the low bit
 	// of byte N/2.
-	ref := eval[string](t, ctx, `(async () => {
+	ref, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
 		const files = __protoplay.sources();
 		const s = await __protoplay.core.call('sample', {files, type: 'example.addressbook.v1.Person'});
 		return (await __protoplay.core.call('encode', {files, type: 'example.addressbook.v1.Person', input: s.value})).hex;
-	})()`)
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := len(strings.Fields(ref))
 	if d["offset"] != itoa(n/2) || d["refOffset"] != d["offset"] || d["genOffset"] != d["offset"] {
 		t.Errorf("first differing byte at %s (reference cell %s, generated cell %s), want %d", d["offset"], d["refOffset"], d["genOffset"], n/2)

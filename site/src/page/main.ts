@@ -48,6 +48,7 @@ const stats = {
   goChecksDoneMs: 0,
   goChecksRounds: 0, // rounds of generated-code checks completed
   goChecksLastMs: 0, // the last completed round, from its start
+  goLoadMs: 0, // the interpreter's last load of the generated code
 };
 
 initAbout(byId("about"));
@@ -544,7 +545,14 @@ async function compile() {
     stats.compiles++;
     stats.lastCompileMs = r.elapsedMs;
     if (since) stats.latencies.push(performance.now() - since);
-    if (!stats.firstCompiledMs && r.generated.length) stats.firstCompiledMs = performance.now();
+    if (!stats.firstCompiledMs && r.generated.length) {
+      stats.firstCompiledMs = performance.now();
+      // The first compiled output is on screen: the interpreter's
+      // download may begin (never earlier, so that it does not compete
+      // with the core's).
+      stats.interpStartMs = performance.now();
+      runner.start();
+    }
     if (!stats.firstOutputMs && r.generated.length) stats.firstOutputMs = stats.firstCompiledMs;
     const errs = r.diagnostics.filter((d) => d.severity === "error").length;
     const warns = r.diagnostics.filter((d) => d.severity === "warning").length;
@@ -753,6 +761,9 @@ function afterCompile(src: Files, r: CompileResult) {
   followTimer = setTimeout(async () => {
     if (!fresh()) return;
     setStale(false);
+    lastGood = { src, options, result: r };
+    markGood();
+    refreshProgram();
     payload.schemaChanged(src, r.messages);
     checksList.dataset.state = "running";
     try {
@@ -767,8 +778,6 @@ function afterCompile(src: Files, r: CompileResult) {
       checksList.dataset.state = "error";
       return;
     }
-    lastGood = { src, options, result: r };
-    refreshProgram();
     await goChecks(src, options, r, fresh);
   }, 200);
 }
@@ -812,6 +821,8 @@ function updateChecksBadge() {
 // lastGood is the last schema that compiled, with the options it compiled
 // with.
 let lastGood: { src: Files; options: string; result: CompileResult } | null = null;
+let markGood!: () => void;
+const firstGood = new Promise<void>((r) => (markGood = r));
 let loadedTypes: TypeRef[] = [];
 const goStatusEl = byId("go-checks-status");
 
@@ -833,6 +844,7 @@ async function loadGenerated(src: Files, opts: string, r: CompileResult) {
     gen = again.generated;
   }
   const lr = await runner.load(interpFiles(gen), optionValue(io ?? opts, "module"), breakType);
+  stats.goLoadMs = lr.elapsedMs;
   const order = new Map(r.messages.map((m, i) => [m.name, i]));
   loadedTypes = [...lr.types].sort((a, b) => (order.get(a.name) ?? 1e9) - (order.get(b.name) ?? 1e9));
   return lr;
@@ -852,6 +864,7 @@ async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () =>
   try {
     const lr = await loadGenerated(src, opts, r);
     if (!fresh()) return;
+    refreshProgram();
     if (lr.error) {
       goChecksStatus(`The generated Go could not be interpreted: ${lr.error.message}`, "error");
       for (const li of checkRows.values()) setGoMark(li, "error", "not run");
@@ -1052,12 +1065,15 @@ let running = false;
 
 async function runProgram() {
   if (running) return;
-  const good = lastGood;
-  if (!good) {
-    runStatus.textContent = "The schema has not compiled yet.";
-    return;
-  }
   running = true;
+  if (!lastGood) {
+    // Run pressed before the schema's first compile (and its checks)
+    // came back: run as soon as it has.
+    runOutput.dataset.state = "waiting";
+    runStatus.textContent = "Waiting for the schema to compile…";
+    await firstGood;
+  }
+  const good = lastGood!;
   byId<HTMLButtonElement>("run-program").disabled = true;
   runOutput.dataset.state = "running";
   runError.hidden = true;
