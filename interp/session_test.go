@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -261,4 +262,29 @@ func TestSessionCall(t *testing.T) {
 	if _, err := s.Call("frob", []byte(`{}`)); err == nil {
 		t.Error("unknown method accepted")
 	}
+}
+
+// TestSessionGoogleAPIs: the page's flow on a googleapis file alone (its
+// google/api imports come from the core's bundled googleapis): every
+// message type's generated code passes.
+func TestSessionGoogleAPIs(t *testing.T) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		t.Skip("../shared is absent: no corpus to run")
+	}
+	b, err := os.ReadFile(filepath.Join(shared, "corpus", "googleapis", "google", "privacy", "dlp", "v2", "storage.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, res := pageChecks(t, compiler.Sources{"google/privacy/dlp/v2/storage.proto": string(b)}, "")
+	if len(res) < 30 {
+		t.Errorf("%d message types checked", len(res))
+	}
+	for name, r := range res {
+		if !r.Pass {
+			t.Errorf("%s: %+v", name, r.Steps)
+		}
+	}
+	t.Logf("%d message types checked in %v", len(res), time.Since(start).Round(time.Millisecond))
 }
