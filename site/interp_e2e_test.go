@@ -226,3 +226,28 @@ func TestGoCheckBroken(t *testing.T) {
 		t.Errorf("badge %q", b)
 	}
 }
+
+// TestGoChecksTestMessages: the conformance suite's test_messages_proto3
+// (every field kind, maps, oneofs, well-known types) pasted into the page:
+// every message type's generated code passes its checks, interpreted in
+// the browser.
+func TestGoChecksTestMessages(t *testing.T) {
+	src := readFile(t, needShared(t, "corpus/protobuf/google/protobuf/test_messages_proto3.proto"))
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url))
+	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	replaceSource(t, ctx, src)
+	waitJS(t, ctx, "Go for TestAllTypesProto3", goText+`.includes("TestAllTypesProto3")`, 60*time.Second)
+	selectTab(t, ctx, "tab-checks")
+	waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done' && document.querySelector('[data-testid=check-result][data-type="protobuf_test_messages.proto3.TestAllTypesProto3"]')`, 300*time.Second)
+	rows := goCheckRows(t, ctx)
+	if len(rows) < 5 {
+		t.Fatalf("%d check rows, want every message type", len(rows))
+	}
+	for _, r := range rows {
+		if r.Go != "pass" {
+			t.Errorf("%s: generated %s: %s", r.Type, r.Go, r.Text)
+		}
+	}
+	t.Logf("%d message types checked through the generated Go (%s)", len(rows), eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`))
+}
