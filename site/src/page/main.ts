@@ -861,7 +861,18 @@ async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () =>
   if (!runner.started) stats.interpStartMs = performance.now();
   const t0 = performance.now();
   goChecksStatus(runner.readyAt ? "Checking the generated Go…" : "Loading the Go interpreter…", "running");
+  // The two Workers work side by side: the core prepares the next type's
+  // reference bytes while the interpreter checks the current one (and
+  // while it loads the code).
+  const todo = r.messages.filter((m) => checkRows.has(m.name));
+  const prefetch = (i: number) => {
+    if (i >= todo.length) return undefined;
+    const p = referenceFor(src, todo[i].name);
+    p.catch(() => {}); // awaited below unless a newer edit ends the round first
+    return p;
+  };
   try {
+    let next = prefetch(0);
     const lr = await loadGenerated(src, opts, r);
     if (!fresh()) return;
     refreshProgram();
@@ -872,13 +883,13 @@ async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () =>
     }
     const have = new Set(lr.types.map((t) => t.name));
     let done = 0;
-    for (const m of r.messages) {
+    for (let i = 0; i < todo.length; i++) {
+      const req = await next!;
+      next = prefetch(i + 1);
       if (!fresh()) return;
-      const li = checkRows.get(m.name);
-      if (!li || !have.has(m.name)) continue;
-      goChecksStatus(`Checking the generated Go: ${m.name} (${++done} of ${checkRows.size})…`, "running");
-      const req = await referenceFor(src, m.name);
-      if (!fresh()) return;
+      const li = checkRows.get(todo[i].name)!;
+      if (!have.has(todo[i].name)) continue;
+      goChecksStatus(`Checking the generated Go: ${todo[i].name} (${++done} of ${todo.length})…`, "running");
       const res = await runner.check(req);
       if (!fresh()) return;
       await showGoCheck(li, res, src);
