@@ -2,10 +2,12 @@ package site_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -149,8 +151,8 @@ func TestGoInterpreter(t *testing.T) {
 		}
 	})
 
-	t.Run("the program is in the share link", func(t *testing.T) {
-		const prog = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"shared\")\n}\n"
+	t.Run("the program is in the share link and the .zip", func(t *testing.T) {
+		const prog = "package main\n\nimport (\n\t\"fmt\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tb, _ := (&addressbookv1.Person{Id: 150}).Marshal()\n\tfmt.Printf(\"%x round trip ok\\n\", b)\n}\n"
 		typeInto(t, ctx, `__protoplay.runEditor`, prog)
 		waitJS(t, ctx, "the link to hold the program", `location.hash.length > 3`, 5*time.Second)
 		time.Sleep(600 * time.Millisecond) // the link is written 400 ms after the last edit
@@ -161,9 +163,24 @@ func TestGoInterpreter(t *testing.T) {
 		selectTab(t, ctx, "tab-run")
 		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
 		waitJS(t, ctx, "the program's output", runState+` === 'done'`, 60*time.Second)
-		if got := eval[string](t, ctx, runStdout); got != "shared\n" {
+		if got := eval[string](t, ctx, runStdout); got != "109601 round trip ok\n" {
 			t.Errorf("stdout %q", got)
 		}
+		// The .zip's main.go is the program, and the module builds and
+		// runs it offline.
+		dir := t.TempDir()
+		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		selectTab(t, ctx, "tab-go")
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+		got := readZip(t, filepath.Join(dir, "protoplay-go.zip"))
+		if got["main.go"] != prog {
+			t.Fatalf("the .zip's main.go:\n%s", got["main.go"])
+		}
+		checkModuleZip(t, got, "example.com/addressbook", "v1/example.pb.go", "timestamppb")
 	})
 }
 
