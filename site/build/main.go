@@ -113,7 +113,7 @@ func run(root, out, goCmd string, dev bool) error {
 	if err != nil {
 		return err
 	}
-	if err := b.notices.addWasm(wasm); err != nil {
+	if err := b.notices.addWasm("protoplay.wasm", wasm); err != nil {
 		return err
 	}
 	wasmName := hashedName("protoplay.wasm", wasm)
@@ -126,7 +126,7 @@ func run(root, out, goCmd string, dev bool) error {
 	if err != nil {
 		return err
 	}
-	if err := b.notices.addWasm(interpWasm); err != nil {
+	if err := b.notices.addWasm("interp.wasm", interpWasm); err != nil {
 		return err
 	}
 	interpName := hashedName("interp.wasm", interpWasm)

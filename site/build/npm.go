@@ -60,7 +60,7 @@ func runNPM(root, out, goCmd string) error {
 	if err != nil {
 		return err
 	}
-	if err := b.notices.addWasm(wasm); err != nil {
+	if err := b.notices.addWasm("protoplay.wasm", wasm); err != nil {
 		return err
 	}
 	if err := b.write("protoplay.wasm", wasm); err != nil {

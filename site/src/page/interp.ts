@@ -84,6 +84,7 @@ export class TimeLimitError extends Error {
 }
 
 interface Pending {
+  method: string;
   resolve(v: unknown): void;
   reject(e: Error): void;
   timer?: ReturnType<typeof setTimeout>;
@@ -163,7 +164,7 @@ export class GoRunner {
     this.start();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject };
+      const p: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
       this.pending.set(id, p);
       this.ready.then(() => {
         if (!this.pending.has(id)) return;
@@ -185,6 +186,18 @@ export class GoRunner {
     }
     this.spawn();
   }
+
+  // cancelLoad ends a load that is still running (its Worker is replaced),
+  // so that it does not take the CPU from the core's next compile: the
+  // schema it loads is being replaced. It returns whether it did.
+  cancelLoad(): boolean {
+    if (![...this.pending.values()].some((p) => p.method === "load")) return false;
+    this.restart(new Error("superseded by a newer schema"));
+    this.restarts--; // not a limit: not counted
+    this.cancels++;
+    return true;
+  }
+  cancels = 0;
 
   // load makes files (the generated Go of the current schema) the code
   // the next checks and runs use; the same files again cost nothing.

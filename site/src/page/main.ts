@@ -538,6 +538,9 @@ async function compile() {
   const since = editAt;
   editAt = 0;
   const src = sources();
+  // The interpreter's load of the previous schema's code (seconds, for a
+  // big one) would compete with this compile for the CPU: end it.
+  runner.cancelLoad();
   status.textContent = "Compiling…";
   try {
     const r = await core.call("generate", { files: src, options });
