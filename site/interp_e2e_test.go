@@ -90,6 +90,22 @@ func TestGoInterpreter(t *testing.T) {
 		t.Logf("first output %.0f ms, compiled in the browser %.0f ms, interpreter fetch from %.0f ms, ready %.0f ms, generated-code checks done %.0f ms (loading the generated code %.0f ms, the round %.0f ms)", s["first"], s["compiled"], s["fetch"], s["ready"], s["done"], s["load"], s["round"])
 	})
 
+	t.Run("the Encode/decode panel's bytes run through the generated Go", func(t *testing.T) {
+		selectTab(t, ctx, "tab-payload")
+		pickType(t, ctx, "example.addressbook.v1.Person")
+		waitJS(t, ctx, "the generated Go's check of the sample", `document.querySelector('[data-testid=payload-go]').dataset.state === 'pass'`, 60*time.Second)
+		if txt := eval[string](t, ctx, `document.querySelector('[data-testid=payload-go]').innerText`); !strings.Contains(txt, "re-encodes them byte for byte") {
+			t.Errorf("payload check %q", txt)
+		}
+		// Bytes typed in: field 2 (id) = 150, then field 1 (name) = "a":
+		// not the reference's order, accepted by both.
+		pasteInto(t, ctx, "hex-input", "10 96 01 0a 01 61")
+		waitJS(t, ctx, "the check of the typed bytes", `document.querySelector('[data-testid=payload-go]').dataset.state === 'pass' && document.querySelector('[data-testid=payload-go]').innerText.includes('accepts your bytes')`, 60*time.Second)
+		// Truncated bytes: refused by both.
+		pasteInto(t, ctx, "hex-input", "0a 05 61")
+		waitJS(t, ctx, "the check of the truncated bytes", `document.querySelector('[data-testid=payload-go]').dataset.state === 'pass' && document.querySelector('[data-testid=payload-go]').innerText.includes('refuses your bytes')`, 60*time.Second)
+	})
+
 	t.Run("Run prints the example program's output", func(t *testing.T) {
 		selectTab(t, ctx, "tab-run")
 		waitJS(t, ctx, "the example program in the editor", `__protoplay.runEditor.state.doc.toString().includes('addressbookv1.Person{')`, 10*time.Second)
@@ -241,6 +257,13 @@ func TestGoCheckBroken(t *testing.T) {
 	}
 	if b := eval[string](t, ctx, `document.querySelector('[data-testid=checks-badge]').innerText`); b != "✗ 1" {
 		t.Errorf("badge %q", b)
+	}
+	// The Encode/decode panel says so too, for the sample it encodes.
+	selectTab(t, ctx, "tab-payload")
+	pickType(t, ctx, "example.addressbook.v1.Person")
+	waitJS(t, ctx, "the generated Go's check of the sample", `document.querySelector('[data-testid=payload-go]').dataset.state === 'fail'`, 60*time.Second)
+	if off := eval[string](t, ctx, `document.querySelector('[data-testid=payload-go] [data-testid=diff-generated] [data-testid=diff-byte]').dataset.offset`); off != itoa(n/2) {
+		t.Errorf("the payload panel's differing byte at %s, want %d", off, n/2)
 	}
 }
 
