@@ -113,6 +113,7 @@ func measureEdits(t *testing.T, name string, session any, n int) {
 		name, pct(lat, 50), pct(lat, 95), pct(core, 50), pct(core, 95), n)
 	sort.Float64s(lat)
 	sort.Float64s(core)
+	t.Logf("  the interpreter meanwhile: %d rounds of generated-code checks completed, %d loads ended by an edit", eval[int](t, ctx, `__protoplay.stats.goChecksRounds`), eval[int](t, ctx, `__protoplay.runner.cancels`))
 	t.Logf("  latencies (sorted): %.0f", lat)
 	t.Logf("  core (sorted): %.0f", core)
 }

@@ -162,6 +162,7 @@ export class GoRunner {
   // TimeLimitError saying what.
   private call<T>(method: string, params: unknown, limitMs: number, what: string): Promise<T> {
     this.start();
+    if (!this.worker) this.spawn();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const p: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
@@ -174,9 +175,12 @@ export class GoRunner {
     });
   }
 
-  // restart ends the Worker and every call waiting on it.
-  restart(reason: Error) {
+  // restart ends the Worker and every call waiting on it; a new Worker
+  // starts at once, or (respawn false) with the next call.
+  restart(reason: Error, respawn = true) {
     this.worker?.terminate();
+    this.worker = undefined;
+    this.loadedKey = "";
     this.restarts++;
     const failed = [...this.pending.values()];
     this.pending.clear();
@@ -184,7 +188,7 @@ export class GoRunner {
       clearTimeout(p.timer);
       p.reject(reason);
     }
-    this.spawn();
+    if (respawn) this.spawn();
   }
 
   // cancelLoad ends a load that is still running (its Worker is replaced),
@@ -192,7 +196,9 @@ export class GoRunner {
   // schema it loads is being replaced. It returns whether it did.
   cancelLoad(): boolean {
     if (![...this.pending.values()].some((p) => p.method === "load")) return false;
-    this.restart(new Error("superseded by a newer schema"));
+    // The next Worker starts with the next call, not now: its start
+    // (instantiating the module, starting Go) would compete too.
+    this.restart(new Error("superseded by a newer schema"), false);
     this.restarts--; // not a limit: not counted
     this.cancels++;
     return true;

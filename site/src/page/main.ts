@@ -548,14 +548,7 @@ async function compile() {
     stats.compiles++;
     stats.lastCompileMs = r.elapsedMs;
     if (since) stats.latencies.push(performance.now() - since);
-    if (!stats.firstCompiledMs && r.generated.length) {
-      stats.firstCompiledMs = performance.now();
-      // The first compiled output is on screen: the interpreter's
-      // download may begin (never earlier, so that it does not compete
-      // with the core's).
-      stats.interpStartMs = performance.now();
-      runner.start();
-    }
+    if (!stats.firstCompiledMs && r.generated.length) stats.firstCompiledMs = performance.now();
     if (!stats.firstOutputMs && r.generated.length) stats.firstOutputMs = stats.firstCompiledMs;
     const errs = r.diagnostics.filter((d) => d.severity === "error").length;
     const warns = r.diagnostics.filter((d) => d.severity === "warning").length;
@@ -781,8 +774,40 @@ function afterCompile(src: Files, r: CompileResult) {
       checksList.dataset.state = "error";
       return;
     }
-    await goChecks(src, options, r, fresh);
+    scheduleGoChecks(src, options, r, fresh);
   }, 200);
+}
+
+// The interpreter is downloaded (after the first compiled output is on
+// screen) and the generated Go loaded into it (seconds of CPU for a big
+// schema, in its own Worker but on the same machine as the core's) only
+// once the edits have paused for goQuietMs after a compile, so that typing
+// never competes with them.
+const goQuietMs = 1000;
+let goTimer: ReturnType<typeof setTimeout> | undefined;
+// quietFor is the compiled schema (lastGood) whose quiet period has
+// passed; the payload panel's checks wait for it (waitQuiet).
+let quietFor: object | null = null;
+let quietWaiters: (() => void)[] = [];
+
+function scheduleGoChecks(src: Files, opts: string, r: CompileResult, fresh: () => boolean) {
+  clearTimeout(goTimer);
+  const good = lastGood;
+  goTimer = setTimeout(
+    () => {
+      if (!fresh()) return;
+      quietFor = good;
+      for (const w of quietWaiters.splice(0)) w();
+      void goChecks(src, opts, r, fresh);
+    },
+    goQuietMs,
+  );
+}
+
+// waitQuiet resolves once the current schema's quiet period has passed.
+function waitQuiet(): Promise<void> {
+  if (quietFor && quietFor === lastGood) return Promise.resolve();
+  return new Promise((r) => quietWaiters.push(r));
 }
 
 // renderChecks shows the reference codec's checks (the core's), one row
@@ -861,7 +886,10 @@ async function loadGenerated(src: Files, opts: string, r: CompileResult) {
 // A new edit stops the round between two types.
 async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () => boolean) {
   if (!stats.firstCompiledMs) return; // never before the first compiled output is on screen
-  if (!runner.started) stats.interpStartMs = performance.now();
+  if (!runner.started) {
+    stats.interpStartMs = performance.now();
+    runner.start();
+  }
   const t0 = performance.now();
   goChecksStatus(runner.readyAt ? "Checking the generated Go…" : "Loading the Go interpreter…", "running");
   // The two Workers work side by side: the core prepares the next type's
@@ -1155,7 +1183,7 @@ payload.onBytes = (type, canonical, typed) => void payloadGoCheck(type, canonica
 async function payloadGoCheck(type: string, canonical: string | null, typed: { hex: string; refError: string } | null) {
   const fresh = payloadGoLatest.next();
   const good = lastGood;
-  if (!good || !runner.started) {
+  if (!good || !stats.firstCompiledMs) {
     payloadGo.hidden = true;
     return;
   }
@@ -1166,6 +1194,8 @@ async function payloadGoCheck(type: string, canonical: string | null, typed: { h
   payloadGo.dataset.state = "running";
   payloadGo.replaceChildren("Generated Go: checking these bytes…");
   try {
+    await waitQuiet();
+    if (!fresh() || lastGood !== good) return;
     const lr = await loadGenerated(good.src, good.options, good.result);
     if (!fresh()) return;
     if (lr.error || !lr.types.some((t) => t.name === type)) {
