@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/interp/symbols"
 )
 
@@ -22,7 +21,7 @@ import (
 // wrong type. It returns an error naming both packages and the type when
 // two packages of the same name instantiate wire.New with types of the
 // same name. files are keyed by import path.
-func checkInstantiations(files map[string][]compiler.File) error {
+func checkInstantiations(files map[string][]File) error {
 	fset := token.NewFileSet()
 	type parsed struct {
 		path string
@@ -125,8 +124,8 @@ func checkInstantiations(files map[string][]compiler.File) error {
 
 // packageFiles groups the generated .go files by the import path of their
 // directory below root.
-func packageFiles(files []compiler.File, root string) map[string][]compiler.File {
-	out := map[string][]compiler.File{}
+func packageFiles(files []File, root string) map[string][]File {
+	out := map[string][]File{}
 	for _, f := range files {
 		if strings.HasSuffix(f.Name, ".go") {
 			p := path.Dir(path.Join(root, f.Name))

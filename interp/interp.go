@@ -47,9 +47,27 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
-	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/interp/symbols"
 )
+
+// File is one generated Go file, as the compiler returns it (compiler.File,
+// gogen.File and the JSON of the core's GeneratedFile have this shape):
+// Name is slash-separated and relative to Options.Root. The package does
+// not import the compiler, so that the interpreter's wasm module does not
+// link it.
+type File struct {
+	Name    string `json:"name"`
+	Content string `json:"content"`
+}
+
+// FileLike is any struct type of File's shape (compiler.File among them),
+// so that New takes the compiler's []compiler.File as it is.
+type FileLike interface {
+	~struct {
+		Name    string `json:"name"`
+		Content string `json:"content"`
+	}
+}
 
 // Options configure an Interpreter.
 type Options struct {
@@ -113,7 +131,11 @@ func wireSource(syms map[string]reflect.Value) string {
 // type-checked by the interpreter, with the file's position. Interpreted
 // code can import the generated packages and the packages of
 // symbols.Packages, nothing else (no os, no net, no unsafe).
-func New(files []compiler.File, opt Options) (*Interpreter, error) {
+func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
+	files := make([]File, len(list))
+	for i, f := range list {
+		files[i] = File(f)
+	}
 	if err := checkInstantiations(packageFiles(files, opt.Root)); err != nil {
 		return nil, err
 	}

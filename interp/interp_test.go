@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -360,6 +361,32 @@ func TestCoreDoesNotLinkInterpreter(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		if strings.HasPrefix(p, "github.com/traefik/yaegi") || strings.HasPrefix(p, "github.com/protoplay/protoplay/interp") {
 			t.Errorf("the core links %s", p)
+		}
+	}
+}
+
+// TestInterpreterDoesNotLinkCompiler keeps the compiler (protocompile,
+// protobuf-go) out of the interpreter's wasm module (wasm/interp), which
+// the page downloads after the core: generated code needs only the
+// runtime and the standard library.
+func TestInterpreterDoesNotLinkCompiler(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cmd := exec.Command("go", "list", "-deps", "./wasm/interp")
+	cmd.Dir = gentest.RepoRoot()
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/traefik/yaegi/interp") {
+		t.Fatal("wasm/interp does not link yaegi: the list proves nothing")
+	}
+	for _, p := range deps {
+		if strings.HasPrefix(p, "github.com/protoplay/protoplay/compiler") || strings.HasPrefix(p, "github.com/bufbuild/") || strings.HasPrefix(p, "google.golang.org/protobuf") {
+			t.Errorf("the interpreter's module links %s", p)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // TestStdGeneric compares the interpreter's slices and maps functions
 // (stdgeneric.go) with the standard library's on the same inputs.
 func TestStdGeneric(t *testing.T) {
-	ip, err := interp.New(nil, interp.Options{})
+	ip, err := interp.New([]interp.File(nil), interp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

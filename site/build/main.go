@@ -4,7 +4,8 @@
 //	go run ./site/build [-out site/dist]
 //	go run ./site/build -npm .cache/npm/package   (the npm package; see npm.go)
 //
-// It builds the core for the browser (GOOS=js GOARCH=wasm go build ./wasm),
+// It builds the core for the browser (GOOS=js GOARCH=wasm go build ./wasm)
+// and the interpreter's module (./wasm/interp),
 // bundles site/src with esbuild's Go API (the Worker, site/src/lib/worker.ts
 // with Go's wasm_exec.js inlined, and the page, site/src/page/main.ts),
 // names every asset by its content
@@ -108,15 +109,32 @@ func run(root, out, goCmd string, dev bool) error {
 	b.notices.rename = func(base string) string { return strings.Replace(base, "main.", "app.", 1) }
 
 	start := time.Now()
-	wasm, err := b.buildWasm(goCmd)
+	wasm, err := b.buildWasm(goCmd, "./wasm")
 	if err != nil {
 		return err
 	}
-	if err := b.notices.addWasm(wasm); err != nil {
+	if err := b.notices.addWasm("protoplay.wasm", wasm); err != nil {
 		return err
 	}
 	wasmName := hashedName("protoplay.wasm", wasm)
 	if err := b.write(wasmName, wasm); err != nil {
+		return err
+	}
+	// The interpreter's module (wasm/interp), which the page fetches only
+	// after the core's first output is on screen.
+	interpWasm, err := b.buildWasm(goCmd, "./wasm/interp")
+	if err != nil {
+		return err
+	}
+	if err := b.notices.addWasm("interp.wasm", interpWasm); err != nil {
+		return err
+	}
+	interpName := hashedName("interp.wasm", interpWasm)
+	if err := b.write(interpName, interpWasm); err != nil {
+		return err
+	}
+	runExample, err := os.ReadFile(filepath.Join(b.root, "testdata", "example", "main.go"))
+	if err != nil {
 		return err
 	}
 	wasmExec, err := findWasmExec(goCmd)
@@ -142,6 +160,9 @@ func run(root, out, goCmd string, dev bool) error {
 		"__WORKER_URL__":        strconv.Quote("./" + workerName),
 		"__WASM_URL__":          strconv.Quote("./" + wasmName),
 		"__WASM_SIZE__":         strconv.Itoa(len(wasm)),
+		"__INTERP_WASM_URL__":   strconv.Quote("./" + interpName),
+		"__INTERP_WASM_SIZE__":  strconv.Itoa(len(interpWasm)),
+		"__EXAMPLE_PROGRAM__":   strconv.Quote(string(runExample)),
 		"__PROTOPLAY_VERSION__": strconv.Quote(version),
 	}, wasmExec)
 	if err != nil {
@@ -242,17 +263,18 @@ func (b *builder) writeLicenses(licenseName, version string) error {
 	return b.write(noticesName, text)
 }
 
-// buildWasm compiles ./wasm for the browser. -trimpath keeps machine paths
-// out of the binary; -s drops the symbol table (Go's wasm panics still
-// name functions, from pclntab).
-func (b *builder) buildWasm(goCmd string) ([]byte, error) {
-	tmp := filepath.Join(b.out, ".protoplay.wasm.tmp")
-	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
+// buildWasm compiles pkg (./wasm, the core, or ./wasm/interp, the
+// interpreter) for the browser. -trimpath keeps machine paths out of the
+// binary; -s drops the symbol table (Go's wasm panics still name
+// functions, from pclntab).
+func (b *builder) buildWasm(goCmd, pkg string) ([]byte, error) {
+	tmp := filepath.Join(b.out, "."+filepath.Base(pkg)+".wasm.tmp")
+	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, pkg)
 	cmd.Dir = b.root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("building the wasm: %w", err)
+		return nil, fmt.Errorf("building the wasm (%s): %w", pkg, err)
 	}
 	defer os.Remove(tmp)
 	return os.ReadFile(tmp)

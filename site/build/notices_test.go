@@ -100,18 +100,23 @@ func TestPageNotices(t *testing.T) {
 	if !strings.Contains(goSec, "wasm_exec.js in worker.js") {
 		t.Errorf("Go's section does not say worker.js inlines wasm_exec.js:\n%.300s", goSec)
 	}
-	for _, m := range []struct{ path, license string }{
-		{"github.com/bufbuild/protocompile", "Apache-2.0"},
-		{"github.com/dave/jennifer", "MIT"},
-		{"google.golang.org/protobuf", "BSD-3-Clause"},
+	for _, m := range []struct{ path, license, in string }{
+		{"github.com/bufbuild/protocompile", "Apache-2.0", "protoplay.wasm"},
+		{"github.com/dave/jennifer", "MIT", "protoplay.wasm"},
+		{"google.golang.org/protobuf", "BSD-3-Clause", "protoplay.wasm"},
+		// The interpreter's module (wasm/interp) only.
+		{"github.com/traefik/yaegi", "Apache-2.0", "interp.wasm"},
 	} {
 		sec := section(t, secs, m.path)
 		if !strings.Contains(sec, trimmedFile(t, filepath.Join(goModDir(t, m.path), "LICENSE"))) {
 			t.Errorf("%s: its LICENSE text is missing:\n%.400s", m.path, sec)
 		}
-		if !strings.Contains(sec, "License: "+m.license+"\n") || !strings.Contains(sec, "Shipped in: protoplay.wasm\n") {
-			t.Errorf("%s: want License: %s, shipped in protoplay.wasm:\n%.200s", m.path, m.license, sec)
+		if !strings.Contains(sec, "License: "+m.license+"\n") || !strings.Contains(sec, "Shipped in: "+m.in+"\n") {
+			t.Errorf("%s: want License: %s, shipped in %s:\n%.200s", m.path, m.license, m.in, sec)
 		}
+	}
+	if !strings.Contains(goSec, "Shipped in: protoplay.wasm, interp.wasm, its wasm_exec.js in worker.js") {
+		t.Errorf("Go's section does not name both wasm modules:\n%.300s", goSec)
 	}
 	// A module of the build list that the wasm does not link.
 	if strings.Contains(text, "github.com/chromedp") || strings.Contains(text, "github.com/evanw/esbuild") {
@@ -177,7 +182,7 @@ func TestNoticesFailWithoutLicense(t *testing.T) {
 		os.MkdirAll(modDir, 0o755)
 		os.WriteFile(filepath.Join(modDir, "go.mod"), []byte("module example.com/SomeMod\n"), 0o644)
 		bin := []byte("junk" + string(modInfoStart) + "path\texample.com/x\nmod\texample.com/x\t(devel)\t\ndep\texample.com/SomeMod\tv1.2.3\th1:x=\n" + string(modInfoEnd) + "junk")
-		if err := n.addWasm(bin); err != nil {
+		if err := n.addWasm("protoplay.wasm", bin); err != nil {
 			t.Fatal(err)
 		}
 		_, err := n.text("1.0.0")

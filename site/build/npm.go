@@ -56,11 +56,11 @@ func runNPM(root, out, goCmd string) error {
 	}
 	// The package is the library: an input from the page is an error.
 	b.notices.ours = libSources
-	wasm, err := b.buildWasm(goCmd)
+	wasm, err := b.buildWasm(goCmd, "./wasm")
 	if err != nil {
 		return err
 	}
-	if err := b.notices.addWasm(wasm); err != nil {
+	if err := b.notices.addWasm("protoplay.wasm", wasm); err != nil {
 		return err
 	}
 	if err := b.write("protoplay.wasm", wasm); err != nil {

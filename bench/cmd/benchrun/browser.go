@@ -10,18 +10,21 @@ import (
 	"strings"
 )
 
-// Browser is the playground's row of the report: the wasm module's sizes
-// as site/dist serves it, and the report lines of site/measure_test.go's
-// TestMeasure, run in Debian's chromium (cold starts, edit -> output
-// latency for a small and a 919-line schema).
+// Browser is the playground's row of the report: the wasm modules' sizes
+// (the core's and the interpreter's) as site/dist serves them, and the
+// report lines of site/measure_test.go's TestMeasure, run in Debian's
+// chromium (cold starts, edit -> output latency for a small and a
+// 919-line schema, first output -> checks of the generated Go done for
+// the example and google/privacy/dlp/v2/storage.proto).
 type Browser struct {
-	WasmRaw, WasmGzip, WasmBrotli int64
-	Lines                         []string
-	Note                          string // why it was skipped, if it was
+	WasmRaw, WasmGzip, WasmBrotli       int64
+	InterpRaw, InterpGzip, InterpBrotli int64
+	Lines                               []string
+	Note                                string // why it was skipped, if it was
 }
 
 // measureLine matches the t.Logf lines of TestMeasure worth reporting.
-var measureLine = regexp.MustCompile(`measure_test\.go:\d+: (.*(first output on screen|edit -> output).*)$`)
+var measureLine = regexp.MustCompile(`measure_test\.go:\d+: (.*(first output on screen|edit -> output|checks of the generated Go).*)$`)
 
 // measureBrowser runs TestMeasure from the repository root (../), which
 // make bench has built the page for (make site) and installed chromium for.
@@ -29,12 +32,15 @@ func measureBrowser(e *Extra) error {
 	e.Browser = &Browser{}
 	dist := filepath.Join("..", "site", "dist")
 	for _, f := range []struct {
-		suffix string
-		size   *int64
-	}{{"", &e.Browser.WasmRaw}, {".gz", &e.Browser.WasmGzip}, {".br", &e.Browser.WasmBrotli}} {
-		matches, _ := filepath.Glob(filepath.Join(dist, "protoplay-*.wasm"+f.suffix))
+		name, suffix string
+		size         *int64
+	}{
+		{"protoplay", "", &e.Browser.WasmRaw}, {"protoplay", ".gz", &e.Browser.WasmGzip}, {"protoplay", ".br", &e.Browser.WasmBrotli},
+		{"interp", "", &e.Browser.InterpRaw}, {"interp", ".gz", &e.Browser.InterpGzip}, {"interp", ".br", &e.Browser.InterpBrotli},
+	} {
+		matches, _ := filepath.Glob(filepath.Join(dist, f.name+"-*.wasm"+f.suffix))
 		if len(matches) != 1 {
-			return fmt.Errorf("want one %s/protoplay-*.wasm%s, found %d (run make site)", dist, f.suffix, len(matches))
+			return fmt.Errorf("want one %s/%s-*.wasm%s, found %d (run make site)", dist, f.name, f.suffix, len(matches))
 		}
 		st, err := os.Stat(matches[0])
 		if err != nil {

@@ -244,12 +244,13 @@ func printReport(w io.Writer, out string, e *Extra) {
 	}
 	printScaling(pf, e)
 	if b := e.Browser; b != nil {
-		pf("\n### the playground in chromium: wasm size and compile latency (site/measure_test.go)\n\n")
+		pf("\n### the playground in chromium: wasm sizes, compile latency and the checks of the generated Go (site/measure_test.go)\n\n")
 		if b.Note != "" {
 			pf("%s\n", b.Note)
 			return
 		}
-		pf("| wasm raw | gzip | brotli |\n|---:|---:|---:|\n| %d | %d | %d |\n\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
+		pf("| module | raw | gzip | brotli |\n|---|---:|---:|---:|\n| core (protoplay.wasm) | %d | %d | %d |\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
+		pf("| interpreter (interp.wasm, fetched after the first output) | %d | %d | %d |\n\n", b.InterpRaw, b.InterpGzip, b.InterpBrotli)
 		for _, l := range b.Lines {
 			pf("- %s\n", l)
 		}

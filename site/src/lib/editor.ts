@@ -1,6 +1,6 @@
-// CodeMirror 6 set-ups for the three kinds of editor of the page and the
-// <protoplay-editor> element: the .proto editor, the read-only Go viewer
-// and the JSON editor; and the schema's diagnostics as marks in the .proto
+// CodeMirror 6 set-ups for the kinds of editor of the page and the
+// <protoplay-editor> element: the .proto editor, the read-only Go viewer,
+// the Go editor (the Run program) and the JSON editor; and the schema's diagnostics as marks in the .proto
 // editor. Colours are CSS variables (palette.css), so light and dark
 // follow prefers-color-scheme without rebuilding any editor.
 import { defaultKeymap, history, historyKeymap, indentWithTab, toggleComment } from "@codemirror/commands";
@@ -189,6 +189,28 @@ export function viewerExtensions(): Extension {
     EditorView.editable.of(false),
     EditorView.contentAttributes.of({ tabindex: "0", "aria-label": "generated Go" }),
     keymap.of([...searchKeymap, ...foldKeymap, { key: "Mod-a", run: selectAllInView }]),
+  ];
+}
+
+// goExtensions is an editable Go file (the page's Run program).
+export function goExtensions(onChange: () => void): Extension {
+  return [
+    common,
+    lineNumbers(),
+    lintGutter(),
+    foldGutter(),
+    highlightActiveLine(),
+    highlightActiveLineGutter(),
+    history(),
+    indentOnInput(),
+    indentUnit.of("\t"),
+    bracketMatching(),
+    goLanguage,
+    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, indentWithTab, { key: "Mod-/", run: toggleComment }]),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged) onChange();
+    }),
+    EditorView.contentAttributes.of({ "aria-label": "main.go", autocapitalize: "off", autocorrect: "off" }),
   ];
 }
 

@@ -9,14 +9,15 @@ import proto2Example from "../../../testdata/examples/proto2.proto";
 import serviceExample from "../../../testdata/examples/service.proto";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { CheckResult, CompileResult, Declaration, Diagnostic, GeneratedFile, SymbolsResult } from "../lib/api.gen";
+import type { CheckResult, CompileResult, Declaration, Diagnostic, GeneratedFile, SymbolsResult, WireField } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { CallError, compileWasm, Core } from "../lib/client";
-import { protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
+import { goExtensions, protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
 import { rangeOf, symbolHelp } from "../lib/symbols";
 import { Latest } from "../lib/latest";
 import type { FetchInfo } from "../lib/messages";
 import { initAbout, setCoreVersion } from "./about";
+import { GoRunner, interpFiles, interpOptions, optionValue, templateProgram, TimeLimitError, type GoCheckResult, type Probe, type TypeRef } from "./interp";
 import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, copyText, debounce, el, notice, toast } from "./ui";
@@ -39,6 +40,15 @@ const stats = {
   progressEvents: 0, // download progress updates shown
   lastCompileMs: 0, // time in the core for the last compile
   latencies: [] as number[], // edit -> new output on screen, ms
+  // The interpreter (./interp.ts), since navigation start: its download
+  // began (never before the first compiled output), its Worker was ready,
+  // and the checks of the generated code were first all done.
+  interpStartMs: 0,
+  interpReadyMs: 0,
+  goChecksDoneMs: 0,
+  goChecksRounds: 0, // rounds of generated-code checks completed
+  goChecksLastMs: 0, // the last completed round, from its start
+  goLoadMs: 0, // the interpreter's last load of the generated code
 };
 
 initAbout(byId("about"));
@@ -86,6 +96,24 @@ const core = new Core({
     progress.hidden = true;
     status.textContent = "The compiler failed to load";
     notice(`The compiler failed: ${message}. Reload the page to try again.`);
+  },
+});
+
+// The interpreter, started after the first compile is on screen (see
+// goChecks). ?breakcheck=TYPE breaks TYPE's generated Marshal before it is
+// interpreted (a test hook: that type's check must turn red); ?runlimit=MS
+// sets the Run tab's time limit.
+const breakType = params.get("breakcheck") ?? "";
+const runLimitMs = Number(params.get("runlimit")) || 10_000;
+const runner = new GoRunner({
+  url: new URL(__INTERP_WASM_URL__, import.meta.url),
+  size: __INTERP_WASM_SIZE__,
+  newWorker: () => new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay interpreter" }),
+  onReady() {
+    if (!stats.interpReadyMs) stats.interpReadyMs = performance.now();
+  },
+  onFatal(message) {
+    goChecksStatus(`The interpreter failed: ${message}`, "error");
   },
 });
 
@@ -510,6 +538,9 @@ async function compile() {
   const since = editAt;
   editAt = 0;
   const src = sources();
+  // The interpreter's load of the previous schema's code (seconds, for a
+  // big one) would compete with this compile for the CPU: end it.
+  runner.cancelLoad();
   status.textContent = "Compiling…";
   try {
     const r = await core.call("generate", { files: src, options });
@@ -706,6 +737,8 @@ byId("download").onclick = async () => {
       out = generated;
     }
   }
+  // The user's Run program is the module's main.go.
+  if (programTouched && out.some((f) => f.name === "main.go")) out = out.map((f) => (f.name === "main.go" ? { name: f.name, content: runEditor.state.doc.toString() } : f));
   await downloadBlob(await zip(out), "protoplay-go.zip");
 };
 
@@ -724,6 +757,9 @@ function afterCompile(src: Files, r: CompileResult) {
   followTimer = setTimeout(async () => {
     if (!fresh()) return;
     setStale(false);
+    lastGood = { src, options, result: r };
+    markGood();
+    refreshProgram();
     payload.schemaChanged(src, r.messages);
     checksList.dataset.state = "running";
     try {
@@ -736,26 +772,454 @@ function afterCompile(src: Files, r: CompileResult) {
       if (!fresh()) return;
       checksList.replaceChildren(el("li", { class: "fail" }, (e as Error).message));
       checksList.dataset.state = "error";
+      return;
     }
+    scheduleGoChecks(src, options, r, fresh);
   }, 200);
 }
 
+// The interpreter is downloaded (after the first compiled output is on
+// screen) and the generated Go loaded into it (seconds of CPU for a big
+// schema, in its own Worker but on the same machine as the core's) only
+// once the edits have paused for goQuietMs after a compile, so that typing
+// never competes with them.
+const goQuietMs = 1000;
+let goTimer: ReturnType<typeof setTimeout> | undefined;
+// quietFor is the compiled schema (lastGood) whose quiet period has
+// passed; the payload panel's checks wait for it (waitQuiet).
+let quietFor: object | null = null;
+let quietWaiters: (() => void)[] = [];
+
+function scheduleGoChecks(src: Files, opts: string, r: CompileResult, fresh: () => boolean) {
+  clearTimeout(goTimer);
+  const good = lastGood;
+  goTimer = setTimeout(
+    () => {
+      if (!fresh()) return;
+      quietFor = good;
+      for (const w of quietWaiters.splice(0)) w();
+      void goChecks(src, opts, r, fresh);
+    },
+    goQuietMs,
+  );
+}
+
+// waitQuiet resolves once the current schema's quiet period has passed.
+function waitQuiet(): Promise<void> {
+  if (quietFor && quietFor === lastGood) return Promise.resolve();
+  return new Promise((r) => quietWaiters.push(r));
+}
+
+// renderChecks shows the reference codec's checks (the core's), one row
+// per message type; data-status is theirs. The checks of the generated Go
+// (goChecks) fill in each row's second mark (data-go) as they finish.
+let refResults: CheckResult[] = [];
+const checkRows = new Map<string, HTMLElement>();
+let goFailed = new Set<string>();
 function renderChecks(results: CheckResult[]) {
-  const failed = results.filter((r) => !r.pass).length;
+  refResults = results;
+  checkRows.clear();
+  goFailed = new Set();
   checksList.replaceChildren(
-    ...results.map((r) =>
-      el(
+    ...results.map((r) => {
+      const li = el(
         "li",
-        { class: r.pass ? "pass" : "fail", "data-testid": "check-result", "data-status": r.pass ? "pass" : "fail", "data-type": r.type },
-        el("span", { class: "mark" }, r.pass ? "✓" : "✗"),
+        { class: r.pass ? "pass" : "fail", "data-testid": "check-result", "data-status": r.pass ? "pass" : "fail", "data-type": r.type, "data-go": "pending" },
+        el("span", { class: "mark", title: "the reference codec (protobuf-go)" }, r.pass ? "✓" : "✗"),
+        el("span", { class: "mark go", "data-testid": "go-mark", title: "the generated Go, interpreted" }, "…"),
         el("span", { class: "type" }, r.type),
         el("span", { class: "detail" }, r.pass ? `${r.size} bytes` : `${r.step}${r.path ? ` at ${r.path}` : ""}: ${r.message}`),
-      ),
-    ),
+      );
+      checkRows.set(r.type, li);
+      return li;
+    }),
   );
   checksList.dataset.state = "done";
-  checksBadge.textContent = results.length ? (failed ? `✗ ${failed}` : `✓ ${results.length}`) : "";
+  updateChecksBadge();
+}
+
+function updateChecksBadge() {
+  const failed = refResults.filter((r) => !r.pass || goFailed.has(r.type)).length;
+  checksBadge.textContent = refResults.length ? (failed ? `✗ ${failed}` : `✓ ${refResults.length}`) : "";
   checksBadge.className = failed ? "badge bad" : "badge good";
+}
+
+// ---- The generated Go, interpreted (./interp.ts): checks and the Run tab.
+
+// lastGood is the last schema that compiled, with the options it compiled
+// with.
+let lastGood: { src: Files; options: string; result: CompileResult } | null = null;
+let markGood!: () => void;
+const firstGood = new Promise<void>((r) => (markGood = r));
+let loadedTypes: TypeRef[] = [];
+const goStatusEl = byId("go-checks-status");
+
+function goChecksStatus(text: string, state: string) {
+  goStatusEl.textContent = text;
+  checksList.dataset.go = state;
+}
+
+// loadGenerated loads the generated Go of a compiled schema into the
+// interpreter: the files on screen, unless the options place them where
+// their names are not their import paths (paths=source_relative) or make
+// them import a copy of the runtime (runtime=local): the core then
+// generates them again for the interpreter, without those options.
+async function loadGenerated(src: Files, opts: string, r: CompileResult) {
+  let gen = r.generated;
+  const io = interpOptions(opts);
+  if (io !== null) {
+    const again = await core.call("generate", { files: src, options: io });
+    gen = again.generated;
+  }
+  const lr = await runner.load(interpFiles(gen), optionValue(io ?? opts, "module"), breakType);
+  stats.goLoadMs = lr.elapsedMs;
+  const order = new Map(r.messages.map((m, i) => [m.name, i]));
+  loadedTypes = [...lr.types].sort((a, b) => (order.get(a.name) ?? 1e9) - (order.get(b.name) ?? 1e9));
+  return lr;
+}
+
+// goChecks runs the checks of the generated Go, per message type, once
+// the reference's are on screen: the core gives the sample's reference
+// bytes (sample, encode) and its verdicts on two probes (the empty
+// payload; the sample with invalid UTF-8 in its first string field), and
+// the interpreter runs the generated code on them (interp.Session.Check).
+// A new edit stops the round between two types.
+async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () => boolean) {
+  if (!stats.firstCompiledMs) return; // never before the first compiled output is on screen
+  if (!runner.started) {
+    stats.interpStartMs = performance.now();
+    runner.start();
+  }
+  const t0 = performance.now();
+  goChecksStatus(runner.readyAt ? "Checking the generated Go…" : "Loading the Go interpreter…", "running");
+  // The two Workers work side by side: the core prepares the next type's
+  // reference bytes while the interpreter checks the current one (and
+  // while it loads the code).
+  const todo = r.messages.filter((m) => checkRows.has(m.name));
+  const prefetch = (i: number) => {
+    if (i >= todo.length) return undefined;
+    const p = referenceFor(src, todo[i].name);
+    p.catch(() => {}); // awaited below unless a newer edit ends the round first
+    return p;
+  };
+  try {
+    let next = prefetch(0);
+    const lr = await loadGenerated(src, opts, r);
+    if (!fresh()) return;
+    refreshProgram();
+    if (lr.error) {
+      goChecksStatus(`The generated Go could not be interpreted: ${lr.error.message}`, "error");
+      for (const li of checkRows.values()) setGoMark(li, "error", "not run");
+      return;
+    }
+    const have = new Set(lr.types.map((t) => t.name));
+    let done = 0;
+    for (let i = 0; i < todo.length; i++) {
+      const req = await next!;
+      next = prefetch(i + 1);
+      if (!fresh()) return;
+      const li = checkRows.get(todo[i].name)!;
+      if (!have.has(todo[i].name)) continue;
+      goChecksStatus(`Checking the generated Go: ${todo[i].name} (${++done} of ${todo.length})…`, "running");
+      const res = await runner.check(req);
+      if (!fresh()) return;
+      await showGoCheck(li, res, src);
+    }
+    if (!fresh()) return;
+    stats.goChecksRounds++;
+    stats.goChecksLastMs = performance.now() - t0;
+    if (!stats.goChecksDoneMs) stats.goChecksDoneMs = performance.now();
+    const failed = goFailed.size;
+    goChecksStatus(
+      failed
+        ? `The generated Go failed ${failed} of ${done} checks.`
+        : `The generated Go passed every check (${done} message types, ${Math.round(stats.goChecksLastMs)} ms, interpreted in this browser).`,
+      "done",
+    );
+  } catch (e) {
+    if (!fresh()) return;
+    goChecksStatus(`The checks of the generated Go stopped: ${(e as Error).message}`, "error");
+  }
+}
+
+// referenceFor asks the core for a type's reference bytes and probes.
+async function referenceFor(src: Files, type: string) {
+  const req: { type: string; hex: string; refError?: string; probes: Probe[] } = { type, hex: "", probes: [{ name: "the empty payload", hex: "" }] };
+  try {
+    const sample = await core.call("sample", { files: src, type });
+    req.hex = (await core.call("encode", { files: src, type, input: sample.value })).hex;
+  } catch (e) {
+    if ((e as CallError).restarted) throw e;
+    req.refError = (e as Error).message;
+  }
+  if (!req.refError) {
+    const view = await core.call("wireView", { files: src, type, input: req.hex, encoding: "hex" });
+    const f = view.fields.find((f) => f.type === "string" && !f.unknown);
+    if (f) {
+      const tag = varintHex(f.number * 8 + 2);
+      req.probes.push({ name: `invalid UTF-8 in ${f.name ?? `field ${f.number}`}`, hex: `${req.hex} ${tag} 03 61 ff 62` });
+    }
+  }
+  for (const p of req.probes) {
+    try {
+      await core.call("decode", { files: src, type, input: p.hex, encoding: "hex" });
+    } catch (e) {
+      if ((e as CallError).restarted) throw e;
+      p.refError = (e as Error).message;
+    }
+  }
+  return req;
+}
+
+function varintHex(n: number): string {
+  const out: string[] = [];
+  while (n >= 0x80) {
+    out.push(((n % 0x80) | 0x80).toString(16).padStart(2, "0"));
+    n = Math.floor(n / 0x80);
+  }
+  out.push(n.toString(16).padStart(2, "0"));
+  return out.join(" ");
+}
+
+function setGoMark(li: HTMLElement, state: string, title: string) {
+  li.dataset.go = state;
+  const mark = li.querySelector<HTMLElement>(".mark.go")!;
+  mark.textContent = state === "pass" ? "✓" : state === "fail" ? "✗" : "–";
+  mark.title = `the generated Go, interpreted: ${title}`;
+}
+
+// showGoCheck marks a row with the generated code's result; a failure
+// opens below it: the failed steps, and the bytes around the first
+// difference, reference and generated side by side.
+async function showGoCheck(li: HTMLElement, res: GoCheckResult, src: Files) {
+  li.nextElementSibling?.matches("[data-testid=go-check-detail]") && li.nextElementSibling.remove();
+  const steps = res.steps.map((s) => s.name).join(", ");
+  setGoMark(li, res.pass ? "pass" : "fail", res.pass ? `${steps}: passed (${res.goType})` : "failed");
+  if (res.pass) {
+    goFailed.delete(res.type);
+    updateChecksBadge();
+    return;
+  }
+  goFailed.add(res.type);
+  updateChecksBadge();
+  li.classList.add("go-fail");
+  const detail = el("li", { class: "go-detail", "data-testid": "go-check-detail", "data-type": res.type });
+  detail.append(
+    el("div", { class: "go-title" }, `The generated ${res.goType}:`),
+    ...res.steps.filter((s) => !s.pass).map((s) => el("div", { class: "go-step", "data-testid": "go-step", "data-step": s.name }, `${s.name}: ${s.message ?? "failed"}`)),
+  );
+  if (res.offset >= 0) {
+    let where = "";
+    try {
+      const view = await core.call("wireView", { files: src, type: res.type, input: res.reference, encoding: "hex" });
+      const f = fieldAt(view.fields, res.offset);
+      if (f) where = ` (in field ${f.name ?? f.number}, number ${f.number}, which starts at byte ${f.offset})`;
+    } catch {}
+    detail.append(
+      el("div", { class: "go-where", "data-testid": "diff-offset", "data-offset": String(res.offset) }, `First differing byte: ${res.offset}${where}`),
+      el("div", { class: "diff" }, bytesRow("reference", res.reference, res.offset), bytesRow("generated", res.generated, res.offset)),
+    );
+  }
+  li.after(detail);
+}
+
+// fieldAt is the innermost field of the wire view that holds byte off.
+function fieldAt(fields: WireField[], off: number): WireField | undefined {
+  for (const f of fields) {
+    if (off >= f.offset && off < f.offset + f.length) return (f.children && fieldAt(f.children, off)) || f;
+  }
+  return undefined;
+}
+
+// bytesRow shows the bytes of hex around offset off (16 either side), the
+// byte at off marked.
+function bytesRow(label: string, hex: string, off: number) {
+  const bytes = hex.match(/../g) ?? [];
+  const from = Math.max(0, off - 16);
+  const to = Math.min(bytes.length, off + 17);
+  const cells: (HTMLElement | string)[] = [];
+  if (from > 0) cells.push(el("span", { class: "more" }, `…${from} bytes `));
+  for (let i = from; i < to; i++) {
+    const b = el("span", { class: i === off ? "b diff-byte" : "b" }, bytes[i]);
+    if (i === off) {
+      b.dataset.testid = "diff-byte";
+      b.dataset.offset = String(i);
+    }
+    cells.push(b);
+  }
+  if (off >= bytes.length) cells.push(el("span", { class: "b diff-byte end", "data-testid": "diff-byte", "data-offset": String(off) }, "end"));
+  if (to < bytes.length) cells.push(el("span", { class: "more" }, ` …${bytes.length - to} more`));
+  return el("div", { class: "bytes-row", "data-testid": `diff-${label}` }, el("span", { class: "label" }, `${label} (${bytes.length} bytes)`), el("span", { class: "hexes" }, ...cells));
+}
+
+// ---- The Run tab: main.go, interpreted against the generated code.
+
+let programTouched = false; // the editor holds the user's program
+const runEditor = new EditorView({ parent: byId("run-editor"), state: EditorState.create({ doc: "", extensions: goExtensions(() => onProgramEdit()) }) });
+let settingProgram = false;
+function onProgramEdit() {
+  if (settingProgram) return;
+  programTouched = true;
+  showDiagnostics(runEditor, []);
+  saveSoon();
+}
+
+function setProgram(text: string) {
+  if (runEditor.state.doc.toString() === text) return;
+  settingProgram = true;
+  runEditor.dispatch({ changes: { from: 0, to: runEditor.state.doc.length, insert: text } });
+  settingProgram = false;
+}
+
+// isExample tells the example schema, whose Run program is
+// testdata/example/main.go.
+function isExample(src: Files): boolean {
+  const names = Object.keys(src);
+  return names.length === 1 && names[0] === "example.proto" && src["example.proto"] === example;
+}
+
+// defaultProgram is the Run program of a schema the user has written no
+// program for.
+function defaultProgram(): string {
+  if (!lastGood) return "";
+  return isExample(lastGood.src) ? __EXAMPLE_PROGRAM__ : templateProgram(loadedTypes);
+}
+
+// refreshProgram shows the schema's starting program unless the user has
+// written one.
+function refreshProgram() {
+  if (!programTouched && lastGood) {
+    if (isExample(lastGood.src)) setProgram(__EXAMPLE_PROGRAM__);
+    else if (loadedTypes.length) setProgram(templateProgram(loadedTypes));
+  }
+}
+
+byId("run-reset").onclick = () => {
+  programTouched = false;
+  setProgram(defaultProgram());
+  saveSoon();
+};
+
+const runOutput = byId("run-output");
+const runStatus = byId("run-status");
+const runError = byId("run-error");
+let running = false;
+
+async function runProgram() {
+  if (running) return;
+  running = true;
+  if (!lastGood) {
+    // Run pressed before the schema's first compile (and its checks)
+    // came back: run as soon as it has.
+    runOutput.dataset.state = "waiting";
+    runStatus.textContent = "Waiting for the schema to compile…";
+    await firstGood;
+  }
+  const good = lastGood!;
+  byId<HTMLButtonElement>("run-program").disabled = true;
+  runOutput.dataset.state = "running";
+  runError.hidden = true;
+  byId("run-stdout").textContent = "";
+  byId("run-stderr").textContent = "";
+  showDiagnostics(runEditor, []);
+  if (!runner.started) stats.interpStartMs = performance.now();
+  runStatus.textContent = runner.readyAt ? "Running…" : "Loading the Go interpreter…";
+  try {
+    const lr = await loadGenerated(good.src, good.options, good.result);
+    refreshProgram();
+    if (lr.error) throw new Error(`the generated Go could not be interpreted: ${lr.error.message}`);
+    runStatus.textContent = "Running…";
+    const t0 = performance.now();
+    const r = await runner.run(runEditor.state.doc.toString(), runLimitMs);
+    const wall = performance.now() - t0;
+    byId("run-stdout").textContent = r.stdout;
+    byId("run-stderr").textContent = r.stderr;
+    byId("run-stderr").hidden = !r.stderr;
+    if (r.error) {
+      const where = (r.error.positions ?? []).map((p) => `${p.file}:${p.line}:${p.column}${p.func ? ` (in ${p.func})` : ""}`).join(", called from ");
+      runError.textContent = r.panicked ? `${r.error.message}${where ? `
+  at ${where}` : ""}` : r.error.message;
+      runError.hidden = false;
+      runError.dataset.kind = r.panicked ? "panic" : "compile";
+      const marks: Diagnostic[] = (r.error.positions ?? [])
+        .filter((p) => p.file === "main.go")
+        .map((p) => ({ file: "main.go", line: p.line, column: p.column, severity: "error", message: r.error!.message }));
+      showDiagnostics(runEditor, marks);
+    }
+    runOutput.dataset.state = r.error ? (r.panicked ? "panic" : "compile-error") : "done";
+    runStatus.textContent = `${r.error ? (r.panicked ? "Panicked" : "Did not compile") : "Ran"} in ${r.elapsedMs.toFixed(0)} ms (${r.loadMs.toFixed(0)} ms loading the generated code; ${wall.toFixed(0)} ms in all)`;
+    runStatus.dataset.ms = String(r.elapsedMs);
+  } catch (e) {
+    if (e instanceof TimeLimitError) {
+      runOutput.dataset.state = "stopped";
+      runStatus.textContent = `Stopped after ${runLimitMs / 1000} s.`;
+      runError.textContent = `${e.message} The time limit is ${runLimitMs / 1000} s (?runlimit=MS in the address changes it).`;
+      runError.dataset.kind = "limit";
+    } else {
+      runOutput.dataset.state = "error";
+      runStatus.textContent = "Could not run.";
+      runError.textContent = (e as Error).message;
+      runError.dataset.kind = "error";
+    }
+    runError.hidden = false;
+  } finally {
+    running = false;
+    byId<HTMLButtonElement>("run-program").disabled = false;
+  }
+}
+byId("run-program").onclick = () => void runProgram();
+
+// ---- Encode/decode: the bytes on screen, through the generated Go.
+
+const payloadGo = byId("payload-go");
+const payloadGoLatest = new Latest();
+payload.onBytes = (type, canonical, typed) => void payloadGoCheck(type, canonical, typed);
+
+// payloadGoCheck runs the checks of the generated Go on the value in the
+// panel (its reference encoding: Unmarshal, Marshal to the same bytes,
+// Size, Clone, Equal) and, for bytes the user typed, whether the
+// generated Unmarshal accepts or refuses them as the reference did. Not
+// before the first compiled output (the interpreter is not loaded then).
+async function payloadGoCheck(type: string, canonical: string | null, typed: { hex: string; refError: string } | null) {
+  const fresh = payloadGoLatest.next();
+  const good = lastGood;
+  if (!good || !stats.firstCompiledMs) {
+    payloadGo.hidden = true;
+    return;
+  }
+  const req: { type: string; hex: string; refError?: string; probes: Probe[] } = { type, hex: canonical ?? "", probes: [] };
+  if (canonical === null) req.refError = "the reference refused the bytes";
+  if (typed) req.probes.push({ name: "your bytes", hex: typed.hex, refError: typed.refError || undefined });
+  payloadGo.hidden = false;
+  payloadGo.dataset.state = "running";
+  payloadGo.replaceChildren("Generated Go: checking these bytes…");
+  try {
+    await waitQuiet();
+    if (!fresh() || lastGood !== good) return;
+    const lr = await loadGenerated(good.src, good.options, good.result);
+    if (!fresh()) return;
+    if (lr.error || !lr.types.some((t) => t.name === type)) {
+      payloadGo.hidden = true;
+      return;
+    }
+    const r = await runner.check(req);
+    if (!fresh()) return;
+    payloadGo.dataset.state = r.pass ? "pass" : "fail";
+    const size = (r.reference.length / 2) | 0;
+    const did: string[] = [];
+    if (canonical !== null) did.push(`decodes the value's ${size} bytes and re-encodes them byte for byte; Size, Clone and Equal agree`);
+    if (typed) did.push(typed.refError ? "refuses your bytes, as the reference does" : "accepts your bytes, as the reference does");
+    payloadGo.replaceChildren(
+      el("span", { class: "mark" }, r.pass ? "✓ " : "✗ "),
+      r.pass ? `The generated ${r.goType} ${did.join("; it ")}.` : `The generated ${r.goType} disagrees with the reference:`,
+      ...r.steps.filter((st) => !st.pass).map((st) => el("div", { class: "go-step", "data-testid": "go-step", "data-step": st.name }, `${st.name}: ${st.message ?? "failed"}`)),
+    );
+    if (r.offset >= 0) payloadGo.append(el("div", { class: "diff" }, bytesRow("reference", r.reference, r.offset), bytesRow("generated", r.generated, r.offset)));
+  } catch (e) {
+    if (!fresh()) return;
+    payloadGo.dataset.state = "error";
+    payloadGo.replaceChildren(`Generated Go: ${(e as Error).message}`);
+  }
 }
 
 // ---- Generator options.
@@ -906,6 +1370,7 @@ async function save() {
   };
   if (payload.type) s.type = payload.type;
   if (payload.touched) s.json = payload.jsonText;
+  if (programTouched) s.program = runEditor.state.doc.toString();
   writtenHash = await encodeState(s);
   if (location.hash !== writtenHash) history.replaceState(null, "", writtenHash);
 }
@@ -932,6 +1397,8 @@ async function load(hash: string) {
   active = undefined as unknown as FileEntry;
   selectFile(files.find((f) => f.name === s.active) ?? files[0]);
   payload.restore(s.type, s.json);
+  programTouched = s.program !== undefined;
+  if (s.program !== undefined) setProgram(s.program);
   if (!stats.firstOutputMs && isPrebuiltExample()) {
     // First visit: show the example's output, generated by the same core
     // at build time, while the compiler loads; the browser's own compile
@@ -949,7 +1416,8 @@ addEventListener("hashchange", () => {
   if (location.hash !== writtenHash) load(location.hash);
 });
 
-// ---- Keyboard: Ctrl/Cmd+Enter compiles now, Ctrl/Cmd+S shares. Caught
+// ---- Keyboard: Ctrl/Cmd+Enter compiles now (runs main.go in the Run
+// tab's editor), Ctrl/Cmd+S shares. Caught
 // before the editors see them (CodeMirror binds Mod-Enter too).
 
 addEventListener(
@@ -959,7 +1427,8 @@ addEventListener(
     if (e.key === "Enter") {
       e.preventDefault();
       e.stopPropagation();
-      run();
+      if (runEditor.hasFocus) void runProgram();
+      else run();
     } else if (e.key === "s" || e.key === "S") {
       e.preventDefault();
       e.stopPropagation();
@@ -988,6 +1457,8 @@ byId("share").onclick = () => share();
   jsonText: () => payload.jsonText,
   idle: () => !compiling && !editAt, // no compile running or waiting to
   symbols: () => symbols,
+  runner,
+  runEditor,
 };
 
 load(location.hash);

@@ -30,6 +30,12 @@ export class PayloadPanel {
   touched = false;
   private latest = new Latest(); // older answers are dropped
   onStateChange: () => void = () => {};
+  // onBytes is told the bytes on screen for the type picked, after each
+  // encode or decode against the schema: their reference encoding (hex of
+  // the value, as the reference codec writes it), and when the user typed
+  // bytes, those bytes and the reference's error decoding them ("" when
+  // it decoded them). The page checks the generated Go on them.
+  onBytes: (type: string, canonical: string | null, typed: { hex: string; refError: string } | null) => void = () => {};
 
   constructor(private core: Core) {
     this.json = new EditorView({
@@ -148,6 +154,7 @@ export class PayloadPanel {
       this.hex.value = r.hex;
       this.b64.value = r.base64;
       await this.showWireView(files, r, fresh);
+      if (fresh()) this.onBytes(this.type, r.hex, null);
     } catch (e) {
       if (fresh()) this.showError(e);
     }
@@ -176,9 +183,23 @@ export class PayloadPanel {
       this.touched = true;
       this.onStateChange();
       await this.showWireView(files, r, fresh);
+      if (!fresh()) return;
+      // The value's reference encoding (the bytes typed may be written
+      // otherwise: another field order, unknown fields).
+      let canonical: string | null = null;
+      try {
+        canonical = (await this.core.call("encode", { files, type: this.type, input: r.value })).hex;
+      } catch {}
+      if (fresh()) this.onBytes(this.type, canonical, { hex: r.hex, refError: "" });
     } catch (e) {
       if (!fresh()) return;
       this.showError(e);
+      if (!this.raw.checked && this.files && this.type && e instanceof CallError && !e.restarted && (e.detail?.kind === "payload" || e.detail?.kind === "value")) {
+        try {
+          const b = await this.core.call("decodeRaw", { input, encoding });
+          if (fresh()) this.onBytes(this.type, null, { hex: b.hex, refError: e.message });
+        } catch {}
+      }
       // Show how far the bytes parse, to point at the fault.
       try {
         const v = await this.core.call("decodeRaw", { input, encoding });

@@ -8,6 +8,7 @@ export interface SessionState {
   options: string; // generator options, "k=v,k=v"
   type?: string; // the message type picked in the payload panel
   json?: string; // the payload panel's JSON, when the user wrote it
+  program?: string; // the Run tab's main.go, when the user wrote it
 }
 
 const prefix = "#s=";
@@ -29,6 +30,7 @@ export async function decodeState(hash: string): Promise<SessionState | null> {
     throw new Error("the link holds no files");
   }
   s.options = typeof s.options === "string" ? s.options : "";
+  if (typeof s.program !== "string") delete s.program;
   return s;
 }
 

@@ -1,0 +1,651 @@
+package interp
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	yaegi "github.com/traefik/yaegi/interp"
+)
+
+// A Session is what the browser's interpreter Worker holds (wasm/interp):
+// the generated code of the current schema, loaded once (Load), then
+// checked per message type against the reference codec's bytes (Check)
+// and run by programs (Run). Its methods take and return plain structs
+// whose JSON is the Worker's protocol (see Call). It is not safe for
+// concurrent use.
+type Session struct {
+	files []File
+	root  string
+	brk   string
+	ip    *Interpreter
+	types map[string]TypeRef
+	// fns caches the check function of each message type.
+	fns map[string]func([]byte) checkOut
+}
+
+// LoadRequest is the generated code of one schema.
+type LoadRequest struct {
+	// Files are the generated files as the core's generate returns them
+	// (paths=import, so a file's directory is its package's import path
+	// below Root). Service files (_grpc.pb.go, .connect.go) must be left
+	// out: their imports are not available to the interpreter.
+	Files []File `json:"files"`
+	// Root is the import path the file names are relative to: the
+	// module= option, or "".
+	Root string `json:"root,omitempty"`
+	// Break names a message type (full name) whose generated Marshal is
+	// deliberately broken before loading: it flips the low bit of the
+	// middle byte of every output. A test hook (the page's
+	// ?breakcheck=TYPE), so that a test can see a check fail.
+	Break string `json:"break,omitempty"`
+}
+
+// TypeRef locates the generated Go type of a message type.
+type TypeRef struct {
+	// Name is the message type's full name, "pkg.Outer.Inner".
+	Name string `json:"name"`
+	// ImportPath is the Go import path of its package.
+	ImportPath string `json:"importPath"`
+	// GoName is the Go type's name in that package, "Outer_Inner".
+	GoName string `json:"goName"`
+}
+
+// Position is a place in a Go file: 1-based line and column (bytes).
+type Position struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	// Func is the function a panic unwound ("main.main"); empty for
+	// compile errors.
+	Func string `json:"func,omitempty"`
+}
+
+// Problem is an error with the positions it names (compile errors: each
+// error's; a panic: the interpreted frames, innermost first).
+type Problem struct {
+	Message   string     `json:"message"`
+	Positions []Position `json:"positions,omitempty"`
+}
+
+// LoadResult is the answer to Load.
+type LoadResult struct {
+	// Types are the message types of the loaded code, by full name.
+	Types []TypeRef `json:"types"`
+	// Error is why the code could not be loaded (nil when it was).
+	Error *Problem `json:"error,omitempty"`
+	// ElapsedMs is the time Load took, in milliseconds.
+	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// Load interprets req's files, replacing what the session held. A file
+// that the interpreter cannot compile is an error in the result (with
+// positions when the interpreter gave them), not a failed call.
+func (s *Session) Load(req LoadRequest) (*LoadResult, error) {
+	start := time.Now()
+	s.files, s.root, s.brk, s.ip, s.fns = req.Files, req.Root, req.Break, nil, map[string]func([]byte) checkOut{}
+	s.types = MessageTypes(req.Files, req.Root)
+	files := req.Files
+	if req.Break != "" {
+		t, ok := s.types[req.Break]
+		if !ok {
+			return nil, fmt.Errorf("interp: break: no message type %s in the generated code", req.Break)
+		}
+		var err error
+		if files, err = breakMarshal(files, req.Root, t); err != nil {
+			return nil, err
+		}
+	}
+	out := &LoadResult{Types: make([]TypeRef, 0, len(s.types))}
+	for _, t := range s.types {
+		out.Types = append(out.Types, t)
+	}
+	sort.Slice(out.Types, func(i, j int) bool { return out.Types[i].Name < out.Types[j].Name })
+	ip, err := New(files, Options{Root: req.Root})
+	if err != nil {
+		out.Error = problemOf(err)
+	} else {
+		s.ip = ip
+	}
+	out.ElapsedMs = ms(time.Since(start))
+	return out, nil
+}
+
+// MessageTypes finds the message types that files declare, by full name:
+// every generated file has a resolver function (NewMessage_<file>, see
+// gogen.ProtoJSONResolverName) whose switch maps each full name the file
+// declares to new(GoType).
+func MessageTypes(files []File, root string) map[string]TypeRef {
+	out := map[string]TypeRef{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") || !strings.Contains(f.Content, "NewMessage_") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.SkipObjectResolution)
+		if err != nil {
+			continue // New reports it
+		}
+		importPath := path.Dir(path.Join(root, f.Name))
+		for _, d := range af.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "NewMessage_") || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				cc, ok := n.(*ast.CaseClause)
+				if !ok || len(cc.List) != 1 || len(cc.Body) != 1 {
+					return true
+				}
+				lit, ok := cc.List[0].(*ast.BasicLit)
+				ret, ok2 := cc.Body[0].(*ast.ReturnStmt)
+				if !ok || !ok2 || lit.Kind != token.STRING || len(ret.Results) != 1 {
+					return true
+				}
+				call, ok := ret.Results[0].(*ast.CallExpr)
+				if !ok || len(call.Args) != 1 {
+					return true
+				}
+				if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "new" {
+					return true
+				}
+				id, ok := call.Args[0].(*ast.Ident)
+				if !ok {
+					return true
+				}
+				name, err := strconv.Unquote(lit.Value)
+				if err == nil {
+					out[name] = TypeRef{Name: name, ImportPath: importPath, GoName: id.Name}
+				}
+				return false
+			})
+		}
+	}
+	return out
+}
+
+// breakMarshal returns files with t's Marshal made wrong (see
+// LoadRequest.Break).
+func breakMarshal(files []File, root string, t TypeRef) ([]File, error) {
+	head := "func (m *" + t.GoName + ") Marshal() ([]byte, error) {\n"
+	out := append([]File(nil), files...)
+	for i, f := range out {
+		if path.Dir(path.Join(root, f.Name)) != t.ImportPath || !strings.Contains(f.Content, head) {
+			continue
+		}
+		out[i].Content = strings.Replace(f.Content, head,
+			"func (m *"+t.GoName+") Marshal() ([]byte, error) {\n\tb, err := m.marshalUnbroken()\n\tif len(b) > 0 {\n\t\tb[len(b)/2] ^= 1\n\t}\n\treturn b, err\n}\n\n"+
+				"func (m *"+t.GoName+") marshalUnbroken() ([]byte, error) {\n", 1)
+		return out, nil
+	}
+	return nil, fmt.Errorf("interp: break: no Marshal method of %s.%s in the generated code", t.ImportPath, t.GoName)
+}
+
+// CheckRequest asks for the checks of one message type (see Check).
+type CheckRequest struct {
+	// Type is the message type's full name.
+	Type string `json:"type"`
+	// Hex is the reference codec's encoding of the type's sample (the
+	// core's sample, encoded by the core's encode: deterministic, fields
+	// by number, map entries by key), as hex (white space ignored).
+	Hex string `json:"hex"`
+	// RefError is the reference codec's error when it refused to encode
+	// the sample (a required field that cannot be set: a cycle of
+	// required message fields); Hex is then ignored.
+	RefError string `json:"refError,omitempty"`
+	// Probes are more payloads, each with the reference codec's verdict
+	// on decoding it; the generated Unmarshal must agree (see Check).
+	Probes []Probe `json:"probes,omitempty"`
+}
+
+// Probe is a payload and what the reference codec said decoding it.
+type Probe struct {
+	// Name says what the payload is ("empty", "invalid UTF-8 in name").
+	Name string `json:"name"`
+	Hex  string `json:"hex"`
+	// RefError is the reference's error decoding it, "" when it decoded.
+	RefError string `json:"refError,omitempty"`
+}
+
+// Step is the outcome of one check.
+type Step struct {
+	// Name is "unmarshal", "marshal", "size", "clone" or "errors".
+	Name    string `json:"name"`
+	Pass    bool   `json:"pass"`
+	Message string `json:"message,omitempty"`
+}
+
+// CheckResult is what the generated code of one message type did.
+type CheckResult struct {
+	Type   string `json:"type"`
+	GoType string `json:"goType"` // "pkg.GoName", pkg the package's last path element
+	Pass   bool   `json:"pass"`
+	Steps  []Step `json:"steps"`
+	// Reference and Generated are the reference bytes and the generated
+	// Marshal's output for them, as hex without spaces (Generated empty
+	// when Unmarshal failed).
+	Reference string `json:"reference"`
+	Generated string `json:"generated"`
+	// Offset is the first byte at which Generated differs from Reference
+	// (the shorter one's length when one is a prefix of the other), -1
+	// when they are equal.
+	Offset int `json:"offset"`
+	// ElapsedMs is the time the checks took, in milliseconds.
+	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// checkOut is what the interpreted check function reports.
+type checkOut struct {
+	unmarshalErr, marshalErr, cloneErr error
+	out, cloneOut                      []byte
+	size                               int
+	cloneEqual, reparsedEqual          bool
+	reparseErr                         error
+	panicked                           string
+}
+
+// checkSource is the interpreted function that runs the generated code of
+// one message type on b.
+const checkSource = `import %[1]s %[3]q
+
+func %[2]s(b []byte) (uerr, merr, cerr error, out, cout []byte, size int, ceq, req bool, rerr error) {
+	m := new(%[1]s.%[4]s)
+	if uerr = m.Unmarshal(b); uerr != nil {
+		return
+	}
+	if out, merr = m.Marshal(); merr != nil {
+		return
+	}
+	size = m.Size()
+	c := m.Clone()
+	ceq = c.Equal(m) && m.Equal(c)
+	back := new(%[1]s.%[4]s)
+	if rerr = back.Unmarshal(out); rerr == nil {
+		req = back.Equal(m)
+	}
+	m.Reset()
+	cout, cerr = c.Marshal()
+	return
+}
+`
+
+func (s *Session) checkFunc(t TypeRef) (func([]byte) checkOut, error) {
+	if f := s.fns[t.Name]; f != nil {
+		return f, nil
+	}
+	s.ip.next++
+	alias := fmt.Sprintf("ckpkg%d", s.ip.next)
+	fn := fmt.Sprintf("ckfunc%d", s.ip.next)
+	if _, err := s.ip.in.Eval(fmt.Sprintf(checkSource, alias, fn, t.ImportPath, t.GoName)); err != nil {
+		return nil, fmt.Errorf("interp: %s: %w", t.Name, err)
+	}
+	v, err := s.ip.in.Eval(fn)
+	if err != nil {
+		return nil, fmt.Errorf("interp: %s: %w", t.Name, err)
+	}
+	g, ok := v.Interface().(func([]byte) (error, error, error, []byte, []byte, int, bool, bool, error))
+	if !ok {
+		return nil, fmt.Errorf("interp: %s: check function has type %s", t.Name, v.Type())
+	}
+	f := func(b []byte) (o checkOut) {
+		defer func() {
+			if p := recover(); p != nil {
+				o.panicked = panicText(p)
+			}
+		}()
+		o.unmarshalErr, o.marshalErr, o.cloneErr, o.out, o.cloneOut, o.size, o.cloneEqual, o.reparsedEqual, o.reparseErr = g(b)
+		return o
+	}
+	s.fns[t.Name] = f
+	return f, nil
+}
+
+// Check runs the generated code of req.Type on the reference bytes: the
+// generated Unmarshal must accept them; Marshal must give the same bytes
+// (or, where they differ, bytes that the generated Unmarshal decodes to an
+// Equal message: an order the reference does not use); Size must be the
+// output's length; Clone must be Equal both ways and still marshal to the
+// same bytes after the original is Reset (deep). Then each probe is
+// decoded, and the generated Unmarshal must fail exactly where the
+// reference did, for the same kind of reason (a required field not set,
+// invalid UTF-8, or malformed wire data).
+func (s *Session) Check(req CheckRequest) (*CheckResult, error) {
+	start := time.Now()
+	if s.ip == nil {
+		return nil, errors.New("interp: no generated code is loaded (load failed or was not called)")
+	}
+	t, ok := s.types[req.Type]
+	if !ok {
+		return nil, fmt.Errorf("interp: no message type %s in the generated code", req.Type)
+	}
+	f, err := s.checkFunc(t)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := parseHex(req.Hex)
+	if err != nil {
+		return nil, fmt.Errorf("interp: hex: %w", err)
+	}
+	res := &CheckResult{Type: t.Name, GoType: path.Base(t.ImportPath) + "." + t.GoName, Reference: hex.EncodeToString(ref), Offset: -1}
+	step := func(name string, pass bool, format string, args ...any) {
+		st := Step{Name: name, Pass: pass}
+		if !pass {
+			st.Message = fmt.Sprintf(format, args...)
+		}
+		res.Steps = append(res.Steps, st)
+	}
+	if req.RefError == "" {
+		o := f(ref)
+		res.Generated = hex.EncodeToString(o.out)
+		switch {
+		case o.panicked != "":
+			step("unmarshal", false, "the generated code panicked: %s", o.panicked)
+		case o.unmarshalErr != nil:
+			step("unmarshal", false, "Unmarshal refused the reference bytes: %v", o.unmarshalErr)
+		case o.marshalErr != nil:
+			step("unmarshal", true, "")
+			step("marshal", false, "Marshal failed: %v", o.marshalErr)
+		default:
+			step("unmarshal", true, "")
+			if !bytes.Equal(o.out, ref) {
+				res.Offset = firstDiff(o.out, ref)
+				if o.reparseErr != nil || !o.reparsedEqual || len(o.out) != len(ref) {
+					why := "its Unmarshal decodes them to a different message"
+					if o.reparseErr != nil {
+						why = "its Unmarshal refuses them: " + o.reparseErr.Error()
+					} else if len(o.out) != len(ref) {
+						why = fmt.Sprintf("%d bytes where the reference has %d", len(o.out), len(ref))
+					}
+					step("marshal", false, "Marshal's bytes differ from the reference's at byte %d, and %s", res.Offset, why)
+				} else {
+					// Same length, same message: another order (of map
+					// entries or unknown fields) than the reference's.
+					step("marshal", true, "")
+				}
+			} else {
+				step("marshal", true, "")
+			}
+			step("size", o.size == len(o.out), "Size() is %d, Marshal wrote %d bytes", o.size, len(o.out))
+			switch {
+			case !o.cloneEqual:
+				step("clone", false, "Clone() is not Equal to the original")
+			case o.cloneErr != nil:
+				step("clone", false, "the clone's Marshal failed: %v", o.cloneErr)
+			case !bytes.Equal(o.cloneOut, o.out):
+				step("clone", false, "the clone marshals differently after the original is Reset (a shallow copy), from byte %d", firstDiff(o.cloneOut, o.out))
+			default:
+				step("clone", true, "")
+			}
+		}
+	}
+	var bad []string
+	for _, p := range req.Probes {
+		b, err := parseHex(p.Hex)
+		if err != nil {
+			return nil, fmt.Errorf("interp: probe %s: hex: %w", p.Name, err)
+		}
+		o := f(b)
+		want := errorClass(p.RefError)
+		var got string
+		switch {
+		case o.panicked != "":
+			got = "panic"
+		case o.unmarshalErr != nil:
+			got = errorClass(o.unmarshalErr.Error())
+		}
+		if got != want {
+			gen := "accepted it"
+			if o.panicked != "" {
+				gen = "panicked: " + o.panicked
+			} else if o.unmarshalErr != nil {
+				gen = "refused it: " + o.unmarshalErr.Error()
+			}
+			ref := "accepted it"
+			if p.RefError != "" {
+				ref = "refused it: " + p.RefError
+			}
+			bad = append(bad, fmt.Sprintf("%s: the reference %s; the generated Unmarshal %s", p.Name, ref, gen))
+		}
+	}
+	if len(req.Probes) > 0 {
+		step("errors", len(bad) == 0, "%s", strings.Join(bad, "; "))
+	}
+	res.Pass = true
+	for _, st := range res.Steps {
+		res.Pass = res.Pass && st.Pass
+	}
+	res.ElapsedMs = ms(time.Since(start))
+	return res, nil
+}
+
+// parseHex decodes hex digits, ignoring white space ("0a 05 ..." as the
+// core writes it).
+func parseHex(s string) ([]byte, error) {
+	return hex.DecodeString(strings.Join(strings.Fields(s), ""))
+}
+
+// errorClass sorts a decoding error by its reason, from its text (both
+// the reference codec's and runtime/wire's say these words): "required",
+// "utf8", "malformed", or "" for no error.
+func errorClass(msg string) string {
+	l := strings.ToLower(msg)
+	switch {
+	case msg == "":
+		return ""
+	case strings.Contains(l, "required"):
+		return "required"
+	case strings.Contains(l, "utf-8") || strings.Contains(l, "utf8"):
+		return "utf8"
+	}
+	return "malformed"
+}
+
+// firstDiff is the first index at which a and b differ; the shorter
+// length when one is a prefix of the other.
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// RunRequest is a program to run against the loaded generated code.
+type RunRequest struct {
+	// Source is a main package (the file main.go) that may import the
+	// generated packages by their import paths and the packages of
+	// symbols.Packages.
+	Source string `json:"source"`
+}
+
+// RunResult is what a program did.
+type RunResult struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	// Error is a compile error (positions in main.go or a generated file)
+	// or a panic (Message "panic: VALUE", Positions the interpreted
+	// functions that were unwinding, innermost first: yaegi v0.16.1 gives
+	// the position of the first statement of each function's body, not of
+	// the statement that panicked); nil when main returned.
+	Error *Problem `json:"error,omitempty"`
+	// Panicked is true when Error is a panic.
+	Panicked bool `json:"panicked,omitempty"`
+	// ElapsedMs is the time the program ran, in milliseconds, after the
+	// generated code was loaded (LoadMs).
+	ElapsedMs float64 `json:"elapsedMs"`
+	LoadMs    float64 `json:"loadMs"`
+}
+
+// RunFile is the name a program's positions are given in.
+const RunFile = "main.go"
+
+// Run interprets req.Source in a fresh interpreter holding the session's
+// generated code (a program's main runs once, and what it declares must
+// not leak into the checks) and returns its output. The time a program
+// may take is the caller's to limit: interpreted code cannot be stopped
+// from inside a single-threaded wasm module (the page ends its Worker).
+func (s *Session) Run(req RunRequest) (*RunResult, error) {
+	if s.files == nil {
+		return nil, errors.New("interp: no generated code is loaded")
+	}
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	ip, err := New(s.files, Options{Root: s.root, Stdout: &stdout, Stderr: &stderr})
+	res := &RunResult{LoadMs: ms(time.Since(start))}
+	if err != nil {
+		res.Error = problemOf(err)
+		return res, nil
+	}
+	start = time.Now()
+	err = ip.run(req.Source)
+	res.ElapsedMs = ms(time.Since(start))
+	frames, rest := panicFrames(stderr.String())
+	res.Stdout, res.Stderr = stdout.String(), rest
+	var p yaegi.Panic
+	switch {
+	case err == nil:
+	case errors.As(err, &p):
+		res.Panicked = true
+		res.Error = &Problem{Message: "panic: " + panicText(p.Value), Positions: frames}
+	default:
+		res.Error = problemOf(err)
+	}
+	return res, nil
+}
+
+// run parses src as the file main.go and runs it.
+func (ip *Interpreter) run(src string) (err error) {
+	defer func() {
+		// A panic that escapes yaegi's own recovery (in compiled code
+		// called from the program).
+		if p := recover(); p != nil {
+			err = yaegi.Panic{Value: p}
+		}
+	}()
+	f, err := parser.ParseFile(ip.in.FileSet(), RunFile, src, parser.AllErrors)
+	if err != nil {
+		return err
+	}
+	prog, err := ip.in.CompileAST(f)
+	if err != nil {
+		return err
+	}
+	_, err = ip.in.Execute(prog)
+	return err
+}
+
+func panicText(v any) string {
+	switch v := v.(type) {
+	case error:
+		return v.Error()
+	case string:
+		return v
+	case fmt.Stringer:
+		return v.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// positionRE matches "file.go:12:3: " at the start of an error message.
+var positionRE = regexp.MustCompile(`^(?:.*?/)?([^/\s:]+\.go):(\d+):(\d+):\s*`)
+
+// panicLineRE matches the lines yaegi writes to stderr for each frame a
+// panic unwinds: "main.go:9:2: panic: main.main(...)".
+var panicLineRE = regexp.MustCompile(`(?m)^(\S+\.go):(\d+):(\d+): panic: (\S*?)(?:\(\.\.\.\))?\n?$\n?`)
+
+// panicFrames takes yaegi's panic lines out of a program's stderr.
+func panicFrames(stderr string) ([]Position, string) {
+	var out []Position
+	for _, m := range panicLineRE.FindAllStringSubmatch(stderr, -1) {
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		out = append(out, Position{File: trimSrc(m[1]), Line: line, Column: col, Func: m[4]})
+	}
+	return out, panicLineRE.ReplaceAllString(stderr, "")
+}
+
+// trimSrc makes a generated file's path as yaegi names it
+// ("src/example.com/a/a.pb.go" under the virtual GOPATH) the import path
+// form.
+func trimSrc(p string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(p, "./"), "src/")
+}
+
+// problemOf turns an interpreter error into a Problem: each line that
+// starts with a position gives one.
+func problemOf(err error) *Problem {
+	pr := &Problem{Message: err.Error()}
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			pr.Positions = append(pr.Positions, Position{File: trimSrc(e.Pos.Filename), Line: e.Pos.Line, Column: e.Pos.Column})
+		}
+		return pr
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "interp: ") {
+		// "interp: PKG: file.go:1:2: ..." from New.
+		msg = msg[i+2:]
+		if j := strings.Index(msg, ": "); j >= 0 && !positionRE.MatchString(msg) {
+			msg = msg[j+2:]
+		}
+	}
+	for _, line := range strings.Split(msg, "\n") {
+		if m := positionRE.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			l, _ := strconv.Atoi(m[2])
+			c, _ := strconv.Atoi(m[3])
+			pr.Positions = append(pr.Positions, Position{File: trimSrc(m[1]), Line: l, Column: c})
+		}
+	}
+	return pr
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Call runs one method of the session by name ("load", "check", "run")
+// on the JSON of its request and returns the JSON of its result: the
+// protocol of the interpreter's wasm module (wasm/interp).
+func (s *Session) Call(method string, req []byte) ([]byte, error) {
+	var out any
+	var err error
+	switch method {
+	case "load":
+		var r LoadRequest
+		if err = json.Unmarshal(req, &r); err == nil {
+			out, err = s.Load(r)
+		}
+	case "check":
+		var r CheckRequest
+		if err = json.Unmarshal(req, &r); err == nil {
+			out, err = s.Check(r)
+		}
+	case "run":
+		var r RunRequest
+		if err = json.Unmarshal(req, &r); err == nil {
+			out, err = s.Run(r)
+		}
+	default:
+		return nil, fmt.Errorf("interp: unknown method %q (want load, check or run)", method)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}
+
+// Methods are the names Call accepts.
+var Methods = []string{"load", "check", "run"}

@@ -1,0 +1,290 @@
+package interp_test
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/gentest"
+	"github.com/protoplay/protoplay/interp"
+)
+
+// pageChecks does what the playground does with a schema: the core
+// (compiler.Workspace, as the core's Worker) generates the code, which is
+// loaded into a Session (as the interpreter's Worker); then for every
+// message type the core gives the sample's reference bytes and its verdict
+// on two probes (the empty payload, and the sample with invalid UTF-8
+// appended to its first string field), and Session.Check runs the
+// generated code on them. It returns the results by type.
+func pageChecks(t *testing.T, src compiler.Sources, brk string) (*interp.Session, map[string]*interp.CheckResult) {
+	t.Helper()
+	ctx := context.Background()
+	ws := &compiler.Workspace{}
+	gen, err := ws.Generate(ctx, compiler.CompileRequest{Files: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range gen.Diagnostics {
+		if d.Severity == "error" {
+			t.Fatalf("schema: %v", d)
+		}
+	}
+	s := &interp.Session{}
+	lr, err := s.Load(interp.LoadRequest{Files: toFiles(gen.Generated), Break: brk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lr.Error != nil {
+		t.Fatalf("load: %s", lr.Error.Message)
+	}
+	out := map[string]*interp.CheckResult{}
+	for _, m := range gen.Messages {
+		req := interp.CheckRequest{Type: m.Name}
+		var ref []byte
+		// The sample of a type whose required fields form a cycle has
+		// them unset: JSON cannot hold it, and encode would refuse it.
+		if sample, err := ws.Sample(ctx, compiler.TypeRequest{Files: src, Type: m.Name}); err != nil {
+			req.RefError = err.Error()
+		} else if enc, err := ws.Encode(ctx, compiler.EncodeRequest{Files: src, Type: m.Name, Input: sample.Value}); err != nil {
+			req.RefError = err.Error()
+		} else {
+			req.Hex = enc.Hex
+			ref, _ = hex.DecodeString(enc.Hex)
+		}
+		probes := map[string][]byte{"empty": {}}
+		if req.RefError == "" {
+			view, err := ws.WireView(ctx, compiler.DecodeRequest{Files: src, Type: m.Name, Input: req.Hex, Encoding: "hex"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range view.Fields {
+				if f.Type == "string" {
+					b := protowire.AppendTag(append([]byte(nil), ref...), protowire.Number(f.Number), protowire.BytesType)
+					probes["invalid UTF-8 in "+f.Name] = protowire.AppendBytes(b, []byte("a\xffb"))
+					break
+				}
+			}
+		}
+		for name, b := range probes {
+			p := interp.Probe{Name: name, Hex: hex.EncodeToString(b)}
+			if _, err := ws.Decode(ctx, compiler.DecodeRequest{Files: src, Type: m.Name, Input: p.Hex, Encoding: "hex"}); err != nil {
+				p.RefError = err.Error()
+			}
+			req.Probes = append(req.Probes, p)
+		}
+		r, err := s.Check(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[m.Name] = r
+	}
+	return s, out
+}
+
+func toFiles(gen []compiler.File) []interp.File {
+	out := make([]interp.File, len(gen))
+	for i, g := range gen {
+		out[i] = interp.File(g)
+	}
+	return out
+}
+
+func readExample(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(gentest.RepoRoot(), "testdata", "example", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSessionExample: the example schema's checks pass through the
+// generated code, every step of them, with both probes run.
+func TestSessionExample(t *testing.T) {
+	_, res := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	if len(res) != 3 {
+		t.Fatalf("%d results, want 3 (Person, Person.PhoneNumber, AddressBook)", len(res))
+	}
+	for name, r := range res {
+		if !r.Pass || r.Offset != -1 || r.Generated != r.Reference || len(r.Steps) != 5 {
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+	if r := res["example.addressbook.v1.Person"]; r.GoType != "v1.Person" && r.GoType != "addressbookv1.Person" {
+		t.Errorf("GoType %q", r.GoType)
+	}
+}
+
+// TestSessionBreak: the test hook breaks one type's Marshal, and only
+// that type's check fails, at the marshal step, with the first differing
+// byte (the middle one, which the hook flips).
+func TestSessionBreak(t *testing.T) {
+	_, res := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "example.addressbook.v1.Person")
+	for name, r := range res {
+		if name != "example.addressbook.v1.Person" {
+			if !r.Pass {
+				t.Errorf("%s failed: %+v", name, r)
+			}
+			continue
+		}
+		ref, _ := hex.DecodeString(r.Reference)
+		if r.Pass || r.Offset != len(ref)/2 || r.Steps[1].Name != "marshal" || r.Steps[1].Pass || !strings.Contains(r.Steps[1].Message, "byte") {
+			t.Fatalf("%s: %+v", name, r)
+		}
+	}
+}
+
+// TestSessionErrorsAgree: required fields and UTF-8 validation, proto2 and
+// proto3 and editions: the generated Unmarshal refuses the probes the
+// reference refuses, for the same reason, and a type whose required fields
+// form a cycle (no sample can be encoded) is still checked on them.
+func TestSessionErrorsAgree(t *testing.T) {
+	src := compiler.Sources{
+		"p2.proto": `syntax = "proto2"; package p2; option go_package = "example.com/p2";
+message Req { required int32 a = 1; optional string s = 2; }
+message Cycle { required Cycle next = 1; optional string t = 2; }`,
+		"p3.proto": `syntax = "proto3"; package p3; option go_package = "example.com/p3";
+message S { string s = 1; map<string, int32> m = 2; }`,
+		"ed.proto": `edition = "2023"; package ed; option go_package = "example.com/ed";
+message L { string s = 1 [features.utf8_validation = NONE]; int32 r = 2 [features.field_presence = LEGACY_REQUIRED]; }`,
+	}
+	s, res := pageChecks(t, src, "")
+	for name, r := range res {
+		if !r.Pass {
+			t.Errorf("%s: %+v", name, r)
+		}
+		errs := r.Steps[len(r.Steps)-1]
+		if errs.Name != "errors" {
+			t.Errorf("%s: no errors step: %+v", name, r.Steps)
+		}
+	}
+	if r := res["p2.Cycle"]; len(r.Steps) != 1 {
+		t.Errorf("p2.Cycle: want the errors step only (no sample): %+v", r)
+	}
+	// Disagreements fail the step: a reference that accepted what the
+	// generated code refuses, and one that refused for another reason.
+	for _, p := range []interp.Probe{
+		{Name: "utf8", Hex: "0a 03 61 ff 62"},
+		{Name: "utf8", Hex: "0a 03 61 ff 62", RefError: "required field x not set"},
+		{Name: "empty", Hex: "", RefError: "required field p2.Req.a not set"},
+	} {
+		typ := "p3.S"
+		if p.Name == "empty" {
+			typ = "p2.Req"
+			p.RefError = ""
+		}
+		r, err := s.Check(interp.CheckRequest{Type: typ, RefError: "skip the sample", Probes: []interp.Probe{p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Pass || len(r.Steps) != 1 || r.Steps[0].Pass || !strings.Contains(r.Steps[0].Message, "the generated Unmarshal refused it") {
+			t.Errorf("%s %+v: %+v", typ, p, r.Steps)
+		}
+	}
+}
+
+// TestSessionRun runs the example's program (the Run tab's default) and
+// programs that fail: a compile error and a panic, with positions in
+// main.go.
+func TestSessionRun(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	r, err := s.Run(interp.RunRequest{Source: readExample(t, "main.go")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Error != nil {
+		t.Fatalf("run: %+v\nstderr: %s", r.Error, r.Stderr)
+	}
+	const want = "74 bytes: 0a0c416461204c6f76656c61636510970e1a0f616461406578616d706c652e636f6d22140a102b34342032302037393436203030303010024a10406164613a6578616d706c652e636f6d\n" +
+		`decoded: {"name":"Ada Lovelace","id":1815,"email":"ada@example.com","phones":[{"number":"+44 20 7946 0000","type":"PHONE_TYPE_HOME"}],"matrix":"@ada:example.com"}` + "\nequal: true\n"
+	if r.Stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.Stdout, want)
+	}
+
+	r, err = s.Run(interp.RunRequest{Source: "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(undefinedName)\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Error == nil || r.Panicked || len(r.Error.Positions) == 0 || r.Error.Positions[0] != (interp.Position{File: "main.go", Line: 6, Column: 14}) {
+		t.Errorf("compile error: %+v", r.Error)
+	}
+	r, err = s.Run(interp.RunRequest{Source: "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"x\"\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Error == nil || len(r.Error.Positions) == 0 || r.Error.Positions[0].File != "main.go" || r.Error.Positions[0].Line != 6 {
+		t.Errorf("syntax error: %+v", r.Error)
+	}
+
+	r, err = s.Run(interp.RunRequest{Source: "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"before\")\n\tf()\n}\n\nfunc f() {\n\tvar m map[string]int\n\tm[\"x\"] = 1\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := []interp.Position{{File: "main.go", Line: 11, Column: 6, Func: "main.f"}, {File: "main.go", Line: 6, Column: 2, Func: "main.main"}}
+	if !r.Panicked || r.Stdout != "before\n" || r.Error.Message != "panic: assignment to entry in nil map" || !reflect.DeepEqual(r.Error.Positions, frames) {
+		t.Errorf("panic: %+v %+v", r, r.Error)
+	}
+	if strings.Contains(r.Stderr, "panic") {
+		t.Errorf("the panic lines stayed in stderr: %q", r.Stderr)
+	}
+}
+
+// TestSessionCall: the JSON protocol of the wasm module.
+func TestSessionCall(t *testing.T) {
+	ws := &compiler.Workspace{}
+	src := compiler.Sources{"example.proto": readExample(t, "example.proto")}
+	gen, err := ws.Generate(context.Background(), compiler.CompileRequest{Files: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := json.Marshal(map[string]any{"files": gen.Generated})
+	s := &interp.Session{}
+	out, err := s.Call("load", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lr interp.LoadResult
+	if err := json.Unmarshal(out, &lr); err != nil || lr.Error != nil || len(lr.Types) != 3 || lr.Types[0].Name != "example.addressbook.v1.AddressBook" || lr.Types[0].ImportPath != "example.com/addressbook/v1" {
+		t.Fatalf("%s %v", out, err)
+	}
+	if _, err := s.Call("check", []byte(`{"type":"nope"}`)); err == nil || !strings.Contains(err.Error(), "no message type nope") {
+		t.Errorf("check of an unknown type: %v", err)
+	}
+	if _, err := s.Call("frob", []byte(`{}`)); err == nil {
+		t.Error("unknown method accepted")
+	}
+}
+
+// TestSessionGoogleAPIs: the page's flow on a googleapis file alone (its
+// google/api imports come from the core's bundled googleapis): every
+// message type's generated code passes.
+func TestSessionGoogleAPIs(t *testing.T) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		t.Skip("../shared is absent: no corpus to run")
+	}
+	b, err := os.ReadFile(filepath.Join(shared, "corpus", "googleapis", "google", "privacy", "dlp", "v2", "storage.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, res := pageChecks(t, compiler.Sources{"google/privacy/dlp/v2/storage.proto": string(b)}, "")
+	if len(res) < 30 {
+		t.Errorf("%d message types checked", len(res))
+	}
+	for name, r := range res {
+		if !r.Pass {
+			t.Errorf("%s: %+v", name, r.Steps)
+		}
+	}
+	t.Logf("%d message types checked in %v", len(res), time.Since(start).Round(time.Millisecond))
+}

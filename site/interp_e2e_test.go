@@ -1,0 +1,293 @@
+package site_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// The interpreter in the page (site/src/page/interp.ts, wasm/interp): the
+// generated Go itself runs in the browser, for the Checks panel and the
+// Run tab.
+
+const (
+	goChecksState = `document.querySelector('[data-testid=checks]').dataset.go`
+	runState      = `document.querySelector('[data-testid=run-output]').dataset.state`
+	runStdout     = `document.querySelector('[data-testid=run-stdout]').textContent`
+)
+
+// exampleProgramOutput is what testdata/example/main.go prints (the same
+// as interp's TestSessionRun, natively).
+const exampleProgramOutput = "74 bytes: 0a0c416461204c6f76656c61636510970e1a0f616461406578616d706c652e636f6d22140a102b34342032302037393436203030303010024a10406164613a6578616d706c652e636f6d\n" +
+	`decoded: {"name":"Ada Lovelace","id":1815,"email":"ada@example.com","phones":[{"number":"+44 20 7946 0000","type":"PHONE_TYPE_HOME"}],"matrix":"@ada:example.com"}` + "\nequal: true\n"
+
+type goCheckRow struct {
+	Type   string `json:"type"`
+	Status string `json:"status"`
+	Go     string `json:"go"`
+	Text   string `json:"text"`
+}
+
+func goCheckRows(t *testing.T, ctx context.Context) []goCheckRow {
+	t.Helper()
+	return eval[[]goCheckRow](t, ctx, `[...document.querySelectorAll('[data-testid=check-result]')].map(e => ({type: e.dataset.type, status: e.dataset.status, go: e.dataset.go, text: e.innerText}))`)
+}
+
+// typeInto replaces a CodeMirror editor's text as a person pasting does:
+// focus, select all, insert.
+func typeInto(t *testing.T, ctx context.Context, view, text string) {
+	t.Helper()
+	do(t, ctx,
+		script(view+`.focus()`),
+		chromedp.KeyEvent("a", ctrl),
+		insertText(text),
+	)
+	waitJS(t, ctx, "the editor to hold the text", view+`.state.doc.toString() === `+jsString(text), 5*time.Second)
+}
+
+// TestGoInterpreter: the interpreter's module is fetched only after the
+// first compiled output is on screen; the example's checks run through
+// the generated code and are green; the Run tab prints the example
+// program's output; a runaway program is stopped at the time limit and
+// the next Run works.
+func TestGoInterpreter(t *testing.T) {
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url))
+	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
+
+	t.Run("the checks run the generated Go and are green", func(t *testing.T) {
+		selectTab(t, ctx, "tab-checks")
+		waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done'`, 90*time.Second)
+		rows := goCheckRows(t, ctx)
+		if len(rows) != 3 {
+			t.Fatalf("%d check rows, want 3: %+v", len(rows), rows)
+		}
+		for _, r := range rows {
+			if r.Status != "pass" || r.Go != "pass" {
+				t.Errorf("%s: reference %s, generated %s: %s", r.Type, r.Status, r.Go, r.Text)
+			}
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=go-check-detail]').length`); n != 0 {
+			t.Errorf("%d failure details shown for passing checks", n)
+		}
+		status := eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`)
+		if !strings.Contains(status, "passed every check (3 message types") {
+			t.Errorf("status %q", status)
+		}
+		// The interpreter's download began after the first output was on
+		// screen (the prebuilt example's) and after the core's own first
+		// compile: the core's download and first output are not slowed.
+		s := eval[map[string]float64](t, ctx, `({first: __protoplay.stats.firstOutputMs, compiled: __protoplay.stats.firstCompiledMs, start: __protoplay.stats.interpStartMs, ready: __protoplay.stats.interpReadyMs, done: __protoplay.stats.goChecksDoneMs, load: __protoplay.stats.goLoadMs, round: __protoplay.stats.goChecksLastMs,
+			fetch: (performance.getEntriesByType('resource').find(e => /\/interp-[0-9a-f]+\.wasm$/.test(e.name)) || {startTime: -1}).startTime})`)
+		if s["fetch"] < s["compiled"] || s["start"] < s["compiled"] || s["compiled"] <= 0 {
+			t.Errorf("interp.wasm fetched at %.0f ms, the first compiled output at %.0f ms: %v", s["fetch"], s["compiled"], s)
+		}
+		t.Logf("first output %.0f ms, compiled in the browser %.0f ms, interpreter fetch from %.0f ms, ready %.0f ms, generated-code checks done %.0f ms (loading the generated code %.0f ms, the round %.0f ms)", s["first"], s["compiled"], s["fetch"], s["ready"], s["done"], s["load"], s["round"])
+	})
+
+	t.Run("the Encode/decode panel's bytes run through the generated Go", func(t *testing.T) {
+		selectTab(t, ctx, "tab-payload")
+		pickType(t, ctx, "example.addressbook.v1.Person")
+		waitJS(t, ctx, "the generated Go's check of the sample", `document.querySelector('[data-testid=payload-go]').dataset.state === 'pass'`, 60*time.Second)
+		if txt := eval[string](t, ctx, `document.querySelector('[data-testid=payload-go]').innerText`); !strings.Contains(txt, "re-encodes them byte for byte") {
+			t.Errorf("payload check %q", txt)
+		}
+		// Bytes typed in: field 2 (id) = 150, then field 1 (name) = "a":
+		// not the reference's order, accepted by both.
+		pasteInto(t, ctx, "hex-input", "10 96 01 0a 01 61")
+		waitJS(t, ctx, "the check of the typed bytes", `document.querySelector('[data-testid=payload-go]').dataset.state === 'pass' && document.querySelector('[data-testid=payload-go]').innerText.includes('accepts your bytes')`, 60*time.Second)
+		// Truncated bytes: refused by both.
+		pasteInto(t, ctx, "hex-input", "0a 05 61")
+		waitJS(t, ctx, "the check of the truncated bytes", `document.querySelector('[data-testid=payload-go]').dataset.state === 'pass' && document.querySelector('[data-testid=payload-go]').innerText.includes('refuses your bytes')`, 60*time.Second)
+	})
+
+	t.Run("Run prints the example program's output", func(t *testing.T) {
+		selectTab(t, ctx, "tab-run")
+		waitJS(t, ctx, "the example program in the editor", `__protoplay.runEditor.state.doc.toString().includes('addressbookv1.Person{')`, 10*time.Second)
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+		waitJS(t, ctx, "the program's output", runState+` === 'done'`, 30*time.Second)
+		if got := eval[string](t, ctx, runStdout); got != exampleProgramOutput {
+			t.Errorf("stdout:\n%s\nwant:\n%s", got, exampleProgramOutput)
+		}
+		if st := eval[string](t, ctx, `document.querySelector('[data-testid=run-status]').innerText`); !strings.HasPrefix(st, "Ran in ") {
+			t.Errorf("status %q", st)
+		}
+	})
+
+	t.Run("compile errors and panics have positions", func(t *testing.T) {
+		typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(nope)\n}\n")
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+		waitJS(t, ctx, "the compile error", runState+` === 'compile-error'`, 30*time.Second)
+		if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "main.go:6:14") || !strings.Contains(e, "undefined: nope") {
+			t.Errorf("compile error %q", e)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=run-editor] .cm-lintRange-error').length`); n == 0 {
+			t.Error("the compile error is not marked in the editor")
+		}
+		typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"before\")\n\tvar s []int\n\t_ = s[3]\n}\n")
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+		waitJS(t, ctx, "the panic", runState+` === 'panic'`, 30*time.Second)
+		if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "panic: ") || !strings.Contains(e, "main.go:6:2 (in main.main)") {
+			t.Errorf("panic %q", e)
+		}
+		if got := eval[string](t, ctx, runStdout); got != "before\n" {
+			t.Errorf("stdout before the panic %q", got)
+		}
+	})
+
+	t.Run("a runaway program is stopped and the next Run works", func(t *testing.T) {
+		typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nfunc main() {\n\tfor {\n\t}\n}\n")
+		restarts := eval[int](t, ctx, `__protoplay.runner.restarts`)
+		start := time.Now()
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+		waitJS(t, ctx, "the runaway program to be stopped", runState+` === 'stopped'`, 40*time.Second)
+		took := time.Since(start)
+		if took < 9*time.Second {
+			t.Errorf("stopped after %v, before the 10 s limit", took)
+		}
+		if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "longer than 10 s") || !strings.Contains(e, "replaced") {
+			t.Errorf("notice %q", e)
+		}
+		if got := eval[int](t, ctx, `__protoplay.runner.restarts`); got != restarts+1 {
+			t.Errorf("restarts %d, want %d", got, restarts+1)
+		}
+		// Back to the example's program: the replacement Worker reloads
+		// the generated code and runs it.
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-reset]`)))
+		waitJS(t, ctx, "the example program back", `__protoplay.runEditor.state.doc.toString().includes('addressbookv1.Person{')`, 5*time.Second)
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+		waitJS(t, ctx, "the program's output", runState+` === 'done'`, 30*time.Second)
+		if got := eval[string](t, ctx, runStdout); got != exampleProgramOutput {
+			t.Errorf("stdout after the restart:\n%s", got)
+		}
+	})
+
+	t.Run("the program is in the share link and the .zip", func(t *testing.T) {
+		const prog = "package main\n\nimport (\n\t\"fmt\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tb, _ := (&addressbookv1.Person{Id: 150}).Marshal()\n\tfmt.Printf(\"%x round trip ok\\n\", b)\n}\n"
+		typeInto(t, ctx, `__protoplay.runEditor`, prog)
+		waitJS(t, ctx, "the link to hold the program", `location.hash.length > 3`, 5*time.Second)
+		time.Sleep(600 * time.Millisecond) // the link is written 400 ms after the last edit
+		hash := eval[string](t, ctx, `location.hash`)
+		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+hash))
+		waitJS(t, ctx, "the restored program", `__protoplay.runEditor && __protoplay.runEditor.state.doc.toString() === `+jsString(prog), 30*time.Second)
+		waitJS(t, ctx, "the compile", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+		selectTab(t, ctx, "tab-run")
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+		waitJS(t, ctx, "the program's output", runState+` === 'done'`, 60*time.Second)
+		if got := eval[string](t, ctx, runStdout); got != "109601 round trip ok\n" {
+			t.Errorf("stdout %q", got)
+		}
+		// The .zip's main.go is the program, and the module builds and
+		// runs it offline.
+		dir := t.TempDir()
+		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		selectTab(t, ctx, "tab-go")
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+		got := readZip(t, filepath.Join(dir, "protoplay-go.zip"))
+		if got["main.go"] != prog {
+			t.Fatalf("the .zip's main.go:\n%s", got["main.go"])
+		}
+		checkModuleZip(t, got, "example.com/addressbook", "v1/example.pb.go", "timestamppb")
+	})
+}
+
+// TestGoCheckBroken: the test hook ?breakcheck=TYPE breaks TYPE's
+// generated Marshal before it is interpreted; that type's check turns
+// red at the marshal step, showing the first differing byte in the
+// reference and generated bytes side by side, and the other types stay
+// green.
+func TestGoCheckBroken(t *testing.T) {
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url+"?breakcheck=example.addressbook.v1.Person"))
+	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	selectTab(t, ctx, "tab-checks")
+	waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done'`, 90*time.Second)
+	for _, r := range goCheckRows(t, ctx) {
+		want := "pass"
+		if r.Type == "example.addressbook.v1.Person" {
+			want = "fail"
+		}
+		if r.Go != want || r.Status != "pass" {
+			t.Errorf("%s: generated %s (want %s), reference %s", r.Type, r.Go, want, r.Status)
+		}
+	}
+	d := eval[map[string]string](t, ctx, `(() => {
+		const d = document.querySelector('[data-testid=go-check-detail][data-type="example.addressbook.v1.Person"]');
+		if (!d) return {};
+		const b = (s) => d.querySelector('[data-testid=' + s + '] [data-testid=diff-byte]');
+		return {
+			step: d.querySelector('[data-testid=go-step]').dataset.step,
+			text: d.innerText,
+			offset: d.querySelector('[data-testid=diff-offset]').dataset.offset,
+			ref: b('diff-reference').textContent, refOffset: b('diff-reference').dataset.offset,
+			gen: b('diff-generated').textContent, genOffset: b('diff-generated').dataset.offset,
+		};
+	})()`)
+	if d["step"] != "marshal" {
+		t.Fatalf("the failure detail: %v", d)
+	}
+	// The sample of Person encodes to N bytes; the hook flips the low bit
+	// of byte N/2.
+	ref, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const files = __protoplay.sources();
+		const s = await __protoplay.core.call('sample', {files, type: 'example.addressbook.v1.Person'});
+		return (await __protoplay.core.call('encode', {files, type: 'example.addressbook.v1.Person', input: s.value})).hex;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(strings.Fields(ref))
+	if d["offset"] != itoa(n/2) || d["refOffset"] != d["offset"] || d["genOffset"] != d["offset"] {
+		t.Errorf("first differing byte at %s (reference cell %s, generated cell %s), want %d", d["offset"], d["refOffset"], d["genOffset"], n/2)
+	}
+	if d["ref"] == d["gen"] || len(d["ref"]) != 2 || len(d["gen"]) != 2 {
+		t.Errorf("the differing byte: reference %q, generated %q", d["ref"], d["gen"])
+	}
+	if !strings.Contains(d["text"], "First differing byte: "+d["offset"]+" (in field") {
+		t.Errorf("detail text:\n%s", d["text"])
+	}
+	if b := eval[string](t, ctx, `document.querySelector('[data-testid=checks-badge]').innerText`); b != "✗ 1" {
+		t.Errorf("badge %q", b)
+	}
+	// The Encode/decode panel says so too, for the sample it encodes.
+	selectTab(t, ctx, "tab-payload")
+	pickType(t, ctx, "example.addressbook.v1.Person")
+	waitJS(t, ctx, "the generated Go's check of the sample", `document.querySelector('[data-testid=payload-go]').dataset.state === 'fail'`, 60*time.Second)
+	if off := eval[string](t, ctx, `document.querySelector('[data-testid=payload-go] [data-testid=diff-generated] [data-testid=diff-byte]').dataset.offset`); off != itoa(n/2) {
+		t.Errorf("the payload panel's differing byte at %s, want %d", off, n/2)
+	}
+}
+
+// TestGoChecksTestMessages: the conformance suite's test_messages_proto3
+// (every field kind, maps, oneofs, well-known types) pasted into the page:
+// every message type's generated code passes its checks, interpreted in
+// the browser.
+func TestGoChecksTestMessages(t *testing.T) {
+	src := readFile(t, needShared(t, "corpus/protobuf/google/protobuf/test_messages_proto3.proto"))
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url))
+	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	replaceSource(t, ctx, src)
+	waitJS(t, ctx, "Go for TestAllTypesProto3", goText+`.includes("TestAllTypesProto3")`, 60*time.Second)
+	selectTab(t, ctx, "tab-checks")
+	waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done' && document.querySelector('[data-testid=check-result][data-type="protobuf_test_messages.proto3.TestAllTypesProto3"]')`, 300*time.Second)
+	rows := goCheckRows(t, ctx)
+	if len(rows) < 5 {
+		t.Fatalf("%d check rows, want every message type", len(rows))
+	}
+	for _, r := range rows {
+		if r.Go != "pass" {
+			t.Errorf("%s: generated %s: %s", r.Type, r.Go, r.Text)
+		}
+	}
+	t.Logf("%d message types checked through the generated Go (%s)", len(rows), eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`))
+}
