@@ -346,7 +346,7 @@ func (g *generator) decodeValue(fd protoreflect.FieldDescriptor, set func(v jen.
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		return []jen.Code{
-			jen.Id("v").Op(":=").New(g.msgType(fd.Message())),
+			jen.Id("v").Op(":=").Add(rt("New")).Types(g.msgType(fd.Message())).Call(jen.Id("d").Dot("Alloc").Call()),
 			jen.If(jen.Err().Op(":=").Id("v").Dot("DecodeProtoJSON").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			set(jen.Id("v")),
 		}
@@ -419,7 +419,13 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 		case stImplicit, stBytes, stMessage:
 			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Add(v) })...)
 		case stPointer:
-			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Op("&").Add(v) })...)
+			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code {
+				if m := slabMethod(fd.Kind()); m != "" {
+					// From the decoder's slabs, as the binary Unmarshal does.
+					return f.Clone().Op("=").Id("d").Dot("Alloc").Call().Dot(m).Call(v)
+				}
+				return f.Clone().Op("=").Op("&").Add(v)
+			})...)
 		case stOneof:
 			bit := len(mn.fields) + oneofOrdinal(mn, fn.oneof)
 			c = append(c, jen.If(jen.Err().Op(":=").Id("d").Dot("MarkOneof").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(bit), jen.Lit(string(fn.oneof.desc.FullName()))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))

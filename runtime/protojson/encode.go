@@ -31,6 +31,14 @@ type MarshalOptions struct {
 	// Resolver makes the messages that google.protobuf.Any values hold;
 	// without one, an Any with a type is an error (ErrUnsupported).
 	Resolver Resolver
+	// Multiline writes the JSON over several lines, indented by Indent
+	// (two spaces when Indent is empty); see Marshal for the form. It
+	// applies to Marshal (and generated MarshalProtoJSON); an Encoder
+	// always writes compact JSON.
+	Multiline bool
+	// Indent is the indentation of Multiline output, made of spaces and
+	// tabs only; a non-empty Indent implies Multiline.
+	Indent string
 }
 
 // Encoder appends one compact (no whitespace) JSON value to a byte slice.

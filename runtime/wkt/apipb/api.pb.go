@@ -611,7 +611,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Method)
+				v := wire.New[Method](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -635,7 +635,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(typepb.Option)
+				v := wire.New[typepb.Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -660,7 +660,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(sourcecontextpb.SourceContext)
+			v := wire.New[sourcecontextpb.SourceContext](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -683,7 +683,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Mixin)
+				v := wire.New[Mixin](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1272,7 +1272,7 @@ func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(typepb.Option)
+				v := wire.New[typepb.Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}

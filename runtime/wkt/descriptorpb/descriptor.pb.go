@@ -463,7 +463,7 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FileDescriptorProto)
+				v := wire.New[FileDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1407,7 +1407,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "package":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -1419,7 +1419,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Package = &v
+			m.Package = d.Alloc().StringPtr(v)
 		case "dependency":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -1510,7 +1510,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto)
+				v := wire.New[DescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1534,7 +1534,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumDescriptorProto)
+				v := wire.New[EnumDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1558,7 +1558,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(ServiceDescriptorProto)
+				v := wire.New[ServiceDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1582,7 +1582,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldDescriptorProto)
+				v := wire.New[FieldDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1595,7 +1595,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FileOptions)
+			v := wire.New[FileOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -1607,7 +1607,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(SourceCodeInfo)
+			v := wire.New[SourceCodeInfo](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -1623,7 +1623,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Syntax = &v
+			m.Syntax = d.Alloc().StringPtr(v)
 		case "edition":
 			if err := d.Mark(seen[:], 12); err != nil {
 				return err
@@ -2447,7 +2447,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "field":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -2466,7 +2466,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldDescriptorProto)
+				v := wire.New[FieldDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2490,7 +2490,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldDescriptorProto)
+				v := wire.New[FieldDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2514,7 +2514,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto)
+				v := wire.New[DescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2538,7 +2538,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumDescriptorProto)
+				v := wire.New[EnumDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2562,7 +2562,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto_ExtensionRange)
+				v := wire.New[DescriptorProto_ExtensionRange](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2586,7 +2586,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(OneofDescriptorProto)
+				v := wire.New[OneofDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2599,7 +2599,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(MessageOptions)
+			v := wire.New[MessageOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -2622,7 +2622,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto_ReservedRange)
+				v := wire.New[DescriptorProto_ReservedRange](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3002,7 +3002,7 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 			if err != nil {
 				return err
 			}
-			m.Start = &v
+			m.Start = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -3014,7 +3014,7 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		case "options":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -3022,7 +3022,7 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 			if d.ReadNull() {
 				continue
 			}
-			v := new(ExtensionRangeOptions)
+			v := wire.New[ExtensionRangeOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -3319,7 +3319,7 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 			if err != nil {
 				return err
 			}
-			m.Start = &v
+			m.Start = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -3331,7 +3331,7 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -3866,7 +3866,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3890,7 +3890,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(ExtensionRangeOptions_Declaration)
+				v := wire.New[ExtensionRangeOptions_Declaration](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3903,7 +3903,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -4348,7 +4348,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Number = &v
+			m.Number = d.Alloc().Int32(v)
 		case "fullName", "full_name":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -4360,7 +4360,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.FullName = &v
+			m.FullName = d.Alloc().StringPtr(v)
 		case "type":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -4372,7 +4372,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Type = &v
+			m.Type = d.Alloc().StringPtr(v)
 		case "reserved":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -4384,7 +4384,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Reserved = &v
+			m.Reserved = d.Alloc().Bool(v)
 		case "repeated":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -4396,7 +4396,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Repeated = &v
+			m.Repeated = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -5446,7 +5446,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "number":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -5458,7 +5458,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Number = &v
+			m.Number = d.Alloc().Int32(v)
 		case "label":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -5500,7 +5500,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.TypeName = &v
+			m.TypeName = d.Alloc().StringPtr(v)
 		case "extendee":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -5512,7 +5512,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Extendee = &v
+			m.Extendee = d.Alloc().StringPtr(v)
 		case "defaultValue", "default_value":
 			if err := d.Mark(seen[:], 6); err != nil {
 				return err
@@ -5524,7 +5524,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DefaultValue = &v
+			m.DefaultValue = d.Alloc().StringPtr(v)
 		case "oneofIndex", "oneof_index":
 			if err := d.Mark(seen[:], 7); err != nil {
 				return err
@@ -5536,7 +5536,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.OneofIndex = &v
+			m.OneofIndex = d.Alloc().Int32(v)
 		case "jsonName", "json_name":
 			if err := d.Mark(seen[:], 8); err != nil {
 				return err
@@ -5548,7 +5548,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JsonName = &v
+			m.JsonName = d.Alloc().StringPtr(v)
 		case "options":
 			if err := d.Mark(seen[:], 9); err != nil {
 				return err
@@ -5556,7 +5556,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FieldOptions)
+			v := wire.New[FieldOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -5572,7 +5572,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Proto3Optional = &v
+			m.Proto3Optional = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -5883,7 +5883,7 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "options":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -5891,7 +5891,7 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(OneofOptions)
+			v := wire.New[OneofOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -6382,7 +6382,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "value":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -6401,7 +6401,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumValueDescriptorProto)
+				v := wire.New[EnumValueDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -6414,7 +6414,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(EnumOptions)
+			v := wire.New[EnumOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -6437,7 +6437,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumDescriptorProto_EnumReservedRange)
+				v := wire.New[EnumDescriptorProto_EnumReservedRange](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -6762,7 +6762,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 			if err != nil {
 				return err
 			}
-			m.Start = &v
+			m.Start = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -6774,7 +6774,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -7126,7 +7126,7 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "number":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -7138,7 +7138,7 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Number = &v
+			m.Number = d.Alloc().Int32(v)
 		case "options":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -7146,7 +7146,7 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(EnumValueOptions)
+			v := wire.New[EnumValueOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -7526,7 +7526,7 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "method":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -7545,7 +7545,7 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(MethodDescriptorProto)
+				v := wire.New[MethodDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -7558,7 +7558,7 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(ServiceOptions)
+			v := wire.New[ServiceOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -8051,7 +8051,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "inputType", "input_type":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -8063,7 +8063,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.InputType = &v
+			m.InputType = d.Alloc().StringPtr(v)
 		case "outputType", "output_type":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -8075,7 +8075,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.OutputType = &v
+			m.OutputType = d.Alloc().StringPtr(v)
 		case "options":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -8083,7 +8083,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(MethodOptions)
+			v := wire.New[MethodOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -8099,7 +8099,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.ClientStreaming = &v
+			m.ClientStreaming = d.Alloc().Bool(v)
 		case "serverStreaming", "server_streaming":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -8111,7 +8111,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.ServerStreaming = &v
+			m.ServerStreaming = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -9433,7 +9433,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaPackage = &v
+			m.JavaPackage = d.Alloc().StringPtr(v)
 		case "javaOuterClassname", "java_outer_classname":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -9445,7 +9445,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaOuterClassname = &v
+			m.JavaOuterClassname = d.Alloc().StringPtr(v)
 		case "javaMultipleFiles", "java_multiple_files":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -9457,7 +9457,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaMultipleFiles = &v
+			m.JavaMultipleFiles = d.Alloc().Bool(v)
 		case "javaGenerateEqualsAndHash", "java_generate_equals_and_hash":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -9469,7 +9469,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaGenerateEqualsAndHash = &v
+			m.JavaGenerateEqualsAndHash = d.Alloc().Bool(v)
 		case "javaStringCheckUtf8", "java_string_check_utf8":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -9481,7 +9481,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaStringCheckUtf8 = &v
+			m.JavaStringCheckUtf8 = d.Alloc().Bool(v)
 		case "optimizeFor", "optimize_for":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -9508,7 +9508,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.GoPackage = &v
+			m.GoPackage = d.Alloc().StringPtr(v)
 		case "ccGenericServices", "cc_generic_services":
 			if err := d.Mark(seen[:], 7); err != nil {
 				return err
@@ -9520,7 +9520,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.CcGenericServices = &v
+			m.CcGenericServices = d.Alloc().Bool(v)
 		case "javaGenericServices", "java_generic_services":
 			if err := d.Mark(seen[:], 8); err != nil {
 				return err
@@ -9532,7 +9532,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaGenericServices = &v
+			m.JavaGenericServices = d.Alloc().Bool(v)
 		case "pyGenericServices", "py_generic_services":
 			if err := d.Mark(seen[:], 9); err != nil {
 				return err
@@ -9544,7 +9544,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PyGenericServices = &v
+			m.PyGenericServices = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 10); err != nil {
 				return err
@@ -9556,7 +9556,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "ccEnableArenas", "cc_enable_arenas":
 			if err := d.Mark(seen[:], 11); err != nil {
 				return err
@@ -9568,7 +9568,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.CcEnableArenas = &v
+			m.CcEnableArenas = d.Alloc().Bool(v)
 		case "objcClassPrefix", "objc_class_prefix":
 			if err := d.Mark(seen[:], 12); err != nil {
 				return err
@@ -9580,7 +9580,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.ObjcClassPrefix = &v
+			m.ObjcClassPrefix = d.Alloc().StringPtr(v)
 		case "csharpNamespace", "csharp_namespace":
 			if err := d.Mark(seen[:], 13); err != nil {
 				return err
@@ -9592,7 +9592,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.CsharpNamespace = &v
+			m.CsharpNamespace = d.Alloc().StringPtr(v)
 		case "swiftPrefix", "swift_prefix":
 			if err := d.Mark(seen[:], 14); err != nil {
 				return err
@@ -9604,7 +9604,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.SwiftPrefix = &v
+			m.SwiftPrefix = d.Alloc().StringPtr(v)
 		case "phpClassPrefix", "php_class_prefix":
 			if err := d.Mark(seen[:], 15); err != nil {
 				return err
@@ -9616,7 +9616,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PhpClassPrefix = &v
+			m.PhpClassPrefix = d.Alloc().StringPtr(v)
 		case "phpNamespace", "php_namespace":
 			if err := d.Mark(seen[:], 16); err != nil {
 				return err
@@ -9628,7 +9628,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PhpNamespace = &v
+			m.PhpNamespace = d.Alloc().StringPtr(v)
 		case "phpMetadataNamespace", "php_metadata_namespace":
 			if err := d.Mark(seen[:], 17); err != nil {
 				return err
@@ -9640,7 +9640,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PhpMetadataNamespace = &v
+			m.PhpMetadataNamespace = d.Alloc().StringPtr(v)
 		case "rubyPackage", "ruby_package":
 			if err := d.Mark(seen[:], 18); err != nil {
 				return err
@@ -9652,7 +9652,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.RubyPackage = &v
+			m.RubyPackage = d.Alloc().StringPtr(v)
 		case "features":
 			if err := d.Mark(seen[:], 19); err != nil {
 				return err
@@ -9660,7 +9660,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -9683,7 +9683,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -10294,7 +10294,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.MessageSetWireFormat = &v
+			m.MessageSetWireFormat = d.Alloc().Bool(v)
 		case "noStandardDescriptorAccessor", "no_standard_descriptor_accessor":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -10306,7 +10306,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.NoStandardDescriptorAccessor = &v
+			m.NoStandardDescriptorAccessor = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -10318,7 +10318,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "mapEntry", "map_entry":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -10330,7 +10330,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.MapEntry = &v
+			m.MapEntry = d.Alloc().Bool(v)
 		case "deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -10342,7 +10342,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DeprecatedLegacyJsonFieldConflicts = &v
+			m.DeprecatedLegacyJsonFieldConflicts = d.Alloc().Bool(v)
 		case "features":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -10350,7 +10350,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -10373,7 +10373,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -11779,7 +11779,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Packed = &v
+			m.Packed = d.Alloc().Bool(v)
 		case "jstype":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -11806,7 +11806,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Lazy = &v
+			m.Lazy = d.Alloc().Bool(v)
 		case "unverifiedLazy", "unverified_lazy":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -11818,7 +11818,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.UnverifiedLazy = &v
+			m.UnverifiedLazy = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -11830,7 +11830,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "weak":
 			if err := d.Mark(seen[:], 6); err != nil {
 				return err
@@ -11842,7 +11842,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Weak = &v
+			m.Weak = d.Alloc().Bool(v)
 		case "debugRedact", "debug_redact":
 			if err := d.Mark(seen[:], 7); err != nil {
 				return err
@@ -11854,7 +11854,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DebugRedact = &v
+			m.DebugRedact = d.Alloc().Bool(v)
 		case "retention":
 			if err := d.Mark(seen[:], 8); err != nil {
 				return err
@@ -11915,7 +11915,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldOptions_EditionDefault)
+				v := wire.New[FieldOptions_EditionDefault](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -11928,7 +11928,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -11940,7 +11940,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FieldOptions_FeatureSupport)
+			v := wire.New[FieldOptions_FeatureSupport](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -11963,7 +11963,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -12279,7 +12279,7 @@ func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) erro
 			if err != nil {
 				return err
 			}
-			m.Value = &v
+			m.Value = d.Alloc().StringPtr(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -12707,7 +12707,7 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 			if err != nil {
 				return err
 			}
-			m.DeprecationWarning = &v
+			m.DeprecationWarning = d.Alloc().StringPtr(v)
 		case "editionRemoved", "edition_removed":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -13048,7 +13048,7 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -13071,7 +13071,7 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -13549,7 +13549,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.AllowAlias = &v
+			m.AllowAlias = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -13561,7 +13561,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -13573,7 +13573,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DeprecatedLegacyJsonFieldConflicts = &v
+			m.DeprecatedLegacyJsonFieldConflicts = d.Alloc().Bool(v)
 		case "features":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -13581,7 +13581,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -13604,7 +13604,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -14085,7 +14085,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "features":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -14093,7 +14093,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -14109,7 +14109,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DebugRedact = &v
+			m.DebugRedact = d.Alloc().Bool(v)
 		case "featureSupport", "feature_support":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -14117,7 +14117,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FieldOptions_FeatureSupport)
+			v := wire.New[FieldOptions_FeatureSupport](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -14140,7 +14140,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -14523,7 +14523,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -14539,7 +14539,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "uninterpretedOption", "uninterpreted_option":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -14558,7 +14558,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -15084,7 +15084,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "idempotencyLevel", "idempotency_level":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -15107,7 +15107,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -15130,7 +15130,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -15674,7 +15674,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption_NamePart)
+				v := wire.New[UninterpretedOption_NamePart](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -15691,7 +15691,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.IdentifierValue = &v
+			m.IdentifierValue = d.Alloc().StringPtr(v)
 		case "positiveIntValue", "positive_int_value":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -15703,7 +15703,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PositiveIntValue = &v
+			m.PositiveIntValue = d.Alloc().Uint64(v)
 		case "negativeIntValue", "negative_int_value":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -15715,7 +15715,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.NegativeIntValue = &v
+			m.NegativeIntValue = d.Alloc().Int64(v)
 		case "doubleValue", "double_value":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -15727,7 +15727,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DoubleValue = &v
+			m.DoubleValue = d.Alloc().Float64(v)
 		case "stringValue", "string_value":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -15751,7 +15751,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.AggregateValue = &v
+			m.AggregateValue = d.Alloc().StringPtr(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -16067,7 +16067,7 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.NamePart = &v
+			m.NamePart = d.Alloc().StringPtr(v)
 		case "isExtension", "is_extension":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -16079,7 +16079,7 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.IsExtension = &v
+			m.IsExtension = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -17542,7 +17542,7 @@ func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FeatureSetDefaults_FeatureSetEditionDefault)
+				v := wire.New[FeatureSetDefaults_FeatureSetEditionDefault](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -17946,7 +17946,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -17958,7 +17958,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -18285,7 +18285,7 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(SourceCodeInfo_Location)
+				v := wire.New[SourceCodeInfo_Location](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -18902,7 +18902,7 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.LeadingComments = &v
+			m.LeadingComments = d.Alloc().StringPtr(v)
 		case "trailingComments", "trailing_comments":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -18914,7 +18914,7 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.TrailingComments = &v
+			m.TrailingComments = d.Alloc().StringPtr(v)
 		case "leadingDetachedComments", "leading_detached_comments":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -19216,7 +19216,7 @@ func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(GeneratedCodeInfo_Annotation)
+				v := wire.New[GeneratedCodeInfo_Annotation](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -19791,7 +19791,7 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.SourceFile = &v
+			m.SourceFile = d.Alloc().StringPtr(v)
 		case "begin":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -19803,7 +19803,7 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.Begin = &v
+			m.Begin = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -19815,7 +19815,7 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		case "semantic":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err

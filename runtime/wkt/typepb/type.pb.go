@@ -666,7 +666,7 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Field)
+				v := wire.New[Field](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -714,7 +714,7 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -727,7 +727,7 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(sourcecontextpb.SourceContext)
+			v := wire.New[sourcecontextpb.SourceContext](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -1805,7 +1805,7 @@ func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2354,7 +2354,7 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumValue)
+				v := wire.New[EnumValue](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2378,7 +2378,7 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2391,7 +2391,7 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(sourcecontextpb.SourceContext)
+			v := wire.New[sourcecontextpb.SourceContext](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -2799,7 +2799,7 @@ func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3120,7 +3120,7 @@ func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(anypb.Any)
+			v := wire.New[anypb.Any](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
