@@ -219,7 +219,7 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 		name := jsonNameCall(fd)
 		switch storageOf(fd) {
 		case stImplicit:
-			body = append(body, jen.If(isNonZero(fd, f).Op("||").Id("e").Dot("EmitUnpopulated").Call()).Block(
+			body = append(body, jen.If(isNonZero(fd, f).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				append([]jen.Code{name}, g.encodeValue(fd, f)...)...))
 		case stPointer:
 			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(
@@ -229,10 +229,10 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 				append([]jen.Code{name}, g.encodeValue(fd, f)...)...).Add(g.nullUnlessSynthetic(fd, null)))
 		case stRepeated:
 			loop := jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(f)).Block(g.encodeValue(fd, jen.Id("x"))...)
-			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitUnpopulated").Call()).Block(
+			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				name, jen.Id("e").Dot("StartArray").Call(), loop, jen.Id("e").Dot("EndArray").Call()))
 		case stMap:
-			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitUnpopulated").Call()).Block(
+			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				append(append([]jen.Code{name, jen.Id("e").Dot("StartObject").Call()}, g.encodeMap(fn)...), jen.Id("e").Dot("EndObject").Call())...))
 		case stOneof:
 			o := fn.oneof

@@ -167,9 +167,10 @@ func (x *dynJSON) Reset() {
 // EncodeProtoJSON writes the message as generated EncodeProtoJSON does:
 // fields in declaration order, implicit-presence fields when not zero,
 // explicit-presence fields when set, repeated fields and maps when not
-// empty (all of them, but oneof members and proto3 optional fields, under
-// EmitUnpopulated), then extensions sorted by full name, as protojson
-// writes them.
+// empty (the others too under EmitDefaultValues, and under EmitUnpopulated
+// explicit-presence fields not set as null, but for oneof members and
+// proto3 optional fields), then extensions sorted by full name, as
+// protojson writes them.
 func (x *dynJSON) EncodeProtoJSON(e *protojson.Encoder) error {
 	md := x.m.Descriptor()
 	if w := special(md); w != nil {
@@ -184,18 +185,19 @@ func (x *dynJSON) EncodeProtoJSON(e *protojson.Encoder) error {
 	}
 	e.StartObject()
 	fields := md.Fields()
-	emit := e.EmitUnpopulated()
+	emitNull, emitDefaults := e.EmitUnpopulated(), e.EmitDefaults()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
 		set := x.m.Has(fd)
 		if !set {
 			switch {
-			case !emit:
-				continue
 			case fd.IsList() || fd.IsMap() || !fd.HasPresence():
+				if !emitDefaults {
+					continue
+				}
 				// [], {} or the zero value, below.
-			case fd.ContainingOneof() != nil:
-				continue // oneof members and proto3 optional fields
+			case !emitNull || fd.ContainingOneof() != nil:
+				continue // and always oneof members and proto3 optional fields
 			default:
 				e.Name(fd.JSONName(), fd.TextName())
 				e.Null()

@@ -412,7 +412,7 @@ func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(FileDescriptorSet)
 	}
 	e.StartObject()
-	if len(m.File) > 0 || e.EmitUnpopulated() {
+	if len(m.File) > 0 || e.EmitDefaults() {
 		e.Name("file", "file")
 		e.StartArray()
 		for _, x := range m.File {
@@ -1273,7 +1273,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("package", "package")
 		e.Null()
 	}
-	if len(m.Dependency) > 0 || e.EmitUnpopulated() {
+	if len(m.Dependency) > 0 || e.EmitDefaults() {
 		e.Name("dependency", "dependency")
 		e.StartArray()
 		for _, x := range m.Dependency {
@@ -1283,7 +1283,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.PublicDependency) > 0 || e.EmitUnpopulated() {
+	if len(m.PublicDependency) > 0 || e.EmitDefaults() {
 		e.Name("publicDependency", "public_dependency")
 		e.StartArray()
 		for _, x := range m.PublicDependency {
@@ -1291,7 +1291,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.WeakDependency) > 0 || e.EmitUnpopulated() {
+	if len(m.WeakDependency) > 0 || e.EmitDefaults() {
 		e.Name("weakDependency", "weak_dependency")
 		e.StartArray()
 		for _, x := range m.WeakDependency {
@@ -1299,7 +1299,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.MessageType) > 0 || e.EmitUnpopulated() {
+	if len(m.MessageType) > 0 || e.EmitDefaults() {
 		e.Name("messageType", "message_type")
 		e.StartArray()
 		for _, x := range m.MessageType {
@@ -1309,7 +1309,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.EnumType) > 0 || e.EmitUnpopulated() {
+	if len(m.EnumType) > 0 || e.EmitDefaults() {
 		e.Name("enumType", "enum_type")
 		e.StartArray()
 		for _, x := range m.EnumType {
@@ -1319,7 +1319,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Service) > 0 || e.EmitUnpopulated() {
+	if len(m.Service) > 0 || e.EmitDefaults() {
 		e.Name("service", "service")
 		e.StartArray()
 		for _, x := range m.Service {
@@ -1329,7 +1329,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Extension) > 0 || e.EmitUnpopulated() {
+	if len(m.Extension) > 0 || e.EmitDefaults() {
 		e.Name("extension", "extension")
 		e.StartArray()
 		for _, x := range m.Extension {
@@ -2324,7 +2324,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("name", "name")
 		e.Null()
 	}
-	if len(m.Field) > 0 || e.EmitUnpopulated() {
+	if len(m.Field) > 0 || e.EmitDefaults() {
 		e.Name("field", "field")
 		e.StartArray()
 		for _, x := range m.Field {
@@ -2334,7 +2334,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Extension) > 0 || e.EmitUnpopulated() {
+	if len(m.Extension) > 0 || e.EmitDefaults() {
 		e.Name("extension", "extension")
 		e.StartArray()
 		for _, x := range m.Extension {
@@ -2344,7 +2344,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.NestedType) > 0 || e.EmitUnpopulated() {
+	if len(m.NestedType) > 0 || e.EmitDefaults() {
 		e.Name("nestedType", "nested_type")
 		e.StartArray()
 		for _, x := range m.NestedType {
@@ -2354,7 +2354,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.EnumType) > 0 || e.EmitUnpopulated() {
+	if len(m.EnumType) > 0 || e.EmitDefaults() {
 		e.Name("enumType", "enum_type")
 		e.StartArray()
 		for _, x := range m.EnumType {
@@ -2364,7 +2364,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.ExtensionRange) > 0 || e.EmitUnpopulated() {
+	if len(m.ExtensionRange) > 0 || e.EmitDefaults() {
 		e.Name("extensionRange", "extension_range")
 		e.StartArray()
 		for _, x := range m.ExtensionRange {
@@ -2374,7 +2374,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.OneofDecl) > 0 || e.EmitUnpopulated() {
+	if len(m.OneofDecl) > 0 || e.EmitDefaults() {
 		e.Name("oneofDecl", "oneof_decl")
 		e.StartArray()
 		for _, x := range m.OneofDecl {
@@ -2393,7 +2393,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("options", "options")
 		e.Null()
 	}
-	if len(m.ReservedRange) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedRange) > 0 || e.EmitDefaults() {
 		e.Name("reservedRange", "reserved_range")
 		e.StartArray()
 		for _, x := range m.ReservedRange {
@@ -2403,7 +2403,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.ReservedName) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedName) > 0 || e.EmitDefaults() {
 		e.Name("reservedName", "reserved_name")
 		e.StartArray()
 		for _, x := range m.ReservedName {
@@ -3789,7 +3789,7 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(ExtensionRangeOptions)
 	}
 	e.StartObject()
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -3799,7 +3799,7 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Declaration) > 0 || e.EmitUnpopulated() {
+	if len(m.Declaration) > 0 || e.EmitDefaults() {
 		e.Name("declaration", "declaration")
 		e.StartArray()
 		for _, x := range m.Declaration {
@@ -6309,7 +6309,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("name", "name")
 		e.Null()
 	}
-	if len(m.Value) > 0 || e.EmitUnpopulated() {
+	if len(m.Value) > 0 || e.EmitDefaults() {
 		e.Name("value", "value")
 		e.StartArray()
 		for _, x := range m.Value {
@@ -6328,7 +6328,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("options", "options")
 		e.Null()
 	}
-	if len(m.ReservedRange) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedRange) > 0 || e.EmitDefaults() {
 		e.Name("reservedRange", "reserved_range")
 		e.StartArray()
 		for _, x := range m.ReservedRange {
@@ -6338,7 +6338,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.ReservedName) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedName) > 0 || e.EmitDefaults() {
 		e.Name("reservedName", "reserved_name")
 		e.StartArray()
 		for _, x := range m.ReservedName {
@@ -7473,7 +7473,7 @@ func (m *ServiceDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("name", "name")
 		e.Null()
 	}
-	if len(m.Method) > 0 || e.EmitUnpopulated() {
+	if len(m.Method) > 0 || e.EmitDefaults() {
 		e.Name("method", "method")
 		e.StartArray()
 		for _, x := range m.Method {
@@ -9389,7 +9389,7 @@ func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -10250,7 +10250,7 @@ func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -11684,7 +11684,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("retention", "retention")
 		e.Null()
 	}
-	if len(m.Targets) > 0 || e.EmitUnpopulated() {
+	if len(m.Targets) > 0 || e.EmitDefaults() {
 		e.Name("targets", "targets")
 		e.StartArray()
 		for _, x := range m.Targets {
@@ -11692,7 +11692,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.EditionDefaults) > 0 || e.EmitUnpopulated() {
+	if len(m.EditionDefaults) > 0 || e.EmitDefaults() {
 		e.Name("editionDefaults", "edition_defaults")
 		e.StartArray()
 		for _, x := range m.EditionDefaults {
@@ -11720,7 +11720,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("featureSupport", "feature_support")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -13008,7 +13008,7 @@ func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -13505,7 +13505,7 @@ func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -14041,7 +14041,7 @@ func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("featureSupport", "feature_support")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -14483,7 +14483,7 @@ func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("deprecated", "deprecated")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -15040,7 +15040,7 @@ func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -15577,7 +15577,7 @@ func (m *UninterpretedOption) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(UninterpretedOption)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		e.StartArray()
 		for _, x := range m.Name {
@@ -17477,7 +17477,7 @@ func (m *FeatureSetDefaults) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(FeatureSetDefaults)
 	}
 	e.StartObject()
-	if len(m.Defaults) > 0 || e.EmitUnpopulated() {
+	if len(m.Defaults) > 0 || e.EmitDefaults() {
 		e.Name("defaults", "defaults")
 		e.StartArray()
 		for _, x := range m.Defaults {
@@ -18234,7 +18234,7 @@ func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(SourceCodeInfo)
 	}
 	e.StartObject()
-	if len(m.Location) > 0 || e.EmitUnpopulated() {
+	if len(m.Location) > 0 || e.EmitDefaults() {
 		e.Name("location", "location")
 		e.StartArray()
 		for _, x := range m.Location {
@@ -18776,7 +18776,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(SourceCodeInfo_Location)
 	}
 	e.StartObject()
-	if len(m.Path) > 0 || e.EmitUnpopulated() {
+	if len(m.Path) > 0 || e.EmitDefaults() {
 		e.Name("path", "path")
 		e.StartArray()
 		for _, x := range m.Path {
@@ -18784,7 +18784,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Span) > 0 || e.EmitUnpopulated() {
+	if len(m.Span) > 0 || e.EmitDefaults() {
 		e.Name("span", "span")
 		e.StartArray()
 		for _, x := range m.Span {
@@ -18810,7 +18810,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("trailingComments", "trailing_comments")
 		e.Null()
 	}
-	if len(m.LeadingDetachedComments) > 0 || e.EmitUnpopulated() {
+	if len(m.LeadingDetachedComments) > 0 || e.EmitDefaults() {
 		e.Name("leadingDetachedComments", "leading_detached_comments")
 		e.StartArray()
 		for _, x := range m.LeadingDetachedComments {
@@ -19165,7 +19165,7 @@ func (m *GeneratedCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(GeneratedCodeInfo)
 	}
 	e.StartObject()
-	if len(m.Annotation) > 0 || e.EmitUnpopulated() {
+	if len(m.Annotation) > 0 || e.EmitDefaults() {
 		e.Name("annotation", "annotation")
 		e.StartArray()
 		for _, x := range m.Annotation {
@@ -19695,7 +19695,7 @@ func (m *GeneratedCodeInfo_Annotation) EncodeProtoJSON(e *protojson.Encoder) err
 		m = new(GeneratedCodeInfo_Annotation)
 	}
 	e.StartObject()
-	if len(m.Path) > 0 || e.EmitUnpopulated() {
+	if len(m.Path) > 0 || e.EmitDefaults() {
 		e.Name("path", "path")
 		e.StartArray()
 		for _, x := range m.Path {

@@ -558,13 +558,13 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Type)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Type.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.Fields) > 0 || e.EmitUnpopulated() {
+	if len(m.Fields) > 0 || e.EmitDefaults() {
 		e.Name("fields", "fields")
 		e.StartArray()
 		for _, x := range m.Fields {
@@ -574,7 +574,7 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Oneofs) > 0 || e.EmitUnpopulated() {
+	if len(m.Oneofs) > 0 || e.EmitDefaults() {
 		e.Name("oneofs", "oneofs")
 		e.StartArray()
 		for _, x := range m.Oneofs {
@@ -584,7 +584,7 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -603,11 +603,11 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("sourceContext", "source_context")
 		e.Null()
 	}
-	if m.Syntax != 0 || e.EmitUnpopulated() {
+	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
 	}
-	if len(m.Edition) > 0 || e.EmitUnpopulated() {
+	if len(m.Edition) > 0 || e.EmitDefaults() {
 		e.Name("edition", "edition")
 		if err := e.String(m.Edition, "google.protobuf.Type.edition"); err != nil {
 			return err
@@ -1620,39 +1620,39 @@ func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Field)
 	}
 	e.StartObject()
-	if m.Kind != 0 || e.EmitUnpopulated() {
+	if m.Kind != 0 || e.EmitDefaults() {
 		e.Name("kind", "kind")
 		m.Kind.EncodeProtoJSON(e)
 	}
-	if m.Cardinality != 0 || e.EmitUnpopulated() {
+	if m.Cardinality != 0 || e.EmitDefaults() {
 		e.Name("cardinality", "cardinality")
 		m.Cardinality.EncodeProtoJSON(e)
 	}
-	if m.Number != 0 || e.EmitUnpopulated() {
+	if m.Number != 0 || e.EmitDefaults() {
 		e.Name("number", "number")
 		e.Int32(m.Number)
 	}
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Field.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.TypeUrl) > 0 || e.EmitUnpopulated() {
+	if len(m.TypeUrl) > 0 || e.EmitDefaults() {
 		e.Name("typeUrl", "type_url")
 		if err := e.String(m.TypeUrl, "google.protobuf.Field.type_url"); err != nil {
 			return err
 		}
 	}
-	if m.OneofIndex != 0 || e.EmitUnpopulated() {
+	if m.OneofIndex != 0 || e.EmitDefaults() {
 		e.Name("oneofIndex", "oneof_index")
 		e.Int32(m.OneofIndex)
 	}
-	if m.Packed || e.EmitUnpopulated() {
+	if m.Packed || e.EmitDefaults() {
 		e.Name("packed", "packed")
 		e.Bool(m.Packed)
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -1662,13 +1662,13 @@ func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.JsonName) > 0 || e.EmitUnpopulated() {
+	if len(m.JsonName) > 0 || e.EmitDefaults() {
 		e.Name("jsonName", "json_name")
 		if err := e.String(m.JsonName, "google.protobuf.Field.json_name"); err != nil {
 			return err
 		}
 	}
-	if len(m.DefaultValue) > 0 || e.EmitUnpopulated() {
+	if len(m.DefaultValue) > 0 || e.EmitDefaults() {
 		e.Name("defaultValue", "default_value")
 		if err := e.String(m.DefaultValue, "google.protobuf.Field.default_value"); err != nil {
 			return err
@@ -2256,13 +2256,13 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Enum)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Enum.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.Enumvalue) > 0 || e.EmitUnpopulated() {
+	if len(m.Enumvalue) > 0 || e.EmitDefaults() {
 		e.Name("enumvalue", "enumvalue")
 		e.StartArray()
 		for _, x := range m.Enumvalue {
@@ -2272,7 +2272,7 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -2291,11 +2291,11 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("sourceContext", "source_context")
 		e.Null()
 	}
-	if m.Syntax != 0 || e.EmitUnpopulated() {
+	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
 	}
-	if len(m.Edition) > 0 || e.EmitUnpopulated() {
+	if len(m.Edition) > 0 || e.EmitDefaults() {
 		e.Name("edition", "edition")
 		if err := e.String(m.Edition, "google.protobuf.Enum.edition"); err != nil {
 			return err
@@ -2714,17 +2714,17 @@ func (m *EnumValue) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(EnumValue)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.EnumValue.name"); err != nil {
 			return err
 		}
 	}
-	if m.Number != 0 || e.EmitUnpopulated() {
+	if m.Number != 0 || e.EmitDefaults() {
 		e.Name("number", "number")
 		e.Int32(m.Number)
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -3063,7 +3063,7 @@ func (m *Option) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Option)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Option.name"); err != nil {
 			return err
