@@ -208,7 +208,7 @@ func (d *Decoder) tokenText(off int) string {
 		end = off + n
 	}
 	if d.in[off] == '"' {
-		if n, err := d.scanString(off); err == nil && n-off <= 64 {
+		if n, _, err := d.scanString(off); err == nil && n-off <= 64 {
 			end = n
 		}
 	}
@@ -263,7 +263,8 @@ func isNotDelim(c byte) bool {
 
 // ReadNull reads null if it is next and reports whether it was.
 func (d *Decoder) ReadNull() bool {
-	if d.Peek() != Null {
+	d.skipSpace()
+	if d.pos >= len(d.in) || d.in[d.pos] != 'n' || !d.matchLiteral("null") {
 		return false
 	}
 	d.tokPos = d.pos
@@ -568,7 +569,7 @@ func (d *Decoder) wrongType(want string) error {
 // readString reads the string at d.pos, which starts with '"'.
 func (d *Decoder) readString() (string, error) {
 	start := d.pos
-	end, err := d.scanString(start)
+	end, escaped, err := d.scanString(start)
 	if err != nil {
 		return "", err
 	}
@@ -576,7 +577,7 @@ func (d *Decoder) readString() (string, error) {
 	d.pos = end
 	d.last = 'v'
 	raw := d.in[start+1 : end-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	if escaped {
 		d.scratch = unescape(d.scratch[:0], raw)
 		raw = d.scratch
 	}
@@ -588,7 +589,7 @@ func (d *Decoder) readString() (string, error) {
 // next read).
 func (d *Decoder) readStringRaw() ([]byte, error) {
 	start := d.pos
-	end, err := d.scanString(start)
+	end, escaped, err := d.scanString(start)
 	if err != nil {
 		return nil, err
 	}
@@ -596,7 +597,7 @@ func (d *Decoder) readStringRaw() ([]byte, error) {
 	d.pos = end
 	d.last = 'v'
 	raw := d.in[start+1 : end-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if !escaped {
 		return raw, nil
 	}
 	d.scratch = unescape(d.scratch[:0], raw)
@@ -605,16 +606,37 @@ func (d *Decoder) readStringRaw() ([]byte, error) {
 
 // scanString checks the string starting at off and returns the offset
 // just after its closing quote.
-func (d *Decoder) scanString(off int) (int, error) {
+// plainByte marks the bytes a string holds as they are, with no further
+// look: printable ASCII but '"' and '\\'. (A composite literal: static
+// data, no init-time work.)
+var plainByte = [256]bool{
+	' ': true, '!': true, '#': true, '$': true, '%': true, '&': true, '\'': true, '(': true, ')': true, '*': true,
+	'+': true, ',': true, '-': true, '.': true, '/': true, '0': true, '1': true, '2': true, '3': true, '4': true,
+	'5': true, '6': true, '7': true, '8': true, '9': true, ':': true, ';': true, '<': true, '=': true, '>': true,
+	'?': true, '@': true, 'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true,
+	'I': true, 'J': true, 'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true,
+	'S': true, 'T': true, 'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true, '[': true, ']': true,
+	'^': true, '_': true, '`': true, 'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true,
+	'h': true, 'i': true, 'j': true, 'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true,
+	'r': true, 's': true, 't': true, 'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true, '{': true,
+	'|': true, '}': true, '~': true, '': true,
+}
+
+func (d *Decoder) scanString(off int) (end int, escaped bool, err error) {
 	i := off + 1
 	for i < len(d.in) {
 		c := d.in[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
-			return i + 1, nil
+			return i + 1, escaped, nil
 		case c == '\\':
+			escaped = true
 			if i+1 >= len(d.in) {
-				return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+				return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
 			}
 			switch d.in[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -623,37 +645,37 @@ func (d *Decoder) scanString(off int) (int, error) {
 				r, ok := hex4(d.in[i+2:])
 				if !ok {
 					if len(d.in)-(i+2) < 4 {
-						return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+						return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
 					}
-					return 0, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
+					return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
 				}
 				i += 6
 				if utf16.IsSurrogate(rune(r)) {
 					if len(d.in)-i < 6 {
-						return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+						return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
 					}
 					r2, ok := hex4(d.in[i+2:])
 					if d.in[i] != '\\' || d.in[i+1] != 'u' || !ok || utf16.DecodeRune(rune(r), rune(r2)) == utf8.RuneError {
-						return 0, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
+						return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
 					}
 					i += 6
 				}
 			default:
-				return 0, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+2]))+" in string")
+				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+2]))+" in string")
 			}
 		case c < ' ':
-			return 0, d.ErrorAt(i, ErrSyntax, "invalid character "+strconv.QuoteRune(rune(c))+" in string")
+			return 0, false, d.ErrorAt(i, ErrSyntax, "invalid character "+strconv.QuoteRune(rune(c))+" in string")
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			r, n := utf8.DecodeRune(d.in[i:])
 			if r == utf8.RuneError && n == 1 {
-				return 0, d.ErrorAt(i, ErrSyntax, "invalid UTF-8 in string")
+				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid UTF-8 in string")
 			}
 			i += n
 		}
 	}
-	return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+	return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
 }
 
 func hex4(b []byte) (uint16, bool) {
