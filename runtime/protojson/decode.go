@@ -178,14 +178,17 @@ func (d *Decoder) End() error {
 }
 
 func (d *Decoder) skipSpace() {
-	for d.pos < len(d.in) {
-		switch d.in[d.pos] {
+	in, pos := d.in, d.pos
+	for pos < len(in) {
+		switch in[pos] {
 		case ' ', '\n', '\r', '\t':
-			d.pos++
+			pos++
 		default:
+			d.pos = pos
 			return
 		}
 	}
+	d.pos = pos
 }
 
 // unexpected is the syntax error for the token at d.pos (after spaces).
@@ -623,59 +626,62 @@ var plainByte = [256]bool{
 }
 
 func (d *Decoder) scanString(off int) (end int, escaped bool, err error) {
+	in := d.in // a local: d.in is not reloaded every byte
 	i := off + 1
-	for i < len(d.in) {
-		c := d.in[i]
-		if plainByte[c] {
+	for i < len(in) {
+		for i < len(in) && plainByte[in[i]] {
 			i++
-			continue
 		}
+		if i >= len(in) {
+			break
+		}
+		c := in[i]
 		switch {
 		case c == '"':
 			return i + 1, escaped, nil
 		case c == '\\':
 			escaped = true
-			if i+1 >= len(d.in) {
-				return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+			if i+1 >= len(in) {
+				return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 			}
-			switch d.in[i+1] {
+			switch in[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				r, ok := hex4(d.in[i+2:])
+				r, ok := hex4(in[i+2:])
 				if !ok {
-					if len(d.in)-(i+2) < 4 {
-						return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+					if len(in)-(i+2) < 4 {
+						return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 					}
-					return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
+					return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(in[i:i+6]))+" in string")
 				}
 				i += 6
 				if utf16.IsSurrogate(rune(r)) {
-					if len(d.in)-i < 6 {
-						return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+					if len(in)-i < 6 {
+						return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 					}
-					r2, ok := hex4(d.in[i+2:])
-					if d.in[i] != '\\' || d.in[i+1] != 'u' || !ok || utf16.DecodeRune(rune(r), rune(r2)) == utf8.RuneError {
-						return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
+					r2, ok := hex4(in[i+2:])
+					if in[i] != '\\' || in[i+1] != 'u' || !ok || utf16.DecodeRune(rune(r), rune(r2)) == utf8.RuneError {
+						return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(in[i:i+6]))+" in string")
 					}
 					i += 6
 				}
 			default:
-				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+2]))+" in string")
+				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(in[i:i+2]))+" in string")
 			}
 		case c < ' ':
 			return 0, false, d.ErrorAt(i, ErrSyntax, "invalid character "+strconv.QuoteRune(rune(c))+" in string")
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			r, n := utf8.DecodeRune(d.in[i:])
+			r, n := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && n == 1 {
 				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid UTF-8 in string")
 			}
 			i += n
 		}
 	}
-	return 0, false, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+	return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 }
 
 func hex4(b []byte) (uint16, bool) {
