@@ -219,7 +219,7 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 		name := jsonNameCall(fd)
 		switch storageOf(fd) {
 		case stImplicit:
-			body = append(body, jen.If(isNonZero(fd, f).Op("||").Id("e").Dot("EmitUnpopulated").Call()).Block(
+			body = append(body, jen.If(isNonZero(fd, f).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				append([]jen.Code{name}, g.encodeValue(fd, f)...)...))
 		case stPointer:
 			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(
@@ -229,10 +229,10 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 				append([]jen.Code{name}, g.encodeValue(fd, f)...)...).Add(g.nullUnlessSynthetic(fd, null)))
 		case stRepeated:
 			loop := jen.For(jen.List(jen.Id("_"), jen.Id("x")).Op(":=").Range().Add(f)).Block(g.encodeValue(fd, jen.Id("x"))...)
-			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitUnpopulated").Call()).Block(
+			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				name, jen.Id("e").Dot("StartArray").Call(), loop, jen.Id("e").Dot("EndArray").Call()))
 		case stMap:
-			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitUnpopulated").Call()).Block(
+			body = append(body, jen.If(jen.Len(f).Op(">").Lit(0).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				append(append([]jen.Code{name, jen.Id("e").Dot("StartObject").Call()}, g.encodeMap(fn)...), jen.Id("e").Dot("EndObject").Call())...))
 		case stOneof:
 			o := fn.oneof
@@ -346,7 +346,7 @@ func (g *generator) decodeValue(fd protoreflect.FieldDescriptor, set func(v jen.
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
 		return []jen.Code{
-			jen.Id("v").Op(":=").New(g.msgType(fd.Message())),
+			jen.Id("v").Op(":=").Add(rt("New")).Types(g.msgType(fd.Message())).Call(jen.Id("d").Dot("Alloc").Call()),
 			jen.If(jen.Err().Op(":=").Id("v").Dot("DecodeProtoJSON").Call(jen.Id("d")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			set(jen.Id("v")),
 		}
@@ -419,7 +419,13 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 		case stImplicit, stBytes, stMessage:
 			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Add(v) })...)
 		case stPointer:
-			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Op("&").Add(v) })...)
+			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code {
+				if m := slabMethod(fd.Kind()); m != "" {
+					// From the decoder's slabs, as the binary Unmarshal does.
+					return f.Clone().Op("=").Id("d").Dot("Alloc").Call().Dot(m).Call(v)
+				}
+				return f.Clone().Op("=").Op("&").Add(v)
+			})...)
 		case stOneof:
 			bit := len(mn.fields) + oneofOrdinal(mn, fn.oneof)
 			c = append(c, jen.If(jen.Err().Op(":=").Id("d").Dot("MarkOneof").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(bit), jen.Lit(string(fn.oneof.desc.FullName()))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))

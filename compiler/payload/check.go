@@ -3,15 +3,15 @@ package payload
 import (
 	"bytes"
 	"fmt"
-	"github.com/protoplay/protoplay/compiler/diag"
 	"math"
 	"sort"
 	"strconv"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	pjson "github.com/protoplay/protoplay/runtime/protojson"
 )
 
 // CheckResult is the outcome of the checks on one message type.
@@ -66,12 +66,13 @@ func (s *Schema) CheckType(md protoreflect.MessageDescriptor) (r CheckResult) {
 	sample := Sample(md)
 	marshal := proto.MarshalOptions{Deterministic: true, AllowPartial: true}
 	unmarshal := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}
-	toJSON := protojson.MarshalOptions{Resolver: s.Types, AllowPartial: true}
+	// JSON as generated MarshalJSON / UnmarshalJSON write and read it
+	// (see json.go).
+	toJSON := jsonMarshaler{s}
 	fromJSON := func(j []byte) (*dynamicpb.Message, error) {
 		m := dynamicpb.NewMessage(md)
-		err := protojson.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}.Unmarshal(j, m)
-		if err != nil {
-			return nil, positioned(diag.KindJSON, err)
+		if err := s.unmarshalJSON(j, m, pjson.UnmarshalOptions{AllowPartial: true}); err != nil {
+			return nil, jsonError(err)
 		}
 		return m, nil
 	}
@@ -252,4 +253,12 @@ func keyLess(a, b protoreflect.MapKey) bool {
 		return a.Int() < b.Int()
 	}
 	return a.Uint() < b.Uint()
+}
+
+// jsonMarshaler writes ProtoJSON as generated MarshalJSON does, required
+// fields not checked.
+type jsonMarshaler struct{ s *Schema }
+
+func (j jsonMarshaler) Marshal(m proto.Message) ([]byte, error) {
+	return j.s.marshalJSON(m.ProtoReflect(), pjson.MarshalOptions{AllowPartial: true})
 }

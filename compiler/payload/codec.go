@@ -2,15 +2,15 @@ package payload
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/protoplay/protoplay/compiler/diag"
+	pjson "github.com/protoplay/protoplay/runtime/protojson"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -71,7 +71,10 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 	kind := diag.KindJSON
 	switch in {
 	case JSON, "":
-		err = protojson.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
+		// Required fields are checked below, as for text.
+		if err := s.unmarshalJSON(input, m, pjson.UnmarshalOptions{AllowPartial: true}); err != nil {
+			return nil, jsonError(err)
+		}
 	case Text:
 		kind = diag.KindText
 		err = prototext.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
@@ -249,8 +252,11 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 }
 
 // FormatValue writes m as canonical JSON or text format, indented by two
-// spaces and ending in a newline. The output is stable: the whitespace
-// google.golang.org/protobuf randomizes is normalized.
+// spaces and ending in a newline. JSON is what generated MarshalJSON
+// writes for the same value (runtime/protojson, through a
+// descriptor-driven adapter, with Multiline), and extensions as
+// "[full.name]" members; text is prototext's, its randomized whitespace
+// normalized.
 func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) {
 	// Formatting an Any decodes its value with the reflective decoder,
 	// which panics on a map entry whose key field has the wrong wire type
@@ -262,23 +268,23 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 	}()
 	switch f {
 	case JSON, "":
-		j, err := protojson.MarshalOptions{Resolver: s.Types}.Marshal(m)
+		j, err := s.marshalJSON(m.ProtoReflect(), pjson.MarshalOptions{Multiline: true})
 		if err != nil {
-			// protojson fails only on valid values it cannot write:
+			// ProtoJSON fails only on valid values it cannot write:
 			// invalid UTF-8 where the schema allows it (proto2 strings,
 			// utf8_validation = NONE), a google.protobuf.Value with no
-			// kind set, an Any of an unknown type. Say so, so that a
-			// valid payload does not look rejected.
+			// kind set, an Any of an unknown type, a Timestamp or
+			// Duration out of range. Say so, so that a valid payload
+			// does not look rejected.
 			e := valueError(err)
+			var pe *pjson.Error
+			if errors.As(err, &pe) {
+				e.Message = pe.Msg
+			}
 			e.Message += " (the value is valid, but JSON cannot represent it: use text or wire output)"
 			return "", e
 		}
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, j, "", "  "); err != nil {
-			return "", valueError(err)
-		}
-		buf.WriteByte('\n')
-		return buf.String(), nil
+		return string(j) + "\n", nil
 	case Text:
 		t, err := prototext.MarshalOptions{Resolver: s.Types, Multiline: true, Indent: "  ", EmitUnknown: true}.Marshal(m)
 		if err != nil {

@@ -68,16 +68,61 @@ type Decoder struct {
 	// typeKeyDepth is the depth whose object skips "@type" (see
 	// SkipTypeKey); -1 for none.
 	typeKeyDepth int
+	// fieldPos is the byte offset of the member name of the field being
+	// read (the last Mark or MarkOneof), which value errors name; -1 for
+	// none.
+	fieldPos int
+	// scratch holds the unescaped bytes of the string read last, when it
+	// had escapes.
+	scratch []byte
+	// alloc is the allocation state of the values decoded (see Alloc).
+	alloc wire.Decoder
 }
 
 // NewDecoder returns a Decoder reading b with the options o.
 func NewDecoder(b []byte, o UnmarshalOptions) *Decoder {
+	d := new(Decoder)
+	d.init(b, o)
+	return d
+}
+
+// init makes d, a zero Decoder or one reset with reset(nil, ...), a
+// Decoder reading b.
+func (d *Decoder) init(b []byte, o UnmarshalOptions) {
 	limit := o.RecursionLimit
 	if limit == 0 {
 		limit = wire.DefaultMaxDepth
 	}
-	return &Decoder{in: b, last: 'v', depth: limit, opts: o, typeKeyDepth: -1}
+	d.in, d.last, d.depth, d.opts, d.typeKeyDepth, d.fieldPos = b, 'v', limit, o, -1, -1
 }
+
+// what is want ("int32", "enum", ...) followed, when a field is being
+// read, by " field " and its name as the input gives it, for the
+// messages of value errors ("invalid value for int32 field id: ...", as
+// protojson writes them).
+func (d *Decoder) what(want string) string {
+	if d.fieldPos < 0 {
+		return want
+	}
+	name := d.tokenText(d.fieldPos)
+	if len(name) >= 2 && name[0] == '"' && name[len(name)-1] == '"' {
+		name = name[1 : len(name)-1]
+	}
+	return want + " field " + name
+}
+
+// reset makes d a zero Decoder but for its scratch buffer.
+func (d *Decoder) reset() {
+	*d = Decoder{scratch: d.scratch[:0]}
+}
+
+// Alloc returns the allocation state the decoded values share, as in a
+// binary Unmarshal (see wire.Decoder): the strings the Decoder returns are
+// carved out of its text blocks, and generated code takes the pointers of
+// explicit-presence scalars (d.Alloc().Int32(v), ...) and nested messages
+// (wire.New[T](d.Alloc())) from its slabs. A value kept alive keeps its
+// slab or block alive; nothing aliases the input.
+func (d *Decoder) Alloc() *wire.Decoder { return &d.alloc }
 
 // Options returns the options the decoder was made with.
 func (d *Decoder) Options() UnmarshalOptions { return d.opts }
@@ -133,14 +178,17 @@ func (d *Decoder) End() error {
 }
 
 func (d *Decoder) skipSpace() {
-	for d.pos < len(d.in) {
-		switch d.in[d.pos] {
+	in, pos := d.in, d.pos
+	for pos < len(in) {
+		switch in[pos] {
 		case ' ', '\n', '\r', '\t':
-			d.pos++
+			pos++
 		default:
+			d.pos = pos
 			return
 		}
 	}
+	d.pos = pos
 }
 
 // unexpected is the syntax error for the token at d.pos (after spaces).
@@ -163,7 +211,7 @@ func (d *Decoder) tokenText(off int) string {
 		end = off + n
 	}
 	if d.in[off] == '"' {
-		if n, err := d.scanString(off); err == nil && n-off <= 64 {
+		if n, _, err := d.scanString(off); err == nil && n-off <= 64 {
 			end = n
 		}
 	}
@@ -218,7 +266,8 @@ func isNotDelim(c byte) bool {
 
 // ReadNull reads null if it is next and reports whether it was.
 func (d *Decoder) ReadNull() bool {
-	if d.Peek() != Null {
+	d.skipSpace()
+	if d.pos >= len(d.in) || d.in[d.pos] != 'n' || !d.matchLiteral("null") {
 		return false
 	}
 	d.tokPos = d.pos
@@ -243,7 +292,7 @@ func (d *Decoder) ObjectStart() error {
 // after it, or the '}' that ends the object, in which case ok is false.
 func (d *Decoder) Key() (key string, ok bool, err error) {
 	k, ok, err := d.KeyRaw()
-	return string(k), ok, err
+	return d.alloc.String(k), ok, err
 }
 
 // KeyRaw is Key returning the name's bytes (unescaped), valid until the
@@ -337,6 +386,7 @@ func (d *Decoder) Mark(seen []uint64, bit int) error {
 		return d.ErrorAt(d.keyPos, ErrDuplicate, "duplicate field "+d.tokenText(d.keyPos))
 	}
 	seen[w] |= m
+	d.fieldPos = d.keyPos
 	return nil
 }
 
@@ -516,13 +566,13 @@ func (d *Decoder) wrongType(want string) error {
 			return d.ErrorAt(d.pos, ErrSyntax, "invalid value "+d.tokenText(d.pos))
 		}
 	}
-	return d.ErrorAt(d.pos, ErrInvalidValue, "invalid value for "+want+": "+d.tokenText(d.pos))
+	return d.ErrorAt(d.pos, ErrInvalidValue, "invalid value for "+d.what(want)+": "+d.tokenText(d.pos))
 }
 
 // readString reads the string at d.pos, which starts with '"'.
 func (d *Decoder) readString() (string, error) {
 	start := d.pos
-	end, err := d.scanString(start)
+	end, escaped, err := d.scanString(start)
 	if err != nil {
 		return "", err
 	}
@@ -530,17 +580,19 @@ func (d *Decoder) readString() (string, error) {
 	d.pos = end
 	d.last = 'v'
 	raw := d.in[start+1 : end-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw), nil
+	if escaped {
+		d.scratch = unescape(d.scratch[:0], raw)
+		raw = d.scratch
 	}
-	return string(unescape(raw)), nil
+	return d.alloc.String(raw), nil
 }
 
 // readStringRaw is readString returning the value's bytes: a slice of the
-// input when the string has no escapes.
+// input when the string has no escapes, else of d.scratch (valid until the
+// next read).
 func (d *Decoder) readStringRaw() ([]byte, error) {
 	start := d.pos
-	end, err := d.scanString(start)
+	end, escaped, err := d.scanString(start)
 	if err != nil {
 		return nil, err
 	}
@@ -548,63 +600,88 @@ func (d *Decoder) readStringRaw() ([]byte, error) {
 	d.pos = end
 	d.last = 'v'
 	raw := d.in[start+1 : end-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	if !escaped {
 		return raw, nil
 	}
-	return unescape(raw), nil
+	d.scratch = unescape(d.scratch[:0], raw)
+	return d.scratch, nil
 }
 
 // scanString checks the string starting at off and returns the offset
 // just after its closing quote.
-func (d *Decoder) scanString(off int) (int, error) {
+// plainByte marks the bytes a string holds as they are, with no further
+// look: printable ASCII but '"' and '\\'. (A composite literal: static
+// data, no init-time work.)
+var plainByte = [256]bool{
+	' ': true, '!': true, '#': true, '$': true, '%': true, '&': true, '\'': true, '(': true, ')': true, '*': true,
+	'+': true, ',': true, '-': true, '.': true, '/': true, '0': true, '1': true, '2': true, '3': true, '4': true,
+	'5': true, '6': true, '7': true, '8': true, '9': true, ':': true, ';': true, '<': true, '=': true, '>': true,
+	'?': true, '@': true, 'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true,
+	'I': true, 'J': true, 'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true,
+	'S': true, 'T': true, 'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true, '[': true, ']': true,
+	'^': true, '_': true, '`': true, 'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true,
+	'h': true, 'i': true, 'j': true, 'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true,
+	'r': true, 's': true, 't': true, 'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true, '{': true,
+	'|': true, '}': true, '~': true, '': true,
+}
+
+func (d *Decoder) scanString(off int) (end int, escaped bool, err error) {
+	in := d.in // a local: d.in is not reloaded every byte
 	i := off + 1
-	for i < len(d.in) {
-		c := d.in[i]
+	for i < len(in) {
+		for i < len(in) && plainByte[in[i]] {
+			i++
+		}
+		if i >= len(in) {
+			break
+		}
+		c := in[i]
 		switch {
 		case c == '"':
-			return i + 1, nil
+			return i + 1, escaped, nil
 		case c == '\\':
-			if i+1 >= len(d.in) {
-				return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+			escaped = true
+			if i+1 >= len(in) {
+				return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 			}
-			switch d.in[i+1] {
+			switch in[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				r, ok := hex4(d.in[i+2:])
+				r, ok := hex4(in[i+2:])
 				if !ok {
-					if len(d.in)-(i+2) < 4 {
-						return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+					if len(in)-(i+2) < 4 {
+						return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 					}
-					return 0, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
+					return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(in[i:i+6]))+" in string")
 				}
 				i += 6
 				if utf16.IsSurrogate(rune(r)) {
-					if len(d.in)-i < 6 {
-						return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+					if len(in)-i < 6 {
+						return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 					}
-					r2, ok := hex4(d.in[i+2:])
-					if d.in[i] != '\\' || d.in[i+1] != 'u' || !ok || utf16.DecodeRune(rune(r), rune(r2)) == utf8.RuneError {
-						return 0, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+6]))+" in string")
+					r2, ok := hex4(in[i+2:])
+					if in[i] != '\\' || in[i+1] != 'u' || !ok || utf16.DecodeRune(rune(r), rune(r2)) == utf8.RuneError {
+						return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(in[i:i+6]))+" in string")
 					}
 					i += 6
 				}
 			default:
-				return 0, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(d.in[i:i+2]))+" in string")
+				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid escape code "+strconv.Quote(string(in[i:i+2]))+" in string")
 			}
 		case c < ' ':
-			return 0, d.ErrorAt(i, ErrSyntax, "invalid character "+strconv.QuoteRune(rune(c))+" in string")
+			return 0, false, d.ErrorAt(i, ErrSyntax, "invalid character "+strconv.QuoteRune(rune(c))+" in string")
 		case c < utf8.RuneSelf:
 			i++
 		default:
-			r, n := utf8.DecodeRune(d.in[i:])
+			r, n := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && n == 1 {
-				return 0, d.ErrorAt(i, ErrSyntax, "invalid UTF-8 in string")
+				return 0, false, d.ErrorAt(i, ErrSyntax, "invalid UTF-8 in string")
 			}
 			i += n
 		}
 	}
-	return 0, d.ErrorAt(len(d.in), ErrSyntax, "unexpected end of input")
+	return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 }
 
 func hex4(b []byte) (uint16, bool) {
@@ -615,9 +692,9 @@ func hex4(b []byte) (uint16, bool) {
 	return uint16(v), err == nil
 }
 
-// unescape decodes the body of a string that scanString accepted.
-func unescape(raw []byte) []byte {
-	out := make([]byte, 0, len(raw))
+// unescape appends the decoded body of a string that scanString accepted
+// to out.
+func unescape(out, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		if c != '\\' {
@@ -784,7 +861,7 @@ func (d *Decoder) parseInt(want string, bitSize int) (int64, error) {
 			return v, nil
 		}
 	}
-	return 0, d.InvalidValue("invalid value for " + want + ": " + d.tokenText(d.tokPos))
+	return 0, d.InvalidValue("invalid value for " + d.what(want) + ": " + d.tokenText(d.tokPos))
 }
 
 func (d *Decoder) parseUint(want string, bitSize int) (uint64, error) {
@@ -801,7 +878,7 @@ func (d *Decoder) parseUint(want string, bitSize int) (uint64, error) {
 			return v, nil
 		}
 	}
-	return 0, d.InvalidValue("invalid value for " + want + ": " + d.tokenText(d.tokPos))
+	return 0, d.InvalidValue("invalid value for " + d.what(want) + ": " + d.tokenText(d.tokPos))
 }
 
 // Int32 reads an int32, sint32 or sfixed32 value (see Int64).
@@ -838,12 +915,12 @@ func (d *Decoder) parseFloat(want string, bitSize int) (float64, error) {
 			return math.Inf(-1), nil
 		}
 		if n, ok := scanNumber(b); !ok || n != len(b) {
-			return 0, d.InvalidValue("invalid value for " + want + ": " + d.tokenText(d.tokPos))
+			return 0, d.InvalidValue("invalid value for " + d.what(want) + ": " + d.tokenText(d.tokPos))
 		}
 	}
 	v, err := strconv.ParseFloat(string(b), bitSize)
 	if err != nil {
-		return 0, d.InvalidValue("invalid value for " + want + ": " + d.tokenText(d.tokPos))
+		return 0, d.InvalidValue("invalid value for " + d.what(want) + ": " + d.tokenText(d.tokPos))
 	}
 	return v, nil
 }
@@ -866,25 +943,23 @@ func (d *Decoder) Bytes() ([]byte, error) {
 	if d.pos >= len(d.in) || d.in[d.pos] != '"' {
 		return nil, d.wrongType("bytes")
 	}
-	s, err := d.readString()
+	s, err := d.readStringRaw()
 	if err != nil {
 		return nil, err
 	}
 	enc := base64.StdEncoding
-	if strings.ContainsAny(s, "-_") {
+	if bytes.ContainsAny(s, "-_") {
 		enc = base64.URLEncoding
 	}
 	if len(s)%4 != 0 {
 		enc = enc.WithPadding(base64.NoPadding)
 	}
-	b, err := enc.DecodeString(s)
+	b := make([]byte, enc.DecodedLen(len(s)))
+	n, err := enc.Decode(b, s)
 	if err != nil {
-		return nil, d.InvalidValue("invalid value for bytes: " + d.tokenText(d.tokPos))
+		return nil, d.InvalidValue("invalid value for " + d.what("bytes") + ": " + d.tokenText(d.tokPos))
 	}
-	if b == nil {
-		b = []byte{}
-	}
-	return b, nil
+	return b[:n:n], nil
 }
 
 // EnumValue reads an enum value: a string (returned in name, for the
@@ -905,7 +980,7 @@ func (d *Decoder) EnumValue() (name string, num int32, isName bool, err error) {
 				return "", int32(v), false, nil
 			}
 		}
-		return "", 0, false, d.InvalidValue("invalid value for enum: " + string(b))
+		return "", 0, false, d.InvalidValue("invalid value for " + d.what("enum") + ": " + string(b))
 	}
 	return "", 0, false, d.wrongType("enum")
 }
@@ -917,7 +992,7 @@ func (d *Decoder) UnknownEnumName(enum string) error {
 	if d.opts.DiscardUnknown {
 		return nil
 	}
-	return d.InvalidValue("invalid value for enum " + enum + ": " + d.tokenText(d.tokPos))
+	return d.InvalidValue("invalid value for " + d.what("enum") + ": " + d.tokenText(d.tokPos) + " (no value of that name in " + enum + ")")
 }
 
 // KeyBool parses a map key of a bool map: "true" or "false".
@@ -1001,6 +1076,10 @@ func (f ResolverFunc) New(fullName string) Message { return f(fullName) }
 // reading from the copy does not move d.
 func (d *Decoder) Clone() *Decoder {
 	c := *d
+	// The copy gets allocation state of its own: sharing d's would hand
+	// the same slab slots and text bytes to both.
+	c.alloc = wire.Decoder{}
+	c.scratch = nil
 	return &c
 }
 

@@ -19,6 +19,11 @@ type MarshalOptions struct {
 	// Members of oneofs, proto3 optional fields included, are never
 	// written when not set.
 	EmitUnpopulated bool
+	// EmitDefaultValues writes implicit-presence scalars that are zero as
+	// their zero value, and empty repeated fields and maps as [] and {},
+	// but unlike EmitUnpopulated leaves out explicit-presence fields that
+	// are not set (no null). EmitUnpopulated takes precedence.
+	EmitDefaultValues bool
 	// UseProtoNames writes field names as declared in the .proto file
 	// (the text-format name for groups) instead of their json_name
 	// (lowerCamelCase unless set explicitly).
@@ -31,6 +36,14 @@ type MarshalOptions struct {
 	// Resolver makes the messages that google.protobuf.Any values hold;
 	// without one, an Any with a type is an error (ErrUnsupported).
 	Resolver Resolver
+	// Multiline writes the JSON over several lines, indented by Indent
+	// (two spaces when Indent is empty); see Marshal for the form. It
+	// applies to Marshal (and generated MarshalProtoJSON); an Encoder
+	// always writes compact JSON.
+	Multiline bool
+	// Indent is the indentation of Multiline output, made of spaces and
+	// tabs only; a non-empty Indent implies Multiline.
+	Indent string
 }
 
 // Encoder appends one compact (no whitespace) JSON value to a byte slice.
@@ -55,8 +68,14 @@ func (e *Encoder) Bytes() []byte { return e.buf }
 // Options returns the options the encoder was made with.
 func (e *Encoder) Options() MarshalOptions { return e.opts }
 
-// EmitUnpopulated reports Options().EmitUnpopulated.
+// EmitUnpopulated reports Options().EmitUnpopulated: whether unset
+// explicit-presence fields are written as null.
 func (e *Encoder) EmitUnpopulated() bool { return e.opts.EmitUnpopulated }
+
+// EmitDefaults reports whether zero implicit-presence scalars, empty
+// repeated fields and empty maps are written: Options().EmitUnpopulated or
+// Options().EmitDefaultValues.
+func (e *Encoder) EmitDefaults() bool { return e.opts.EmitUnpopulated || e.opts.EmitDefaultValues }
 
 // sep writes the comma that separates this value or member from the one
 // before it in the same object or array.

@@ -1,5 +1,7 @@
 package protojson
 
+import "sync"
+
 // Generated is what Marshal and Unmarshal need of a message: the methods
 // protoplay generates for every message type (on *M).
 type Generated interface {
@@ -22,8 +24,33 @@ type Generated interface {
 // MarshalJSON). Errors: a string holding invalid UTF-8, a well-known type
 // outside its range, and (unless o.AllowPartial) a required field not set
 // (wire.ErrRequired, see CheckInitialized).
+//
+// Under o.Multiline (or a non-empty o.Indent) the output is indented as
+// protojson's: a newline and one indent per level before every member and
+// element, a space after each colon, {} and [] for empty objects and
+// arrays, and no newline at the end (protojson also puts a second space,
+// at random, after some colons: protoplay never does). An Indent with a
+// character other than space and tab is an error (ErrInvalidValue).
+//
+// The JSON is written into a buffer kept for reuse (up to maxPooledBuffer
+// bytes) and copied out at its exact length, so a Marshal allocates once
+// for the result.
 func Marshal(m Generated, o MarshalOptions) ([]byte, error) {
-	e := NewEncoder(nil, o)
+	indent := o.Indent
+	for i := 0; i < len(indent); i++ {
+		if indent[i] != ' ' && indent[i] != '\t' {
+			return nil, EncodeError(ErrInvalidValue, "indent may only be composed of space or tab characters")
+		}
+	}
+	if o.Multiline && indent == "" {
+		indent = "  "
+	}
+	e, _ := encoders.Get().(*Encoder)
+	if e == nil {
+		e = new(Encoder)
+	}
+	e.buf, e.start, e.opts = e.buf[:0], 0, o
+	defer releaseEncoder(e)
 	if err := m.EncodeProtoJSON(e); err != nil {
 		return nil, err
 	}
@@ -32,7 +59,70 @@ func Marshal(m Generated, o MarshalOptions) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return e.Bytes(), nil
+	if indent != "" {
+		return appendIndented(make([]byte, 0, len(e.buf)+len(e.buf)/2), e.buf, indent), nil
+	}
+	return append(make([]byte, 0, len(e.buf)), e.buf...), nil
+}
+
+// maxPooledBuffer is the largest buffer Marshal keeps for reuse, in bytes.
+const maxPooledBuffer = 1 << 20
+
+// encoders holds the Encoders Marshal reuses, with their buffers.
+var encoders sync.Pool
+
+func releaseEncoder(e *Encoder) {
+	if cap(e.buf) > maxPooledBuffer {
+		return
+	}
+	e.opts = MarshalOptions{} // drop the Resolver
+	encoders.Put(e)
+}
+
+// appendIndented appends src, compact JSON as the Encoder writes it, to
+// dst in protojson's multiline form with the given indent.
+func appendIndented(dst, src []byte, indent string) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, indent...)
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, ',')
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // Unmarshal replaces m with the ProtoJSON message in b. It is the body of
@@ -43,7 +133,12 @@ func Marshal(m Generated, o MarshalOptions) ([]byte, error) {
 // o.AllowPartial, a required field not set (wire.ErrRequired).
 func Unmarshal(b []byte, m Generated, o UnmarshalOptions) error {
 	m.Reset()
-	d := NewDecoder(b, o)
+	d, _ := decoders.Get().(*Decoder)
+	if d == nil {
+		d = new(Decoder)
+	}
+	d.init(b, o)
+	defer releaseDecoder(d)
 	if err := m.DecodeProtoJSON(d); err != nil {
 		return err
 	}
@@ -54,4 +149,16 @@ func Unmarshal(b []byte, m Generated, o UnmarshalOptions) error {
 		return nil
 	}
 	return m.CheckInitialized()
+}
+
+// decoders holds the Decoders Unmarshal reuses (their scratch buffers;
+// their allocation state is cleared, as the decoded values own it).
+var decoders sync.Pool
+
+func releaseDecoder(d *Decoder) {
+	if cap(d.scratch) > maxPooledBuffer {
+		d.scratch = nil
+	}
+	d.reset()
+	decoders.Put(d)
 }

@@ -127,6 +127,9 @@ func printReport(w io.Writer, out string, e *Extra) {
 	pf("Rows: \"deserialize (fresh message, direct call)\" is new(T) then a direct Unmarshal call;\n")
 	pf("\"deserialize (fresh heap message, through a func value)\" calls a package-level func([]byte) (any, error)\n")
 	pf("that allocates the message and returns it as an interface, as a codec does.\n")
+	pf("\"json marshal\" and \"json unmarshal\" (protoplay vs protoc-gen-go only) are generated MarshalJSON and\n")
+	pf("UnmarshalJSON (into a fresh message) against google.golang.org/protobuf/encoding/protojson's Marshal and\n")
+	pf("Unmarshal on protoc-gen-go's types; both read the same input, protojson's output for the recorded payload.\n")
 	if loads := loadLines(out); len(loads) > 0 {
 		pf("\nMachine load (/proc/loadavg 1/5/15 min) before each round: %s\n", strings.Join(loads, "; "))
 	}

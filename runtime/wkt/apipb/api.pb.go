@@ -504,13 +504,13 @@ func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Api)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Api.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.Methods) > 0 || e.EmitUnpopulated() {
+	if len(m.Methods) > 0 || e.EmitDefaults() {
 		e.Name("methods", "methods")
 		e.StartArray()
 		for _, x := range m.Methods {
@@ -520,7 +520,7 @@ func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -530,7 +530,7 @@ func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Version) > 0 || e.EmitUnpopulated() {
+	if len(m.Version) > 0 || e.EmitDefaults() {
 		e.Name("version", "version")
 		if err := e.String(m.Version, "google.protobuf.Api.version"); err != nil {
 			return err
@@ -545,7 +545,7 @@ func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("sourceContext", "source_context")
 		e.Null()
 	}
-	if len(m.Mixins) > 0 || e.EmitUnpopulated() {
+	if len(m.Mixins) > 0 || e.EmitDefaults() {
 		e.Name("mixins", "mixins")
 		e.StartArray()
 		for _, x := range m.Mixins {
@@ -555,7 +555,7 @@ func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if m.Syntax != 0 || e.EmitUnpopulated() {
+	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
 	}
@@ -612,7 +612,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Method)
+				v := wire.New[Method](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -636,7 +636,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(typepb.Option)
+				v := wire.New[typepb.Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -661,7 +661,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(sourcecontextpb.SourceContext)
+			v := wire.New[sourcecontextpb.SourceContext](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -684,7 +684,7 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Mixin)
+				v := wire.New[Mixin](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1332,33 +1332,33 @@ func (m *Method) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Method)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Method.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.RequestTypeUrl) > 0 || e.EmitUnpopulated() {
+	if len(m.RequestTypeUrl) > 0 || e.EmitDefaults() {
 		e.Name("requestTypeUrl", "request_type_url")
 		if err := e.String(m.RequestTypeUrl, "google.protobuf.Method.request_type_url"); err != nil {
 			return err
 		}
 	}
-	if m.RequestStreaming || e.EmitUnpopulated() {
+	if m.RequestStreaming || e.EmitDefaults() {
 		e.Name("requestStreaming", "request_streaming")
 		e.Bool(m.RequestStreaming)
 	}
-	if len(m.ResponseTypeUrl) > 0 || e.EmitUnpopulated() {
+	if len(m.ResponseTypeUrl) > 0 || e.EmitDefaults() {
 		e.Name("responseTypeUrl", "response_type_url")
 		if err := e.String(m.ResponseTypeUrl, "google.protobuf.Method.response_type_url"); err != nil {
 			return err
 		}
 	}
-	if m.ResponseStreaming || e.EmitUnpopulated() {
+	if m.ResponseStreaming || e.EmitDefaults() {
 		e.Name("responseStreaming", "response_streaming")
 		e.Bool(m.ResponseStreaming)
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -1368,7 +1368,7 @@ func (m *Method) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if m.Syntax != 0 || e.EmitUnpopulated() {
+	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
 	}
@@ -1473,7 +1473,7 @@ func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(typepb.Option)
+				v := wire.New[typepb.Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1988,13 +1988,13 @@ func (m *Mixin) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Mixin)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Mixin.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.Root) > 0 || e.EmitUnpopulated() {
+	if len(m.Root) > 0 || e.EmitDefaults() {
 		e.Name("root", "root")
 		if err := e.String(m.Root, "google.protobuf.Mixin.root"); err != nil {
 			return err

@@ -465,7 +465,7 @@ func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(FileDescriptorSet)
 	}
 	e.StartObject()
-	if len(m.File) > 0 || e.EmitUnpopulated() {
+	if len(m.File) > 0 || e.EmitDefaults() {
 		e.Name("file", "file")
 		e.StartArray()
 		for _, x := range m.File {
@@ -516,7 +516,7 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FileDescriptorProto)
+				v := wire.New[FileDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1417,7 +1417,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("package", "package")
 		e.Null()
 	}
-	if len(m.Dependency) > 0 || e.EmitUnpopulated() {
+	if len(m.Dependency) > 0 || e.EmitDefaults() {
 		e.Name("dependency", "dependency")
 		e.StartArray()
 		for _, x := range m.Dependency {
@@ -1427,7 +1427,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.PublicDependency) > 0 || e.EmitUnpopulated() {
+	if len(m.PublicDependency) > 0 || e.EmitDefaults() {
 		e.Name("publicDependency", "public_dependency")
 		e.StartArray()
 		for _, x := range m.PublicDependency {
@@ -1435,7 +1435,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.WeakDependency) > 0 || e.EmitUnpopulated() {
+	if len(m.WeakDependency) > 0 || e.EmitDefaults() {
 		e.Name("weakDependency", "weak_dependency")
 		e.StartArray()
 		for _, x := range m.WeakDependency {
@@ -1443,7 +1443,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.MessageType) > 0 || e.EmitUnpopulated() {
+	if len(m.MessageType) > 0 || e.EmitDefaults() {
 		e.Name("messageType", "message_type")
 		e.StartArray()
 		for _, x := range m.MessageType {
@@ -1453,7 +1453,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.EnumType) > 0 || e.EmitUnpopulated() {
+	if len(m.EnumType) > 0 || e.EmitDefaults() {
 		e.Name("enumType", "enum_type")
 		e.StartArray()
 		for _, x := range m.EnumType {
@@ -1463,7 +1463,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Service) > 0 || e.EmitUnpopulated() {
+	if len(m.Service) > 0 || e.EmitDefaults() {
 		e.Name("service", "service")
 		e.StartArray()
 		for _, x := range m.Service {
@@ -1473,7 +1473,7 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Extension) > 0 || e.EmitUnpopulated() {
+	if len(m.Extension) > 0 || e.EmitDefaults() {
 		e.Name("extension", "extension")
 		e.StartArray()
 		for _, x := range m.Extension {
@@ -1551,7 +1551,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "package":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -1563,7 +1563,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Package = &v
+			m.Package = d.Alloc().StringPtr(v)
 		case "dependency":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -1654,7 +1654,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto)
+				v := wire.New[DescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1678,7 +1678,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumDescriptorProto)
+				v := wire.New[EnumDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1702,7 +1702,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(ServiceDescriptorProto)
+				v := wire.New[ServiceDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1726,7 +1726,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldDescriptorProto)
+				v := wire.New[FieldDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -1739,7 +1739,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FileOptions)
+			v := wire.New[FileOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -1751,7 +1751,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(SourceCodeInfo)
+			v := wire.New[SourceCodeInfo](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -1767,7 +1767,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Syntax = &v
+			m.Syntax = d.Alloc().StringPtr(v)
 		case "edition":
 			if err := d.Mark(seen[:], 12); err != nil {
 				return err
@@ -2784,7 +2784,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("name", "name")
 		e.Null()
 	}
-	if len(m.Field) > 0 || e.EmitUnpopulated() {
+	if len(m.Field) > 0 || e.EmitDefaults() {
 		e.Name("field", "field")
 		e.StartArray()
 		for _, x := range m.Field {
@@ -2794,7 +2794,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Extension) > 0 || e.EmitUnpopulated() {
+	if len(m.Extension) > 0 || e.EmitDefaults() {
 		e.Name("extension", "extension")
 		e.StartArray()
 		for _, x := range m.Extension {
@@ -2804,7 +2804,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.NestedType) > 0 || e.EmitUnpopulated() {
+	if len(m.NestedType) > 0 || e.EmitDefaults() {
 		e.Name("nestedType", "nested_type")
 		e.StartArray()
 		for _, x := range m.NestedType {
@@ -2814,7 +2814,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.EnumType) > 0 || e.EmitUnpopulated() {
+	if len(m.EnumType) > 0 || e.EmitDefaults() {
 		e.Name("enumType", "enum_type")
 		e.StartArray()
 		for _, x := range m.EnumType {
@@ -2824,7 +2824,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.ExtensionRange) > 0 || e.EmitUnpopulated() {
+	if len(m.ExtensionRange) > 0 || e.EmitDefaults() {
 		e.Name("extensionRange", "extension_range")
 		e.StartArray()
 		for _, x := range m.ExtensionRange {
@@ -2834,7 +2834,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.OneofDecl) > 0 || e.EmitUnpopulated() {
+	if len(m.OneofDecl) > 0 || e.EmitDefaults() {
 		e.Name("oneofDecl", "oneof_decl")
 		e.StartArray()
 		for _, x := range m.OneofDecl {
@@ -2853,7 +2853,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("options", "options")
 		e.Null()
 	}
-	if len(m.ReservedRange) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedRange) > 0 || e.EmitDefaults() {
 		e.Name("reservedRange", "reserved_range")
 		e.StartArray()
 		for _, x := range m.ReservedRange {
@@ -2863,7 +2863,7 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.ReservedName) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedName) > 0 || e.EmitDefaults() {
 		e.Name("reservedName", "reserved_name")
 		e.StartArray()
 		for _, x := range m.ReservedName {
@@ -2907,7 +2907,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "field":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -2926,7 +2926,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldDescriptorProto)
+				v := wire.New[FieldDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2950,7 +2950,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldDescriptorProto)
+				v := wire.New[FieldDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2974,7 +2974,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto)
+				v := wire.New[DescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2998,7 +2998,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumDescriptorProto)
+				v := wire.New[EnumDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3022,7 +3022,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto_ExtensionRange)
+				v := wire.New[DescriptorProto_ExtensionRange](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3046,7 +3046,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(OneofDescriptorProto)
+				v := wire.New[OneofDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3059,7 +3059,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(MessageOptions)
+			v := wire.New[MessageOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -3082,7 +3082,7 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(DescriptorProto_ReservedRange)
+				v := wire.New[DescriptorProto_ReservedRange](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3760,7 +3760,7 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 			if err != nil {
 				return err
 			}
-			m.Start = &v
+			m.Start = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -3772,7 +3772,7 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		case "options":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -3780,7 +3780,7 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 			if d.ReadNull() {
 				continue
 			}
-			v := new(ExtensionRangeOptions)
+			v := wire.New[ExtensionRangeOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -4183,7 +4183,7 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 			if err != nil {
 				return err
 			}
-			m.Start = &v
+			m.Start = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -4195,7 +4195,7 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -4765,7 +4765,7 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(ExtensionRangeOptions)
 	}
 	e.StartObject()
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -4775,7 +4775,7 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Declaration) > 0 || e.EmitUnpopulated() {
+	if len(m.Declaration) > 0 || e.EmitDefaults() {
 		e.Name("declaration", "declaration")
 		e.StartArray()
 		for _, x := range m.Declaration {
@@ -4842,7 +4842,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -4866,7 +4866,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(ExtensionRangeOptions_Declaration)
+				v := wire.New[ExtensionRangeOptions_Declaration](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -4879,7 +4879,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -5470,7 +5470,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Number = &v
+			m.Number = d.Alloc().Int32(v)
 		case "fullName", "full_name":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -5482,7 +5482,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.FullName = &v
+			m.FullName = d.Alloc().StringPtr(v)
 		case "type":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -5494,7 +5494,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Type = &v
+			m.Type = d.Alloc().StringPtr(v)
 		case "reserved":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -5506,7 +5506,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Reserved = &v
+			m.Reserved = d.Alloc().Bool(v)
 		case "repeated":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -5518,7 +5518,7 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 			if err != nil {
 				return err
 			}
-			m.Repeated = &v
+			m.Repeated = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -6789,7 +6789,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "number":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -6801,7 +6801,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Number = &v
+			m.Number = d.Alloc().Int32(v)
 		case "label":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -6843,7 +6843,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.TypeName = &v
+			m.TypeName = d.Alloc().StringPtr(v)
 		case "extendee":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -6855,7 +6855,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Extendee = &v
+			m.Extendee = d.Alloc().StringPtr(v)
 		case "defaultValue", "default_value":
 			if err := d.Mark(seen[:], 6); err != nil {
 				return err
@@ -6867,7 +6867,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DefaultValue = &v
+			m.DefaultValue = d.Alloc().StringPtr(v)
 		case "oneofIndex", "oneof_index":
 			if err := d.Mark(seen[:], 7); err != nil {
 				return err
@@ -6879,7 +6879,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.OneofIndex = &v
+			m.OneofIndex = d.Alloc().Int32(v)
 		case "jsonName", "json_name":
 			if err := d.Mark(seen[:], 8); err != nil {
 				return err
@@ -6891,7 +6891,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JsonName = &v
+			m.JsonName = d.Alloc().StringPtr(v)
 		case "options":
 			if err := d.Mark(seen[:], 9); err != nil {
 				return err
@@ -6899,7 +6899,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FieldOptions)
+			v := wire.New[FieldOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -6915,7 +6915,7 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Proto3Optional = &v
+			m.Proto3Optional = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -7428,7 +7428,7 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "options":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -7436,7 +7436,7 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(OneofOptions)
+			v := wire.New[OneofOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -7948,7 +7948,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("name", "name")
 		e.Null()
 	}
-	if len(m.Value) > 0 || e.EmitUnpopulated() {
+	if len(m.Value) > 0 || e.EmitDefaults() {
 		e.Name("value", "value")
 		e.StartArray()
 		for _, x := range m.Value {
@@ -7967,7 +7967,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("options", "options")
 		e.Null()
 	}
-	if len(m.ReservedRange) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedRange) > 0 || e.EmitDefaults() {
 		e.Name("reservedRange", "reserved_range")
 		e.StartArray()
 		for _, x := range m.ReservedRange {
@@ -7977,7 +7977,7 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.ReservedName) > 0 || e.EmitUnpopulated() {
+	if len(m.ReservedName) > 0 || e.EmitDefaults() {
 		e.Name("reservedName", "reserved_name")
 		e.StartArray()
 		for _, x := range m.ReservedName {
@@ -8021,7 +8021,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "value":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -8040,7 +8040,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumValueDescriptorProto)
+				v := wire.New[EnumValueDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -8053,7 +8053,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(EnumOptions)
+			v := wire.New[EnumOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -8076,7 +8076,7 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumDescriptorProto_EnumReservedRange)
+				v := wire.New[EnumDescriptorProto_EnumReservedRange](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -8569,7 +8569,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 			if err != nil {
 				return err
 			}
-			m.Start = &v
+			m.Start = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -8581,7 +8581,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -9023,7 +9023,7 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "number":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -9035,7 +9035,7 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Number = &v
+			m.Number = d.Alloc().Int32(v)
 		case "options":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -9043,7 +9043,7 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(EnumValueOptions)
+			v := wire.New[EnumValueOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -9476,7 +9476,7 @@ func (m *ServiceDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("name", "name")
 		e.Null()
 	}
-	if len(m.Method) > 0 || e.EmitUnpopulated() {
+	if len(m.Method) > 0 || e.EmitDefaults() {
 		e.Name("method", "method")
 		e.StartArray()
 		for _, x := range m.Method {
@@ -9529,7 +9529,7 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "method":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -9548,7 +9548,7 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(MethodDescriptorProto)
+				v := wire.New[MethodDescriptorProto](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -9561,7 +9561,7 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(ServiceOptions)
+			v := wire.New[ServiceOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -10174,7 +10174,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Name = &v
+			m.Name = d.Alloc().StringPtr(v)
 		case "inputType", "input_type":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -10186,7 +10186,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.InputType = &v
+			m.InputType = d.Alloc().StringPtr(v)
 		case "outputType", "output_type":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -10198,7 +10198,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.OutputType = &v
+			m.OutputType = d.Alloc().StringPtr(v)
 		case "options":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -10206,7 +10206,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(MethodOptions)
+			v := wire.New[MethodOptions](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -10222,7 +10222,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.ClientStreaming = &v
+			m.ClientStreaming = d.Alloc().Bool(v)
 		case "serverStreaming", "server_streaming":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -10234,7 +10234,7 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.ServerStreaming = &v
+			m.ServerStreaming = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -11679,7 +11679,7 @@ func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -11723,7 +11723,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaPackage = &v
+			m.JavaPackage = d.Alloc().StringPtr(v)
 		case "javaOuterClassname", "java_outer_classname":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -11735,7 +11735,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaOuterClassname = &v
+			m.JavaOuterClassname = d.Alloc().StringPtr(v)
 		case "javaMultipleFiles", "java_multiple_files":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -11747,7 +11747,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaMultipleFiles = &v
+			m.JavaMultipleFiles = d.Alloc().Bool(v)
 		case "javaGenerateEqualsAndHash", "java_generate_equals_and_hash":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -11759,7 +11759,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaGenerateEqualsAndHash = &v
+			m.JavaGenerateEqualsAndHash = d.Alloc().Bool(v)
 		case "javaStringCheckUtf8", "java_string_check_utf8":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -11771,7 +11771,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaStringCheckUtf8 = &v
+			m.JavaStringCheckUtf8 = d.Alloc().Bool(v)
 		case "optimizeFor", "optimize_for":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -11798,7 +11798,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.GoPackage = &v
+			m.GoPackage = d.Alloc().StringPtr(v)
 		case "ccGenericServices", "cc_generic_services":
 			if err := d.Mark(seen[:], 7); err != nil {
 				return err
@@ -11810,7 +11810,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.CcGenericServices = &v
+			m.CcGenericServices = d.Alloc().Bool(v)
 		case "javaGenericServices", "java_generic_services":
 			if err := d.Mark(seen[:], 8); err != nil {
 				return err
@@ -11822,7 +11822,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.JavaGenericServices = &v
+			m.JavaGenericServices = d.Alloc().Bool(v)
 		case "pyGenericServices", "py_generic_services":
 			if err := d.Mark(seen[:], 9); err != nil {
 				return err
@@ -11834,7 +11834,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PyGenericServices = &v
+			m.PyGenericServices = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 10); err != nil {
 				return err
@@ -11846,7 +11846,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "ccEnableArenas", "cc_enable_arenas":
 			if err := d.Mark(seen[:], 11); err != nil {
 				return err
@@ -11858,7 +11858,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.CcEnableArenas = &v
+			m.CcEnableArenas = d.Alloc().Bool(v)
 		case "objcClassPrefix", "objc_class_prefix":
 			if err := d.Mark(seen[:], 12); err != nil {
 				return err
@@ -11870,7 +11870,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.ObjcClassPrefix = &v
+			m.ObjcClassPrefix = d.Alloc().StringPtr(v)
 		case "csharpNamespace", "csharp_namespace":
 			if err := d.Mark(seen[:], 13); err != nil {
 				return err
@@ -11882,7 +11882,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.CsharpNamespace = &v
+			m.CsharpNamespace = d.Alloc().StringPtr(v)
 		case "swiftPrefix", "swift_prefix":
 			if err := d.Mark(seen[:], 14); err != nil {
 				return err
@@ -11894,7 +11894,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.SwiftPrefix = &v
+			m.SwiftPrefix = d.Alloc().StringPtr(v)
 		case "phpClassPrefix", "php_class_prefix":
 			if err := d.Mark(seen[:], 15); err != nil {
 				return err
@@ -11906,7 +11906,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PhpClassPrefix = &v
+			m.PhpClassPrefix = d.Alloc().StringPtr(v)
 		case "phpNamespace", "php_namespace":
 			if err := d.Mark(seen[:], 16); err != nil {
 				return err
@@ -11918,7 +11918,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PhpNamespace = &v
+			m.PhpNamespace = d.Alloc().StringPtr(v)
 		case "phpMetadataNamespace", "php_metadata_namespace":
 			if err := d.Mark(seen[:], 17); err != nil {
 				return err
@@ -11930,7 +11930,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PhpMetadataNamespace = &v
+			m.PhpMetadataNamespace = d.Alloc().StringPtr(v)
 		case "rubyPackage", "ruby_package":
 			if err := d.Mark(seen[:], 18); err != nil {
 				return err
@@ -11942,7 +11942,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.RubyPackage = &v
+			m.RubyPackage = d.Alloc().StringPtr(v)
 		case "features":
 			if err := d.Mark(seen[:], 19); err != nil {
 				return err
@@ -11950,7 +11950,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -11973,7 +11973,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -12880,7 +12880,7 @@ func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -12924,7 +12924,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.MessageSetWireFormat = &v
+			m.MessageSetWireFormat = d.Alloc().Bool(v)
 		case "noStandardDescriptorAccessor", "no_standard_descriptor_accessor":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -12936,7 +12936,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.NoStandardDescriptorAccessor = &v
+			m.NoStandardDescriptorAccessor = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -12948,7 +12948,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "mapEntry", "map_entry":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -12960,7 +12960,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.MapEntry = &v
+			m.MapEntry = d.Alloc().Bool(v)
 		case "deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -12972,7 +12972,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DeprecatedLegacyJsonFieldConflicts = &v
+			m.DeprecatedLegacyJsonFieldConflicts = d.Alloc().Bool(v)
 		case "features":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -12980,7 +12980,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -13003,7 +13003,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -14603,7 +14603,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("retention", "retention")
 		e.Null()
 	}
-	if len(m.Targets) > 0 || e.EmitUnpopulated() {
+	if len(m.Targets) > 0 || e.EmitDefaults() {
 		e.Name("targets", "targets")
 		e.StartArray()
 		for _, x := range m.Targets {
@@ -14611,7 +14611,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.EditionDefaults) > 0 || e.EmitUnpopulated() {
+	if len(m.EditionDefaults) > 0 || e.EmitDefaults() {
 		e.Name("editionDefaults", "edition_defaults")
 		e.StartArray()
 		for _, x := range m.EditionDefaults {
@@ -14639,7 +14639,7 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("featureSupport", "feature_support")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -14698,7 +14698,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Packed = &v
+			m.Packed = d.Alloc().Bool(v)
 		case "jstype":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -14725,7 +14725,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Lazy = &v
+			m.Lazy = d.Alloc().Bool(v)
 		case "unverifiedLazy", "unverified_lazy":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -14737,7 +14737,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.UnverifiedLazy = &v
+			m.UnverifiedLazy = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -14749,7 +14749,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "weak":
 			if err := d.Mark(seen[:], 6); err != nil {
 				return err
@@ -14761,7 +14761,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Weak = &v
+			m.Weak = d.Alloc().Bool(v)
 		case "debugRedact", "debug_redact":
 			if err := d.Mark(seen[:], 7); err != nil {
 				return err
@@ -14773,7 +14773,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DebugRedact = &v
+			m.DebugRedact = d.Alloc().Bool(v)
 		case "retention":
 			if err := d.Mark(seen[:], 8); err != nil {
 				return err
@@ -14834,7 +14834,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FieldOptions_EditionDefault)
+				v := wire.New[FieldOptions_EditionDefault](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -14847,7 +14847,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -14859,7 +14859,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FieldOptions_FeatureSupport)
+			v := wire.New[FieldOptions_FeatureSupport](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -14882,7 +14882,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -15478,7 +15478,7 @@ func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) erro
 			if err != nil {
 				return err
 			}
-			m.Value = &v
+			m.Value = d.Alloc().StringPtr(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -15996,7 +15996,7 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 			if err != nil {
 				return err
 			}
-			m.DeprecationWarning = &v
+			m.DeprecationWarning = d.Alloc().StringPtr(v)
 		case "editionRemoved", "edition_removed":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -16411,7 +16411,7 @@ func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -16451,7 +16451,7 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -16474,7 +16474,7 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -17016,7 +17016,7 @@ func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -17060,7 +17060,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.AllowAlias = &v
+			m.AllowAlias = d.Alloc().Bool(v)
 		case "deprecated":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -17072,7 +17072,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "deprecatedLegacyJsonFieldConflicts", "deprecated_legacy_json_field_conflicts":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -17084,7 +17084,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DeprecatedLegacyJsonFieldConflicts = &v
+			m.DeprecatedLegacyJsonFieldConflicts = d.Alloc().Bool(v)
 		case "features":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -17092,7 +17092,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -17115,7 +17115,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -17696,7 +17696,7 @@ func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("featureSupport", "feature_support")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -17740,7 +17740,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "features":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -17748,7 +17748,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -17764,7 +17764,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DebugRedact = &v
+			m.DebugRedact = d.Alloc().Bool(v)
 		case "featureSupport", "feature_support":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -17772,7 +17772,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FieldOptions_FeatureSupport)
+			v := wire.New[FieldOptions_FeatureSupport](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -17795,7 +17795,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -18286,7 +18286,7 @@ func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("deprecated", "deprecated")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -18326,7 +18326,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -18342,7 +18342,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "uninterpretedOption", "uninterpreted_option":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -18361,7 +18361,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -18988,7 +18988,7 @@ func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("features", "features")
 		e.Null()
 	}
-	if len(m.UninterpretedOption) > 0 || e.EmitUnpopulated() {
+	if len(m.UninterpretedOption) > 0 || e.EmitDefaults() {
 		e.Name("uninterpretedOption", "uninterpreted_option")
 		e.StartArray()
 		for _, x := range m.UninterpretedOption {
@@ -19032,7 +19032,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.Deprecated = &v
+			m.Deprecated = d.Alloc().Bool(v)
 		case "idempotencyLevel", "idempotency_level":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -19055,7 +19055,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -19078,7 +19078,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption)
+				v := wire.New[UninterpretedOption](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -19657,7 +19657,7 @@ func (m *UninterpretedOption) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(UninterpretedOption)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		e.StartArray()
 		for _, x := range m.Name {
@@ -19754,7 +19754,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(UninterpretedOption_NamePart)
+				v := wire.New[UninterpretedOption_NamePart](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -19771,7 +19771,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.IdentifierValue = &v
+			m.IdentifierValue = d.Alloc().StringPtr(v)
 		case "positiveIntValue", "positive_int_value":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -19783,7 +19783,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.PositiveIntValue = &v
+			m.PositiveIntValue = d.Alloc().Uint64(v)
 		case "negativeIntValue", "negative_int_value":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -19795,7 +19795,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.NegativeIntValue = &v
+			m.NegativeIntValue = d.Alloc().Int64(v)
 		case "doubleValue", "double_value":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -19807,7 +19807,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.DoubleValue = &v
+			m.DoubleValue = d.Alloc().Float64(v)
 		case "stringValue", "string_value":
 			if err := d.Mark(seen[:], 5); err != nil {
 				return err
@@ -19831,7 +19831,7 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.AggregateValue = &v
+			m.AggregateValue = d.Alloc().StringPtr(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -20311,7 +20311,7 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.NamePart = &v
+			m.NamePart = d.Alloc().StringPtr(v)
 		case "isExtension", "is_extension":
 			if err := d.Mark(seen[:], 1); err != nil {
 				return err
@@ -20323,7 +20323,7 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.IsExtension = &v
+			m.IsExtension = d.Alloc().Bool(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -22102,7 +22102,7 @@ func (m *FeatureSetDefaults) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(FeatureSetDefaults)
 	}
 	e.StartObject()
-	if len(m.Defaults) > 0 || e.EmitUnpopulated() {
+	if len(m.Defaults) > 0 || e.EmitDefaults() {
 		e.Name("defaults", "defaults")
 		e.StartArray()
 		for _, x := range m.Defaults {
@@ -22167,7 +22167,7 @@ func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(FeatureSetDefaults_FeatureSetEditionDefault)
+				v := wire.New[FeatureSetDefaults_FeatureSetEditionDefault](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -22687,7 +22687,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -22699,7 +22699,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 			if d.ReadNull() {
 				continue
 			}
-			v := new(FeatureSet)
+			v := wire.New[FeatureSet](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -23089,7 +23089,7 @@ func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(SourceCodeInfo)
 	}
 	e.StartObject()
-	if len(m.Location) > 0 || e.EmitUnpopulated() {
+	if len(m.Location) > 0 || e.EmitDefaults() {
 		e.Name("location", "location")
 		e.StartArray()
 		for _, x := range m.Location {
@@ -23140,7 +23140,7 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(SourceCodeInfo_Location)
+				v := wire.New[SourceCodeInfo_Location](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -23722,7 +23722,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(SourceCodeInfo_Location)
 	}
 	e.StartObject()
-	if len(m.Path) > 0 || e.EmitUnpopulated() {
+	if len(m.Path) > 0 || e.EmitDefaults() {
 		e.Name("path", "path")
 		e.StartArray()
 		for _, x := range m.Path {
@@ -23730,7 +23730,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Span) > 0 || e.EmitUnpopulated() {
+	if len(m.Span) > 0 || e.EmitDefaults() {
 		e.Name("span", "span")
 		e.StartArray()
 		for _, x := range m.Span {
@@ -23756,7 +23756,7 @@ func (m *SourceCodeInfo_Location) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("trailingComments", "trailing_comments")
 		e.Null()
 	}
-	if len(m.LeadingDetachedComments) > 0 || e.EmitUnpopulated() {
+	if len(m.LeadingDetachedComments) > 0 || e.EmitDefaults() {
 		e.Name("leadingDetachedComments", "leading_detached_comments")
 		e.StartArray()
 		for _, x := range m.LeadingDetachedComments {
@@ -23848,7 +23848,7 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.LeadingComments = &v
+			m.LeadingComments = d.Alloc().StringPtr(v)
 		case "trailingComments", "trailing_comments":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -23860,7 +23860,7 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 			if err != nil {
 				return err
 			}
-			m.TrailingComments = &v
+			m.TrailingComments = d.Alloc().StringPtr(v)
 		case "leadingDetachedComments", "leading_detached_comments":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err
@@ -24267,7 +24267,7 @@ func (m *GeneratedCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(GeneratedCodeInfo)
 	}
 	e.StartObject()
-	if len(m.Annotation) > 0 || e.EmitUnpopulated() {
+	if len(m.Annotation) > 0 || e.EmitDefaults() {
 		e.Name("annotation", "annotation")
 		e.StartArray()
 		for _, x := range m.Annotation {
@@ -24318,7 +24318,7 @@ func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(GeneratedCodeInfo_Annotation)
+				v := wire.New[GeneratedCodeInfo_Annotation](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -24913,7 +24913,7 @@ func (m *GeneratedCodeInfo_Annotation) EncodeProtoJSON(e *protojson.Encoder) err
 		m = new(GeneratedCodeInfo_Annotation)
 	}
 	e.StartObject()
-	if len(m.Path) > 0 || e.EmitUnpopulated() {
+	if len(m.Path) > 0 || e.EmitDefaults() {
 		e.Name("path", "path")
 		e.StartArray()
 		for _, x := range m.Path {
@@ -25009,7 +25009,7 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.SourceFile = &v
+			m.SourceFile = d.Alloc().StringPtr(v)
 		case "begin":
 			if err := d.Mark(seen[:], 2); err != nil {
 				return err
@@ -25021,7 +25021,7 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.Begin = &v
+			m.Begin = d.Alloc().Int32(v)
 		case "end":
 			if err := d.Mark(seen[:], 3); err != nil {
 				return err
@@ -25033,7 +25033,7 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 			if err != nil {
 				return err
 			}
-			m.End = &v
+			m.End = d.Alloc().Int32(v)
 		case "semantic":
 			if err := d.Mark(seen[:], 4); err != nil {
 				return err

@@ -213,7 +213,7 @@ func (m *SourceContext) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(SourceContext)
 	}
 	e.StartObject()
-	if len(m.FileName) > 0 || e.EmitUnpopulated() {
+	if len(m.FileName) > 0 || e.EmitDefaults() {
 		e.Name("fileName", "file_name")
 		if err := e.String(m.FileName, "google.protobuf.SourceContext.file_name"); err != nil {
 			return err

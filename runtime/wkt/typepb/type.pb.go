@@ -584,13 +584,13 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Type)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Type.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.Fields) > 0 || e.EmitUnpopulated() {
+	if len(m.Fields) > 0 || e.EmitDefaults() {
 		e.Name("fields", "fields")
 		e.StartArray()
 		for _, x := range m.Fields {
@@ -600,7 +600,7 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Oneofs) > 0 || e.EmitUnpopulated() {
+	if len(m.Oneofs) > 0 || e.EmitDefaults() {
 		e.Name("oneofs", "oneofs")
 		e.StartArray()
 		for _, x := range m.Oneofs {
@@ -610,7 +610,7 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -629,11 +629,11 @@ func (m *Type) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("sourceContext", "source_context")
 		e.Null()
 	}
-	if m.Syntax != 0 || e.EmitUnpopulated() {
+	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
 	}
-	if len(m.Edition) > 0 || e.EmitUnpopulated() {
+	if len(m.Edition) > 0 || e.EmitDefaults() {
 		e.Name("edition", "edition")
 		if err := e.String(m.Edition, "google.protobuf.Type.edition"); err != nil {
 			return err
@@ -692,7 +692,7 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Field)
+				v := wire.New[Field](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -740,7 +740,7 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -753,7 +753,7 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(sourcecontextpb.SourceContext)
+			v := wire.New[sourcecontextpb.SourceContext](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -1945,39 +1945,39 @@ func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Field)
 	}
 	e.StartObject()
-	if m.Kind != 0 || e.EmitUnpopulated() {
+	if m.Kind != 0 || e.EmitDefaults() {
 		e.Name("kind", "kind")
 		m.Kind.EncodeProtoJSON(e)
 	}
-	if m.Cardinality != 0 || e.EmitUnpopulated() {
+	if m.Cardinality != 0 || e.EmitDefaults() {
 		e.Name("cardinality", "cardinality")
 		m.Cardinality.EncodeProtoJSON(e)
 	}
-	if m.Number != 0 || e.EmitUnpopulated() {
+	if m.Number != 0 || e.EmitDefaults() {
 		e.Name("number", "number")
 		e.Int32(m.Number)
 	}
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Field.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.TypeUrl) > 0 || e.EmitUnpopulated() {
+	if len(m.TypeUrl) > 0 || e.EmitDefaults() {
 		e.Name("typeUrl", "type_url")
 		if err := e.String(m.TypeUrl, "google.protobuf.Field.type_url"); err != nil {
 			return err
 		}
 	}
-	if m.OneofIndex != 0 || e.EmitUnpopulated() {
+	if m.OneofIndex != 0 || e.EmitDefaults() {
 		e.Name("oneofIndex", "oneof_index")
 		e.Int32(m.OneofIndex)
 	}
-	if m.Packed || e.EmitUnpopulated() {
+	if m.Packed || e.EmitDefaults() {
 		e.Name("packed", "packed")
 		e.Bool(m.Packed)
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -1987,13 +1987,13 @@ func (m *Field) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.JsonName) > 0 || e.EmitUnpopulated() {
+	if len(m.JsonName) > 0 || e.EmitDefaults() {
 		e.Name("jsonName", "json_name")
 		if err := e.String(m.JsonName, "google.protobuf.Field.json_name"); err != nil {
 			return err
 		}
 	}
-	if len(m.DefaultValue) > 0 || e.EmitUnpopulated() {
+	if len(m.DefaultValue) > 0 || e.EmitDefaults() {
 		e.Name("defaultValue", "default_value")
 		if err := e.String(m.DefaultValue, "google.protobuf.Field.default_value"); err != nil {
 			return err
@@ -2130,7 +2130,7 @@ func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2789,13 +2789,13 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Enum)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Enum.name"); err != nil {
 			return err
 		}
 	}
-	if len(m.Enumvalue) > 0 || e.EmitUnpopulated() {
+	if len(m.Enumvalue) > 0 || e.EmitDefaults() {
 		e.Name("enumvalue", "enumvalue")
 		e.StartArray()
 		for _, x := range m.Enumvalue {
@@ -2805,7 +2805,7 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 		}
 		e.EndArray()
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -2824,11 +2824,11 @@ func (m *Enum) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.Name("sourceContext", "source_context")
 		e.Null()
 	}
-	if m.Syntax != 0 || e.EmitUnpopulated() {
+	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
 	}
-	if len(m.Edition) > 0 || e.EmitUnpopulated() {
+	if len(m.Edition) > 0 || e.EmitDefaults() {
 		e.Name("edition", "edition")
 		if err := e.String(m.Edition, "google.protobuf.Enum.edition"); err != nil {
 			return err
@@ -2887,7 +2887,7 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(EnumValue)
+				v := wire.New[EnumValue](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2911,7 +2911,7 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -2924,7 +2924,7 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(sourcecontextpb.SourceContext)
+			v := wire.New[sourcecontextpb.SourceContext](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
@@ -3421,17 +3421,17 @@ func (m *EnumValue) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(EnumValue)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.EnumValue.name"); err != nil {
 			return err
 		}
 	}
-	if m.Number != 0 || e.EmitUnpopulated() {
+	if m.Number != 0 || e.EmitDefaults() {
 		e.Name("number", "number")
 		e.Int32(m.Number)
 	}
-	if len(m.Options) > 0 || e.EmitUnpopulated() {
+	if len(m.Options) > 0 || e.EmitDefaults() {
 		e.Name("options", "options")
 		e.StartArray()
 		for _, x := range m.Options {
@@ -3506,7 +3506,7 @@ func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
 				if !more {
 					break
 				}
-				v := new(Option)
+				v := wire.New[Option](d.Alloc())
 				if err := v.DecodeProtoJSON(d); err != nil {
 					return err
 				}
@@ -3888,7 +3888,7 @@ func (m *Option) EncodeProtoJSON(e *protojson.Encoder) error {
 		m = new(Option)
 	}
 	e.StartObject()
-	if len(m.Name) > 0 || e.EmitUnpopulated() {
+	if len(m.Name) > 0 || e.EmitDefaults() {
 		e.Name("name", "name")
 		if err := e.String(m.Name, "google.protobuf.Option.name"); err != nil {
 			return err
@@ -3945,7 +3945,7 @@ func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 			if d.ReadNull() {
 				continue
 			}
-			v := new(anypb.Any)
+			v := wire.New[anypb.Any](d.Alloc())
 			if err := v.DecodeProtoJSON(d); err != nil {
 				return err
 			}
