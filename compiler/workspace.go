@@ -34,6 +34,9 @@ type Workspace struct {
 
 	mu     sync.Mutex
 	cached *schemaEntry
+	// gen keeps the generated Go of each message and enum of the last
+	// compiles, so that an edit prints only what it changed.
+	gen GenerateCache
 }
 
 type schemaEntry struct {
@@ -188,7 +191,7 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	}
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
 	defer cancel()
-	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim})
+	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim, Cache: &w.gen})
 	e := w.remember(req.Files, res)
 	out := &CompileResult{Diagnostics: nonNil(res.Diagnostics), Messages: []Message{}, Generated: nonNil(res.Generated)}
 	if e.schema != nil {
