@@ -1,11 +1,10 @@
 package gogen
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
+	"hash/maphash"
 	"io"
 	"reflect"
 	"slices"
@@ -27,7 +26,7 @@ import (
 // the whole schema on every keystroke, and printing and gofmt'ing the
 // pieces is nearly all of the backend's time.
 //
-// A piece is keyed by a SHA-256 of everything its code is printed from
+// A piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
 // (see pieceKey): the options, its file's Go package, import names and
 // file-level descriptor (syntax, edition, options), the descriptor and
 // comments of its top-level message or enum (nested types included), the
@@ -44,12 +43,45 @@ import (
 // one call. A Cache is safe for concurrent use; the zero value is ready.
 type Cache struct {
 	mu     sync.Mutex
-	pieces map[[sha256.Size]byte]*cachedPiece
+	pieces map[pieceKey]*cachedPiece
 	call   int // count of calls, for eviction
 	// Hits and Misses count the pieces reused and printed over the
 	// cache's life (for tests and measurements).
 	Hits, Misses int
 }
+
+// pieceKey is a 128-bit digest: two maphash sums with independent random
+// seeds (chosen per process, so no input can be crafted to collide; an
+// accidental collision has odds of about 2^-128 per pair). It is not
+// crypto/sha256, which would pull the FIPS crypto packages into the wasm.
+type pieceKey [16]byte
+
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// digest is a hash.Hash writing to both maphash sums.
+type digest struct{ a, b maphash.Hash }
+
+func newDigest() *digest {
+	d := &digest{}
+	d.a.SetSeed(keySeeds[0])
+	d.b.SetSeed(keySeeds[1])
+	return d
+}
+
+func (d *digest) Write(p []byte) (int, error) {
+	d.a.Write(p)
+	d.b.Write(p)
+	return len(p), nil
+}
+
+func (d *digest) sum() pieceKey {
+	var k pieceKey
+	binary.LittleEndian.PutUint64(k[:8], d.a.Sum64())
+	binary.LittleEndian.PutUint64(k[8:], d.b.Sum64())
+	return k
+}
+
+func (d *digest) bytes() []byte { k := d.sum(); return k[:] }
 
 type cachedPiece struct {
 	text []byte // the piece's gofmt'd, trimmed Go
@@ -68,7 +100,7 @@ func (c *Cache) Len() int {
 	return len(c.pieces)
 }
 
-func (c *Cache) get(k [sha256.Size]byte) *cachedPiece {
+func (c *Cache) get(k pieceKey) *cachedPiece {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.pieces[k]
@@ -81,11 +113,11 @@ func (c *Cache) get(k [sha256.Size]byte) *cachedPiece {
 	return p
 }
 
-func (c *Cache) put(k [sha256.Size]byte, p *cachedPiece) {
+func (c *Cache) put(k pieceKey, p *cachedPiece) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pieces == nil {
-		c.pieces = map[[sha256.Size]byte]*cachedPiece{}
+		c.pieces = map[pieceKey]*cachedPiece{}
 	}
 	p.lastCall = c.call
 	c.pieces[k] = p
@@ -195,9 +227,11 @@ func (k *keyer) head(fd protoreflect.FileDescriptor) []byte {
 	if err != nil {
 		b = []byte(err.Error())
 	}
-	s := sha256.Sum256(b)
-	k.fileHead[fd.Path()] = s[:]
-	return s[:]
+	d := newDigest()
+	d.Write(b)
+	s := d.bytes()
+	k.fileHead[fd.Path()] = s
+	return s
 }
 
 // topLevel returns the top-level message or enum that d is declared in
@@ -232,10 +266,10 @@ func (k *keyer) top(d protoreflect.Descriptor) []byte {
 	if err != nil {
 		b = []byte(err.Error())
 	}
-	h := sha256.New()
+	h := newDigest()
 	h.Write(b)
 	h.Write(p.comments[[2]int32{kind, int32(d.Index())}])
-	s := h.Sum(nil)
+	s := h.bytes()
 	k.topKey[d.FullName()] = s
 	return s
 }
@@ -327,11 +361,11 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 		names = append(names, string(n))
 	}
 	sort.Strings(names)
-	h := sha256.New()
+	h := newDigest()
 	for _, n := range names {
 		k.typeRef(h, refs[protoreflect.FullName(n)])
 	}
-	b.WriteString(string(h.Sum(nil)))
+	b.WriteString(string(h.bytes()))
 	k.deps[t.FullName()] = b.String()
 	return b.String()
 }
@@ -347,20 +381,18 @@ func (w *byteBuilder) String() string              { return string(w.b) }
 
 // pieceKey is the key of the piece of f that prints d (a message or a
 // top-level enum), given the imports its Go file registered so far.
-func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState string) [sha256.Size]byte {
-	h := sha256.New()
+func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState string) pieceKey {
+	h := newDigest()
 	writeAll(h, "protoplay gogen piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
 		strconv.FormatBool(f.generate), importState, string(d.FullName()))
 	h.Write(k.head(f.desc))
 	t := topLevel(d)
 	h.Write(k.top(t))
 	io.WriteString(h, k.subtree(t))
-	var out [sha256.Size]byte
-	h.Sum(out[:0])
-	return out
+	return h.sum()
 }
 
-func writeAll(h hash.Hash, ss ...string) {
+func writeAll(h io.Writer, ss ...string) {
 	for _, s := range ss {
 		var n [binary.MaxVarintLen64]byte
 		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])

@@ -269,7 +269,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 		state = importState(imps)
 	}
 	err := g.eachPiece(f, func(d protoreflect.Descriptor, build func(*jen.File)) error {
-		var key [32]byte
+		var key pieceKey
 		var p []byte
 		cached := false
 		if g.cache != nil && d != nil {
