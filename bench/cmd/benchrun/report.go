@@ -250,6 +250,9 @@ func printReport(w io.Writer, out string, e *Extra) {
 			return
 		}
 		pf("| wasm raw | gzip | brotli |\n|---:|---:|---:|\n| %d | %d | %d |\n\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
+		if b.Load != "" {
+			pf("Load average (1, 5, 15 min) before -> after: %s (2 cores).\n\n", b.Load)
+		}
 		for _, l := range b.Lines {
 			pf("- %s\n", l)
 		}

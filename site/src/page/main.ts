@@ -496,7 +496,9 @@ function closeFilesMenu() {
 byId("files-menu-button").onclick = () => (menu && !menu.hidden ? closeFilesMenu() : openFilesMenu());
 new ResizeObserver(() => fileTabs.classList.toggle("overflow", fileTabs.scrollWidth > fileTabs.clientWidth + 1)).observe(fileTabs);
 
-// ---- Compiling: latest edit wins, one compile in flight at a time.
+// ---- Compiling: latest edit wins, one compile in flight at a time (the
+// core cannot be interrupted: Go in the Worker runs to the end of a call),
+// at most one waiting, and a result overtaken by an edit is not shown.
 
 let compiling = false;
 // No delay: when idle, an edit compiles at once; edits made while a compile
@@ -513,6 +515,9 @@ async function compile() {
   status.textContent = "Compiling…";
   try {
     const r = await core.call("generate", { files: src, options });
+    // An edit came while it ran: its compile (started below) supersedes
+    // this result, which is dropped rather than shown and replaced.
+    if (!fresh()) return;
     showResult(r, src);
     stats.compiles++;
     stats.lastCompileMs = r.elapsedMs;
