@@ -161,7 +161,15 @@ type Request struct {
 	// gogen.Cache): the output is byte for byte that of a call without
 	// it. A Workspace keeps one.
 	Cache *GenerateCache
+	// LinkCache, if set, keeps the linked source files between calls that
+	// share it and reuses those that did not change, nor their imports
+	// (see frontend.LinkCache). A Workspace keeps one.
+	LinkCache *LinkCache
 }
+
+// LinkCache keeps linked source files between compilations (see
+// frontend.LinkCache); the zero value is ready.
+type LinkCache = frontend.LinkCache
 
 // GenerateCache keeps generated pieces between compilations (see
 // gogen.Cache); the zero value is ready.
@@ -211,6 +219,7 @@ func Compile(ctx context.Context, req Request) *Result {
 		ImportPaths: req.ImportPaths,
 		Files:       req.Files,
 		Limits:      req.Limits,
+		Cache:       req.LinkCache,
 	})
 	res := &Result{Files: fe.Files, Diagnostics: fe.Diagnostics}
 	if res.HasErrors() || req.NoGenerate {

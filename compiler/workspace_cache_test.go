@@ -131,6 +131,15 @@ message M {
 message Renamed { repeated int32 v = 1; optional M m = 2; }
 enum Local { LOCAL_ZERO = 0; }
 `}, "enum_maps=true"},
+	{"an unused import (a warning) in the imported file", Sources{"dep.proto": `syntax = "proto2";
+package dep;
+option go_package = "example.com/elsewhere/dep2";
+import "google/protobuf/empty.proto";
+// Color is a color.
+enum Color { BLUE = 0; GREEN = 1; }
+message Inner { required int32 x = 1; }
+`}, "enum_maps=true"},
+	{"the importer edited, the file with a warning reused", Sources{"main.proto": "// a comment at the top\n"}, "enum_maps=true"}, // filled below
 	{"a schema error", Sources{"main.proto": `syntax = "proto2"; message { }`}, ""},
 	{"back to the start", nil, ""}, // filled below
 	{"editions, features", Sources{"main.proto": `edition = "2023";
@@ -170,6 +179,11 @@ func init() {
 	start := editSequence[0].files
 	editSequence[1].files = Sources{"main.proto": strings.Replace(start["main.proto"], "// M is the main message.", "// M is the main message, edited.", 1)}
 	editSequence[len(editSequence)-4].files = start
+	for i, step := range editSequence {
+		if strings.HasPrefix(step.name, "the importer edited") {
+			editSequence[i].files = Sources{"main.proto": "// a comment at the top\n" + editSequence[i-2].files["main.proto"]}
+		}
+	}
 }
 
 // TestCacheMatchesCold compiles editSequence, then every testdata case,
@@ -192,8 +206,8 @@ func TestCacheMatchesCold(t *testing.T) {
 		}
 		sameOutput(t, step.name, warm, coldGenerate(t, cp, step.options))
 	}
-	if w.gen.Hits == 0 {
-		t.Error("the edit sequence reused no piece")
+	if w.gen.Hits == 0 || w.link.Hits == 0 {
+		t.Errorf("the edit sequence reused %d pieces and %d linked files, want some of each", w.gen.Hits, w.link.Hits)
 	}
 
 	// Every case of testdata/cases, one after the other and then each
@@ -298,6 +312,20 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 	if !strings.Contains(app, "Color_CRIMSON") {
 		t.Errorf("main's Go does not use the renamed enum value:\n%s", app)
 	}
+	// Linked files: dep.proto changed, so it and main.proto, which
+	// imports it, were linked again; now an edit of main.proto alone
+	// reuses dep.proto.
+	lh, lm := w.link.Hits, w.link.Misses
+	gen(Sources{"main.proto": start["main.proto"] + "// edit\n", "dep.proto": edited["dep.proto"]})
+	if hits, misses := w.link.Hits-lh, w.link.Misses-lm; hits != 1 || misses != 1 {
+		t.Errorf("edit of the importer: %d linked files reused, %d linked again, want 1 (dep.proto), 1 (main.proto)", hits, misses)
+	}
+	lh, lm = w.link.Hits, w.link.Misses
+	gen(Sources{"main.proto": start["main.proto"] + "// edit\n", "dep.proto": edited["dep.proto"] + "// edit\n"})
+	if hits, misses := w.link.Hits-lh, w.link.Misses-lm; hits != 0 || misses != 2 {
+		t.Errorf("edit of the imported file: %d linked files reused, %d linked again, want 0, 2 (its importer too)", hits, misses)
+	}
+
 	// Bounded: after many different compiles, at most two compiles'
 	// pieces are held.
 	for i := 0; i < 20; i++ {
