@@ -97,8 +97,11 @@ func coldStart(t *testing.T, ctx context.Context, what string) {
 
 func measureEdits(t *testing.T, name string, session map[string]any, n int) {
 	ctx, url := startBrowser(t)
+	// dlp.proto's first (cold) compile can pass the page's 10 s limit on
+	// a loaded machine.
+	url += "?timeout=120000"
 	if q := os.Getenv("PROTOPLAY_QUERY"); q != "" {
-		url += "?" + q // e.g. gogc=400
+		url += "&" + q // e.g. gogc=400
 	}
 	do(t, ctx, chromedp.Navigate(url+encodeSession(t, session)))
 	waitJS(t, ctx, "first output", `__protoplay.stats.firstCompiledMs > 0`, 120*time.Second)
