@@ -336,3 +336,56 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 		t.Errorf("the cache holds %d pieces after compiles of 3 pieces each, want at most 6 (the last two compiles')", n)
 	}
 }
+
+// TestCacheKeepsStoppedWork checks that a generation stopped by a limit
+// (the page's time limit) keeps the pieces it printed, so that trying
+// again continues where it stopped and ends with a cold compile's bytes.
+func TestCacheKeepsStoppedWork(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage big;\n")
+	for i := 0; i < 120; i++ {
+		b.WriteString("// M" + strconv.Itoa(i) + " is a message.\nmessage M" + strconv.Itoa(i) + " { string a = 1; repeated int64 b = 2; map<string, M0> c = 3; }\n")
+	}
+	src := Sources{"big.proto": b.String()}
+	fe := Compile(context.Background(), Request{Sources: src, NoGenerate: true})
+	if fe.HasErrors() {
+		t.Fatal(fe.Diagnostics)
+	}
+	var cache GenerateCache
+	tries := 0
+	var out []File
+	for {
+		tries++
+		if tries > 20 {
+			t.Fatal("no end after 20 tries")
+		}
+		misses := cache.Misses
+		files, ds := generate(fe.Files, Options{}, &cache, nil, func(int) error {
+			if cache.Misses-misses >= 50 {
+				return &Error{Kind: KindLimit, Limit: LimitDeadline, Message: "stopped"}
+			}
+			return nil
+		})
+		if len(ds) == 0 {
+			out = files
+			break
+		}
+		if len(ds) != 1 || ds[0].Limit != LimitDeadline {
+			t.Fatalf("try %d: %v", tries, ds)
+		}
+	}
+	// 240 pieces (each message and its map entry) and the resolver: at
+	// most 50 new ones a try.
+	if tries < 5 {
+		t.Errorf("%d tries; want at least 5 for 240 pieces at 50 a try", tries)
+	}
+	cold := Compile(context.Background(), Request{Sources: src})
+	if len(cold.Generated) != len(out) {
+		t.Fatalf("%d files, cold %d", len(out), len(cold.Generated))
+	}
+	for i := range out {
+		if out[i] != cold.Generated[i] {
+			t.Fatalf("%s differs from a cold compile's:\n%s", out[i].Name, firstDifference(out[i].Content, cold.Generated[i].Content))
+		}
+	}
+}

@@ -98,7 +98,8 @@ func coldStart(t *testing.T, ctx context.Context, what string) {
 func measureEdits(t *testing.T, name string, session map[string]any, n int) {
 	ctx, url := startBrowser(t)
 	// dlp.proto's first (cold) compile can pass the page's 10 s limit on
-	// a loaded machine.
+	// a loaded machine; the page would then continue it in a second try,
+	// and this measures it as one.
 	url += "?timeout=120000"
 	if q := os.Getenv("PROTOPLAY_QUERY"); q != "" {
 		url += "&" + q // e.g. gogc=400

@@ -12,7 +12,9 @@ import (
 
 // TestBigSchemaEditsSupersede opens google/privacy/dlp/v2/dlp.proto (9,255
 // lines, with storage.proto beside it and its google/api, google/rpc and
-// google/type imports bundled) and checks that it compiles and shows Go;
+// google/type imports bundled) and checks that it compiles and shows Go
+// within the page's default time limit (continuing if the limit stopped
+// a try, never replacing the Worker);
 // then it types six edits at a person's pace while a compile runs, each
 // renaming a marker message, and checks that edits supersede the compile
 // instead of stacking: never more than one generate call waits on the
@@ -30,9 +32,10 @@ func TestBigSchemaEditsSupersede(t *testing.T) {
 
 	ctx, url := startBrowser(t)
 	// The first compile of dlp.proto is a cold one (wasm warm-up, every
-	// message printed): past the page's 10 s limit on a loaded machine,
-	// so the test raises it as the limit's notice says.
-	do(t, ctx, chromedp.Navigate(url+"?timeout=140000"+encodeSession(t, session)))
+	// message printed), which can pass the page's 10 s limit on a loaded
+	// machine: the core then stops itself at the limit, keeping what it
+	// printed, and the page tries again, continuing from there.
+	do(t, ctx, chromedp.Navigate(url+encodeSession(t, session)))
 	waitJS(t, ctx, "dlp.proto's Go", `__protoplay.viewer.state.doc.toString().includes("type Marker0 struct")`, 150*time.Second)
 	if st := eval[string](t, ctx, `document.querySelector("[data-testid=status]").dataset.state`); st != "ok" {
 		t.Fatalf("status %q after dlp.proto's first compile: %s", st, eval[string](t, ctx, `document.querySelector("[data-testid=status]").textContent`))
@@ -41,6 +44,11 @@ func TestBigSchemaEditsSupersede(t *testing.T) {
 		t.Fatalf("dlp.proto's Go lacks InspectContentRequest (%d bytes shown)", len(go_))
 	}
 	waitJS(t, ctx, "an idle page", `__protoplay.idle() && __protoplay.core.busy === 0`, 60*time.Second)
+	if n := eval[int](t, ctx, `__protoplay.core.restarts`); n != 0 {
+		t.Errorf("the Worker was replaced %d times during dlp.proto's first compile; the core should stop itself at the time limit and continue", n)
+	}
+	t.Logf("dlp.proto's first compile: Go on screen at %.0f ms after navigation, last try %.0f ms in the core",
+		eval[float64](t, ctx, `__protoplay.stats.firstCompiledMs`), eval[float64](t, ctx, `__protoplay.stats.lastCompileMs`))
 
 	// Record every Go text shown (by marker) and the most generate calls
 	// ever waiting on the Worker at once.
