@@ -118,26 +118,55 @@ func measureEdits(t *testing.T, name string, session map[string]any, n int) {
 		lat = append(lat, l)
 		core = append(core, c)
 	}
-	t.Logf("%s: edit -> output median %.0f ms, p95 %.0f ms (time in the core: median %.0f ms, p95 %.0f ms), %d edits; first compile %.0f ms in the core = %.1fx a warm one; load %s",
-		name, pct(lat, 50), pct(lat, 95), pct(core, 50), pct(core, 95), n, first, first/pct(core, 50), loadAvg())
+	// A warm full compile: the engine warm, but nothing cached (every
+	// file's text and the options differ from any compile before), as
+	// the session's first compile had nothing cached.
+	full := fullCompile(t, ctx)
+	t.Logf("%s: edit -> output median %.0f ms, p95 %.0f ms (time in the core: median %.0f ms, p95 %.0f ms), %d edits; first compile %.0f ms in the core = %.1fx a warm full compile (%.0f ms, nothing cached), %.0fx a warm edit; load %s",
+		name, pct(lat, 50), pct(lat, 95), pct(core, 50), pct(core, 95), n, first, first/full, full, first/pct(core, 50), loadAvg())
 	sort.Float64s(lat)
 	sort.Float64s(core)
 	t.Logf("  latencies (sorted): %.0f", lat)
 	t.Logf("  core (sorted): %.0f", core)
 
 	// The same compiles natively: the first, then the same edits.
-	nfirst, nat := nativeEdits(t, session, n+5)
+	nfirst, nat, nfull := nativeEdits(t, session, n+5)
 	nat = nat[5:]
-	t.Logf("%s: native (compiler.Workspace, the CLI's code): first compile %.1f ms, edit median %.1f ms, p95 %.1f ms; wasm/native %.1fx (core medians), first compile %.1fx; load %s",
-		name, nfirst, pct(nat, 50), pct(nat, 95), pct(core, 50)/pct(nat, 50), first/nfirst, loadAvg())
+	t.Logf("%s: native (compiler.Workspace, the CLI's code): first compile %.1f ms, warm full compile %.1f ms, edit median %.1f ms, p95 %.1f ms; wasm/native %.1fx (edit core medians), %.1fx (warm full compiles), first compile %.1fx; load %s",
+		name, nfirst, nfull, pct(nat, 50), pct(nat, 95), pct(core, 50)/pct(nat, 50), full/nfull, first/nfirst, loadAvg())
+}
+
+// fullOptions are generator options no other compile of the measurement
+// uses, so that a compile with them reuses no printed Go.
+const fullOptions = "enum_maps=true"
+
+// fullCompile runs, in the page's Worker, a generate of the editor's
+// files each with a comment line added and with fullOptions, so that
+// nothing is reused from earlier compiles, and returns its time in the
+// core, in ms.
+func fullCompile(t *testing.T, ctx context.Context) float64 {
+	t.Helper()
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(async () => {
+		const files = __protoplay.sources();
+		for (const k of Object.keys(files)) files[k] += "// full compile\n";
+		const r = await __protoplay.core.call("generate", {files, options: "`+fullOptions+`"});
+		if (!r.generated.length) throw new Error("the full compile failed: " + JSON.stringify(r.diagnostics));
+		return r.elapsedMs;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("warm full compile: %v", err)
+	}
+	waitJS(t, ctx, "an idle Worker", `__protoplay.core.busy === 0`, 60*time.Second)
+	return ms
 }
 
 // nativeEdits compiles session's files with a compiler.Workspace in this
 // process, as the page's Worker does, then makes the edits edit makes in
 // the browser (a comment line appended to the active file, and taken
-// away again), and returns the first compile's time and each edit's, in
-// ms, as compiler.CompileResult.ElapsedMs counts them.
-func nativeEdits(t *testing.T, session map[string]any, n int) (float64, []float64) {
+// away again), then a full compile as fullCompile makes it, and returns
+// the first compile's time, each edit's and the full compile's, in ms, as
+// compiler.CompileResult.ElapsedMs counts them.
+func nativeEdits(t *testing.T, session map[string]any, n int) (float64, []float64, float64) {
 	t.Helper()
 	files := compiler.Sources{}
 	for _, f := range session["files"].([]map[string]string) {
@@ -145,8 +174,9 @@ func nativeEdits(t *testing.T, session map[string]any, n int) (float64, []float6
 	}
 	active := session["active"].(string)
 	w := &compiler.Workspace{}
+	options := ""
 	gen := func() float64 {
-		r, err := w.Generate(context.Background(), compiler.CompileRequest{Files: maps.Clone(files)})
+		r, err := w.Generate(context.Background(), compiler.CompileRequest{Files: maps.Clone(files), Options: options})
 		if err != nil || len(r.Generated) == 0 {
 			t.Fatalf("native compile: %v %v", err, r.Diagnostics)
 		}
@@ -162,7 +192,11 @@ func nativeEdits(t *testing.T, session map[string]any, n int) (float64, []float6
 		}
 		ms = append(ms, gen())
 	}
-	return first, ms
+	for k := range files {
+		files[k] += "// full compile\n"
+	}
+	options = fullOptions
+	return first, ms, gen()
 }
 
 // edit appends a comment line to the end of the file (or takes it away
