@@ -156,7 +156,24 @@ type Request struct {
 	NoGenerate bool
 	// Limits bound the call; the zero value is the defaults.
 	Limits Limits
+	// Cache, if set, keeps the generated Go of each message and enum
+	// between calls that share it, and reuses what did not change (see
+	// gogen.Cache): the output is byte for byte that of a call without
+	// it. A Workspace keeps one.
+	Cache *GenerateCache
+	// LinkCache, if set, keeps the linked source files between calls that
+	// share it and reuses those that did not change, nor their imports
+	// (see frontend.LinkCache). A Workspace keeps one.
+	LinkCache *LinkCache
 }
+
+// LinkCache keeps linked source files between compilations (see
+// frontend.LinkCache); the zero value is ready.
+type LinkCache = frontend.LinkCache
+
+// GenerateCache keeps generated pieces between compilations (see
+// gogen.Cache); the zero value is ready.
+type GenerateCache = gogen.Cache
 
 // Result is the output of one compilation.
 type Result struct {
@@ -202,13 +219,14 @@ func Compile(ctx context.Context, req Request) *Result {
 		ImportPaths: req.ImportPaths,
 		Files:       req.Files,
 		Limits:      req.Limits,
+		Cache:       req.LinkCache,
 	})
 	res := &Result{Files: fe.Files, Diagnostics: fe.Diagnostics}
 	if res.HasErrors() || req.NoGenerate {
 		return res
 	}
 	maxOut := frontend.Limit(req.Limits.MaxOutputBytes, MaxOutputBytes)
-	res.Generated, res.Diagnostics = generate(res.Files, req.Options, res.Diagnostics, func(n int) error {
+	res.Generated, res.Diagnostics = generate(res.Files, req.Options, req.Cache, res.Diagnostics, func(n int) error {
 		if n > maxOut {
 			return &Error{Kind: KindLimit, Limit: LimitOutputBytes, Offset: -1,
 				Message: fmt.Sprintf("generation stopped: over %d bytes of Go, the limit (MaxOutputBytes)", maxOut)}
@@ -223,11 +241,11 @@ func Compile(ctx context.Context, req Request) *Result {
 
 // generate runs the Go backend on files, appending its diagnostics to ds;
 // a panic in it becomes an "internal error" diagnostic and no files.
-func generate(files []protoreflect.FileDescriptor, opts Options, in []Diagnostic, check func(int) error) (out []File, ds []Diagnostic) {
+func generate(files []protoreflect.FileDescriptor, opts Options, cache *GenerateCache, in []Diagnostic, check func(int) error) (out []File, ds []Diagnostic) {
 	ds = in
 	defer func() { ds = frontend.Tidy(ds) }()
 	defer frontend.Recover(&ds, func() { out = nil })
-	out, gds := gogen.GenerateWith(files, opts, check)
+	out, gds := gogen.GenerateCached(files, opts, check, cache)
 	ds = append(ds, gds...)
 	if frontend.HasErrors(gds) {
 		out = nil
@@ -246,7 +264,7 @@ func GenerateFromDescriptors(protos []*descriptorpb.FileDescriptorProto, files [
 	if res.HasErrors() {
 		return res
 	}
-	res.Generated, res.Diagnostics = generate(res.Files, opts, res.Diagnostics, nil)
+	res.Generated, res.Diagnostics = generate(res.Files, opts, nil, res.Diagnostics, nil)
 	if res.HasErrors() {
 		res.Files = nil
 	}

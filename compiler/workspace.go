@@ -34,6 +34,12 @@ type Workspace struct {
 
 	mu     sync.Mutex
 	cached *schemaEntry
+	// gen keeps the generated Go of each message and enum of the last
+	// compiles, so that an edit prints only what it changed.
+	gen GenerateCache
+	// link keeps the linked source files of the last compile, so that an
+	// edit re-links only the files it changed and those importing them.
+	link LinkCache
 }
 
 type schemaEntry struct {
@@ -188,7 +194,7 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	}
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
 	defer cancel()
-	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim})
+	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim, Cache: &w.gen, LinkCache: &w.link})
 	e := w.remember(req.Files, res)
 	out := &CompileResult{Diagnostics: nonNil(res.Diagnostics), Messages: []Message{}, Generated: nonNil(res.Generated)}
 	if e.schema != nil {
@@ -296,7 +302,7 @@ func (w *Workspace) schema(ctx context.Context, sources Sources, cl *CallLimits)
 	if e == nil || !maps.Equal(e.sources, sources) {
 		ctx, lim, cancel := w.limits(ctx, cl)
 		defer cancel()
-		e = w.remember(sources, Compile(ctx, Request{Sources: sources, NoGenerate: true, Limits: lim}))
+		e = w.remember(sources, Compile(ctx, Request{Sources: sources, NoGenerate: true, Limits: lim, LinkCache: &w.link}))
 	}
 	if e.err != nil {
 		var se *Error

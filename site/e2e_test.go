@@ -83,7 +83,11 @@ func launchChromium(t *testing.T, chromium string) context.Context {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	limit := 3 * time.Minute
+	if os.Getenv("PROTOPLAY_MEASURE") != "" {
+		limit = 15 * time.Minute // TestMeasure's 45 edits of dlp.proto, each with its checks
+	}
+	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	// Start the browser now, so later timeouts measure the page only.
 	if err := chromedp.Do(ctx); err != nil {

@@ -150,6 +150,9 @@ type Request struct {
 	Files []string
 	// Limits bound the call; the zero value is the defaults.
 	Limits Limits
+	// Cache, if set, keeps the linked source files between compiles that
+	// share it and reuses those that did not change (see LinkCache).
+	Cache *LinkCache
 }
 
 // Result is the output of the front end.
@@ -228,7 +231,9 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	}
 
 	defer func() { res.Diagnostics = append(res.Diagnostics, missingSemicolonNotes(&req, res.Diagnostics)...) }()
-	linked, err := compileFiles(ctx, &req, files, false, &res.Diagnostics)
+	cache := req.Cache.lookup(&req)
+	linked, err := compileFilesCached(ctx, &req, files, false, cache, &res.Diagnostics)
+	res.Diagnostics = append(res.Diagnostics, cache.warningsOfReused()...)
 	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		// Say which limit stopped protocompile, if one did.
 		if serr := StopCheck(ctx, req.Limits.MaxMemoryBytes); serr != nil {
@@ -247,6 +252,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	if res.HasErrors() {
 		return res
 	}
+	cache.store(linked, res.Diagnostics)
 	res.Files = descriptors(linked)
 	return res
 }
@@ -337,6 +343,12 @@ func previousTokenEnd(src string, line, col int) (int, int, bool) {
 // warnings to *ds. With noValidate, the sources' parse results are handed
 // to the linker without protocompile's validation (see linkErrors).
 func compileFiles(ctx context.Context, req *Request, files []string, noValidate bool, ds *[]diag.Diagnostic) (linker.Files, error) {
+	return compileFilesCached(ctx, req, files, noValidate, nil, ds)
+}
+
+// compileFilesCached is compileFiles serving the source files cache holds
+// (if not nil) from it.
+func compileFilesCached(ctx context.Context, req *Request, files []string, noValidate bool, cache *linkLookup, ds *[]diag.Diagnostic) (linker.Files, error) {
 	rep := reporter.NewReporter(
 		func(err reporter.ErrorWithPos) error {
 			*ds = append(*ds, diagnosticOf(err, diag.SeverityError))
@@ -347,7 +359,7 @@ func compileFiles(ctx context.Context, req *Request, files []string, noValidate 
 		},
 	)
 	c := protocompile.Compiler{
-		Resolver: standardResolver(&sourceResolver{req: req, ctx: ctx, noValidate: noValidate, report: func(err reporter.ErrorWithPos) {
+		Resolver: standardResolver(&sourceResolver{req: req, ctx: ctx, noValidate: noValidate, cache: cache, report: func(err reporter.ErrorWithPos) {
 			*ds = append(*ds, diagnosticOf(err, diag.SeverityError))
 		}}),
 		Reporter:       rep,
@@ -566,6 +578,8 @@ type sourceResolver struct {
 	// validation (the second pass of linkErrors); a file that does not
 	// parse, or that precheck rejects, is then an error reported nowhere.
 	noValidate bool
+	// cache, if not nil, serves source files linked by an earlier compile.
+	cache *linkLookup
 }
 
 // errPrecheck stops the compilation of a file that precheck rejected; its
@@ -601,6 +615,9 @@ func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, er
 }
 
 func (r *sourceResolver) FindFileByPath(name string) (protocompile.SearchResult, error) {
+	if f, ok := r.cache.find(name); ok {
+		return protocompile.SearchResult{Desc: f}, nil
+	}
 	src, err := r.find(name)
 	if err != nil {
 		return protocompile.SearchResult{}, err

@@ -49,6 +49,11 @@ type generator struct {
 	// those of the files already done.
 	check   func(outputBytes int) error
 	written int
+
+	// cache, when set, holds pieces of earlier calls (see Cache); keys
+	// computes their keys for this call.
+	cache *Cache
+	keys  *keyer
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -74,9 +79,21 @@ func Generate(files []protoreflect.FileDescriptor, opts Options) ([]File, []diag
 // error's text. Callers use it for limits on output size, time and memory
 // (see package compiler). A nil check is Generate.
 func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error) ([]File, []diag.Diagnostic) {
+	return GenerateCached(files, opts, check, nil)
+}
+
+// GenerateCached is GenerateWith reusing, from cache, the printed pieces
+// of earlier calls whose inputs did not change (see Cache); the output is
+// byte for byte GenerateWith's. A nil cache is GenerateWith.
+func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error, cache *Cache) ([]File, []diag.Diagnostic) {
 	g, diags := newGenerator(files, opts)
 	if len(diags) > 0 {
 		return nil, diags
+	}
+	if cache != nil {
+		cache.begin()
+		defer cache.end()
+		g.cache, g.keys = cache, newKeyer(g)
 	}
 	if check != nil {
 		g.check = func(n int) error {
@@ -90,6 +107,14 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 	for _, fd := range files {
 		f := g.byPath[fd.Path()]
 		src, err := g.renderFile(f)
+		if err == errReplay {
+			// A cached piece's imports came out under other names:
+			// print this file without the cache.
+			c := g.cache
+			g.cache = nil
+			src, err = g.renderFile(f)
+			g.cache = c
+		}
 		if ce, ok := err.(*checkError); ok {
 			d := diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error()}
 			var le *diag.Error
@@ -224,7 +249,7 @@ func (g *generator) enumType(ed protoreflect.EnumDescriptor) *jen.Statement {
 func (g *generator) renderFile(f *fileNames) (string, error) {
 	jf := g.newGoFile(f)
 	if renderWholeFile { // tests only: the reference the pieces must match
-		g.eachPiece(f, func(build func(*jen.File)) error { build(jf); return nil })
+		g.eachPiece(f, func(_ protoreflect.Descriptor, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
 		err := jf.Render(&buf)
 		return buf.String(), err
@@ -235,16 +260,55 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	var pieces [][]byte
 	size := 0
 	var buf bytes.Buffer
-	err := g.eachPiece(f, func(build func(*jen.File)) error {
-		pf := jen.NewFilePathName(f.importPath, f.pkgName)
-		build(pf)
-		buf.Reset()
-		// Qualified names register their imports in jf.
-		if err := pf.Group.RenderWithFile(&buf, jf); err != nil {
-			return g.pieceFailure(f, build, err)
+	// With a cache: jf's registered imports and their text, the state a
+	// piece's key includes.
+	var imps map[string]string
+	var state string
+	if g.cache != nil {
+		imps = fileImports(jf)
+		state = importState(imps)
+	}
+	err := g.eachPiece(f, func(d protoreflect.Descriptor, build func(*jen.File)) error {
+		var key pieceKey
+		var p []byte
+		cached := false
+		if g.cache != nil && d != nil {
+			key = g.keys.pieceKey(f, d, state)
+			if c := g.cache.get(key); c != nil {
+				if err := g.replayImports(f, jf, c.imports); err != nil {
+					return err
+				}
+				p, cached = c.text, true
+			}
 		}
-		if p := bytes.TrimSpace(buf.Bytes()); len(p) > 0 {
-			pieces = append(pieces, bytes.Clone(p))
+		if !cached {
+			pf := jen.NewFilePathName(f.importPath, f.pkgName)
+			build(pf)
+			buf.Reset()
+			// Qualified names register their imports in jf.
+			if err := pf.Group.RenderWithFile(&buf, jf); err != nil {
+				return g.pieceFailure(f, build, err)
+			}
+			p = bytes.Clone(bytes.TrimSpace(buf.Bytes()))
+		}
+		if g.cache != nil {
+			var added []importDef
+			if importsValue(jf).Len() != len(imps) {
+				now := fileImports(jf)
+				for path, name := range now {
+					if _, ok := imps[path]; !ok {
+						added = append(added, importDef{path, name})
+					}
+				}
+				sort.Slice(added, func(i, j int) bool { return added[i].path < added[j].path })
+				imps, state = now, importState(now)
+			}
+			if !cached && d != nil {
+				g.cache.put(key, &cachedPiece{text: p, imports: added})
+			}
+		}
+		if len(p) > 0 {
+			pieces = append(pieces, p)
 			size += len(p) + 2 // a blank line before, a newline after
 		}
 		if g.check != nil {
@@ -317,17 +381,19 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 // eachPiece calls piece with a function building each piece of f's Go code
 // in order: every top-level enum, every message in declaration order
 // (depth first, a message before its nested ones), then the notes on
-// extensions and services. It stops at the first error piece returns.
-func (g *generator) eachPiece(f *fileNames, piece func(build func(*jen.File)) error) error {
+// extensions and services. d is the enum or message a piece prints (nil
+// for the file's resolver and notes, which are never cached). It stops at
+// the first error piece returns.
+func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor, build func(*jen.File)) error) error {
 	for i := 0; i < f.desc.Enums().Len(); i++ {
 		ed := f.desc.Enums().Get(i)
-		if err := piece(func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
+		if err := piece(ed, func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
 			return err
 		}
 	}
 	var msg func(md protoreflect.MessageDescriptor) error
 	msg = func(md protoreflect.MessageDescriptor) error {
-		if err := piece(func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
+		if err := piece(md, func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
 			return err
 		}
 		for i := 0; i < md.Messages().Len(); i++ {
@@ -342,10 +408,10 @@ func (g *generator) eachPiece(f *fileNames, piece func(build func(*jen.File)) er
 			return err
 		}
 	}
-	if err := piece(func(jf *jen.File) { g.genResolver(jf, f) }); err != nil {
+	if err := piece(nil, func(jf *jen.File) { g.genResolver(jf, f) }); err != nil {
 		return err
 	}
-	return piece(func(jf *jen.File) {
+	return piece(nil, func(jf *jen.File) {
 		if n := f.desc.Extensions().Len(); n > 0 {
 			var names []string
 			for i := 0; i < n; i++ {

@@ -13,18 +13,21 @@ import (
 // Browser is the playground's row of the report: the wasm modules' sizes
 // (the core's and the interpreter's) as site/dist serves them, and the
 // report lines of site/measure_test.go's TestMeasure, run in Debian's
-// chromium (cold starts, edit -> output latency for a small and a
-// 919-line schema, first output -> checks of the generated Go done for
-// the example and google/privacy/dlp/v2/storage.proto).
+// chromium (cold starts; edit -> output latency for the example,
+// storage.proto and dlp.proto, the first compile against a warm one, the
+// same compiles natively as the ratio wasm/native; first output -> checks
+// of the generated Go done for the example and storage.proto), with the
+// machine's load average before and after.
 type Browser struct {
 	WasmRaw, WasmGzip, WasmBrotli       int64
 	InterpRaw, InterpGzip, InterpBrotli int64
 	Lines                               []string
+	Load                                string // load average before -> after the measurement
 	Note                                string // why it was skipped, if it was
 }
 
 // measureLine matches the t.Logf lines of TestMeasure worth reporting.
-var measureLine = regexp.MustCompile(`measure_test\.go:\d+: (.*(first output on screen|edit -> output|checks of the generated Go).*)$`)
+var measureLine = regexp.MustCompile(`measure_test\.go:\d+: (.*(first output on screen|edit -> output|native \(compiler|checks of the generated Go).*)$`)
 
 // measureBrowser runs TestMeasure from the repository root (../), which
 // make bench has built the page for (make site) and installed chromium for.
@@ -48,6 +51,7 @@ func measureBrowser(e *Extra) error {
 		}
 		*f.size = st.Size()
 	}
+	before := loadAverage()
 	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestMeasure$", "-v", "-timeout", "20m", "./site")
 	cmd.Dir = ".."
 	cmd.Env = append(os.Environ(), "PROTOPLAY_MEASURE=1", "PROTOPLAY_E2E=1")
@@ -61,8 +65,22 @@ func measureBrowser(e *Extra) error {
 			e.Browser.Lines = append(e.Browser.Lines, m[1])
 		}
 	}
+	e.Browser.Load = before + " -> " + loadAverage()
 	if len(e.Browser.Lines) == 0 {
 		return fmt.Errorf("TestMeasure reported nothing:\n%s", out)
 	}
 	return nil
+}
+
+// loadAverage is the machine's load averages (1, 5, 15 minutes), or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -127,7 +127,7 @@ func main() {
 		}
 	}
 	if !*flagSkipBrows {
-		log("the playground in chromium: go test -run TestMeasure ./site (5 cold starts, 2 x 45 edits)")
+		log("the playground in chromium: go test -run TestMeasure ./site (5 cold starts, 3 x 45 edits: example, storage.proto, dlp.proto, each also natively)")
 		if err := measureBrowser(extra); err != nil {
 			log("browser measurement skipped: %v", err)
 			extra.Browser = &Browser{Note: "skipped: " + firstLine(err.Error())}

@@ -254,6 +254,9 @@ func printReport(w io.Writer, out string, e *Extra) {
 		}
 		pf("| module | raw | gzip | brotli |\n|---|---:|---:|---:|\n| core (protoplay.wasm) | %d | %d | %d |\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
 		pf("| interpreter (interp.wasm, fetched after the first output) | %d | %d | %d |\n\n", b.InterpRaw, b.InterpGzip, b.InterpBrotli)
+		if b.Load != "" {
+			pf("Load average (1, 5, 15 min) before -> after: %s (2 cores).\n\n", b.Load)
+		}
 		for _, l := range b.Lines {
 			pf("- %s\n", l)
 		}

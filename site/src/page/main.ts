@@ -63,6 +63,11 @@ function onProgress(loaded: number, total: number) {
       ? `Loading the compiler… ${(loaded / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB`
       : "Starting the compiler…";
 }
+const callTimeoutMs = Number(params.get("timeout")) || 10_000;
+// A compile stops itself a second before the Worker would be replaced, so
+// that the core keeps what it printed (its caches) and the next compile
+// continues from there (see compile).
+const compileDeadlineMs = Math.max(callTimeoutMs - 1000, callTimeoutMs / 2);
 const core = new Core({
   module: compileWasm(
     new URL(__WASM_URL__, import.meta.url),
@@ -71,7 +76,7 @@ const core = new Core({
     "Reload the page; if that does not help, this server does not serve the playground's files as built (make site, or protoplay serve).",
   ),
   newWorker: () => new Worker(new URL(__WORKER_URL__, import.meta.url), { type: "module", name: "protoplay core" }),
-  timeoutMs: Number(params.get("timeout")) || 10_000,
+  timeoutMs: callTimeoutMs,
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),
   raise: { timeout: "?timeout=MS in the address", memory: "?memlimit=MiB in the address" },
   env: params.get("gogc") ? { GOGC: params.get("gogc")! } : {},
@@ -524,9 +529,14 @@ function closeFilesMenu() {
 byId("files-menu-button").onclick = () => (menu && !menu.hidden ? closeFilesMenu() : openFilesMenu());
 new ResizeObserver(() => fileTabs.classList.toggle("overflow", fileTabs.scrollWidth > fileTabs.clientWidth + 1)).observe(fileTabs);
 
-// ---- Compiling: latest edit wins, one compile in flight at a time.
+// ---- Compiling: latest edit wins, one compile in flight at a time (the
+// core cannot be interrupted: Go in the Worker runs to the end of a call),
+// at most one waiting, and a result overtaken by an edit is not shown.
 
 let compiling = false;
+// continued counts the compiles in a row that the time limit stopped and
+// that were started again at once (see compile).
+let continued = 0;
 // No delay: when idle, an edit compiles at once; edits made while a compile
 // runs are taken together by the next one (see compile).
 const compileSoon = debounce(() => compile(), 0);
@@ -541,9 +551,25 @@ async function compile() {
   // The interpreter's load of the previous schema's code (seconds, for a
   // big one) would compete with this compile for the CPU: end it.
   runner.cancelLoad();
-  status.textContent = "Compiling…";
+  status.textContent = continued ? "Compiling… (continuing where the time limit stopped the last try)" : "Compiling…";
+  let again = false;
   try {
-    const r = await core.call("generate", { files: src, options });
+    const r = await core.call("generate", { files: src, options, limits: { timeoutMs: compileDeadlineMs } });
+    // An edit came while it ran: its compile (started below) supersedes
+    // this result, which is dropped rather than shown and replaced.
+    if (!fresh()) return;
+    // The time limit stopped it: the core kept the Go it printed and the
+    // files it linked, so a few more tries finish a big schema's first
+    // compile; after that the notice says how to raise the limit.
+    const stopped = r.diagnostics.find((d) => d.limit === "Deadline");
+    if (stopped && continued < 4) {
+      continued++;
+      again = true;
+      editAt = editAt || since;
+      return;
+    }
+    continued = 0;
+    if (stopped) stopped.message += ` (${callTimeoutMs / 1000} s; ?timeout=MS in the address raises the limit)`;
     showResult(r, src);
     stats.compiles++;
     stats.lastCompileMs = r.elapsedMs;
@@ -568,7 +594,7 @@ async function compile() {
     }
   } finally {
     compiling = false;
-    if (!fresh()) compile();
+    if (!fresh() || again) compile();
   }
 }
 

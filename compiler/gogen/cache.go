@@ -1,0 +1,463 @@
+package gogen
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/dave/jennifer/jen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+)
+
+// A Cache keeps the gofmt'd Go of each piece of generated code (a
+// top-level enum, or a message with its own enums; see renderFile) between
+// calls of GenerateCached, so that an edit regenerates only the pieces
+// whose inputs changed: an editor session (compiler.Workspace) recompiles
+// the whole schema on every keystroke, and printing and gofmt'ing the
+// pieces is nearly all of the backend's time.
+//
+// A piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
+// (see pieceKey): the options, its file's Go package, import names and
+// file-level descriptor (syntax, edition, options), the descriptor and
+// comments of its top-level message or enum (nested types included), the
+// Go names decided for that subtree, and for every type its fields
+// refer to, that type's Go name, package, top-level descriptor, its
+// file's descriptor and whether it can hold required fields; plus the
+// import names the file had registered before the piece. A change to any
+// of them, in the file or in a file it imports, is another key, so a hit
+// gives the bytes a cold run prints (TestCacheMatchesCold checks it over
+// sequences of edits).
+//
+// The cache holds the pieces of the last two calls and drops the rest
+// after each call, so its size is bounded by about twice the output of
+// one call. A Cache is safe for concurrent use; the zero value is ready.
+type Cache struct {
+	mu     sync.Mutex
+	pieces map[pieceKey]*cachedPiece
+	call   int // count of calls, for eviction
+	// Hits and Misses count the pieces reused and printed over the
+	// cache's life (for tests and measurements).
+	Hits, Misses int
+}
+
+// pieceKey is a 128-bit digest: two maphash sums with independent random
+// seeds (chosen per process, so no input can be crafted to collide; an
+// accidental collision has odds of about 2^-128 per pair). It is not
+// crypto/sha256, which would pull the FIPS crypto packages into the wasm.
+type pieceKey [16]byte
+
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// digest is a hash.Hash writing to both maphash sums.
+type digest struct{ a, b maphash.Hash }
+
+func newDigest() *digest {
+	d := &digest{}
+	d.a.SetSeed(keySeeds[0])
+	d.b.SetSeed(keySeeds[1])
+	return d
+}
+
+func (d *digest) Write(p []byte) (int, error) {
+	d.a.Write(p)
+	d.b.Write(p)
+	return len(p), nil
+}
+
+func (d *digest) sum() pieceKey {
+	var k pieceKey
+	binary.LittleEndian.PutUint64(k[:8], d.a.Sum64())
+	binary.LittleEndian.PutUint64(k[8:], d.b.Sum64())
+	return k
+}
+
+func (d *digest) bytes() []byte { k := d.sum(); return k[:] }
+
+type cachedPiece struct {
+	text []byte // the piece's gofmt'd, trimmed Go
+	// imports are the import paths the piece registered in its file, with
+	// the names they got, in registration order.
+	imports  []importDef
+	lastCall int
+}
+
+type importDef struct{ path, name string }
+
+// Len is the number of pieces the cache holds.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pieces)
+}
+
+func (c *Cache) get(k pieceKey) *cachedPiece {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pieces[k]
+	if p != nil {
+		p.lastCall = c.call
+		c.Hits++
+	} else {
+		c.Misses++
+	}
+	return p
+}
+
+func (c *Cache) put(k pieceKey, p *cachedPiece) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pieces == nil {
+		c.pieces = map[pieceKey]*cachedPiece{}
+	}
+	p.lastCall = c.call
+	c.pieces[k] = p
+}
+
+// begin starts a call; end drops the pieces neither it nor the call
+// before it used.
+func (c *Cache) begin() {
+	c.mu.Lock()
+	c.call++
+	c.mu.Unlock()
+}
+
+func (c *Cache) end() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, p := range c.pieces {
+		if p.lastCall < c.call-1 {
+			delete(c.pieces, k)
+		}
+	}
+}
+
+// keyer computes piece keys for one call, memoizing per-file and
+// per-type digests.
+type keyer struct {
+	g        *generator
+	optsKey  string
+	fileHead map[string][]byte                // file path -> digest of its descriptor without types
+	fileProt map[string]*fileProtos           // file path -> its descriptor and comments
+	topKey   map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor and comments
+	deps     map[protoreflect.FullName]string // top-level type -> its references, as key text
+}
+
+type fileProtos struct {
+	fdp      *descriptorpb.FileDescriptorProto
+	comments map[[2]int32][]byte // (4 message / 5 enum, index) -> the comments under that path
+}
+
+func newKeyer(g *generator) *keyer {
+	return &keyer{g: g, optsKey: fmt.Sprintf("%#v", g.opts),
+		fileHead: map[string][]byte{}, fileProt: map[string]*fileProtos{},
+		topKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
+}
+
+// protos returns fd's FileDescriptorProto (protocompile's own, when fd is
+// a protocompile result) and its comments grouped by top-level type.
+func (k *keyer) protos(fd protoreflect.FileDescriptor) *fileProtos {
+	if p := k.fileProt[fd.Path()]; p != nil {
+		return p
+	}
+	var fdp *descriptorpb.FileDescriptorProto
+	if r, ok := fd.(interface {
+		FileDescriptorProto() *descriptorpb.FileDescriptorProto
+	}); ok {
+		fdp = r.FileDescriptorProto()
+	} else {
+		fdp = protodesc.ToFileDescriptorProto(fd)
+	}
+	p := &fileProtos{fdp: fdp, comments: map[[2]int32][]byte{}}
+	for _, loc := range fdp.GetSourceCodeInfo().GetLocation() {
+		path := loc.GetPath()
+		if len(path) < 2 || (path[0] != 4 && path[0] != 5) {
+			continue
+		}
+		if loc.LeadingComments == nil && loc.TrailingComments == nil && len(loc.LeadingDetachedComments) == 0 {
+			continue
+		}
+		key := [2]int32{path[0], path[1]}
+		b := p.comments[key]
+		for _, x := range path {
+			b = binary.AppendVarint(b, int64(x))
+		}
+		b = appendString(b, loc.GetLeadingComments())
+		b = appendString(b, loc.GetTrailingComments())
+		for _, d := range loc.LeadingDetachedComments {
+			b = appendString(b, d)
+		}
+		b = append(b, 0xff)
+		p.comments[key] = b
+	}
+	k.fileProt[fd.Path()] = p
+	return p
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var deterministic = proto.MarshalOptions{Deterministic: true}
+
+// head is the digest of fd's descriptor without its types, services,
+// extensions and source info: path, package, syntax, edition, imports and
+// options (which hold the file's features).
+func (k *keyer) head(fd protoreflect.FileDescriptor) []byte {
+	if d := k.fileHead[fd.Path()]; d != nil {
+		return d
+	}
+	fdp := k.protos(fd).fdp
+	h := &descriptorpb.FileDescriptorProto{
+		Name: fdp.Name, Package: fdp.Package, Dependency: fdp.Dependency,
+		PublicDependency: fdp.PublicDependency, WeakDependency: fdp.WeakDependency,
+		Options: fdp.Options, Syntax: fdp.Syntax, Edition: fdp.Edition,
+	}
+	b, err := deterministic.Marshal(h)
+	if err != nil {
+		b = []byte(err.Error())
+	}
+	d := newDigest()
+	d.Write(b)
+	s := d.bytes()
+	k.fileHead[fd.Path()] = s
+	return s
+}
+
+// topLevel returns the top-level message or enum that d is declared in
+// (d itself when it is top-level).
+func topLevel(d protoreflect.Descriptor) protoreflect.Descriptor {
+	for {
+		p := d.Parent()
+		if _, ok := p.(protoreflect.FileDescriptor); ok || p == nil {
+			return d
+		}
+		d = p
+	}
+}
+
+// top is the digest of a top-level message or enum: its descriptor, nested
+// types included, and the comments of everything in it.
+func (k *keyer) top(d protoreflect.Descriptor) []byte {
+	if b := k.topKey[d.FullName()]; b != nil {
+		return b
+	}
+	p := k.protos(d.ParentFile())
+	var m proto.Message
+	kind := int32(4)
+	switch d := d.(type) {
+	case protoreflect.MessageDescriptor:
+		m = p.fdp.GetMessageType()[d.Index()]
+	case protoreflect.EnumDescriptor:
+		kind = 5
+		m = p.fdp.GetEnumType()[d.Index()]
+	}
+	b, err := deterministic.Marshal(m)
+	if err != nil {
+		b = []byte(err.Error())
+	}
+	h := newDigest()
+	h.Write(b)
+	h.Write(p.comments[[2]int32{kind, int32(d.Index())}])
+	s := h.bytes()
+	k.topKey[d.FullName()] = s
+	return s
+}
+
+// typeRef writes what a piece can read of a type it refers to.
+func (k *keyer) typeRef(h io.Writer, d protoreflect.Descriptor) {
+	g := k.g
+	fmt.Fprintf(h, "ref %s %s ", d.FullName(), d.ParentFile().Path())
+	switch d := d.(type) {
+	case protoreflect.MessageDescriptor:
+		if mn := g.msgs[d.FullName()]; mn != nil {
+			fmt.Fprintf(h, "%s %s %s %t ", mn.goName, mn.file.importPath, mn.file.pkgName, g.canRequire(d))
+		}
+	case protoreflect.EnumDescriptor:
+		if en := g.enums[d.FullName()]; en != nil {
+			fmt.Fprintf(h, "%s %s %s %q %s %s ", en.goName, en.file.importPath, en.file.pkgName, en.values, en.nameMap, en.valueMap)
+		}
+	}
+	h.Write(k.top(topLevel(d)))
+	h.Write(k.head(d.ParentFile()))
+}
+
+// subtree writes the Go names decided for the types declared in the
+// top-level type t, and the references of their fields (once per t).
+func (k *keyer) subtree(t protoreflect.Descriptor) string {
+	if s, ok := k.deps[t.FullName()]; ok {
+		return s
+	}
+	var b stringsBuilder
+	refs := map[protoreflect.FullName]protoreflect.Descriptor{}
+	var enum func(ed protoreflect.EnumDescriptor)
+	enum = func(ed protoreflect.EnumDescriptor) {
+		if en := k.g.enums[ed.FullName()]; en != nil {
+			fmt.Fprintf(&b, "enum %s %s %q %s %s\n", ed.FullName(), en.goName, en.values, en.nameMap, en.valueMap)
+		}
+	}
+	var field func(fd protoreflect.FieldDescriptor)
+	field = func(fd protoreflect.FieldDescriptor) {
+		if m := fd.Message(); m != nil {
+			refs[m.FullName()] = m
+		}
+		if e := fd.Enum(); e != nil {
+			refs[e.FullName()] = e
+		}
+		if fd.IsMap() {
+			field(fd.MapKey())
+			field(fd.MapValue())
+		}
+		if ct := fd.ContainingMessage(); ct != nil {
+			refs[ct.FullName()] = ct
+		}
+	}
+	var msg func(md protoreflect.MessageDescriptor)
+	msg = func(md protoreflect.MessageDescriptor) {
+		if mn := k.g.msgs[md.FullName()]; mn != nil {
+			fmt.Fprintf(&b, "msg %s %s %t\n", md.FullName(), mn.goName, k.g.canRequire(md))
+			for _, fn := range mn.fields {
+				oneof := ""
+				if fn.oneof != nil {
+					oneof = fn.oneof.goName
+				}
+				fmt.Fprintf(&b, " field %s %s %s %s %s\n", fn.desc.Name(), fn.goName, fn.wrapper, fn.defaultName, oneof)
+			}
+			for _, on := range mn.oneofs {
+				fmt.Fprintf(&b, " oneof %s %s %s %d\n", on.desc.Name(), on.goName, on.iface, len(on.fields))
+			}
+		}
+		for i := 0; i < md.Fields().Len(); i++ {
+			field(md.Fields().Get(i))
+		}
+		for i := 0; i < md.Extensions().Len(); i++ {
+			field(md.Extensions().Get(i))
+		}
+		for i := 0; i < md.Enums().Len(); i++ {
+			enum(md.Enums().Get(i))
+		}
+		for i := 0; i < md.Messages().Len(); i++ {
+			msg(md.Messages().Get(i))
+		}
+	}
+	switch t := t.(type) {
+	case protoreflect.MessageDescriptor:
+		msg(t)
+	case protoreflect.EnumDescriptor:
+		enum(t)
+	}
+	names := make([]string, 0, len(refs))
+	for n := range refs {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	h := newDigest()
+	for _, n := range names {
+		k.typeRef(h, refs[protoreflect.FullName(n)])
+	}
+	b.WriteString(string(h.bytes()))
+	k.deps[t.FullName()] = b.String()
+	return b.String()
+}
+
+type stringsBuilder = byteBuilder
+
+// byteBuilder is a minimal io.Writer that collects bytes as a string.
+type byteBuilder struct{ b []byte }
+
+func (w *byteBuilder) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+func (w *byteBuilder) WriteString(s string)        { w.b = append(w.b, s...) }
+func (w *byteBuilder) String() string              { return string(w.b) }
+
+// pieceKey is the key of the piece of f that prints d (a message or a
+// top-level enum), given the imports its Go file registered so far.
+func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState string) pieceKey {
+	h := newDigest()
+	writeAll(h, "protoplay gogen piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
+		strconv.FormatBool(f.generate), importState, string(d.FullName()))
+	h.Write(k.head(f.desc))
+	t := topLevel(d)
+	h.Write(k.top(t))
+	io.WriteString(h, k.subtree(t))
+	return h.sum()
+}
+
+func writeAll(h io.Writer, ss ...string) {
+	for _, s := range ss {
+		var n [binary.MaxVarintLen64]byte
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		io.WriteString(h, s)
+	}
+}
+
+// fileImports returns the imports jf has registered, path -> name, read
+// from jennifer's unexported state (jennifer exposes no accessor): which
+// paths a piece used, so that a cached piece registers the same ones.
+func fileImports(jf *jen.File) map[string]string {
+	v := importsValue(jf)
+	out := make(map[string]string, v.Len())
+	it := v.MapRange()
+	for it.Next() {
+		out[it.Key().String()] = it.Value().FieldByName("name").String()
+	}
+	return out
+}
+
+// importsValue is jf's map of registered imports, for reading.
+func importsValue(jf *jen.File) reflect.Value {
+	return reflect.ValueOf(jf).Elem().FieldByName("imports")
+}
+
+// importState is the text of a file's registered imports, sorted.
+func importState(m map[string]string) string {
+	paths := make([]string, 0, len(m))
+	for p := range m {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	var b []byte
+	for _, p := range paths {
+		b = append(b, p...)
+		b = append(b, '=')
+		b = append(b, m[p]...)
+		b = append(b, ';')
+	}
+	return string(b)
+}
+
+// errReplay says that a cached piece's imports got other names in its
+// file than when it was printed; the file is then printed without the
+// cache. It cannot happen for a key that matched, whose import state
+// was the same, unless two of the piece's new imports guessed the same
+// name (registration order then decides), and is handled for safety.
+var errReplay = errors.New("gogen: cached piece's imports replay differently")
+
+// replayImports registers defs in jf, as printing the cached piece did,
+// by rendering a qualified name of each; errReplay if a name differs.
+func (g *generator) replayImports(f *fileNames, jf *jen.File, defs []importDef) error {
+	if len(defs) == 0 {
+		return nil
+	}
+	pf := jen.NewFilePathName(f.importPath, f.pkgName)
+	for _, d := range defs {
+		pf.Add(jen.Qual(d.path, "X"))
+	}
+	_ = pf.Group.RenderWithFile(io.Discard, jf) // only the registration matters
+	now := fileImports(jf)
+	for _, d := range defs {
+		if now[d.path] != d.name {
+			return errReplay
+		}
+	}
+	return nil
+}

@@ -1,0 +1,391 @@
+package compiler
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Tests of the workspace's generate cache (gogen.Cache): an edit reuses
+// the printed Go of every message and enum it did not change, and the
+// result is byte for byte a cold compile's.
+
+// coldGenerate compiles files with no cache.
+func coldGenerate(t *testing.T, files Sources, options string) *CompileResult {
+	t.Helper()
+	res, err := (&Workspace{}).Generate(context.Background(), CompileRequest{Files: files, Options: options})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// sameOutput fails unless a and b hold the same diagnostics and files,
+// byte for byte.
+func sameOutput(t *testing.T, step string, warm, cold *CompileResult) {
+	t.Helper()
+	if len(warm.Diagnostics) != len(cold.Diagnostics) {
+		t.Fatalf("%s: %d diagnostics incrementally, %d cold:\n%v\n%v", step, len(warm.Diagnostics), len(cold.Diagnostics), warm.Diagnostics, cold.Diagnostics)
+	}
+	for i := range warm.Diagnostics {
+		if warm.Diagnostics[i] != cold.Diagnostics[i] {
+			t.Fatalf("%s: diagnostic %d: %+v incrementally, %+v cold", step, i, warm.Diagnostics[i], cold.Diagnostics[i])
+		}
+	}
+	if len(warm.Generated) != len(cold.Generated) {
+		t.Fatalf("%s: %d files incrementally, %d cold", step, len(warm.Generated), len(cold.Generated))
+	}
+	for i, f := range warm.Generated {
+		c := cold.Generated[i]
+		if f.Name != c.Name || f.Content != c.Content {
+			t.Fatalf("%s: %s differs from a cold compile's %s:\n%s", step, f.Name, c.Name, firstDifference(f.Content, c.Content))
+		}
+	}
+}
+
+func firstDifference(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return "line " + strconv.Itoa(i+1) + ":\n  incremental: " + al[i] + "\n  cold:        " + bl[i]
+		}
+	}
+	return "one is a prefix of the other"
+}
+
+// editSequence is a workspace edited step by step: each step replaces or
+// adds files; the edits reach imported files (enum values, required
+// fields, go_package, comments, names) so that a cached piece would be
+// stale if its key missed what it is printed from.
+var editSequence = []struct {
+	name    string
+	files   Sources
+	options string
+}{
+	{"start", Sources{
+		"dep.proto": `syntax = "proto2";
+package dep;
+option go_package = "example.com/dep";
+// Color is a color.
+enum Color { RED = 0; GREEN = 1; }
+message Inner { optional int32 x = 1; }
+`,
+		"main.proto": `syntax = "proto2";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+// M is the main message.
+message M {
+  optional dep.Color color = 1;
+  optional dep.Inner inner = 2;
+  map<string, dep.Inner> byName = 3;
+  oneof o { string s = 4; dep.Inner i = 5; }
+  message Nested { optional dep.Color c = 1 [default = GREEN]; }
+  optional Nested nested = 6;
+}
+message Other { repeated int32 v = 1; }
+enum Local { LOCAL_ZERO = 0; }
+`}, ""},
+	{"comment in the importer", Sources{"main.proto": ""}, ""}, // filled below
+	{"imported enum's first value renamed", Sources{"dep.proto": `syntax = "proto2";
+package dep;
+option go_package = "example.com/dep";
+// Color is a color.
+enum Color { BLUE = 0; GREEN = 1; }
+message Inner { optional int32 x = 1; }
+`}, ""},
+	{"imported message gets a required field", Sources{"dep.proto": `syntax = "proto2";
+package dep;
+option go_package = "example.com/dep";
+// Color is a color.
+enum Color { BLUE = 0; GREEN = 1; }
+message Inner { required int32 x = 1; }
+`}, ""},
+	{"imported file's go_package moves", Sources{"dep.proto": `syntax = "proto2";
+package dep;
+option go_package = "example.com/elsewhere/dep2";
+// Color is a color.
+enum Color { BLUE = 0; GREEN = 1; }
+message Inner { required int32 x = 1; }
+`}, ""},
+	{"options change", nil, "enum_maps=true"},
+	{"field added, message renamed", Sources{"main.proto": `syntax = "proto2";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+import "google/protobuf/timestamp.proto";
+// M is the main message.
+message M {
+  optional dep.Color color = 1;
+  optional dep.Inner inner = 2;
+  map<string, dep.Inner> byName = 3;
+  oneof o { string s = 4; dep.Inner i = 5; }
+  message Nested { optional dep.Color c = 1 [default = GREEN]; }
+  optional Nested nested = 6;
+  optional google.protobuf.Timestamp at = 7;
+}
+message Renamed { repeated int32 v = 1; optional M m = 2; }
+enum Local { LOCAL_ZERO = 0; }
+`}, "enum_maps=true"},
+	{"an unused import (a warning) in the imported file", Sources{"dep.proto": `syntax = "proto2";
+package dep;
+option go_package = "example.com/elsewhere/dep2";
+import "google/protobuf/empty.proto";
+// Color is a color.
+enum Color { BLUE = 0; GREEN = 1; }
+message Inner { required int32 x = 1; }
+`}, "enum_maps=true"},
+	{"the importer edited, the file with a warning reused", Sources{"main.proto": "// a comment at the top\n"}, "enum_maps=true"}, // filled below
+	{"a schema error", Sources{"main.proto": `syntax = "proto2"; message { }`}, ""},
+	{"back to the start", nil, ""}, // filled below
+	{"editions, features", Sources{"main.proto": `edition = "2023";
+package app;
+option go_package = "example.com/app";
+option features.field_presence = IMPLICIT;
+import "dep.proto";
+message M {
+  dep.Color color = 1;
+  string s = 2 [features.field_presence = EXPLICIT];
+  message Nested { int32 y = 1; }
+}
+`}, ""},
+	{"editions, file feature changed", Sources{"main.proto": `edition = "2023";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+message M {
+  dep.Color color = 1;
+  string s = 2 [features.field_presence = EXPLICIT];
+  message Nested { int32 y = 1; }
+}
+`}, ""},
+	{"proto3, same names", Sources{"main.proto": `syntax = "proto3";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+message M {
+  dep.Color color = 1;
+  string s = 2;
+  message Nested { int32 y = 1; }
+}
+`}, ""},
+}
+
+func init() {
+	start := editSequence[0].files
+	editSequence[1].files = Sources{"main.proto": strings.Replace(start["main.proto"], "// M is the main message.", "// M is the main message, edited.", 1)}
+	editSequence[len(editSequence)-4].files = start
+	for i, step := range editSequence {
+		if strings.HasPrefix(step.name, "the importer edited") {
+			editSequence[i].files = Sources{"main.proto": "// a comment at the top\n" + editSequence[i-2].files["main.proto"]}
+		}
+	}
+}
+
+// TestCacheMatchesCold compiles editSequence, then every testdata case,
+// then googleapis files with edits, in one Workspace (so with its cache)
+// and each step cold, and compares every byte of the output.
+func TestCacheMatchesCold(t *testing.T) {
+	w := &Workspace{}
+	files := Sources{}
+	for _, step := range editSequence {
+		for k, v := range step.files {
+			files[k] = v
+		}
+		cp := Sources{}
+		for k, v := range files {
+			cp[k] = v
+		}
+		warm, err := w.Generate(context.Background(), CompileRequest{Files: cp, Options: step.options})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameOutput(t, step.name, warm, coldGenerate(t, cp, step.options))
+	}
+	if w.gen.Hits == 0 || w.link.Hits == 0 {
+		t.Errorf("the edit sequence reused %d pieces and %d linked files, want some of each", w.gen.Hits, w.link.Hits)
+	}
+
+	// Every case of testdata/cases, one after the other and then each
+	// with its first message's comment changed.
+	cases, _ := filepath.Glob("../testdata/cases/*.proto")
+	sort.Strings(cases)
+	for _, c := range cases {
+		b, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range []string{string(b), string(b) + "\n// trailing\n", strings.Replace(string(b), "message ", "// edited\nmessage ", 1)} {
+			src := Sources{filepath.Base(c): text}
+			warm, err := w.Generate(context.Background(), CompileRequest{Files: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutput(t, c, warm, coldGenerate(t, src, ""))
+		}
+	}
+}
+
+// TestCacheMatchesColdGoogleAPIs edits storage.proto and dlp.proto (in
+// ../shared/corpus) the ways a person does and compares each compile
+// with a cold one.
+func TestCacheMatchesColdGoogleAPIs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	root := filepath.Join("..", "..", "shared", "corpus", "googleapis")
+	read := func(p string) string {
+		b, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Skipf("no ../shared/corpus (%v): skipping the googleapis edits", err)
+		}
+		return string(b)
+	}
+	storage, dlp := read("google/privacy/dlp/v2/storage.proto"), read("google/privacy/dlp/v2/dlp.proto")
+	const sp, dp = "google/privacy/dlp/v2/storage.proto", "google/privacy/dlp/v2/dlp.proto"
+	w := &Workspace{}
+	steps := []struct {
+		name  string
+		files Sources
+	}{
+		{"both", Sources{sp: storage, dp: dlp}},
+		{"comment appended to dlp", Sources{sp: storage, dp: dlp + "// edit\n"}},
+		{"field added to a storage message dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "message InfoType {\n  int64 added_field = 99;\n", 1), dp: dlp}},
+		{"storage enum value renamed", Sources{sp: strings.Replace(storage, "LIKELIHOOD_UNSPECIFIED = 0;", "LIKELIHOOD_UNKNOWN = 0;", 1), dp: dlp}},
+		{"back", Sources{sp: storage, dp: dlp}},
+	}
+	for _, s := range steps {
+		warm, err := w.Generate(context.Background(), CompileRequest{Files: s.files})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warm.Generated) == 0 {
+			t.Fatalf("%s: no output: %v", s.name, warm.Diagnostics)
+		}
+		sameOutput(t, s.name, warm, coldGenerate(t, s.files, ""))
+	}
+}
+
+// TestCacheBoundedAndKeyed checks that an edit to an imported file
+// reprints its importers' pieces that use it, that unchanged pieces are
+// reused, and that the cache holds no more than the pieces of the last
+// two compiles.
+func TestCacheBoundedAndKeyed(t *testing.T) {
+	w := &Workspace{}
+	gen := func(files Sources) (*CompileResult, int, int) {
+		h, m := w.gen.Hits, w.gen.Misses
+		res, err := w.Generate(context.Background(), CompileRequest{Files: files})
+		if err != nil || len(res.Generated) == 0 {
+			t.Fatalf("%v %v", err, res.Diagnostics)
+		}
+		return res, w.gen.Hits - h, w.gen.Misses - m
+	}
+	start := editSequence[0].files
+	_, hits, misses := gen(start)
+	if hits != 0 || misses == 0 {
+		t.Fatalf("first compile: %d hits, %d misses", hits, misses)
+	}
+	total := misses
+	// The same sources: every piece reused.
+	if _, hits, misses = gen(start); misses != 0 || hits != total {
+		t.Fatalf("unchanged sources: %d hits, %d misses, want %d, 0", hits, misses, total)
+	}
+	// An edit to dep.proto's Color: dep's enum and main's M use it and
+	// are printed again, M with every message nested in it (Nested and
+	// the map entry ByNameEntry: pieces are keyed by their top-level
+	// type); dep.Inner, main's Other and Local are not.
+	edited := Sources{"main.proto": start["main.proto"], "dep.proto": strings.Replace(start["dep.proto"], "RED = 0", "CRIMSON = 0", 1)}
+	res, hits, misses := gen(edited)
+	if misses != 4 || hits != total-4 {
+		t.Errorf("edit of an imported enum: %d hits, %d misses, want %d, 4 (dep.Color, app.M, app.M.Nested, app.M.ByNameEntry)", hits, misses, total-4)
+	}
+	var app string
+	for _, f := range res.Generated {
+		if strings.Contains(f.Name, "main") {
+			app = f.Content
+		}
+	}
+	if !strings.Contains(app, "Color_CRIMSON") {
+		t.Errorf("main's Go does not use the renamed enum value:\n%s", app)
+	}
+	// Linked files: dep.proto changed, so it and main.proto, which
+	// imports it, were linked again; now an edit of main.proto alone
+	// reuses dep.proto.
+	lh, lm := w.link.Hits, w.link.Misses
+	gen(Sources{"main.proto": start["main.proto"] + "// edit\n", "dep.proto": edited["dep.proto"]})
+	if hits, misses := w.link.Hits-lh, w.link.Misses-lm; hits != 1 || misses != 1 {
+		t.Errorf("edit of the importer: %d linked files reused, %d linked again, want 1 (dep.proto), 1 (main.proto)", hits, misses)
+	}
+	lh, lm = w.link.Hits, w.link.Misses
+	gen(Sources{"main.proto": start["main.proto"] + "// edit\n", "dep.proto": edited["dep.proto"] + "// edit\n"})
+	if hits, misses := w.link.Hits-lh, w.link.Misses-lm; hits != 0 || misses != 2 {
+		t.Errorf("edit of the imported file: %d linked files reused, %d linked again, want 0, 2 (its importer too)", hits, misses)
+	}
+
+	// Bounded: after many different compiles, at most two compiles'
+	// pieces are held.
+	for i := 0; i < 20; i++ {
+		src := Sources{"x.proto": "syntax = \"proto3\"; package p" + strconv.Itoa(i) + "; message A { int32 a = 1; } message B { string b = 1; } enum E { E_ZERO = 0; }"}
+		gen(src)
+	}
+	if n := w.gen.Len(); n > 6 {
+		t.Errorf("the cache holds %d pieces after compiles of 3 pieces each, want at most 6 (the last two compiles')", n)
+	}
+}
+
+// TestCacheKeepsStoppedWork checks that a generation stopped by a limit
+// (the page's time limit) keeps the pieces it printed, so that trying
+// again continues where it stopped and ends with a cold compile's bytes.
+func TestCacheKeepsStoppedWork(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage big;\n")
+	for i := 0; i < 120; i++ {
+		b.WriteString("// M" + strconv.Itoa(i) + " is a message.\nmessage M" + strconv.Itoa(i) + " { string a = 1; repeated int64 b = 2; map<string, M0> c = 3; }\n")
+	}
+	src := Sources{"big.proto": b.String()}
+	fe := Compile(context.Background(), Request{Sources: src, NoGenerate: true})
+	if fe.HasErrors() {
+		t.Fatal(fe.Diagnostics)
+	}
+	var cache GenerateCache
+	tries := 0
+	var out []File
+	for {
+		tries++
+		if tries > 20 {
+			t.Fatal("no end after 20 tries")
+		}
+		misses := cache.Misses
+		files, ds := generate(fe.Files, Options{}, &cache, nil, func(int) error {
+			if cache.Misses-misses >= 50 {
+				return &Error{Kind: KindLimit, Limit: LimitDeadline, Message: "stopped"}
+			}
+			return nil
+		})
+		if len(ds) == 0 {
+			out = files
+			break
+		}
+		if len(ds) != 1 || ds[0].Limit != LimitDeadline {
+			t.Fatalf("try %d: %v", tries, ds)
+		}
+	}
+	// 240 pieces (each message and its map entry) and the resolver: at
+	// most 50 new ones a try.
+	if tries < 5 {
+		t.Errorf("%d tries; want at least 5 for 240 pieces at 50 a try", tries)
+	}
+	cold := Compile(context.Background(), Request{Sources: src})
+	if len(cold.Generated) != len(out) {
+		t.Fatalf("%d files, cold %d", len(out), len(cold.Generated))
+	}
+	for i := range out {
+		if out[i] != cold.Generated[i] {
+			t.Fatalf("%s differs from a cold compile's:\n%s", out[i].Name, firstDifference(out[i].Content, cold.Generated[i].Content))
+		}
+	}
+}
