@@ -1,6 +1,9 @@
 package wire
 
-import "unsafe"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 // A Decoder carries the allocation state of one top-level Unmarshal down
 // through the nested messages it decodes, so that many small values share a
@@ -141,6 +144,69 @@ func (d *Decoder) String(b []byte) string {
 	d.text = t[len(b):]
 	copy(t, b)
 	return unsafe.String(unsafe.SliceData(t), len(b))
+}
+
+// ConsumeString decodes a LEN value from the front of b, as [ConsumeBytes]
+// does, and returns its contents as a string copied as [Decoder.String]
+// copies it, with n, the bytes consumed (length prefix and contents); n < 0
+// is an error code for [ErrorAt]. It is ConsumeBytes and String in one
+// call; generated Unmarshal decodes string fields whose UTF-8 is not
+// checked with it (proto2, editions utf8_validation = NONE).
+func (d *Decoder) ConsumeString(b []byte) (s string, n int) {
+	// ConsumeBytes and String written out: neither inlines here.
+	var m uint64
+	if len(b) > 0 && b[0] < 0x80 {
+		m, n = uint64(b[0]), 1
+	} else if m, n = consumeVarintSlow(b); n < 0 {
+		return "", n
+	}
+	// As ConsumeBytes: compare as uint64 before converting.
+	if m > uint64(len(b)-n) {
+		return "", errCodeLength
+	}
+	end := n + int(m)
+	v := b[n:end]
+	if len(v) == 0 {
+		return "", end
+	}
+	t := d.text
+	if len(v) > len(t) {
+		return d.stringSlow(v), end
+	}
+	d.text = t[len(v):]
+	copy(t, v)
+	return unsafe.String(unsafe.SliceData(t), len(v)), end
+}
+
+// ConsumeValidString is [Decoder.ConsumeString] for a string that must be
+// valid UTF-8 (proto3, editions utf8_validation = VERIFY): contents that
+// are not fail with an error code that [StringErrorAt] turns into the
+// [UTF8Error] of the field; nothing is copied then.
+func (d *Decoder) ConsumeValidString(b []byte) (s string, n int) {
+	var m uint64
+	if len(b) > 0 && b[0] < 0x80 {
+		m, n = uint64(b[0]), 1
+	} else if m, n = consumeVarintSlow(b); n < 0 {
+		return "", n
+	}
+	if m > uint64(len(b)-n) {
+		return "", errCodeLength
+	}
+	end := n + int(m)
+	v := b[n:end]
+	if len(v) == 0 {
+		return "", end
+	}
+	if !isASCII(v) && !utf8.Valid(v) {
+		return "", errCodeUTF8
+	}
+	t := d.text
+	if len(v) > len(t) {
+		return d.stringSlow(v), end
+	}
+	d.text = t[len(v):]
+	copy(t, v)
+	return unsafe.String(unsafe.SliceData(t), len(v)), end
 }
 
 // stringSlow is String for a b longer than the rest of the current block:

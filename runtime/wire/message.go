@@ -144,6 +144,17 @@ func UTF8Error(offset int, field string) error {
 	return &Error{Offset: offset, Err: ErrUTF8, Detail: field}
 }
 
+// StringErrorAt is [ErrorAt] for code, a negative n returned by
+// [Decoder.ConsumeValidString] for the string field named field (its full
+// name, as for UTF8Error): invalid UTF-8 is the field's [UTF8Error] at
+// offset, any other code ErrorAt(offset, code).
+func StringErrorAt(offset int, code int, field string) error {
+	if code == errCodeUTF8 {
+		return UTF8Error(offset, field)
+	}
+	return ErrorAt(offset, code)
+}
+
 // NestIndex is [Nest] for an error from element i of the repeated field
 // named field, found without an input offset (by Marshal or by a
 // required-field check): the path gains "field[i]".

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Type is a wire type, the low 3 bits of a tag. It says how to find the end
@@ -556,6 +557,24 @@ func PutBytesRev(b []byte, i int, v []byte) int {
 // PutStringRev writes v as a LEN value ending just before b[i] (its bytes,
 // and in front of them its length) and returns the index of its first byte.
 func PutStringRev(b []byte, i int, v string) int {
+	i -= copy(b[i-len(v):i], v)
+	return PutVarintRev(b, i, uint64(len(v)))
+}
+
+// PutValidStringRev is [PutStringRev] for a string that must be valid UTF-8
+// (proto3, editions utf8_validation = VERIFY): it returns -1, writing
+// nothing, when v is not valid UTF-8. Generated Marshal writes such strings
+// with it, checking and writing in one call.
+func PutValidStringRev(b []byte, i int, v string) int {
+	// The ASCII test of 8 to 16 bytes (most short text), two overlapping
+	// 8-byte loads, is written out here: as a function it does not inline.
+	if n := len(v); n >= 8 && n <= 16 {
+		if (load64(v)|load64(v[n-8:]))&0x8080808080808080 != 0 && !utf8.ValidString(v) {
+			return -1
+		}
+	} else if !isASCII(v) && !utf8.ValidString(v) {
+		return -1
+	}
 	i -= copy(b[i-len(v):i], v)
 	return PutVarintRev(b, i, uint64(len(v)))
 }

@@ -165,10 +165,9 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 			i = wire.PutVarintRev(b, i, uint64(n))
 			i--
 			b[i] = 0x12
-			if !wire.ValidString(key) {
+			if i = wire.PutValidStringRev(b, i, key); i < 0 {
 				return 0, wire.UTF8Error(-1, "google.protobuf.Struct.FieldsEntry.key")
 			}
-			i = wire.PutStringRev(b, i, key)
 			i--
 			b[i] = 0xa
 			i = wire.PutVarintRev(b, i, uint64(j-i))
@@ -238,15 +237,12 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				}
 				j += n
 				if knum == 1 && ktyp == wire.BytesType {
-					x, n := wire.ConsumeBytes(p[j:])
+					x, n := d.ConsumeValidString(p[j:])
 					if n < 0 {
-						return 0, wire.ErrorAt(off+j, n)
-					}
-					if !wire.ValidUTF8(x) {
-						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
+						return 0, wire.StringErrorAt(off+j, n, "google.protobuf.Struct.FieldsEntry.key")
 					}
 					j += n
-					key = d.String(x)
+					key = x
 					continue
 				}
 				if knum == 2 && ktyp == wire.BytesType {
@@ -569,10 +565,9 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x20
 	}
 	if x, ok := m.Kind.(*Value_StringValue); ok && x != nil {
-		if !wire.ValidString(x.StringValue) {
+		if i = wire.PutValidStringRev(b, i, x.StringValue); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Value.string_value")
 		}
-		i = wire.PutStringRev(b, i, x.StringValue)
 		i--
 		b[i] = 0x1a
 	}
@@ -654,15 +649,12 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Value.string_value")
 			}
 			i += n
-			m.Kind = &Value_StringValue{StringValue: d.String(x)}
+			m.Kind = &Value_StringValue{StringValue: x}
 			continue
 		case 4:
 			if typ != wire.VarintType {
