@@ -1000,14 +1000,25 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		valRead = append(valRead, advance("j"), jen.Id("val").Op("=").Add(vx))
 	}
 	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
-		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
-		jen.Id("j").Op("+=").Id("n"),
+		// The entry's tags are one byte (fields 1 and 2): decoded inline,
+		// as in the message loop (wire types 6 and 7 fail in
+		// ConsumeFieldValue below).
+		jen.Var().Id("knum").Int32(),
+		jen.Var().Id("ktyp").Add(rt("Type")),
+		jen.If(jen.Id("c").Op(":=").Id("p").Index(jen.Id("j")).Op(";").Id("c").Op("<").Lit(0x80).Op("&&").Id("c").Op(">=").Lit(8)).Block(
+			jen.List(jen.Id("knum"), jen.Id("ktyp")).Op("=").List(jen.Int32().Call(jen.Id("c").Op(">>").Lit(3)), rt("Type").Call(jen.Id("c").Op("&").Lit(7))),
+			jen.Id("j").Op("++"),
+		).Else().Block(
+			jen.Var().Id("n").Int(),
+			jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op("=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+			jen.Id("j").Op("+=").Id("n"),
+		),
 		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wirekind.Of(k.Kind())]))).Block(
 			append(keyRead, jen.Continue())...),
 		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wirekind.Of(v.Kind())]))).Block(
 			append(valRead, jen.Continue())...),
-		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), rt("MaxUnknownGroupDepth")),
+		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), rt("MaxUnknownGroupDepth")),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 	)

@@ -40,10 +40,11 @@ type Decoder struct {
 	float32s slab[float32]
 	float64s slab[float64]
 	strings  slab[string]
-	// text is the unused rest of the current text block, textLast the
-	// block's size (0 before the first).
+	// text is the current text block (nil before the first), textUsed
+	// its bytes handed out. As in slab, an index, not a re-slice: handing
+	// out a string writes no pointer into the Decoder.
 	text     []byte
-	textLast int
+	textUsed int
 	// msgs holds a *slab[T] per message type handed out by [New] after
 	// the first message.
 	msgs    [maxMsgTypes]any
@@ -71,23 +72,26 @@ const (
 )
 
 // slab hands out pointers to values of type T from shared backing arrays of
-// first, 2*first, ... up to max values.
+// first, 2*first, ... up to max values. It counts the values handed out
+// rather than re-slicing, so that handing one out writes no pointer (a
+// slab of [New] lives on the heap, where a pointer write costs a write
+// barrier while the garbage collector marks).
 type slab[T any] struct {
-	free []T // the unused rest of the current array
-	last int // length of the current array, 0 before the first
+	buf  []T // the current array (nil before the first)
+	used int // values of buf handed out
 }
 
 func (s *slab[T]) next(first, max int) *T {
-	if len(s.free) == 0 {
-		n := min(2*s.last, max)
-		if s.last == 0 {
+	if s.used == len(s.buf) {
+		n := min(2*len(s.buf), max)
+		if len(s.buf) == 0 {
 			n = first
 		}
-		s.free = make([]T, n)
-		s.last = n
+		s.buf = make([]T, n)
+		s.used = 0
 	}
-	p := &s.free[0]
-	s.free = s.free[1:]
+	p := &s.buf[s.used]
+	s.used++
 	return p
 }
 
@@ -137,11 +141,11 @@ func (d *Decoder) String(b []byte) string {
 		return "" // no pointer into a block
 	}
 	// The common case: b fits the rest of the current block.
-	t := d.text
+	t := d.text[d.textUsed:]
 	if len(b) > len(t) {
 		return d.stringSlow(b)
 	}
-	d.text = t[len(b):]
+	d.textUsed += len(b)
 	copy(t, b)
 	return unsafe.String(unsafe.SliceData(t), len(b))
 }
@@ -169,11 +173,11 @@ func (d *Decoder) ConsumeString(b []byte) (s string, n int) {
 	if len(v) == 0 {
 		return "", end
 	}
-	t := d.text
+	t := d.text[d.textUsed:]
 	if len(v) > len(t) {
 		return d.stringSlow(v), end
 	}
-	d.text = t[len(v):]
+	d.textUsed += len(v)
 	copy(t, v)
 	return unsafe.String(unsafe.SliceData(t), len(v)), end
 }
@@ -200,11 +204,11 @@ func (d *Decoder) ConsumeValidString(b []byte) (s string, n int) {
 	if !isASCII(v) && !utf8.Valid(v) {
 		return "", errCodeUTF8
 	}
-	t := d.text
+	t := d.text[d.textUsed:]
 	if len(v) > len(t) {
 		return d.stringSlow(v), end
 	}
-	d.text = t[len(v):]
+	d.textUsed += len(v)
 	copy(t, v)
 	return unsafe.String(unsafe.SliceData(t), len(v)), end
 }
@@ -218,14 +222,13 @@ func (d *Decoder) stringSlow(b []byte) string {
 	if n > MaxSharedString {
 		return string(b)
 	}
-	size := min(2*d.textLast, MaxTextSlab)
-	if d.textLast == 0 {
+	size := min(2*len(d.text), MaxTextSlab)
+	if len(d.text) == 0 {
 		size = 256
 	}
 	d.text = make([]byte, size)
-	d.textLast = size
+	d.textUsed = n
 	t := d.text[:n:n]
-	d.text = d.text[n:]
 	copy(t, b)
 	return unsafe.String(&t[0], n)
 }

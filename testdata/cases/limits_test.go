@@ -178,6 +178,8 @@ func TestC91TwoByteTags(t *testing.T) {
 		{"88 01 05", "88 01 05"},
 		{"8a 01 02 c3 28", "8a 01 02 c3 28"},
 		{"92 01 02 68 69", "92 01 02 68 69"},
+		{"1a 06 8a 00 01 61 10 07", "1a 05 0a 01 61 10 07"},
+		{"1a 04 18 01 10 07", "1a 04 0a 00 10 07"},
 	} {
 		roundTrip(t, &c91.Two{}, c.in, c.want)
 	}
@@ -194,6 +196,10 @@ func TestC91TwoByteTags(t *testing.T) {
 		{"80 01", wire.ErrTruncated},
 		{"86 01 00", wire.ErrWireType},
 		{"84 01", wire.ErrWireType},
+		{"1a 02 0f 00", wire.ErrWireType},
+		{"1a 02 00 01", wire.ErrFieldNumber},
+		{"1a 01 80", wire.ErrTruncated},
+		{"1a 04 0a 01 61 98", wire.ErrTruncated},
 	} {
 		if err := new(c91.Two).Unmarshal(unhex(t, c.in)); !errors.Is(err, c.err) {
 			t.Errorf("%s: %v, want %v", c.in, err, c.err)

@@ -231,11 +231,19 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			var val *Value
 			var verr error
 			for j := 0; j < len(p); {
-				knum, ktyp, n := wire.ConsumeTag(p[j:])
-				if n < 0 {
-					return 0, wire.ErrorAt(off+j, n)
+				var knum int32
+				var ktyp wire.Type
+				if c := p[j]; c < 128 && c >= 8 {
+					knum, ktyp = int32(c>>3), wire.Type(c&7)
+					j++
+				} else {
+					var n int
+					knum, ktyp, n = wire.ConsumeTag(p[j:])
+					if n < 0 {
+						return 0, wire.ErrorAt(off+j, n)
+					}
+					j += n
 				}
-				j += n
 				if knum == 1 && ktyp == wire.BytesType {
 					x, n := d.ConsumeValidString(p[j:])
 					if n < 0 {
@@ -259,7 +267,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					j += n
 					continue
 				}
-				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], wire.MaxUnknownGroupDepth)
+				n := wire.ConsumeFieldValue(knum, ktyp, p[j:], wire.MaxUnknownGroupDepth)
 				if n < 0 {
 					return 0, wire.ErrorAt(off+j, n)
 				}
