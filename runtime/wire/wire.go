@@ -200,8 +200,11 @@ func SizeVarint(v uint64) int {
 	// every length): one bit-scan instruction, a multiply-add and a shift,
 	// no branches, no table. The trick is C++ protobuf's, by way of
 	// protowire. v|1 makes 0 count as one bit and spares the compiler its
-	// zero-input fix-up.
-	return int(9*uint32(bits.Len64(v|1))+64) / 64
+	// zero-input fix-up. In uint, with a shift: bits.Len64 is the bit
+	// scan plus one, which the compiler folds with the multiply-add into
+	// one LEA (9*scan+73), where a uint32 product costs a zero-extension
+	// and a signed division its sign fix-up.
+	return int((9*uint(bits.Len64(v|1)) + 64) >> 6)
 }
 
 // AppendVarint appends the varint encoding of v to b.
