@@ -135,7 +135,9 @@ func (d *Decoder) StringPtr(v string) *string { return d.strings.new(v) }
 // string; a block's bytes are written once, when a string is carved out,
 // and never again, which is what a string's immutability asks. A string
 // kept alive keeps its block alive (at most MaxTextSlab bytes). Generated
-// code decodes string fields, elements, map keys and values with String.
+// code decodes string fields, elements, map keys and values with
+// [Decoder.ConsumeString] and [Decoder.ConsumeValidString], which copy as
+// String does.
 func (d *Decoder) String(b []byte) string {
 	if len(b) == 0 {
 		return "" // no pointer into a block

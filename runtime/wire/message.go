@@ -227,14 +227,16 @@ func CountVarints(b []byte) int {
 // ValidString reports whether s is valid UTF-8, as utf8.ValidString does,
 // about twice as fast for ASCII text: it ORs s together 16 bytes at a time
 // and calls utf8.ValidString only when some byte has its high bit set.
-// Generated Marshal calls it on the strings that must be valid UTF-8
-// (proto3, editions utf8_validation = VERIFY).
+// Generated Marshal checks the strings that must be valid UTF-8 (proto3,
+// editions utf8_validation = VERIFY) the same way, inside
+// [PutValidStringRev].
 func ValidString(s string) bool {
 	return isASCII(s) || utf8.ValidString(s)
 }
 
 // ValidUTF8 is ValidString for a byte slice (utf8.Valid); generated
-// Unmarshal calls it on the same strings as they are read.
+// Unmarshal checks the same strings this way as they are read, inside
+// [Decoder.ConsumeValidString].
 func ValidUTF8(b []byte) bool {
 	return isASCII(b) || utf8.Valid(b)
 }
