@@ -162,17 +162,16 @@ func putTag(num protoreflect.FieldNumber, wt wire.Type) []jen.Code {
 func putValue(fd protoreflect.FieldDescriptor, v jen.Code, nest jen.Code) []jen.Code {
 	switch fd.Kind() {
 	case protoreflect.StringKind:
-		put := jen.Id("i").Op("=").Add(rt("PutStringRev")).Call(jen.Id("b"), jen.Id("i"), v)
 		if validatesUTF8(fd) {
 			// As protobuf-go's Marshal: a string that must be valid UTF-8
-			// on the wire is checked when written, not only when read.
+			// on the wire is checked when written, not only when read (in
+			// the same call: PutValidStringRev returns -1 for invalid).
 			return []jen.Code{
-				jen.If(jen.Op("!").Add(rt("ValidString")).Call(v)).Block(
+				jen.If(jen.Id("i").Op("=").Add(rt("PutValidStringRev")).Call(jen.Id("b"), jen.Id("i"), v).Op(";").Id("i").Op("<").Lit(0)).Block(
 					fail(rt("UTF8Error").Call(jen.Lit(-1), jen.Lit(string(fd.FullName()))))),
-				put,
 			}
 		}
-		return []jen.Code{put}
+		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutStringRev")).Call(jen.Id("b"), jen.Id("i"), v)}
 	case protoreflect.BytesKind:
 		return []jen.Code{jen.Id("i").Op("=").Add(rt("PutBytesRev")).Call(jen.Id("b"), jen.Id("i"), v)}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
@@ -616,6 +615,22 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	for _, fn := range sortedFields(mn) {
 		cases = append(cases, jen.Case(jen.Lit(int(fn.desc.Number()))).Block(g.unmarshalField(fn)...))
 	}
+	// A message with fields numbered 16 to 2047 decodes their two-byte
+	// tags inline too: a second byte of 1 to 0x7f makes a field number of
+	// 16 to 2047, always valid (0 would be an overlong one-byte tag, left
+	// to ConsumeTag).
+	twoByteTag := jen.Null()
+	for _, fn := range mn.fields {
+		if n := fn.desc.Number(); n >= 16 && n <= 2047 {
+			twoByteTag = jen.Else().If(jen.Id("c").Op(">=").Lit(0x80).Op("&&").Id("i").Op("+").Lit(1).Op("<").Len(jen.Id("b")).Op("&&").Id("b").Index(jen.Id("i").Op("+").Lit(1)).Op("-").Lit(1).Op("<").Lit(0x7f)).Block(
+				jen.List(jen.Id("num"), jen.Id("typ")).Op("=").List(
+					jen.Int32().Call(jen.Id("b").Index(jen.Id("i").Op("+").Lit(1))).Op("<<").Lit(4).Op("|").Int32().Call(jen.Id("c").Op("&").Lit(0x7f)).Op(">>").Lit(3),
+					rt("Type").Call(jen.Id("c").Op("&").Lit(7))),
+				jen.Id("i").Op("+=").Lit(2),
+			)
+			break
+		}
+	}
 	loop := []jen.Code{
 		jen.Id("start").Op(":=").Id("i"),
 		jen.Var().Id("num").Int32(),
@@ -626,7 +641,7 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Id("c").Op(":=").Id("b").Index(jen.Id("i")).Op(";").Id("c").Op("<").Lit(0x80).Op("&&").Id("c").Op(">=").Lit(8)).Block(
 			jen.List(jen.Id("num"), jen.Id("typ")).Op("=").List(jen.Int32().Call(jen.Id("c").Op(">>").Lit(3)), rt("Type").Call(jen.Id("c").Op("&").Lit(7))),
 			jen.Id("i").Op("++"),
-		).Else().Block(
+		).Add(twoByteTag).Else().Block(
 			jen.Var().Id("n").Int(),
 			jen.List(jen.Id("num"), jen.Id("typ"), jen.Id("n")).Op("=").Add(rt("ConsumeTag")).Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
 			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
@@ -734,9 +749,28 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, buf, pos string, ba
 		}
 		return jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(off, jen.Id("n"))))
 	}
+	if fd.Kind() == protoreflect.StringKind {
+		// One call reads the length, checks the bytes (when they must be
+		// UTF-8) and copies them (see wire.Decoder.ConsumeString).
+		off := jen.Id(pos)
+		if base != nil {
+			off = jen.Add(base).Op("+").Id(pos)
+		}
+		read := jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Id("d")
+		if validatesUTF8(fd) {
+			return []jen.Code{
+				read.Dot("ConsumeValidString").Call(jen.Id(buf).Index(jen.Id(pos), jen.Empty())),
+				jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("StringErrorAt").Call(off, jen.Id("n"), jen.Lit(string(fd.FullName()))))),
+			}, jen.Id("x")
+		}
+		return []jen.Code{
+			read.Dot("ConsumeString").Call(jen.Id(buf).Index(jen.Id(pos), jen.Empty())),
+			errAt(),
+		}, jen.Id("x")
+	}
 	var fn string
 	switch fd.Kind() {
-	case protoreflect.StringKind, protoreflect.BytesKind:
+	case protoreflect.BytesKind:
 		fn = "ConsumeBytes"
 	default:
 		switch wirekind.Of(fd.Kind()) {
@@ -753,18 +787,7 @@ func (g *generator) consume(fd protoreflect.FieldDescriptor, buf, pos string, ba
 		jen.List(jen.Id(raw), jen.Id("n")).Op(":=").Add(rt(fn)).Call(jen.Id(buf).Index(jen.Id(pos), jen.Empty())),
 		errAt(),
 	}
-	switch fd.Kind() {
-	case protoreflect.StringKind:
-		if validatesUTF8(fd) {
-			off := jen.Id(pos)
-			if base != nil {
-				off = jen.Add(base).Op("+").Id(pos)
-			}
-			out = append(out, jen.If(jen.Op("!").Add(rt("ValidUTF8")).Call(jen.Id(raw))).Block(
-				fail(rt("UTF8Error").Call(off, jen.Lit(string(fd.FullName()))))))
-		}
-		return out, jen.Id("d").Dot("String").Call(jen.Id(raw))
-	case protoreflect.BytesKind:
+	if fd.Kind() == protoreflect.BytesKind {
 		return out, jen.Append(jen.Index().Byte().Values(), jen.Id(raw).Op("..."))
 	}
 	return out, g.fromWire(fd, jen.Id(raw))
@@ -977,14 +1000,25 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		valRead = append(valRead, advance("j"), jen.Id("val").Op("=").Add(vx))
 	}
 	entryLoop := jen.For(jen.Id("j").Op(":=").Lit(0), jen.Id("j").Op("<").Len(jen.Id("p")), jen.Empty()).Block(
-		jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op(":=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
-		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
-		jen.Id("j").Op("+=").Id("n"),
+		// The entry's tags are one byte (fields 1 and 2): decoded inline,
+		// as in the message loop (wire types 6 and 7 fail in
+		// ConsumeFieldValue below).
+		jen.Var().Id("knum").Int32(),
+		jen.Var().Id("ktyp").Add(rt("Type")),
+		jen.If(jen.Id("c").Op(":=").Id("p").Index(jen.Id("j")).Op(";").Id("c").Op("<").Lit(0x80).Op("&&").Id("c").Op(">=").Lit(8)).Block(
+			jen.List(jen.Id("knum"), jen.Id("ktyp")).Op("=").List(jen.Int32().Call(jen.Id("c").Op(">>").Lit(3)), rt("Type").Call(jen.Id("c").Op("&").Lit(7))),
+			jen.Id("j").Op("++"),
+		).Else().Block(
+			jen.Var().Id("n").Int(),
+			jen.List(jen.Id("knum"), jen.Id("ktyp"), jen.Id("n")).Op("=").Add(rt("ConsumeTag")).Call(jen.Id("p").Index(jen.Id("j"), jen.Empty())),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
+			jen.Id("j").Op("+=").Id("n"),
+		),
 		jen.If(jen.Id("knum").Op("==").Lit(1).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wirekind.Of(k.Kind())]))).Block(
 			append(keyRead, jen.Continue())...),
 		jen.If(jen.Id("knum").Op("==").Lit(2).Op("&&").Id("ktyp").Op("==").Add(rt(wireTypeNames[wirekind.Of(v.Kind())]))).Block(
 			append(valRead, jen.Continue())...),
-		jen.Id("n").Op("=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), rt("MaxUnknownGroupDepth")),
+		jen.Id("n").Op(":=").Add(rt("ConsumeFieldValue")).Call(jen.Id("knum"), jen.Id("ktyp"), jen.Id("p").Index(jen.Id("j"), jen.Empty()), rt("MaxUnknownGroupDepth")),
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("off").Op("+").Id("j"), jen.Id("n")))),
 		jen.Id("j").Op("+=").Id("n"),
 	)

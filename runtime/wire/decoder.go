@@ -1,6 +1,9 @@
 package wire
 
-import "unsafe"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 // A Decoder carries the allocation state of one top-level Unmarshal down
 // through the nested messages it decodes, so that many small values share a
@@ -37,10 +40,11 @@ type Decoder struct {
 	float32s slab[float32]
 	float64s slab[float64]
 	strings  slab[string]
-	// text is the unused rest of the current text block, textLast the
-	// block's size (0 before the first).
+	// text is the current text block (nil before the first), textUsed
+	// its bytes handed out. As in slab, an index, not a re-slice: handing
+	// out a string writes no pointer into the Decoder.
 	text     []byte
-	textLast int
+	textUsed int
 	// msgs holds a *slab[T] per message type handed out by [New] after
 	// the first message.
 	msgs    [maxMsgTypes]any
@@ -68,23 +72,26 @@ const (
 )
 
 // slab hands out pointers to values of type T from shared backing arrays of
-// first, 2*first, ... up to max values.
+// first, 2*first, ... up to max values. It counts the values handed out
+// rather than re-slicing, so that handing one out writes no pointer (a
+// slab of [New] lives on the heap, where a pointer write costs a write
+// barrier while the garbage collector marks).
 type slab[T any] struct {
-	free []T // the unused rest of the current array
-	last int // length of the current array, 0 before the first
+	buf  []T // the current array (nil before the first)
+	used int // values of buf handed out
 }
 
 func (s *slab[T]) next(first, max int) *T {
-	if len(s.free) == 0 {
-		n := min(2*s.last, max)
-		if s.last == 0 {
+	if s.used == len(s.buf) {
+		n := min(2*len(s.buf), max)
+		if len(s.buf) == 0 {
 			n = first
 		}
-		s.free = make([]T, n)
-		s.last = n
+		s.buf = make([]T, n)
+		s.used = 0
 	}
-	p := &s.free[0]
-	s.free = s.free[1:]
+	p := &s.buf[s.used]
+	s.used++
 	return p
 }
 
@@ -128,19 +135,84 @@ func (d *Decoder) StringPtr(v string) *string { return d.strings.new(v) }
 // string; a block's bytes are written once, when a string is carved out,
 // and never again, which is what a string's immutability asks. A string
 // kept alive keeps its block alive (at most MaxTextSlab bytes). Generated
-// code decodes string fields, elements, map keys and values with String.
+// code decodes string fields, elements, map keys and values with
+// [Decoder.ConsumeString] and [Decoder.ConsumeValidString], which copy as
+// String does.
 func (d *Decoder) String(b []byte) string {
 	if len(b) == 0 {
 		return "" // no pointer into a block
 	}
 	// The common case: b fits the rest of the current block.
-	t := d.text
+	t := d.text[d.textUsed:]
 	if len(b) > len(t) {
 		return d.stringSlow(b)
 	}
-	d.text = t[len(b):]
+	d.textUsed += len(b)
 	copy(t, b)
 	return unsafe.String(unsafe.SliceData(t), len(b))
+}
+
+// ConsumeString decodes a LEN value from the front of b, as [ConsumeBytes]
+// does, and returns its contents as a string copied as [Decoder.String]
+// copies it, with n, the bytes consumed (length prefix and contents); n < 0
+// is an error code for [ErrorAt]. It is ConsumeBytes and String in one
+// call; generated Unmarshal decodes string fields whose UTF-8 is not
+// checked with it (proto2, editions utf8_validation = NONE).
+func (d *Decoder) ConsumeString(b []byte) (s string, n int) {
+	// ConsumeBytes and String written out: neither inlines here.
+	var m uint64
+	if len(b) > 0 && b[0] < 0x80 {
+		m, n = uint64(b[0]), 1
+	} else if m, n = consumeVarintSlow(b); n < 0 {
+		return "", n
+	}
+	// As ConsumeBytes: compare as uint64 before converting.
+	if m > uint64(len(b)-n) {
+		return "", errCodeLength
+	}
+	end := n + int(m)
+	v := b[n:end]
+	if len(v) == 0 {
+		return "", end
+	}
+	t := d.text[d.textUsed:]
+	if len(v) > len(t) {
+		return d.stringSlow(v), end
+	}
+	d.textUsed += len(v)
+	copy(t, v)
+	return unsafe.String(unsafe.SliceData(t), len(v)), end
+}
+
+// ConsumeValidString is [Decoder.ConsumeString] for a string that must be
+// valid UTF-8 (proto3, editions utf8_validation = VERIFY): contents that
+// are not fail with an error code that [StringErrorAt] turns into the
+// [UTF8Error] of the field; nothing is copied then.
+func (d *Decoder) ConsumeValidString(b []byte) (s string, n int) {
+	var m uint64
+	if len(b) > 0 && b[0] < 0x80 {
+		m, n = uint64(b[0]), 1
+	} else if m, n = consumeVarintSlow(b); n < 0 {
+		return "", n
+	}
+	if m > uint64(len(b)-n) {
+		return "", errCodeLength
+	}
+	end := n + int(m)
+	v := b[n:end]
+	if len(v) == 0 {
+		return "", end
+	}
+	if !isASCII(v) && !utf8.Valid(v) {
+		return "", errCodeUTF8
+	}
+	t := d.text[d.textUsed:]
+	if len(v) > len(t) {
+		return d.stringSlow(v), end
+	}
+	d.textUsed += len(v)
+	copy(t, v)
+	return unsafe.String(unsafe.SliceData(t), len(v)), end
 }
 
 // stringSlow is String for a b longer than the rest of the current block:
@@ -152,14 +224,13 @@ func (d *Decoder) stringSlow(b []byte) string {
 	if n > MaxSharedString {
 		return string(b)
 	}
-	size := min(2*d.textLast, MaxTextSlab)
-	if d.textLast == 0 {
+	size := min(2*len(d.text), MaxTextSlab)
+	if len(d.text) == 0 {
 		size = 256
 	}
 	d.text = make([]byte, size)
-	d.textLast = size
+	d.textUsed = n
 	t := d.text[:n:n]
-	d.text = d.text[n:]
 	copy(t, b)
 	return unsafe.String(&t[0], n)
 }

@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/protoplay/protoplay/runtime/wire"
@@ -178,3 +179,55 @@ func TestDecoderStringAllocs(t *testing.T) {
 }
 
 var sinkS string
+
+// ConsumeString and ConsumeValidString read a LEN value as ConsumeBytes
+// does and copy it as String does; ConsumeValidString fails on invalid
+// UTF-8 with the code StringErrorAt makes the field's UTF8Error of.
+func TestDecoderConsumeString(t *testing.T) {
+	long := append([]byte{0x90, 0x01}, []byte(string(make([]byte, 144)))...) // 144 bytes, two-byte length
+	for _, c := range []struct {
+		name  string
+		in    []byte
+		s     string
+		n     int
+		err   error // of ErrorAt / StringErrorAt, for n < 0
+		valid bool  // ConsumeValidString accepts it
+	}{
+		{"ascii", []byte("\x03abcX"), "abc", 4, nil, true},
+		{"empty", []byte("\x00X"), "", 1, nil, true},
+		{"multibyte", []byte("\x03\xe2\x82\xac"), "€", 4, nil, true},
+		{"invalid utf-8", []byte("\x02\xff\xfe"), "\xff\xfe", 3, nil, false},
+		{"two-byte length", long, string(long[2:]), 146, nil, true},
+		{"no length", nil, "", -1, wire.ErrTruncated, false},
+		{"length past end", []byte("\x05ab"), "", -1, wire.ErrLength, false},
+		{"truncated length", []byte("\x80"), "", -1, wire.ErrTruncated, false},
+	} {
+		var d wire.Decoder
+		s, n := d.ConsumeString(c.in)
+		if c.err != nil {
+			if n >= 0 || s != "" || !errors.Is(wire.ErrorAt(0, n), c.err) {
+				t.Errorf("%s: ConsumeString = %q, %d (%v), want %v", c.name, s, n, wire.ErrorAt(0, n), c.err)
+			}
+			s, n = d.ConsumeValidString(c.in)
+			if n >= 0 || s != "" || !errors.Is(wire.StringErrorAt(0, n, "f"), c.err) {
+				t.Errorf("%s: ConsumeValidString = %q, %d, want %v", c.name, s, n, c.err)
+			}
+			continue
+		}
+		if s != c.s || n != c.n {
+			t.Errorf("%s: ConsumeString = %q, %d, want %q, %d", c.name, s, n, c.s, c.n)
+		}
+		s, n = d.ConsumeValidString(c.in)
+		if c.valid {
+			if s != c.s || n != c.n {
+				t.Errorf("%s: ConsumeValidString = %q, %d, want %q, %d", c.name, s, n, c.s, c.n)
+			}
+			continue
+		}
+		err := wire.StringErrorAt(5, n, "pkg.M.f")
+		want := wire.UTF8Error(5, "pkg.M.f").Error()
+		if n >= 0 || s != "" || !errors.Is(err, wire.ErrUTF8) || err.Error() != want {
+			t.Errorf("%s: ConsumeValidString = %q, %d (%v), want %s", c.name, s, n, err, want)
+		}
+	}
+}

@@ -77,6 +77,7 @@ const (
 	errCodeGroupMismatch
 	errCodeDepth
 	errCodeTagOverlong
+	errCodeUTF8 // invalid UTF-8 in a string that must be valid (ConsumeValidString)
 )
 
 // Error is a failure to decode (or encode) a message: what went wrong, where
@@ -150,6 +151,8 @@ func ErrorAt(offset int, code int) error {
 		e.Err = ErrDepth
 	case errCodeTagOverlong:
 		e.Err = ErrTagOverlong
+	case errCodeUTF8:
+		e.Err = ErrUTF8
 	default:
 		e.Err = ErrValue
 	}

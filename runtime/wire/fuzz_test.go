@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -219,6 +221,7 @@ func checkPrimitives(t *testing.T, b []byte) {
 		if n != pn && !(n < 0 && pn < 0) || !bytes.Equal(bv, pbv) || n > len(in) {
 			t.Fatalf("ConsumeBytes(% x) = %d bytes, %d; protowire %d bytes, %d", in, len(bv), n, len(pbv), pn)
 		}
+		checkConsumeString(t, in, bv, n)
 		num, typ, n := wire.ConsumeTag(in)
 		pnum, ptyp, pn := protowire.ConsumeTag(in)
 		if n >= 0 && (pn != n || int32(pnum) != num || wire.Type(ptyp) != typ) {
@@ -226,6 +229,36 @@ func checkPrimitives(t *testing.T, b []byte) {
 		}
 		if n < 0 && pn >= 0 && pn <= wire.MaxTagBytes && pnum <= protowire.MaxValidNumber && ptyp <= protowire.Fixed32Type {
 			t.Fatalf("ConsumeTag(% x) rejects (%v) what protowire accepts", in, sentinel(t, n))
+		}
+	}
+}
+
+// checkConsumeString checks Decoder.ConsumeString and ConsumeValidString on
+// in against ConsumeBytes' result (bv, n) and utf8.Valid: the same length
+// and error, the same contents as a string, and ErrUTF8 (through
+// StringErrorAt) exactly for contents that are not valid UTF-8.
+func checkConsumeString(t *testing.T, in, bv []byte, n int) {
+	t.Helper()
+	var d wire.Decoder
+	s, sn := d.ConsumeString(in)
+	if sn != n || n >= 0 && s != string(bv) || n < 0 && (s != "" || !errors.Is(wire.ErrorAt(0, sn), sentinel(t, n))) {
+		t.Fatalf("ConsumeString(% x) = %q, %d; ConsumeBytes %q, %d", in, s, sn, bv, n)
+	}
+	vs, vn := d.ConsumeValidString(in)
+	switch {
+	case n >= 0 && utf8.Valid(bv):
+		if vn != n || vs != string(bv) {
+			t.Fatalf("ConsumeValidString(% x) = %q, %d; want %q, %d", in, vs, vn, bv, n)
+		}
+	case n >= 0:
+		err := wire.StringErrorAt(7, vn, "pkg.M.f")
+		var e *wire.Error
+		if vn >= 0 || vs != "" || !errors.As(err, &e) || e.Err != wire.ErrUTF8 || e.Offset != 7 || e.Detail != "pkg.M.f" {
+			t.Fatalf("ConsumeValidString(% x) (invalid UTF-8) = %q, %d: %v", in, vs, vn, err)
+		}
+	default:
+		if vn != n || vs != "" || !errors.Is(wire.StringErrorAt(0, vn, "pkg.M.f"), sentinel(t, n)) {
+			t.Fatalf("ConsumeValidString(% x) = %q, %d; ConsumeBytes fails with %d", in, vs, vn, n)
 		}
 	}
 }

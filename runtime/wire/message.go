@@ -144,6 +144,17 @@ func UTF8Error(offset int, field string) error {
 	return &Error{Offset: offset, Err: ErrUTF8, Detail: field}
 }
 
+// StringErrorAt is [ErrorAt] for code, a negative n returned by
+// [Decoder.ConsumeValidString] for the string field named field (its full
+// name, as for UTF8Error): invalid UTF-8 is the field's [UTF8Error] at
+// offset, any other code ErrorAt(offset, code).
+func StringErrorAt(offset int, code int, field string) error {
+	if code == errCodeUTF8 {
+		return UTF8Error(offset, field)
+	}
+	return ErrorAt(offset, code)
+}
+
 // NestIndex is [Nest] for an error from element i of the repeated field
 // named field, found without an input offset (by Marshal or by a
 // required-field check): the path gains "field[i]".
@@ -216,14 +227,16 @@ func CountVarints(b []byte) int {
 // ValidString reports whether s is valid UTF-8, as utf8.ValidString does,
 // about twice as fast for ASCII text: it ORs s together 16 bytes at a time
 // and calls utf8.ValidString only when some byte has its high bit set.
-// Generated Marshal calls it on the strings that must be valid UTF-8
-// (proto3, editions utf8_validation = VERIFY).
+// Generated Marshal checks the strings that must be valid UTF-8 (proto3,
+// editions utf8_validation = VERIFY) the same way, inside
+// [PutValidStringRev].
 func ValidString(s string) bool {
 	return isASCII(s) || utf8.ValidString(s)
 }
 
 // ValidUTF8 is ValidString for a byte slice (utf8.Valid); generated
-// Unmarshal calls it on the same strings as they are read.
+// Unmarshal checks the same strings this way as they are read, inside
+// [Decoder.ConsumeValidString].
 func ValidUTF8(b []byte) bool {
 	return isASCII(b) || utf8.Valid(b)
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -545,6 +546,42 @@ func TestBytes(t *testing.T) {
 		}
 		checkPutRev(t, "PutBytesRev", want, func(b []byte, i int) int { return wire.PutBytesRev(b, i, v) })
 		checkPutRev(t, "PutStringRev", want, func(b []byte, i int) int { return wire.PutStringRev(b, i, string(v)) })
+	}
+}
+
+// PutValidStringRev writes what PutStringRev writes for valid UTF-8 and, for
+// anything else, returns -1 and writes nothing: at every length from 0 to
+// 40 (across its 8-to-16-byte fast path and isASCII), with a non-ASCII
+// byte, a valid multibyte rune or an invalid byte at each position.
+func TestPutValidStringRev(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		base := bytes.Repeat([]byte{'a'}, n)
+		check := func(v []byte) {
+			t.Helper()
+			want := wire.AppendString(nil, string(v))
+			if utf8.Valid(v) {
+				checkPutRev(t, "PutValidStringRev", want, func(b []byte, i int) int { return wire.PutValidStringRev(b, i, string(v)) })
+				return
+			}
+			b := bytes.Repeat([]byte{0xcc}, len(want)+2)
+			if i := wire.PutValidStringRev(b, len(want)+1, string(v)); i != -1 {
+				t.Fatalf("PutValidStringRev(%q) = %d, want -1", v, i)
+			}
+			if bytes.Count(b, []byte{0xcc}) != len(b) {
+				t.Fatalf("PutValidStringRev(%q) wrote % x", v, b)
+			}
+		}
+		check(base)
+		for k := 0; k < n; k++ {
+			v := bytes.Clone(base)
+			v[k] = 0xff // invalid anywhere
+			check(v)
+			if k+2 <= n {
+				v = bytes.Clone(base)
+				copy(v[k:], "\u00e9") // valid two-byte rune
+				check(v)
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	c90 "gentest/example.com/bugcorpus/c90"
+	c91 "gentest/example.com/bugcorpus/c91"
 
 	"github.com/protoplay/protoplay/runtime/wire"
 )
@@ -164,6 +165,44 @@ func TestC90OverlongTags(t *testing.T) {
 		}
 		if out, _ := m.Marshal(); !bytes.Equal(out, unhex(t, tc.want)) {
 			t.Errorf("%s: re-encoded %x, want %s", tc.name, out, tc.want)
+		}
+	}
+}
+
+func TestC91TwoByteTags(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"80 01 05", "80 01 05"},
+		{"f8 7f 02", "f8 7f 02"},
+		{"82 80 01 00", ""},
+		{"88 00 07", "08 07"},
+		{"88 01 05", "88 01 05"},
+		{"8a 01 02 c3 28", "8a 01 02 c3 28"},
+		{"92 01 02 68 69", "92 01 02 68 69"},
+		{"1a 06 8a 00 01 61 10 07", "1a 05 0a 01 61 10 07"},
+		{"1a 04 18 01 10 07", "1a 04 0a 00 10 07"},
+	} {
+		roundTrip(t, &c91.Two{}, c.in, c.want)
+	}
+	var m c91.Two
+	if err := m.Unmarshal(unhex(t, "80 01 05 f8 7f 02 92 01 02 68 69 88 00 07")); err != nil || m.S16 != 5 || m.Z != 1 || m.S != "hi" || m.A != 7 {
+		t.Errorf("fields: %v, %+v", err, &m)
+	}
+	for _, c := range []struct {
+		in  string
+		err error
+	}{
+		{"92 01 02 c3 28", wire.ErrUTF8},
+		{"80", wire.ErrTruncated},
+		{"80 01", wire.ErrTruncated},
+		{"86 01 00", wire.ErrWireType},
+		{"84 01", wire.ErrWireType},
+		{"1a 02 0f 00", wire.ErrWireType},
+		{"1a 02 00 01", wire.ErrFieldNumber},
+		{"1a 01 80", wire.ErrTruncated},
+		{"1a 04 0a 01 61 98", wire.ErrTruncated},
+	} {
+		if err := new(c91.Two).Unmarshal(unhex(t, c.in)); !errors.Is(err, c.err) {
+			t.Errorf("%s: %v, want %v", c.in, err, c.err)
 		}
 	}
 }

@@ -196,10 +196,9 @@ func (m *Any) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.TypeUrl) > 0 {
-		if !wire.ValidString(m.TypeUrl) {
+		if i = wire.PutValidStringRev(b, i, m.TypeUrl); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Any.type_url")
 		}
-		i = wire.PutStringRev(b, i, m.TypeUrl)
 		i--
 		b[i] = 0xa
 	}
@@ -249,15 +248,12 @@ func (m *Any) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Any.type_url")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Any.type_url")
 			}
 			i += n
-			m.TypeUrl = d.String(x)
+			m.TypeUrl = x
 			continue
 		case 2:
 			if typ != wire.BytesType {

@@ -194,10 +194,9 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x2a
 	}
 	if len(m.Version) > 0 {
-		if !wire.ValidString(m.Version) {
+		if i = wire.PutValidStringRev(b, i, m.Version); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Api.version")
 		}
-		i = wire.PutStringRev(b, i, m.Version)
 		i--
 		b[i] = 0x22
 	}
@@ -222,10 +221,9 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Api.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -275,15 +273,12 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Api.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Api.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -319,15 +314,12 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Api.version")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Api.version")
 			}
 			i += n
-			m.Version = d.String(x)
+			m.Version = x
 			continue
 		case 5:
 			if typ != wire.BytesType {
@@ -1062,10 +1054,9 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x28
 	}
 	if len(m.ResponseTypeUrl) > 0 {
-		if !wire.ValidString(m.ResponseTypeUrl) {
+		if i = wire.PutValidStringRev(b, i, m.ResponseTypeUrl); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Method.response_type_url")
 		}
-		i = wire.PutStringRev(b, i, m.ResponseTypeUrl)
 		i--
 		b[i] = 0x22
 	}
@@ -1075,18 +1066,16 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x18
 	}
 	if len(m.RequestTypeUrl) > 0 {
-		if !wire.ValidString(m.RequestTypeUrl) {
+		if i = wire.PutValidStringRev(b, i, m.RequestTypeUrl); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Method.request_type_url")
 		}
-		i = wire.PutStringRev(b, i, m.RequestTypeUrl)
 		i--
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Method.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -1136,29 +1125,23 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Method.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Method.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Method.request_type_url")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Method.request_type_url")
 			}
 			i += n
-			m.RequestTypeUrl = d.String(x)
+			m.RequestTypeUrl = x
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -1175,15 +1158,12 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Method.response_type_url")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Method.response_type_url")
 			}
 			i += n
-			m.ResponseTypeUrl = d.String(x)
+			m.ResponseTypeUrl = x
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -1819,18 +1799,16 @@ func (m *Mixin) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Root) > 0 {
-		if !wire.ValidString(m.Root) {
+		if i = wire.PutValidStringRev(b, i, m.Root); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.root")
 		}
-		i = wire.PutStringRev(b, i, m.Root)
 		i--
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Mixin.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -1880,29 +1858,23 @@ func (m *Mixin) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Mixin.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Mixin.root")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Mixin.root")
 			}
 			i += n
-			m.Root = d.String(x)
+			m.Root = x
 			continue
 		}
 		if typ == wire.EndGroupType {

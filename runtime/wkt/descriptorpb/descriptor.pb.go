@@ -968,34 +968,34 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Package = d.StringPtr(d.String(x))
+			m.Package = d.StringPtr(x)
 			continue
 		case 3:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Dependency = append(m.Dependency, d.String(x))
+			m.Dependency = append(m.Dependency, x)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -1151,12 +1151,12 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Syntax = d.StringPtr(d.String(x))
+			m.Syntax = d.StringPtr(x)
 			continue
 		case 14:
 			if typ != wire.VarintType {
@@ -2402,12 +2402,12 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2534,12 +2534,12 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ReservedName = append(m.ReservedName, d.String(x))
+			m.ReservedName = append(m.ReservedName, x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -4569,6 +4569,9 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -5244,23 +5247,23 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalGroup(d *wire.Decoder, b []
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.FullName = d.StringPtr(d.String(x))
+			m.FullName = d.StringPtr(x)
 			continue
 		case 3:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Type = d.StringPtr(d.String(x))
+			m.Type = d.StringPtr(x)
 			continue
 		case 5:
 			if typ != wire.VarintType {
@@ -6361,6 +6364,9 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -6374,23 +6380,23 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Extendee = d.StringPtr(d.String(x))
+			m.Extendee = d.StringPtr(x)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -6439,23 +6445,23 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.TypeName = d.StringPtr(d.String(x))
+			m.TypeName = d.StringPtr(x)
 			continue
 		case 7:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.DefaultValue = d.StringPtr(d.String(x))
+			m.DefaultValue = d.StringPtr(x)
 			continue
 		case 8:
 			if typ != wire.BytesType {
@@ -6488,12 +6494,12 @@ func (m *FieldDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JsonName = d.StringPtr(d.String(x))
+			m.JsonName = d.StringPtr(x)
 			continue
 		case 17:
 			if typ != wire.VarintType {
@@ -7256,12 +7262,12 @@ func (m *OneofDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group i
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -7736,12 +7742,12 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -7793,12 +7799,12 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ReservedName = append(m.ReservedName, d.String(x))
+			m.ReservedName = append(m.ReservedName, x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -8826,12 +8832,12 @@ func (m *EnumValueDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, gro
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -9313,12 +9319,12 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -9898,34 +9904,34 @@ func (m *MethodDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Name = d.StringPtr(d.String(x))
+			m.Name = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.InputType = d.StringPtr(d.String(x))
+			m.InputType = d.StringPtr(x)
 			continue
 		case 3:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.OutputType = d.StringPtr(d.String(x))
+			m.OutputType = d.StringPtr(x)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -11026,6 +11032,9 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -11039,23 +11048,23 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JavaPackage = d.StringPtr(d.String(x))
+			m.JavaPackage = d.StringPtr(x)
 			continue
 		case 8:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.JavaOuterClassname = d.StringPtr(d.String(x))
+			m.JavaOuterClassname = d.StringPtr(x)
 			continue
 		case 9:
 			if typ != wire.VarintType {
@@ -11088,12 +11097,12 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.GoPackage = d.StringPtr(d.String(x))
+			m.GoPackage = d.StringPtr(x)
 			continue
 		case 16:
 			if typ != wire.VarintType {
@@ -11176,78 +11185,78 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.ObjcClassPrefix = d.StringPtr(d.String(x))
+			m.ObjcClassPrefix = d.StringPtr(x)
 			continue
 		case 37:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.CsharpNamespace = d.StringPtr(d.String(x))
+			m.CsharpNamespace = d.StringPtr(x)
 			continue
 		case 39:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.SwiftPrefix = d.StringPtr(d.String(x))
+			m.SwiftPrefix = d.StringPtr(x)
 			continue
 		case 40:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpClassPrefix = d.StringPtr(d.String(x))
+			m.PhpClassPrefix = d.StringPtr(x)
 			continue
 		case 41:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpNamespace = d.StringPtr(d.String(x))
+			m.PhpNamespace = d.StringPtr(x)
 			continue
 		case 44:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.PhpMetadataNamespace = d.StringPtr(d.String(x))
+			m.PhpMetadataNamespace = d.StringPtr(x)
 			continue
 		case 45:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.RubyPackage = d.StringPtr(d.String(x))
+			m.RubyPackage = d.StringPtr(x)
 			continue
 		case 50:
 			if typ != wire.BytesType {
@@ -12602,6 +12611,9 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -14122,6 +14134,9 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -15298,12 +15313,12 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.Value = d.StringPtr(d.String(x))
+			m.Value = d.StringPtr(x)
 			continue
 		case 3:
 			if typ != wire.VarintType {
@@ -15773,12 +15788,12 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.DeprecationWarning = d.StringPtr(d.String(x))
+			m.DeprecationWarning = d.StringPtr(x)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -16258,6 +16273,9 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -16788,6 +16806,9 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -17464,6 +17485,9 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -18108,6 +18132,9 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -18780,6 +18807,9 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 		if c := b[i]; c < 128 && c >= 8 {
 			num, typ = int32(c>>3), wire.Type(c&7)
 			i++
+		} else if c >= 128 && i+1 < len(b) && b[i+1]-1 < 127 {
+			num, typ = int32(b[i+1])<<4|int32(c&127)>>3, wire.Type(c&7)
+			i += 2
 		} else {
 			var n int
 			num, typ, n = wire.ConsumeTag(b[i:])
@@ -19456,12 +19486,12 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.IdentifierValue = d.StringPtr(d.String(x))
+			m.IdentifierValue = d.StringPtr(x)
 			continue
 		case 4:
 			if typ != wire.VarintType {
@@ -19511,12 +19541,12 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.AggregateValue = d.StringPtr(d.String(x))
+			m.AggregateValue = d.StringPtr(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -20133,12 +20163,12 @@ func (m *UninterpretedOption_NamePart) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.NamePart = d.StringPtr(d.String(x))
+			m.NamePart = d.StringPtr(x)
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -23574,34 +23604,34 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.LeadingComments = d.StringPtr(d.String(x))
+			m.LeadingComments = d.StringPtr(x)
 			continue
 		case 4:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.TrailingComments = d.StringPtr(d.String(x))
+			m.TrailingComments = d.StringPtr(x)
 			continue
 		case 6:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.LeadingDetachedComments = append(m.LeadingDetachedComments, d.String(x))
+			m.LeadingDetachedComments = append(m.LeadingDetachedComments, x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -24753,12 +24783,12 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeString(b[i:])
 			if n < 0 {
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
-			m.SourceFile = d.StringPtr(d.String(x))
+			m.SourceFile = d.StringPtr(x)
 			continue
 		case 3:
 			if typ != wire.VarintType {

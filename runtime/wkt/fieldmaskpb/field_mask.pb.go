@@ -264,10 +264,9 @@ func (m *FieldMask) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	for k := len(m.Paths) - 1; k >= 0; k-- {
-		if !wire.ValidString(m.Paths[k]) {
+		if i = wire.PutValidStringRev(b, i, m.Paths[k]); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.FieldMask.paths")
 		}
-		i = wire.PutStringRev(b, i, m.Paths[k])
 		i--
 		b[i] = 0xa
 	}
@@ -317,15 +316,12 @@ func (m *FieldMask) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.FieldMask.paths")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.FieldMask.paths")
 			}
 			i += n
-			m.Paths = append(m.Paths, d.String(x))
+			m.Paths = append(m.Paths, x)
 			continue
 		}
 		if typ == wire.EndGroupType {

@@ -69,10 +69,9 @@ func (m *SourceContext) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.FileName) > 0 {
-		if !wire.ValidString(m.FileName) {
+		if i = wire.PutValidStringRev(b, i, m.FileName); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.SourceContext.file_name")
 		}
-		i = wire.PutStringRev(b, i, m.FileName)
 		i--
 		b[i] = 0xa
 	}
@@ -122,15 +121,12 @@ func (m *SourceContext) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.SourceContext.file_name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.SourceContext.file_name")
 			}
 			i += n
-			m.FileName = d.String(x)
+			m.FileName = x
 			continue
 		}
 		if typ == wire.EndGroupType {

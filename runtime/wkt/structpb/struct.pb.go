@@ -185,10 +185,9 @@ func (m *Struct) MarshalToSizedBuffer(b []byte) (int, error) {
 			i = wire.PutVarintRev(b, i, uint64(n))
 			i--
 			b[i] = 0x12
-			if !wire.ValidString(key) {
+			if i = wire.PutValidStringRev(b, i, key); i < 0 {
 				return 0, wire.UTF8Error(-1, "google.protobuf.Struct.FieldsEntry.key")
 			}
-			i = wire.PutStringRev(b, i, key)
 			i--
 			b[i] = 0xa
 			i = wire.PutVarintRev(b, i, uint64(j-i))
@@ -252,21 +251,26 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			var val *Value
 			var verr error
 			for j := 0; j < len(p); {
-				knum, ktyp, n := wire.ConsumeTag(p[j:])
-				if n < 0 {
-					return 0, wire.ErrorAt(off+j, n)
-				}
-				j += n
-				if knum == 1 && ktyp == wire.BytesType {
-					x, n := wire.ConsumeBytes(p[j:])
+				var knum int32
+				var ktyp wire.Type
+				if c := p[j]; c < 128 && c >= 8 {
+					knum, ktyp = int32(c>>3), wire.Type(c&7)
+					j++
+				} else {
+					var n int
+					knum, ktyp, n = wire.ConsumeTag(p[j:])
 					if n < 0 {
 						return 0, wire.ErrorAt(off+j, n)
 					}
-					if !wire.ValidUTF8(x) {
-						return 0, wire.UTF8Error(off+j, "google.protobuf.Struct.FieldsEntry.key")
+					j += n
+				}
+				if knum == 1 && ktyp == wire.BytesType {
+					x, n := d.ConsumeValidString(p[j:])
+					if n < 0 {
+						return 0, wire.StringErrorAt(off+j, n, "google.protobuf.Struct.FieldsEntry.key")
 					}
 					j += n
-					key = d.String(x)
+					key = x
 					continue
 				}
 				if knum == 2 && ktyp == wire.BytesType {
@@ -283,7 +287,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 					j += n
 					continue
 				}
-				n = wire.ConsumeFieldValue(knum, ktyp, p[j:], wire.MaxUnknownGroupDepth)
+				n := wire.ConsumeFieldValue(knum, ktyp, p[j:], wire.MaxUnknownGroupDepth)
 				if n < 0 {
 					return 0, wire.ErrorAt(off+j, n)
 				}
@@ -717,10 +721,9 @@ func (m *Value) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x20
 	}
 	if x, ok := m.Kind.(*Value_StringValue); ok && x != nil {
-		if !wire.ValidString(x.StringValue) {
+		if i = wire.PutValidStringRev(b, i, x.StringValue); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Value.string_value")
 		}
-		i = wire.PutStringRev(b, i, x.StringValue)
 		i--
 		b[i] = 0x1a
 	}
@@ -802,15 +805,12 @@ func (m *Value) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Value.string_value")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Value.string_value")
 			}
 			i += n
-			m.Kind = &Value_StringValue{StringValue: d.String(x)}
+			m.Kind = &Value_StringValue{StringValue: x}
 			continue
 		case 4:
 			if typ != wire.VarintType {

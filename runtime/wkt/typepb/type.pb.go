@@ -257,10 +257,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Edition) > 0 {
-		if !wire.ValidString(m.Edition) {
+		if i = wire.PutValidStringRev(b, i, m.Edition); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.edition")
 		}
-		i = wire.PutStringRev(b, i, m.Edition)
 		i--
 		b[i] = 0x3a
 	}
@@ -290,10 +289,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x22
 	}
 	for k := len(m.Oneofs) - 1; k >= 0; k-- {
-		if !wire.ValidString(m.Oneofs[k]) {
+		if i = wire.PutValidStringRev(b, i, m.Oneofs[k]); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.oneofs")
 		}
-		i = wire.PutStringRev(b, i, m.Oneofs[k])
 		i--
 		b[i] = 0x1a
 	}
@@ -308,10 +306,9 @@ func (m *Type) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Type.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -361,15 +358,12 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Type.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Type.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -390,15 +384,12 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Type.oneofs")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Type.oneofs")
 			}
 			i += n
-			m.Oneofs = append(m.Oneofs, d.String(x))
+			m.Oneofs = append(m.Oneofs, x)
 			continue
 		case 4:
 			if typ != wire.BytesType {
@@ -446,15 +437,12 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Type.edition")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Type.edition")
 			}
 			i += n
-			m.Edition = d.String(x)
+			m.Edition = x
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1592,18 +1580,16 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.DefaultValue) > 0 {
-		if !wire.ValidString(m.DefaultValue) {
+		if i = wire.PutValidStringRev(b, i, m.DefaultValue); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.default_value")
 		}
-		i = wire.PutStringRev(b, i, m.DefaultValue)
 		i--
 		b[i] = 0x5a
 	}
 	if len(m.JsonName) > 0 {
-		if !wire.ValidString(m.JsonName) {
+		if i = wire.PutValidStringRev(b, i, m.JsonName); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.json_name")
 		}
-		i = wire.PutStringRev(b, i, m.JsonName)
 		i--
 		b[i] = 0x52
 	}
@@ -1628,18 +1614,16 @@ func (m *Field) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x38
 	}
 	if len(m.TypeUrl) > 0 {
-		if !wire.ValidString(m.TypeUrl) {
+		if i = wire.PutValidStringRev(b, i, m.TypeUrl); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.type_url")
 		}
-		i = wire.PutStringRev(b, i, m.TypeUrl)
 		i--
 		b[i] = 0x32
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Field.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0x22
 	}
@@ -1737,29 +1721,23 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Field.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Field.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 6:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Field.type_url")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Field.type_url")
 			}
 			i += n
-			m.TypeUrl = d.String(x)
+			m.TypeUrl = x
 			continue
 		case 7:
 			if typ != wire.VarintType {
@@ -1802,29 +1780,23 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Field.json_name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Field.json_name")
 			}
 			i += n
-			m.JsonName = d.String(x)
+			m.JsonName = x
 			continue
 		case 11:
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Field.default_value")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Field.default_value")
 			}
 			i += n
-			m.DefaultValue = d.String(x)
+			m.DefaultValue = x
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -2493,10 +2465,9 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Edition) > 0 {
-		if !wire.ValidString(m.Edition) {
+		if i = wire.PutValidStringRev(b, i, m.Edition); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.edition")
 		}
-		i = wire.PutStringRev(b, i, m.Edition)
 		i--
 		b[i] = 0x32
 	}
@@ -2536,10 +2507,9 @@ func (m *Enum) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Enum.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -2589,15 +2559,12 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Enum.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Enum.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.BytesType {
@@ -2660,15 +2627,12 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Enum.edition")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Enum.edition")
 			}
 			i += n
-			m.Edition = d.String(x)
+			m.Edition = x
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -3234,10 +3198,9 @@ func (m *EnumValue) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x10
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.EnumValue.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -3287,15 +3250,12 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.EnumValue.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.EnumValue.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.VarintType {
@@ -3724,10 +3684,9 @@ func (m *Option) MarshalToSizedBuffer(b []byte) (int, error) {
 		b[i] = 0x12
 	}
 	if len(m.Name) > 0 {
-		if !wire.ValidString(m.Name) {
+		if i = wire.PutValidStringRev(b, i, m.Name); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.Option.name")
 		}
-		i = wire.PutStringRev(b, i, m.Name)
 		i--
 		b[i] = 0xa
 	}
@@ -3777,15 +3736,12 @@ func (m *Option) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.Option.name")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Option.name")
 			}
 			i += n
-			m.Name = d.String(x)
+			m.Name = x
 			continue
 		case 2:
 			if typ != wire.BytesType {

@@ -1954,10 +1954,9 @@ func (m *StringValue) MarshalToSizedBuffer(b []byte) (int, error) {
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
 	if len(m.Value) > 0 {
-		if !wire.ValidString(m.Value) {
+		if i = wire.PutValidStringRev(b, i, m.Value); i < 0 {
 			return 0, wire.UTF8Error(-1, "google.protobuf.StringValue.value")
 		}
-		i = wire.PutStringRev(b, i, m.Value)
 		i--
 		b[i] = 0xa
 	}
@@ -2007,15 +2006,12 @@ func (m *StringValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 			if typ != wire.BytesType {
 				break
 			}
-			x, n := wire.ConsumeBytes(b[i:])
+			x, n := d.ConsumeValidString(b[i:])
 			if n < 0 {
-				return 0, wire.ErrorAt(i, n)
-			}
-			if !wire.ValidUTF8(x) {
-				return 0, wire.UTF8Error(i, "google.protobuf.StringValue.value")
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.StringValue.value")
 			}
 			i += n
-			m.Value = d.String(x)
+			m.Value = x
 			continue
 		}
 		if typ == wire.EndGroupType {
