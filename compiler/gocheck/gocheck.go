@@ -124,8 +124,9 @@ func (req *Request) Inputs() (ref []byte, probes [][]byte, err error) {
 // is the Outcome on the reference bytes (ignored when req.RefError is
 // set), probes the Outcomes on req.Probes, in order. The generated
 // Unmarshal must accept the reference bytes; Marshal must give the same
-// bytes (or, where they differ, as many bytes that the generated Unmarshal
-// decodes to an Equal message: an order the reference does not use); Size
+// bytes (or, where they differ, the same bytes in another order, which the
+// generated Unmarshal decodes to an Equal message: an order of map entries
+// or unknown fields that the reference does not use); Size
 // must be the output's length; Clone must be Equal both ways and still
 // marshal to the same bytes after the original is Reset (deep). Each probe
 // must be refused exactly where the reference refused it, for the same
@@ -155,17 +156,24 @@ func Judge(req Request, goType string, ref Outcome, probes []Outcome) *Result {
 			step("unmarshal", true, "")
 			if !bytes.Equal(o.Out, refBytes) {
 				res.Offset = FirstDiff(o.Out, refBytes)
-				if o.Reparse != "" || !o.ReparsedEqual || len(o.Out) != len(refBytes) {
+				if o.Reparse != "" || !o.ReparsedEqual || len(o.Out) != len(refBytes) || !sameBytes(o.Out, refBytes) {
 					why := "its Unmarshal decodes them to a different message"
-					if o.Reparse != "" {
+					switch {
+					case o.Reparse != "":
 						why = "its Unmarshal refuses them: " + o.Reparse
-					} else if len(o.Out) != len(refBytes) {
+					case len(o.Out) != len(refBytes):
 						why = fmt.Sprintf("%d bytes where the reference has %d", len(o.Out), len(refBytes))
+					case o.ReparsedEqual:
+						// Equal values, but not a reordering: another
+						// encoding of some value (a varint's unused
+						// high bits, say).
+						why = "they are not a reordering of the reference's bytes (the values decode Equal: a non-canonical encoding)"
 					}
 					step("marshal", false, "Marshal's bytes differ from the reference's at byte %d, and %s", res.Offset, why)
 				} else {
-					// Same length, same message: another order (of map
-					// entries or unknown fields) than the reference's.
+					// Same length, same bytes in another order, same
+					// message: another order (of map entries or unknown
+					// fields) than the reference's.
 					step("marshal", true, "")
 				}
 			} else {
@@ -222,6 +230,25 @@ func Judge(req Request, goType string, ref Outcome, probes []Outcome) *Result {
 		res.Pass = res.Pass && st.Pass
 	}
 	return res
+}
+
+// sameBytes reports whether a and b hold the same bytes, each as many
+// times (a reordering of fields, entries or records keeps them).
+func sameBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var n [256]int
+	for i := range a {
+		n[a[i]]++
+		n[b[i]]--
+	}
+	for _, c := range n {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseHex decodes hex digits, ignoring white space ("0a 05 ..." as the
