@@ -21,8 +21,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protoplay/protoplay"
-	"github.com/protoplay/protoplay/compiler/gocheck"
 	"github.com/protoplay/protoplay/compiler/gogen"
+	"github.com/protoplay/protoplay/interp/gocheck"
 )
 
 // The checks of generated Go code (package gocheck): their request and

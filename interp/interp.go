@@ -47,7 +47,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
-	"github.com/protoplay/protoplay/compiler/gocheck"
+	"github.com/protoplay/protoplay/interp/gocheck"
 	"github.com/protoplay/protoplay/interp/symbols"
 )
 

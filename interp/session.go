@@ -18,7 +18,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
-	"github.com/protoplay/protoplay/compiler/gocheck"
+	"github.com/protoplay/protoplay/interp/gocheck"
 )
 
 // A Session is what the browser's interpreter Worker holds (wasm/interp):

@@ -11,7 +11,7 @@ import (
 
 // runCheckGenerated is check --generated: compiler.CheckGenerated (the
 // checks the browser runs under its interpreter, package
-// compiler/gocheck, on the generated code built with the go command),
+// interp/gocheck, on the generated code built with the go command),
 // printed one line per message type. breakType is a test hook
 // (CheckGeneratedOptions.Break).
 func runCheckGenerated(roots, files []string, breakType string, stdout, stderr io.Writer) int {

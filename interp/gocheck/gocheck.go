@@ -11,8 +11,10 @@
 // (Source) beside the generated code, and protoplay check --generated
 // (compiler.CheckGenerated) compiles exercise.go with the generated code
 // into a native harness (Harness) built by the go command. Both hand the
-// Outcomes to Judge. The package uses the standard library only, so that
-// the interpreter's wasm module can link it without the compiler.
+// Outcomes to Judge. The package uses the standard library only and lives
+// under interp/ (not compiler/), so that the interpreter's wasm module
+// links it and nothing of the compiler, and the compiler imports it as a
+// leaf.
 package gocheck
 
 import (
@@ -34,7 +36,7 @@ var Source string
 
 // ImportPath is the import path of this package, under which hosts load
 // Source.
-const ImportPath = "github.com/protoplay/protoplay/compiler/gocheck"
+const ImportPath = "github.com/protoplay/protoplay/interp/gocheck"
 
 // Adapter returns a Go expression, of type Outcome, that exercises the
 // generated message type goName of the package imported as pkg on the
