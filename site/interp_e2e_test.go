@@ -340,7 +340,7 @@ func TestGoChecksSharedCases(t *testing.T) {
 			const errorDiags = `[...document.querySelectorAll('[data-testid=diagnostic].error')]`
 			waitJS(t, ctx, "the case compiled in the browser (output or errors)", `__protoplay.stats.firstCompiledMs > 0 || `+errorDiags+`.length > 0`, 60*time.Second)
 			if want, ok := sharedCaseRefusals[name]; ok {
-				text := eval[string](t, ctx, errorDiags+`.map(e => e.innerText).join('\n')`)
+				text := eval[string](t, ctx, errorDiags+`.map(e => e.innerText.replace(/\s+/g, ' ')).join('\n')`)
 				if !strings.Contains(text, want) {
 					t.Errorf("the compiler must refuse this case with %q; diagnostics:\n%s", want, text)
 				}
