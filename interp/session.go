@@ -254,15 +254,19 @@ func (s *Session) checkFunc(t TypeRef) (func([]byte) gocheck.Outcome, error) {
 	return f, nil
 }
 
-// Check runs the generated code of req.Type on the reference bytes: the
-// generated Unmarshal must accept them; Marshal must give the same bytes
-// (or, where they differ, bytes that the generated Unmarshal decodes to an
-// Equal message: an order the reference does not use); Size must be the
+// Check runs the checks of package gocheck (their one definition, which
+// protoplay check --generated runs natively too) on the generated code of
+// req.Type: gocheck.Exercise, interpreted, on the reference bytes and on
+// each probe, judged by gocheck.Judge. The generated Unmarshal must accept
+// the reference bytes; Marshal must give the same bytes (or the same bytes
+// in another order that the generated Unmarshal decodes to an Equal
+// message: an order the reference does not use); Size must be the
 // output's length; Clone must be Equal both ways and still marshal to the
-// same bytes after the original is Reset (deep). Then each probe is
-// decoded, and the generated Unmarshal must fail exactly where the
-// reference did, for the same kind of reason (a required field not set,
-// invalid UTF-8, or malformed wire data).
+// same bytes after the original is Reset (deep). Each probe must be
+// refused exactly where the reference refused it, for the same kind of
+// reason (a required field not set, invalid UTF-8, or malformed wire
+// data). Its error is for a request it cannot run (no code loaded, an
+// unknown type, malformed hex), not for a failed check.
 func (s *Session) Check(req CheckRequest) (*CheckResult, error) {
 	start := time.Now()
 	if s.ip == nil {
