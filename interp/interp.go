@@ -47,6 +47,7 @@ import (
 
 	yaegi "github.com/traefik/yaegi/interp"
 
+	"github.com/protoplay/protoplay/interp/gocheck"
 	"github.com/protoplay/protoplay/interp/symbols"
 )
 
@@ -156,6 +157,9 @@ func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 		}
 		syms[k] = v
 	}
+	// The checks' exercise.go, which Session.Check interprets (the native
+	// harness of protoplay check --generated compiles the same file).
+	fs[path.Join("src", gocheck.ImportPath, "exercise.go")] = &fstest.MapFile{Data: []byte(gocheck.Source)}
 	fs[path.Join("src", symbols.WirePath, "wire.go")] = &fstest.MapFile{Data: []byte(wireSource(symbols.Symbols[symbols.WirePath+"/wire"]))}
 	stdout, stderr := opt.Stdout, opt.Stderr
 	if stdout == nil {

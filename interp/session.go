@@ -2,7 +2,6 @@ package interp
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +17,8 @@ import (
 	"time"
 
 	yaegi "github.com/traefik/yaegi/interp"
+
+	"github.com/protoplay/protoplay/interp/gocheck"
 )
 
 // A Session is what the browser's interpreter Worker holds (wasm/interp):
@@ -33,7 +34,7 @@ type Session struct {
 	ip    *Interpreter
 	types map[string]TypeRef
 	// fns caches the check function of each message type.
-	fns map[string]func([]byte) checkOut
+	fns map[string]func([]byte) gocheck.Outcome
 }
 
 // LoadRequest is the generated code of one schema.
@@ -95,7 +96,7 @@ type LoadResult struct {
 // positions when the interpreter gave them), not a failed call.
 func (s *Session) Load(req LoadRequest) (*LoadResult, error) {
 	start := time.Now()
-	s.files, s.root, s.brk, s.ip, s.fns = req.Files, req.Root, req.Break, nil, map[string]func([]byte) checkOut{}
+	s.files, s.root, s.brk, s.ip, s.fns = req.Files, req.Root, req.Break, nil, map[string]func([]byte) gocheck.Outcome{}
 	s.types = MessageTypes(req.Files, req.Root)
 	files := req.Files
 	if req.Break != "" {
@@ -177,150 +178,95 @@ func MessageTypes(files []File, root string) map[string]TypeRef {
 }
 
 // breakMarshal returns files with t's Marshal made wrong (see
-// LoadRequest.Break).
+// LoadRequest.Break and gocheck.BreakMarshal).
 func breakMarshal(files []File, root string, t TypeRef) ([]File, error) {
-	head := "func (m *" + t.GoName + ") Marshal() ([]byte, error) {\n"
 	out := append([]File(nil), files...)
 	for i, f := range out {
-		if path.Dir(path.Join(root, f.Name)) != t.ImportPath || !strings.Contains(f.Content, head) {
+		if path.Dir(path.Join(root, f.Name)) != t.ImportPath {
 			continue
 		}
-		out[i].Content = strings.Replace(f.Content, head,
-			"func (m *"+t.GoName+") Marshal() ([]byte, error) {\n\tb, err := m.marshalUnbroken()\n\tif len(b) > 0 {\n\t\tb[len(b)/2] ^= 1\n\t}\n\treturn b, err\n}\n\n"+
-				"func (m *"+t.GoName+") marshalUnbroken() ([]byte, error) {\n", 1)
-		return out, nil
+		if c, ok := gocheck.BreakMarshal(f.Content, t.GoName); ok {
+			out[i].Content = c
+			return out, nil
+		}
 	}
 	return nil, fmt.Errorf("interp: break: no Marshal method of %s.%s in the generated code", t.ImportPath, t.GoName)
 }
 
-// CheckRequest asks for the checks of one message type (see Check).
-type CheckRequest struct {
-	// Type is the message type's full name.
-	Type string `json:"type"`
-	// Hex is the reference codec's encoding of the type's sample (the
-	// core's sample, encoded by the core's encode: deterministic, fields
-	// by number, map entries by key), as hex (white space ignored).
-	Hex string `json:"hex"`
-	// RefError is the reference codec's error when it refused to encode
-	// the sample (a required field that cannot be set: a cycle of
-	// required message fields); Hex is then ignored.
-	RefError string `json:"refError,omitempty"`
-	// Probes are more payloads, each with the reference codec's verdict
-	// on decoding it; the generated Unmarshal must agree (see Check).
-	Probes []Probe `json:"probes,omitempty"`
-}
-
-// Probe is a payload and what the reference codec said decoding it.
-type Probe struct {
-	// Name says what the payload is ("empty", "invalid UTF-8 in name").
-	Name string `json:"name"`
-	Hex  string `json:"hex"`
-	// RefError is the reference's error decoding it, "" when it decoded.
-	RefError string `json:"refError,omitempty"`
-}
-
-// Step is the outcome of one check.
-type Step struct {
-	// Name is "unmarshal", "marshal", "size", "clone" or "errors".
-	Name    string `json:"name"`
-	Pass    bool   `json:"pass"`
-	Message string `json:"message,omitempty"`
-}
-
-// CheckResult is what the generated code of one message type did.
-type CheckResult struct {
-	Type   string `json:"type"`
-	GoType string `json:"goType"` // "pkg.GoName", pkg the package's last path element
-	Pass   bool   `json:"pass"`
-	Steps  []Step `json:"steps"`
-	// Reference and Generated are the reference bytes and the generated
-	// Marshal's output for them, as hex without spaces (Generated empty
-	// when Unmarshal failed).
-	Reference string `json:"reference"`
-	Generated string `json:"generated"`
-	// Offset is the first byte at which Generated differs from Reference
-	// (the shorter one's length when one is a prefix of the other), -1
-	// when they are equal.
-	Offset int `json:"offset"`
-	// ElapsedMs is the time the checks took, in milliseconds.
-	ElapsedMs float64 `json:"elapsedMs"`
-}
-
-// checkOut is what the interpreted check function reports.
-type checkOut struct {
-	unmarshalErr, marshalErr, cloneErr error
-	out, cloneOut                      []byte
-	size                               int
-	cloneEqual, reparsedEqual          bool
-	reparseErr                         error
-	panicked                           string
-}
+// The checks' shapes are package gocheck's, the one definition of the
+// checks that protoplay check --generated runs too.
+type (
+	// CheckRequest asks for the checks of one message type (see Check).
+	CheckRequest = gocheck.Request
+	// Probe is a payload and what the reference codec said decoding it.
+	Probe = gocheck.Probe
+	// Step is the outcome of one check.
+	Step = gocheck.Step
+	// CheckResult is what the generated code of one message type did.
+	CheckResult = gocheck.Result
+)
 
 // checkSource is the interpreted function that runs the generated code of
-// one message type on b.
-const checkSource = `import %[1]s %[3]q
+// one message type on b: gocheck.Exercise (interpreted from gocheck.Source)
+// through gocheck.Adapter, its Outcome handed over field by field.
+const checkSource = `import (
+	%[1]s %[3]q
+	%[5]s %[6]q
+)
 
-func %[2]s(b []byte) (uerr, merr, cerr error, out, cout []byte, size int, ceq, req bool, rerr error) {
-	m := new(%[1]s.%[4]s)
-	if uerr = m.Unmarshal(b); uerr != nil {
-		return
-	}
-	if out, merr = m.Marshal(); merr != nil {
-		return
-	}
-	size = m.Size()
-	c := m.Clone()
-	ceq = c.Equal(m) && m.Equal(c)
-	back := new(%[1]s.%[4]s)
-	if rerr = back.Unmarshal(out); rerr == nil {
-		req = back.Equal(m)
-	}
-	m.Reset()
-	cout, cerr = c.Marshal()
-	return
+func %[2]s(b []byte) (u, m, cm, r, p string, out, cout []byte, size int, ceq, req bool) {
+	o := %[4]s
+	return o.Unmarshal, o.Marshal, o.CloneMarshal, o.Reparse, o.Panic, o.Out, o.CloneOut, o.Size, o.CloneEqual, o.ReparsedEqual
 }
 `
 
-func (s *Session) checkFunc(t TypeRef) (func([]byte) checkOut, error) {
+func (s *Session) checkFunc(t TypeRef) (func([]byte) gocheck.Outcome, error) {
 	if f := s.fns[t.Name]; f != nil {
 		return f, nil
 	}
 	s.ip.next++
 	alias := fmt.Sprintf("ckpkg%d", s.ip.next)
+	self := fmt.Sprintf("ckself%d", s.ip.next)
 	fn := fmt.Sprintf("ckfunc%d", s.ip.next)
-	if _, err := s.ip.in.Eval(fmt.Sprintf(checkSource, alias, fn, t.ImportPath, t.GoName)); err != nil {
+	if _, err := s.ip.in.Eval(fmt.Sprintf(checkSource, alias, fn, t.ImportPath, gocheck.Adapter(self, alias, t.GoName), self, gocheck.ImportPath)); err != nil {
 		return nil, fmt.Errorf("interp: %s: %w", t.Name, err)
 	}
 	v, err := s.ip.in.Eval(fn)
 	if err != nil {
 		return nil, fmt.Errorf("interp: %s: %w", t.Name, err)
 	}
-	g, ok := v.Interface().(func([]byte) (error, error, error, []byte, []byte, int, bool, bool, error))
+	g, ok := v.Interface().(func([]byte) (string, string, string, string, string, []byte, []byte, int, bool, bool))
 	if !ok {
 		return nil, fmt.Errorf("interp: %s: check function has type %s", t.Name, v.Type())
 	}
-	f := func(b []byte) (o checkOut) {
+	f := func(b []byte) (o gocheck.Outcome) {
 		defer func() {
+			// A panic that escapes Exercise's own recovery (in
+			// compiled code called from it).
 			if p := recover(); p != nil {
-				o.panicked = panicText(p)
+				o = gocheck.Outcome{Panic: gocheck.PanicText(p)}
 			}
 		}()
-		o.unmarshalErr, o.marshalErr, o.cloneErr, o.out, o.cloneOut, o.size, o.cloneEqual, o.reparsedEqual, o.reparseErr = g(b)
+		o.Unmarshal, o.Marshal, o.CloneMarshal, o.Reparse, o.Panic, o.Out, o.CloneOut, o.Size, o.CloneEqual, o.ReparsedEqual = g(b)
 		return o
 	}
 	s.fns[t.Name] = f
 	return f, nil
 }
 
-// Check runs the generated code of req.Type on the reference bytes: the
-// generated Unmarshal must accept them; Marshal must give the same bytes
-// (or, where they differ, bytes that the generated Unmarshal decodes to an
-// Equal message: an order the reference does not use); Size must be the
+// Check runs the checks of package gocheck (their one definition, which
+// protoplay check --generated runs natively too) on the generated code of
+// req.Type: gocheck.Exercise, interpreted, on the reference bytes and on
+// each probe, judged by gocheck.Judge. The generated Unmarshal must accept
+// the reference bytes; Marshal must give the same bytes (or the same bytes
+// in another order that the generated Unmarshal decodes to an Equal
+// message: an order the reference does not use); Size must be the
 // output's length; Clone must be Equal both ways and still marshal to the
-// same bytes after the original is Reset (deep). Then each probe is
-// decoded, and the generated Unmarshal must fail exactly where the
-// reference did, for the same kind of reason (a required field not set,
-// invalid UTF-8, or malformed wire data).
+// same bytes after the original is Reset (deep). Each probe must be
+// refused exactly where the reference refused it, for the same kind of
+// reason (a required field not set, invalid UTF-8, or malformed wire
+// data). Its error is for a request it cannot run (no code loaded, an
+// unknown type, malformed hex), not for a failed check.
 func (s *Session) Check(req CheckRequest) (*CheckResult, error) {
 	start := time.Now()
 	if s.ip == nil {
@@ -334,134 +280,21 @@ func (s *Session) Check(req CheckRequest) (*CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := parseHex(req.Hex)
+	ref, probes, err := req.Inputs()
 	if err != nil {
-		return nil, fmt.Errorf("interp: hex: %w", err)
+		return nil, fmt.Errorf("interp: %w", err)
 	}
-	res := &CheckResult{Type: t.Name, GoType: path.Base(t.ImportPath) + "." + t.GoName, Reference: hex.EncodeToString(ref), Offset: -1}
-	step := func(name string, pass bool, format string, args ...any) {
-		st := Step{Name: name, Pass: pass}
-		if !pass {
-			st.Message = fmt.Sprintf(format, args...)
-		}
-		res.Steps = append(res.Steps, st)
-	}
+	var refOut gocheck.Outcome
 	if req.RefError == "" {
-		o := f(ref)
-		res.Generated = hex.EncodeToString(o.out)
-		switch {
-		case o.panicked != "":
-			step("unmarshal", false, "the generated code panicked: %s", o.panicked)
-		case o.unmarshalErr != nil:
-			step("unmarshal", false, "Unmarshal refused the reference bytes: %v", o.unmarshalErr)
-		case o.marshalErr != nil:
-			step("unmarshal", true, "")
-			step("marshal", false, "Marshal failed: %v", o.marshalErr)
-		default:
-			step("unmarshal", true, "")
-			if !bytes.Equal(o.out, ref) {
-				res.Offset = firstDiff(o.out, ref)
-				if o.reparseErr != nil || !o.reparsedEqual || len(o.out) != len(ref) {
-					why := "its Unmarshal decodes them to a different message"
-					if o.reparseErr != nil {
-						why = "its Unmarshal refuses them: " + o.reparseErr.Error()
-					} else if len(o.out) != len(ref) {
-						why = fmt.Sprintf("%d bytes where the reference has %d", len(o.out), len(ref))
-					}
-					step("marshal", false, "Marshal's bytes differ from the reference's at byte %d, and %s", res.Offset, why)
-				} else {
-					// Same length, same message: another order (of map
-					// entries or unknown fields) than the reference's.
-					step("marshal", true, "")
-				}
-			} else {
-				step("marshal", true, "")
-			}
-			step("size", o.size == len(o.out), "Size() is %d, Marshal wrote %d bytes", o.size, len(o.out))
-			switch {
-			case !o.cloneEqual:
-				step("clone", false, "Clone() is not Equal to the original")
-			case o.cloneErr != nil:
-				step("clone", false, "the clone's Marshal failed: %v", o.cloneErr)
-			case !bytes.Equal(o.cloneOut, o.out):
-				step("clone", false, "the clone marshals differently after the original is Reset (a shallow copy), from byte %d", firstDiff(o.cloneOut, o.out))
-			default:
-				step("clone", true, "")
-			}
-		}
+		refOut = f(ref)
 	}
-	var bad []string
-	for _, p := range req.Probes {
-		b, err := parseHex(p.Hex)
-		if err != nil {
-			return nil, fmt.Errorf("interp: probe %s: hex: %w", p.Name, err)
-		}
-		o := f(b)
-		want := errorClass(p.RefError)
-		var got string
-		switch {
-		case o.panicked != "":
-			got = "panic"
-		case o.unmarshalErr != nil:
-			got = errorClass(o.unmarshalErr.Error())
-		}
-		if got != want {
-			gen := "accepted it"
-			if o.panicked != "" {
-				gen = "panicked: " + o.panicked
-			} else if o.unmarshalErr != nil {
-				gen = "refused it: " + o.unmarshalErr.Error()
-			}
-			ref := "accepted it"
-			if p.RefError != "" {
-				ref = "refused it: " + p.RefError
-			}
-			bad = append(bad, fmt.Sprintf("%s: the reference %s; the generated Unmarshal %s", p.Name, ref, gen))
-		}
+	outs := make([]gocheck.Outcome, len(probes))
+	for i, b := range probes {
+		outs[i] = f(b)
 	}
-	if len(req.Probes) > 0 {
-		step("errors", len(bad) == 0, "%s", strings.Join(bad, "; "))
-	}
-	res.Pass = true
-	for _, st := range res.Steps {
-		res.Pass = res.Pass && st.Pass
-	}
+	res := gocheck.Judge(req, path.Base(t.ImportPath)+"."+t.GoName, refOut, outs)
 	res.ElapsedMs = ms(time.Since(start))
 	return res, nil
-}
-
-// parseHex decodes hex digits, ignoring white space ("0a 05 ..." as the
-// core writes it).
-func parseHex(s string) ([]byte, error) {
-	return hex.DecodeString(strings.Join(strings.Fields(s), ""))
-}
-
-// errorClass sorts a decoding error by its reason, from its text (both
-// the reference codec's and runtime/wire's say these words): "required",
-// "utf8", "malformed", or "" for no error.
-func errorClass(msg string) string {
-	l := strings.ToLower(msg)
-	switch {
-	case msg == "":
-		return ""
-	case strings.Contains(l, "required"):
-		return "required"
-	case strings.Contains(l, "utf-8") || strings.Contains(l, "utf8"):
-		return "utf8"
-	}
-	return "malformed"
-}
-
-// firstDiff is the first index at which a and b differ; the shorter
-// length when one is a prefix of the other.
-func firstDiff(a, b []byte) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
 }
 
 // RunRequest is a program to run against the loaded generated code.
@@ -520,7 +353,7 @@ func (s *Session) Run(req RunRequest) (*RunResult, error) {
 	case err == nil:
 	case errors.As(err, &p):
 		res.Panicked = true
-		res.Error = &Problem{Message: "panic: " + panicText(p.Value), Positions: frames}
+		res.Error = &Problem{Message: "panic: " + gocheck.PanicText(p.Value), Positions: frames}
 	default:
 		res.Error = problemOf(err)
 	}
@@ -546,18 +379,6 @@ func (ip *Interpreter) run(src string) (err error) {
 	}
 	_, err = ip.in.Execute(prog)
 	return err
-}
-
-func panicText(v any) string {
-	switch v := v.(type) {
-	case error:
-		return v.Error()
-	case string:
-		return v
-	case fmt.Stringer:
-		return v.String()
-	}
-	return fmt.Sprint(v)
 }
 
 // positionRE matches "file.go:12:3: " at the start of an error message.

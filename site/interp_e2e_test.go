@@ -3,6 +3,8 @@ package site_test
 import (
 	"context"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -290,4 +292,95 @@ func TestGoChecksTestMessages(t *testing.T) {
 		}
 	}
 	t.Logf("%d message types checked through the generated Go (%s)", len(rows), eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`))
+}
+
+// sharedCaseRefusals are the shared cases whose schema the compiler must
+// refuse (as their headers expect), so that the page has no generated Go
+// to check: the case's name and a piece of the diagnostic it must show.
+var sharedCaseRefusals = map[string]string{
+	"04_go_name_mangling_collisions": "collides with",   // two declarations get one Go name: reported, not emitted
+	"09_package_level_cycle":         "Go import cycle", // a cycle of Go packages: reported with the files in it
+	"28_parser_option_literal_panic": "syntax error",    // intentionally invalid .proto: ordinary syntax errors
+}
+
+// messageDecl matches a message declaration in .proto text.
+var messageDecl = regexp.MustCompile(`(?m)^\s*message\s+\w+\s*\{`)
+
+// TestGoChecksSharedCases: every ../shared/cases file, loaded as the
+// workspace (a case's NN_name__x.proto companions beside it, through a
+// share link), as a person would open it: the page compiles it, and every
+// message type's generated code passes its checks, interpreted in the
+// browser; the cases the compiler must refuse show the diagnostic their
+// headers expect instead (sharedCaseRefusals).
+func TestGoChecksSharedCases(t *testing.T) {
+	dir := needShared(t, "cases")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.proto"))
+	if err != nil || len(paths) == 0 {
+		t.Skipf("skipping: no .proto files in %s", dir)
+	}
+	groups := map[string][]string{}
+	var names []string
+	for _, p := range paths {
+		base := filepath.Base(p)
+		name, _, _ := strings.Cut(strings.TrimSuffix(base, ".proto"), "__")
+		if groups[name] == nil {
+			names = append(names, name)
+		}
+		groups[name] = append(groups[name], base)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			var files []map[string]string
+			active := groups[name][0]
+			for _, f := range groups[name] {
+				files = append(files, map[string]string{"name": f, "text": readFile(t, filepath.Join(dir, f))})
+				if f == name+".proto" {
+					active = f
+				}
+			}
+			ctx, url := startBrowser(t)
+			do(t, ctx, chromedp.Navigate(url+encodeSession(t, map[string]any{"files": files, "active": active, "options": ""})))
+			const errorDiags = `[...document.querySelectorAll('[data-testid=diagnostic].error')]`
+			waitJS(t, ctx, "the case compiled in the browser (output or errors)", `__protoplay.stats.firstCompiledMs > 0 || `+errorDiags+`.length > 0`, 60*time.Second)
+			if want, ok := sharedCaseRefusals[name]; ok {
+				text := eval[string](t, ctx, errorDiags+`.map(e => e.innerText.replace(/\s+/g, ' ')).join('\n')`)
+				if !strings.Contains(text, want) {
+					t.Errorf("the compiler must refuse this case with %q; diagnostics:\n%s", want, text)
+				}
+				t.Logf("refused as expected, no generated Go to check: %s", strings.SplitN(text, "\n", 2)[0])
+				return
+			}
+			if n := eval[int](t, ctx, errorDiags+`.length`); n > 0 {
+				t.Fatalf("%d error diagnostics: %s", n, eval[string](t, ctx, errorDiags+`.map(e => e.innerText).join('\n')`))
+			}
+			selectTab(t, ctx, "tab-checks")
+			waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done' || `+goChecksState+` === 'error'`, 150*time.Second)
+			status := eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`)
+			if eval[string](t, ctx, goChecksState) == "error" {
+				t.Fatalf("the checks of the generated Go stopped: %s", status)
+			}
+			rows := goCheckRows(t, ctx)
+			if len(rows) == 0 {
+				// Only a case that declares no message type (enums only)
+				// has none to check.
+				for _, f := range files {
+					if messageDecl.MatchString(f["text"]) {
+						t.Fatalf("no check rows, but %s declares a message type (%s)", f["name"], status)
+					}
+				}
+				if !strings.Contains(status, "(0 message types") {
+					t.Errorf("no message types, status %q", status)
+				}
+				t.Logf("no message types to check (enums only): %s", status)
+				return
+			}
+			for _, r := range rows {
+				if r.Go != "pass" {
+					t.Errorf("%s: generated %q: %s", r.Type, r.Go, r.Text)
+				}
+			}
+			t.Logf("%d message types: %s", len(rows), status)
+		})
+	}
 }

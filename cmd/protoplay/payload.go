@@ -207,11 +207,11 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	roots := importFlags(fs)
-	generated := fs.Bool("generated", false, "check the generated Go code instead: build it with the go command on PATH and, for every message type, decode the sample's reference encoding with the generated Unmarshal and compare Marshal, Size, Clone and Equal")
+	generated := fs.Bool("generated", false, "check the generated Go code instead: build it with the go command on PATH and, for every message type, decode the sample's reference encoding with the generated Unmarshal and compare Marshal, Size, Clone and Equal, and require the probes (the empty payload, invalid UTF-8) to be refused exactly as the reference refuses them: the checks the playground runs in the browser")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: protoplay check [-I DIR]... [--generated] FILE.proto...")
 		fmt.Fprintln(stderr, "For every message type: sample -> binary -> value, sample -> JSON -> value, binary -> JSON -> binary;")
-		fmt.Fprintln(stderr, "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal.")
+		fmt.Fprintln(stderr, "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal; probes refused as the reference refuses them.")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterleaved(fs, args)
@@ -223,7 +223,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *generated {
-		return runCheckGenerated(*roots, files, stdout, stderr)
+		return runCheckGenerated(*roots, files, "", stdout, stderr)
 	}
 	s, ok := loadSchema(*roots, files, stderr)
 	if !ok {

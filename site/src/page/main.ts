@@ -988,7 +988,9 @@ async function referenceFor(src: Files, type: string) {
   }
   for (const p of req.probes) {
     try {
-      await core.call("decode", { files: src, type, input: p.hex, encoding: "hex" });
+      // Text, not JSON: JSON cannot write invalid UTF-8 where the schema
+      // allows it (proto2 strings), which is not a decoding error.
+      await core.call("decode", { files: src, type, input: p.hex, encoding: "hex", out: "text" });
     } catch (e) {
       if ((e as CallError).restarted) throw e;
       p.refError = (e as Error).message;
