@@ -103,6 +103,7 @@ type Schema struct {
 	// proto.Unmarshal, so Any values and extensions work.
 	Types *dynamicpb.Types
 	roots []protoreflect.FileDescriptor
+	textCaches
 }
 
 // NewSchema builds a Schema from the Files of a compiler.Result. It fails
