@@ -339,7 +339,7 @@ func (x *dynJSON) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				continue
 			}
-			if !fd.IsList() {
+			if fd.Cardinality() != protoreflect.Repeated {
 				if extSeen[fd.Number()] {
 					return d.Mark([]uint64{1}, 0) // the duplicate-field error
 				}
@@ -348,7 +348,7 @@ func (x *dynJSON) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				extSeen[fd.Number()] = true
 			}
-		} else if !fd.IsList() {
+		} else if fd.Cardinality() != protoreflect.Repeated {
 			if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 				err = d.MarkOneof(seen, info.oneofBit[od.Index()], string(od.FullName()))
 			} else {
