@@ -35,7 +35,8 @@ import (
 // time. Beyond generated code it handles extensions ("[full.name]" keys,
 // as protojson), which generated messages do not have yet.
 
-// dynJSON is one dynamic message seen through runtime/protojson.
+// dynJSON is one dynamic message seen through runtime/protojson and (see
+// text.go) runtime/prototext.
 type dynJSON struct {
 	s *Schema
 	m protoreflect.Message
