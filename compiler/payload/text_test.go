@@ -162,3 +162,34 @@ func squeezeText(s string) string {
 	}
 	return b.String()
 }
+
+// FuzzText: ParseValue (text) never panics; what it accepts, FormatValue
+// writes and ParseValue reads back as the same value.
+func FuzzText(f *testing.F) {
+	for _, seed := range []string{"a: 1", "sub { a: 2 } kids { key: \"k\" value { [tx.e_int]: 3 } }", "G { x: 4 }",
+		"any { [type.googleapis.com/tx.M] { s: \"x\" } }", "[tx.e_strs]: [\"x\", \"y\"] gone: 7", "kids [{key: \"a\"}, {}]"} {
+		f.Add([]byte(seed))
+	}
+	var s *Schema
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if s == nil {
+			s = compileSource(t, textExtSchema)
+		}
+		md := mustFind(t, s, "tx.M")
+		m, err := s.ParseValue(md, in, Text)
+		if err != nil {
+			if AsError(err) == nil {
+				t.Fatalf("not a *diag.Error: %v", err)
+			}
+			return
+		}
+		out, err := s.FormatValue(m, Text)
+		if err != nil {
+			t.Fatalf("FormatValue: %v", err)
+		}
+		back, err := s.ParseValue(md, []byte(out), Text)
+		if err != nil || !proto.Equal(back, m) {
+			t.Fatalf("output %q read back as %v (%v)", out, back, err)
+		}
+	})
+}
