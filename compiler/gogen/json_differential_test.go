@@ -47,7 +47,9 @@ func TestJSONDifferential(t *testing.T) {
 // TestJSONDifferential: the generated text-format methods are compared with
 // google.golang.org/protobuf/encoding/prototext (over dynamicpb) on random
 // values in both directions, under each option, and on a table of valid and
-// invalid text inputs and mutations of valid ones (see that file).
+// invalid text inputs and mutations of valid ones (see that file); and
+// compiler/payload's text format (FormatValue, ParseValue) with the
+// generated MarshalProtoText and UnmarshalProtoText (TestTextPayloadAdapter).
 func TestTextDifferential(t *testing.T) {
 	runDifferential(t, "text", "-run", "^TestText")
 }

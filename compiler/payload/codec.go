@@ -1,20 +1,18 @@
 package payload
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"github.com/protoplay/protoplay/compiler/diag"
-	pjson "github.com/protoplay/protoplay/runtime/protojson"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
-	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/protoplay/protoplay/compiler/diag"
+	pjson "github.com/protoplay/protoplay/runtime/protojson"
+	ptext "github.com/protoplay/protoplay/runtime/prototext"
 )
 
 // Format is a textual form of a message value.
@@ -67,8 +65,6 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 		return nil, err
 	}
 	m := dynamicpb.NewMessage(s.resolve(md))
-	var err error
-	kind := diag.KindJSON
 	switch in {
 	case JSON, "":
 		// Required fields are checked below, as for text.
@@ -76,48 +72,16 @@ func (s *Schema) ParseValue(md protoreflect.MessageDescriptor, input []byte, in 
 			return nil, jsonError(err)
 		}
 	case Text:
-		kind = diag.KindText
-		err = prototext.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(input, m)
+		if err := s.unmarshalText(input, m); err != nil {
+			return nil, textError(err)
+		}
 	default:
 		return nil, diag.New(diag.KindUsage, "unknown input format %q (want json or text)", string(in))
-	}
-	if err != nil {
-		e := positioned(kind, err)
-		if e.Line == 0 && strings.HasSuffix(e.Message, "unexpected EOF") {
-			// Truncated input: point at its end.
-			e.Kind = kind
-			e.Line = 1 + bytes.Count(input, []byte("\n"))
-			e.Column = 1 + len(input) - (bytes.LastIndexByte(input, '\n') + 1)
-			e.Message = "unexpected end of input"
-		}
-		return nil, e
 	}
 	if err := missingRequired(m); err != nil {
 		return nil, valueError(err)
 	}
 	return m, nil
-}
-
-var linePos = regexp.MustCompile(`\s*\(line (\d+):(\d+)\):?\s*`)
-
-// positioned turns an error from protojson or prototext, which carry their
-// position as "(line L:C)" in the message, into an *diag.Error with Line and
-// Column set.
-func positioned(kind string, err error) *diag.Error {
-	msg := cleanMessage(err)
-	e := &diag.Error{Kind: kind, Offset: -1}
-	if m := linePos.FindStringSubmatchIndex(msg); m != nil {
-		e.Line, _ = strconv.Atoi(msg[m[2]:m[3]])
-		e.Column, _ = strconv.Atoi(msg[m[4]:m[5]])
-		msg = strings.TrimSpace(msg[:m[0]] + ": " + msg[m[1]:])
-		msg = strings.TrimPrefix(msg, ": ")
-	} else if strings.Contains(msg, "recursion") || strings.Contains(msg, "exceeded max") {
-		e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
-	} else {
-		e.Kind = diag.KindValue
-	}
-	e.Message = msg
-	return e
 }
 
 func valueError(err error) *diag.Error {
@@ -255,8 +219,9 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 // spaces and ending in a newline. JSON is what generated MarshalJSON
 // writes for the same value (runtime/protojson, through a
 // descriptor-driven adapter, with Multiline), and extensions as
-// "[full.name]" members; text is prototext's, its randomized whitespace
-// normalized.
+// "[full.name]" members; text is what generated MarshalProtoText writes
+// with Multiline and EmitUnknown (runtime/prototext, through the same
+// adapter; text.go), and extensions as "[full.name]" fields.
 func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) {
 	// Formatting an Any decodes its value with the reflective decoder,
 	// which panics on a map entry whose key field has the wrong wire type
@@ -286,30 +251,21 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 		}
 		return string(j) + "\n", nil
 	case Text:
-		t, err := prototext.MarshalOptions{Resolver: s.Types, Multiline: true, Indent: "  ", EmitUnknown: true}.Marshal(m)
+		t, err := s.marshalText(m.ProtoReflect())
 		if err != nil {
-			return "", valueError(err)
+			e := valueError(err)
+			var pe *ptext.Error
+			if errors.As(err, &pe) {
+				e.Message = pe.Msg
+			}
+			return "", e
 		}
-		return normalizeText(string(t)), nil
+		if len(t) == 0 {
+			t = []byte("\n")
+		}
+		return string(t), nil
 	}
 	return "", diag.New(diag.KindUsage, "unknown output format %q (want json or text)", string(f))
-}
-
-// normalizeText removes the extra space prototext puts at random after a
-// field name's colon. Names hold no colon and string values are escaped on
-// one line, so the first ":  " of a line is always that one.
-func normalizeText(t string) string {
-	lines := strings.Split(t, "\n")
-	for i, l := range lines {
-		if j := strings.Index(l, ":  "); j >= 0 && !strings.Contains(l[:j], "\"") {
-			lines[i] = l[:j+1] + l[j+2:]
-		}
-	}
-	out := strings.Join(lines, "\n")
-	if !strings.HasSuffix(out, "\n") {
-		out += "\n"
-	}
-	return out
 }
 
 // missingRequired returns an error naming the first required field of m,

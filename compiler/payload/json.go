@@ -35,7 +35,8 @@ import (
 // time. Beyond generated code it handles extensions ("[full.name]" keys,
 // as protojson), which generated messages do not have yet.
 
-// dynJSON is one dynamic message seen through runtime/protojson.
+// dynJSON is one dynamic message seen through runtime/protojson and (see
+// text.go) runtime/prototext.
 type dynJSON struct {
 	s *Schema
 	m protoreflect.Message
@@ -285,44 +286,8 @@ func (x *dynJSON) encodeField(e *protojson.Encoder, fd protoreflect.FieldDescrip
 // encodeMap writes a map's entries in key order (false before true,
 // numbers ascending, strings by bytes), as generated code does.
 func (x *dynJSON) encodeMap(e *protojson.Encoder, fd protoreflect.FieldDescriptor, mp protoreflect.Map) error {
-	keys := make([]protoreflect.MapKey, 0, mp.Len())
-	mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
-		keys = append(keys, k)
-		return true
-	})
+	keys := sortedKeys(fd, mp)
 	kk := fd.MapKey().Kind()
-	slices.SortFunc(keys, func(a, b protoreflect.MapKey) int {
-		switch kk {
-		case protoreflect.BoolKind:
-			ab, bb := a.Bool(), b.Bool()
-			switch {
-			case ab == bb:
-				return 0
-			case !ab:
-				return -1
-			}
-			return 1
-		case protoreflect.StringKind:
-			return strings.Compare(a.String(), b.String())
-		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-			au, bu := a.Uint(), b.Uint()
-			switch {
-			case au < bu:
-				return -1
-			case au > bu:
-				return 1
-			}
-			return 0
-		}
-		ai, bi := a.Int(), b.Int()
-		switch {
-		case ai < bi:
-			return -1
-		case ai > bi:
-			return 1
-		}
-		return 0
-	})
 	e.StartObject()
 	for _, k := range keys {
 		switch kk {
@@ -663,4 +628,49 @@ func (x *dynJSON) decodeValue(d *protojson.Decoder, fd protoreflect.FieldDescrip
 		return mv, true, nil
 	}
 	return v, false, d.InvalidValue("field " + string(fd.FullName()) + " has kind " + fd.Kind().String())
+}
+
+// sortedKeys returns the keys of mp, a map of field fd, in the order
+// generated code writes map entries in ProtoJSON and the text format:
+// false before true, numbers ascending, strings by bytes.
+func sortedKeys(fd protoreflect.FieldDescriptor, mp protoreflect.Map) []protoreflect.MapKey {
+	keys := make([]protoreflect.MapKey, 0, mp.Len())
+	mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
+		keys = append(keys, k)
+		return true
+	})
+	kk := fd.MapKey().Kind()
+	slices.SortFunc(keys, func(a, b protoreflect.MapKey) int {
+		switch kk {
+		case protoreflect.BoolKind:
+			ab, bb := a.Bool(), b.Bool()
+			switch {
+			case ab == bb:
+				return 0
+			case !ab:
+				return -1
+			}
+			return 1
+		case protoreflect.StringKind:
+			return strings.Compare(a.String(), b.String())
+		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+			au, bu := a.Uint(), b.Uint()
+			switch {
+			case au < bu:
+				return -1
+			case au > bu:
+				return 1
+			}
+			return 0
+		}
+		ai, bi := a.Int(), b.Int()
+		switch {
+		case ai < bi:
+			return -1
+		case ai > bi:
+			return 1
+		}
+		return 0
+	})
+	return keys
 }

@@ -12,7 +12,9 @@
 // JSON is the canonical ProtoJSON mapping
 // (https://protobuf.dev/programming-guides/json) and text is the protobuf
 // text format (https://protobuf.dev/reference/protobuf/textformat-spec),
-// both as implemented by google.golang.org/protobuf.
+// both written and read exactly as protoplay's generated code does
+// (runtime/protojson and runtime/prototext, through descriptor-driven
+// adapters over dynamicpb messages: json.go, text.go).
 //
 // Every entry point bounds its work: inputs larger than MaxInputBytes and
 // nesting deeper than MaxDepth (or, inside unknown fields, MaxUnknownDepth)
@@ -99,10 +101,11 @@ type Schema struct {
 	// imports, registered by path.
 	Files *protoregistry.Files
 	// Types resolves messages, enums and extensions over Files as dynamic
-	// types; it is the resolver given to protojson, prototext and
-	// proto.Unmarshal, so Any values and extensions work.
+	// types; the JSON and text adapters and proto.Unmarshal resolve
+	// extensions and Any types with it.
 	Types *dynamicpb.Types
 	roots []protoreflect.FileDescriptor
+	textCaches
 }
 
 // NewSchema builds a Schema from the Files of a compiler.Result. It fails

@@ -290,9 +290,12 @@ func (e *Encoder) Unknown(u *[]byte) {
 	if !e.opts.EmitUnknown || u == nil {
 		return
 	}
-	e.unknown(*u, wire.DefaultMaxDepth)
+	e.unknown(*u, wire.MaxUnknownGroupDepth)
 }
 
+// unknown writes the fields of b; depth is how many levels of groups are
+// still allowed (wire.MaxUnknownGroupDepth for an unknown field, as
+// generated Unmarshal accepts them).
 func (e *Encoder) unknown(b []byte, depth int) {
 	for len(b) > 0 {
 		num, typ, n := wire.ConsumeTag(b)
@@ -331,8 +334,8 @@ func (e *Encoder) unknown(b []byte, depth int) {
 			e.ByteString(name, v)
 			b = b[n:]
 		case wire.StartGroupType:
-			v, n := wire.ConsumeGroup(num, b, depth-1)
-			if n < 0 || depth <= 1 {
+			v, n := wire.ConsumeGroup(num, b, depth)
+			if n < 0 {
 				return
 			}
 			e.StartMessage(name)

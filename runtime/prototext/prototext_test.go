@@ -197,3 +197,31 @@ func TestDepthLimit(t *testing.T) {
 		t.Errorf("got %v, want wire.ErrDepth", err)
 	}
 }
+
+// TestUnknownGroupDepth: unknown fields nested in groups as deep as
+// generated Unmarshal accepts them (wire.MaxUnknownGroupDepth levels) are
+// all written under EmitUnknown; one level more (which Unmarshal rejects)
+// writes nothing for that field.
+func TestUnknownGroupDepth(t *testing.T) {
+	nest := func(k int) []byte {
+		return []byte(strings.Repeat("\x0b", k) + "\x08\x07" + strings.Repeat("\x0c", k))
+	}
+	for _, k := range []int{1, 2, wire.MaxUnknownGroupDepth, wire.MaxUnknownGroupDepth + 1} {
+		b := nest(k)
+		if n := wire.ConsumeFieldValue(1, wire.StartGroupType, b[1:], wire.MaxUnknownGroupDepth); (n > 0) != (k <= wire.MaxUnknownGroupDepth) {
+			t.Fatalf("%d levels: ConsumeFieldValue gives %d", k, n)
+		}
+		e, err := prototext.NewEncoder(nil, prototext.MarshalOptions{EmitUnknown: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Unknown(&b)
+		want := ""
+		if k <= wire.MaxUnknownGroupDepth {
+			want = strings.Repeat("1:{", k) + "1:7" + strings.Repeat("}", k)
+		}
+		if got := string(e.Bytes()); got != want {
+			t.Errorf("%d levels: got %q, want %q", k, got, want)
+		}
+	}
+}
