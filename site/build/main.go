@@ -266,12 +266,17 @@ func (b *builder) writeLicenses(licenseName, version string) error {
 // buildWasm compiles pkg (./wasm, the core, or ./wasm/interp, the
 // interpreter) for the browser. -trimpath keeps machine paths out of the
 // binary; -s drops the symbol table (Go's wasm panics still name
-// functions, from pclntab). wasmNoInline turns inlining off where it only
-// makes code bigger (packages the build does not link are ignored).
+// functions, from pclntab). Inlining is turned off where it only makes
+// code bigger: wasmNoInline for every module, coreNoInline as well for the
+// core (packages the build does not link are ignored).
 func (b *builder) buildWasm(goCmd, pkg string) ([]byte, error) {
 	tmp := filepath.Join(b.out, "."+filepath.Base(pkg)+".wasm.tmp")
 	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
-	for _, p := range wasmNoInline {
+	noInline := wasmNoInline
+	if pkg == "./wasm" {
+		noInline = append(append([]string(nil), wasmNoInline...), coreNoInline...)
+	}
+	for _, p := range noInline {
 		args = append(args, "-gcflags="+p+"=-l")
 	}
 	cmd := exec.Command(goCmd, append(args, "-o", tmp, pkg)...)
@@ -291,12 +296,61 @@ func (b *builder) buildWasm(goCmd, pkg string) ([]byte, error) {
 // itself. Without it the module is 16.5 MB instead of 20.3 MB raw, 2.50 MB
 // instead of 2.97 MB brotli. Their speed matters little since the
 // workspace reuses the printed Go of whatever an edit did not change
-// (gogen.Cache). Turning inlining off for protocompile and
-// google.golang.org/protobuf as well gives 2.35 MB, for every package
-// 2.20 MB, at a cost to the parser and linker that every edit pays.
+// (gogen.Cache).
 var wasmNoInline = []string{
 	"github.com/protoplay/protoplay/compiler/gogen",
 	"github.com/dave/jennifer/jen",
+}
+
+// coreNoInline are the core's packages off the parse-link-generate loop,
+// or on it only for small inputs, also compiled without inlining: the
+// payload codec and the runtime it uses, text and JSON encodings, regexp,
+// fmt, time, the Go formatter (go/format and what it imports: it
+// formats only the output that changed), the descriptor packages
+// protocompile uses once per file (protodesc, descriptorpb,
+// protoregistry, sourceinfo), dynamicpb and the JSON bridge (encoding/json,
+// the compiler package, the wasm main). Measured with Go 1.26 on the
+// core (-trimpath -ldflags=-s -w, brotli quality 11, 16 MiB window): 18.11
+// MB raw, 3.87 MB gzip, 2.66 MB brotli with wasmNoInline alone; 17.91 MB,
+// 3.67 MB, 2.51 MB with these too. BenchmarkCompile* (compiler, native,
+// same flags) showed no difference beyond noise in CPU time. Turning
+// inlining off for all of protocompile and google.golang.org/protobuf as
+// well (parser, linker, options, protoreflect, filedesc, impl) gives 17.76
+// MB, 3.55 MB, 2.42 MB but cost about 8% of that CPU time, on the loop
+// every edit pays, so they keep it; so do strconv and unicode, whose small
+// functions the protocompile lexer calls.
+var coreNoInline = []string{
+	"regexp",
+	"regexp/syntax",
+	"fmt",
+	"time",
+	"encoding/json",
+	"compress/flate",
+	"compress/gzip",
+	"text/tabwriter",
+	"go/ast",
+	"go/build/constraint",
+	"go/doc/comment",
+	"go/format",
+	"go/parser",
+	"go/printer",
+	"go/scanner",
+	"go/token",
+	"google.golang.org/protobuf/encoding/protojson",
+	"google.golang.org/protobuf/encoding/prototext",
+	"google.golang.org/protobuf/internal/descfmt",
+	"google.golang.org/protobuf/internal/encoding/json",
+	"google.golang.org/protobuf/internal/encoding/text",
+	"google.golang.org/protobuf/reflect/protodesc",
+	"google.golang.org/protobuf/reflect/protoregistry",
+	"google.golang.org/protobuf/types/descriptorpb",
+	"google.golang.org/protobuf/types/dynamicpb",
+	"google.golang.org/protobuf/types/known/...",
+	"github.com/bufbuild/protocompile/sourceinfo",
+	"github.com/protoplay/protoplay/compiler",
+	"github.com/protoplay/protoplay/compiler/payload",
+	"github.com/protoplay/protoplay/runtime/...",
+	"github.com/protoplay/protoplay/wasm",
 }
 
 // findWasmExec locates Go's JS glue for the running toolchain: lib/wasm
