@@ -4,6 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -39,4 +42,52 @@ func BenchmarkCompileLarge(b *testing.B) {
 			b.Fatal(res.Err())
 		}
 	}
+}
+
+// BenchmarkWorkspaceEditDLP is the playground's cost of an edit to a big
+// schema: google/privacy/dlp/v2/dlp.proto (9,255 lines, in
+// ../shared/corpus) beside storage.proto, compiled once in a Workspace
+// and then, per iteration, recompiled with a one-line edit inside one
+// message (a new comment each time, so the edited message is printed again). The
+// reported time is one edit -> new Go, with the workspace's caches warm.
+func BenchmarkWorkspaceEditDLP(b *testing.B) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		b.Skip("../shared is absent")
+	}
+	root := filepath.Join(shared, "corpus", "googleapis")
+	const sp, dp = "google/privacy/dlp/v2/storage.proto", "google/privacy/dlp/v2/dlp.proto"
+	storage, err := os.ReadFile(filepath.Join(root, sp))
+	if err != nil {
+		b.Skipf("../shared/corpus has no %s: %v", sp, err)
+	}
+	dlp, err := os.ReadFile(filepath.Join(root, dp))
+	if err != nil {
+		b.Skipf("../shared/corpus has no %s: %v", dp, err)
+	}
+	w := &compiler.Workspace{}
+	gen := func(dlpText string) {
+		res, err := w.Generate(context.Background(), compiler.CompileRequest{Files: compiler.Sources{sp: string(storage), dp: dlpText}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Generated) == 0 {
+			b.Fatalf("no output: %v", res.Diagnostics)
+		}
+	}
+	gen(string(dlp)) // the first compile, cold
+	const anchor = "message InspectConfig {\n"
+	if !strings.Contains(string(dlp), anchor) {
+		b.Fatalf("%s has no %q", dp, anchor)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	// The edits run under the pprof label phase=edit, so that
+	// -cpuprofile with `go tool pprof -tagfocus phase=edit` shows them
+	// without the first compile.
+	pprof.Do(context.Background(), pprof.Labels("phase", "edit"), func(context.Context) {
+		for i := 0; i < b.N; i++ {
+			gen(strings.Replace(string(dlp), anchor, anchor+"  // edit "+strconv.Itoa(i)+"\n", 1))
+		}
+	})
 }

@@ -254,6 +254,9 @@ func TestCacheMatchesColdGoogleAPIs(t *testing.T) {
 	}{
 		{"both", Sources{sp: storage, dp: dlp}},
 		{"comment appended to dlp", Sources{sp: storage, dp: dlp + "// edit\n"}},
+		{"comment inside a dlp message others refer to", Sources{sp: storage, dp: strings.Replace(dlp, "message InspectConfig {\n", "message InspectConfig {\n  // edit\n", 1)}},
+		{"comment on a storage message dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "// InfoType, edited.\nmessage InfoType {\n", 1), dp: dlp}},
+		{"comment on a storage field dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "message InfoType {\n  // edited\n", 1), dp: dlp}},
 		{"field added to a storage message dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "message InfoType {\n  int64 added_field = 99;\n", 1), dp: dlp}},
 		{"storage enum value renamed", Sources{sp: strings.Replace(storage, "LIKELIHOOD_UNSPECIFIED = 0;", "LIKELIHOOD_UNKNOWN = 0;", 1), dp: dlp}},
 		{"back", Sources{sp: storage, dp: dlp}},

@@ -31,7 +31,8 @@ import (
 // file-level descriptor (syntax, edition, options), the descriptor and
 // comments of its top-level message or enum (nested types included), the
 // Go names decided for that subtree, and for every type its fields
-// refer to, that type's Go name, package, top-level descriptor, its
+// refer to, that type's Go name, package, top-level descriptor (without
+// comments, which only that type's own pieces print), its
 // file's descriptor and whether it can hold required fields; plus the
 // import names the file had registered before the piece. A change to any
 // of them, in the file or in a file it imports, is another key, so a hit
@@ -149,6 +150,7 @@ type keyer struct {
 	fileHead map[string][]byte                // file path -> digest of its descriptor without types
 	fileProt map[string]*fileProtos           // file path -> its descriptor and comments
 	topKey   map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor and comments
+	shapeKey map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor
 	deps     map[protoreflect.FullName]string // top-level type -> its references, as key text
 }
 
@@ -160,7 +162,7 @@ type fileProtos struct {
 func newKeyer(g *generator) *keyer {
 	return &keyer{g: g, optsKey: fmt.Sprintf("%#v", g.opts),
 		fileHead: map[string][]byte{}, fileProt: map[string]*fileProtos{},
-		topKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
+		topKey: map[protoreflect.FullName][]byte{}, shapeKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
 }
 
 // protos returns fd's FileDescriptorProto (protocompile's own, when fd is
@@ -246,20 +248,21 @@ func topLevel(d protoreflect.Descriptor) protoreflect.Descriptor {
 	}
 }
 
-// top is the digest of a top-level message or enum: its descriptor, nested
-// types included, and the comments of everything in it.
-func (k *keyer) top(d protoreflect.Descriptor) []byte {
-	if b := k.topKey[d.FullName()]; b != nil {
+// shape is the digest of a top-level message or enum's descriptor,
+// nested types included, without comments: what a piece that refers to a
+// type in it can read (a piece prints only its own types' comments, see
+// docComments), so that editing a comment reprints only that type's
+// pieces, not every piece whose fields refer to it.
+func (k *keyer) shape(d protoreflect.Descriptor) []byte {
+	if b := k.shapeKey[d.FullName()]; b != nil {
 		return b
 	}
 	p := k.protos(d.ParentFile())
 	var m proto.Message
-	kind := int32(4)
 	switch d := d.(type) {
 	case protoreflect.MessageDescriptor:
 		m = p.fdp.GetMessageType()[d.Index()]
 	case protoreflect.EnumDescriptor:
-		kind = 5
 		m = p.fdp.GetEnumType()[d.Index()]
 	}
 	b, err := deterministic.Marshal(m)
@@ -268,6 +271,24 @@ func (k *keyer) top(d protoreflect.Descriptor) []byte {
 	}
 	h := newDigest()
 	h.Write(b)
+	s := h.bytes()
+	k.shapeKey[d.FullName()] = s
+	return s
+}
+
+// top is the digest of a top-level message or enum: its descriptor, nested
+// types included (shape), and the comments of everything in it.
+func (k *keyer) top(d protoreflect.Descriptor) []byte {
+	if b := k.topKey[d.FullName()]; b != nil {
+		return b
+	}
+	p := k.protos(d.ParentFile())
+	kind := int32(4)
+	if _, ok := d.(protoreflect.EnumDescriptor); ok {
+		kind = 5
+	}
+	h := newDigest()
+	h.Write(k.shape(d))
 	h.Write(p.comments[[2]int32{kind, int32(d.Index())}])
 	s := h.bytes()
 	k.topKey[d.FullName()] = s
@@ -288,7 +309,7 @@ func (k *keyer) typeRef(h io.Writer, d protoreflect.Descriptor) {
 			fmt.Fprintf(h, "%s %s %s %q %s %s ", en.goName, en.file.importPath, en.file.pkgName, en.values, en.nameMap, en.valueMap)
 		}
 	}
-	h.Write(k.top(topLevel(d)))
+	h.Write(k.shape(topLevel(d)))
 	h.Write(k.head(d.ParentFile()))
 }
 
