@@ -8,7 +8,6 @@ import (
 	"io"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 
@@ -152,6 +151,7 @@ type keyer struct {
 	topKey   map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor and comments
 	shapeKey map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor
 	deps     map[protoreflect.FullName]string // top-level type -> its references, as key text
+	buf      []byte                           // pieceKey's scratch
 }
 
 type fileProtos struct {
@@ -295,36 +295,68 @@ func (k *keyer) top(d protoreflect.Descriptor) []byte {
 	return s
 }
 
-// typeRef writes what a piece can read of a type it refers to.
-func (k *keyer) typeRef(h io.Writer, d protoreflect.Descriptor) {
+// typeRef appends to b what a piece can read of a type it refers to.
+// Every string is length-prefixed (appendString), so that distinct
+// inputs never write the same bytes.
+func (k *keyer) typeRef(b []byte, d protoreflect.Descriptor) []byte {
 	g := k.g
-	fmt.Fprintf(h, "ref %s %s ", d.FullName(), d.ParentFile().Path())
+	b = append(b, "ref"...)
+	b = appendString(b, string(d.FullName()))
+	b = appendString(b, d.ParentFile().Path())
 	switch d := d.(type) {
 	case protoreflect.MessageDescriptor:
 		if mn := g.msgs[d.FullName()]; mn != nil {
-			fmt.Fprintf(h, "%s %s %s %t ", mn.goName, mn.file.importPath, mn.file.pkgName, g.canRequire(d))
+			b = append(b, 'm')
+			b = appendStrings(b, mn.goName, mn.file.importPath, mn.file.pkgName)
+			b = appendBool(b, g.canRequire(d))
 		}
 	case protoreflect.EnumDescriptor:
 		if en := g.enums[d.FullName()]; en != nil {
-			fmt.Fprintf(h, "%s %s %s %q %s %s ", en.goName, en.file.importPath, en.file.pkgName, en.values, en.nameMap, en.valueMap)
+			b = append(b, 'e')
+			b = appendEnum(b, en)
+			b = appendStrings(b, en.file.importPath, en.file.pkgName)
 		}
 	}
-	h.Write(k.shape(topLevel(d)))
-	h.Write(k.head(d.ParentFile()))
+	b = append(b, k.shape(topLevel(d))...)
+	return append(b, k.head(d.ParentFile())...)
 }
 
-// subtree writes the Go names decided for the types declared in the
-// top-level type t, and the references of their fields (once per t).
+func appendStrings(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// appendEnum appends the Go names decided for an enum.
+func appendEnum(b []byte, en *enumNames) []byte {
+	b = appendStrings(b, en.goName, en.nameMap, en.valueMap)
+	b = binary.AppendUvarint(b, uint64(len(en.values)))
+	return appendStrings(b, en.values...)
+}
+
+// subtree returns the Go names decided for the types declared in the
+// top-level type t and the digest of the references of their fields (once
+// per t), as key bytes.
 func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	if s, ok := k.deps[t.FullName()]; ok {
 		return s
 	}
-	var b stringsBuilder
+	b := make([]byte, 0, 256)
 	refs := map[protoreflect.FullName]protoreflect.Descriptor{}
 	var enum func(ed protoreflect.EnumDescriptor)
 	enum = func(ed protoreflect.EnumDescriptor) {
 		if en := k.g.enums[ed.FullName()]; en != nil {
-			fmt.Fprintf(&b, "enum %s %s %q %s %s\n", ed.FullName(), en.goName, en.values, en.nameMap, en.valueMap)
+			b = append(b, "enum"...)
+			b = appendString(b, string(ed.FullName()))
+			b = appendEnum(b, en)
 		}
 	}
 	var field func(fd protoreflect.FieldDescriptor)
@@ -346,16 +378,21 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {
 		if mn := k.g.msgs[md.FullName()]; mn != nil {
-			fmt.Fprintf(&b, "msg %s %s %t\n", md.FullName(), mn.goName, k.g.canRequire(md))
+			b = append(b, "msg"...)
+			b = appendStrings(b, string(md.FullName()), mn.goName)
+			b = appendBool(b, k.g.canRequire(md))
+			b = binary.AppendUvarint(b, uint64(len(mn.fields)))
 			for _, fn := range mn.fields {
 				oneof := ""
 				if fn.oneof != nil {
 					oneof = fn.oneof.goName
 				}
-				fmt.Fprintf(&b, " field %s %s %s %s %s\n", fn.desc.Name(), fn.goName, fn.wrapper, fn.defaultName, oneof)
+				b = appendStrings(b, string(fn.desc.Name()), fn.goName, fn.wrapper, fn.defaultName, oneof)
 			}
+			b = binary.AppendUvarint(b, uint64(len(mn.oneofs)))
 			for _, on := range mn.oneofs {
-				fmt.Fprintf(&b, " oneof %s %s %s %d\n", on.desc.Name(), on.goName, on.iface, len(on.fields))
+				b = appendStrings(b, string(on.desc.Name()), on.goName, on.iface)
+				b = binary.AppendUvarint(b, uint64(len(on.fields)))
 			}
 		}
 		for i := 0; i < md.Fields().Len(); i++ {
@@ -370,6 +407,7 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 		for i := 0; i < md.Messages().Len(); i++ {
 			msg(md.Messages().Get(i))
 		}
+		b = append(b, "end"...)
 	}
 	switch t := t.(type) {
 	case protoreflect.MessageDescriptor:
@@ -377,48 +415,36 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	case protoreflect.EnumDescriptor:
 		enum(t)
 	}
-	names := make([]string, 0, len(refs))
+	names := make([]protoreflect.FullName, 0, len(refs))
 	for n := range refs {
-		names = append(names, string(n))
+		names = append(names, n)
 	}
-	sort.Strings(names)
-	h := newDigest()
+	slices.Sort(names)
+	var rb []byte
 	for _, n := range names {
-		k.typeRef(h, refs[protoreflect.FullName(n)])
+		rb = k.typeRef(rb, refs[n])
 	}
-	b.WriteString(string(h.bytes()))
-	k.deps[t.FullName()] = b.String()
-	return b.String()
+	h := newDigest()
+	h.Write(rb)
+	b = append(b, h.bytes()...)
+	s := string(b)
+	k.deps[t.FullName()] = s
+	return s
 }
-
-type stringsBuilder = byteBuilder
-
-// byteBuilder is a minimal io.Writer that collects bytes as a string.
-type byteBuilder struct{ b []byte }
-
-func (w *byteBuilder) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
-func (w *byteBuilder) WriteString(s string)        { w.b = append(w.b, s...) }
-func (w *byteBuilder) String() string              { return string(w.b) }
 
 // pieceKey is the key of the piece of f that prints d (a message or a
 // top-level enum), given the imports its Go file registered so far.
 func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState string) pieceKey {
-	h := newDigest()
-	writeAll(h, "protoplay gogen piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
+	b := appendStrings(k.buf[:0], "protoplay gogen piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
 		strconv.FormatBool(f.generate), importState, string(d.FullName()))
-	h.Write(k.head(f.desc))
+	b = append(b, k.head(f.desc)...)
 	t := topLevel(d)
-	h.Write(k.top(t))
-	io.WriteString(h, k.subtree(t))
+	b = append(b, k.top(t)...)
+	b = append(b, k.subtree(t)...)
+	k.buf = b
+	h := newDigest()
+	h.Write(b)
 	return h.sum()
-}
-
-func writeAll(h io.Writer, ss ...string) {
-	for _, s := range ss {
-		var n [binary.MaxVarintLen64]byte
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		io.WriteString(h, s)
-	}
 }
 
 // fileImports returns the imports jf has registered, path -> name, read
