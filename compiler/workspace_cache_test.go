@@ -329,6 +329,16 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 		t.Errorf("edit of the imported file: %d linked files reused, %d linked again, want 0, 2 (its importer too)", hits, misses)
 	}
 
+	// A comment edit reprints only the pieces of the type it is in: the
+	// pieces that refer to that type (app.M and its nested types) read
+	// its Go names and descriptor, never its comments.
+	withComment := Sources{"main.proto": start["main.proto"] + "// edit\n", "dep.proto": strings.Replace(edited["dep.proto"], "// Color is a color.", "// Color is a colour.", 1) + "// edit\n"}
+	res, hits, misses = gen(withComment)
+	if misses != 1 || hits != total-1 {
+		t.Errorf("comment edit of an imported enum: %d hits, %d misses, want %d, 1 (dep.Color)", hits, misses, total-1)
+	}
+	sameOutput(t, "comment edit of an imported enum", res, coldGenerate(t, withComment, ""))
+
 	// Bounded: after many different compiles, at most two compiles'
 	// pieces are held.
 	for i := 0; i < 20; i++ {
