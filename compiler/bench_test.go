@@ -4,7 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/internal/gentest"
@@ -38,5 +43,77 @@ func BenchmarkCompileLarge(b *testing.B) {
 		if res.Err() != nil {
 			b.Fatal(res.Err())
 		}
+	}
+}
+
+// BenchmarkWorkspaceEditDLP is the playground's cost of an edit to a big
+// schema: google/privacy/dlp/v2/dlp.proto (9,255 lines, in
+// ../shared/corpus) beside storage.proto, compiled once in a Workspace
+// and then, per iteration, recompiled with a one-line edit inside one
+// message (a new comment each time, so the edited message is printed
+// again). Sub-benchmarks: "go" is one edit -> new Go (Workspace.Generate,
+// the page's edit) with the workspace's caches warm; "check" is the same
+// edit -> diagnostics only (Workspace.Compile: parse and link, no Go), the
+// frontend's share. Each reports the mean (ns/op) and p50-ms and p95-ms
+// over its edits. Run with -benchtime 20x or more for stable percentiles;
+// under GOOS=js GOARCH=wasm with -exec=$(go env GOROOT)/lib/wasm/go_js_wasm_exec
+// (and GOGC=1000, as the wasm bridge sets) it measures the core in Node.
+func BenchmarkWorkspaceEditDLP(b *testing.B) {
+	shared, ok := gentest.SharedDir()
+	if !ok {
+		b.Skip("../shared is absent")
+	}
+	root := filepath.Join(shared, "corpus", "googleapis")
+	const sp, dp = "google/privacy/dlp/v2/storage.proto", "google/privacy/dlp/v2/dlp.proto"
+	storage, err := os.ReadFile(filepath.Join(root, sp))
+	if err != nil {
+		b.Skipf("../shared/corpus has no %s: %v", sp, err)
+	}
+	dlp, err := os.ReadFile(filepath.Join(root, dp))
+	if err != nil {
+		b.Skipf("../shared/corpus has no %s: %v", dp, err)
+	}
+	const anchor = "message InspectConfig {\n"
+	if !strings.Contains(string(dlp), anchor) {
+		b.Fatalf("%s has no %q", dp, anchor)
+	}
+	for _, mode := range []string{"go", "check"} {
+		b.Run(mode, func(b *testing.B) {
+			w := &compiler.Workspace{}
+			run := func(dlpText string) {
+				req := compiler.CompileRequest{Files: compiler.Sources{sp: string(storage), dp: dlpText}}
+				var res *compiler.CompileResult
+				var err error
+				if mode == "go" {
+					res, err = w.Generate(context.Background(), req)
+				} else {
+					res, err = w.Compile(context.Background(), req)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Messages) == 0 || (mode == "go" && len(res.Generated) == 0) {
+					b.Fatalf("no output: %v", res.Diagnostics)
+				}
+			}
+			run(string(dlp)) // the first compile, cold
+			var took []time.Duration
+			b.ReportAllocs()
+			b.ResetTimer()
+			// The edits run under the pprof label phase=edit, so that
+			// -cpuprofile with `go tool pprof -tagfocus phase=edit` shows
+			// them without the first compile.
+			pprof.Do(context.Background(), pprof.Labels("phase", "edit"), func(context.Context) {
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					run(strings.Replace(string(dlp), anchor, anchor+"  // edit "+strconv.Itoa(i)+"\n", 1))
+					took = append(took, time.Since(t0))
+				}
+			})
+			// The median and p95 over the edits, beside the mean (ns/op).
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2])/1e6, "p50-ms")
+			b.ReportMetric(float64(took[(len(took)*95+99)/100-1])/1e6, "p95-ms")
+		})
 	}
 }

@@ -254,6 +254,9 @@ func TestCacheMatchesColdGoogleAPIs(t *testing.T) {
 	}{
 		{"both", Sources{sp: storage, dp: dlp}},
 		{"comment appended to dlp", Sources{sp: storage, dp: dlp + "// edit\n"}},
+		{"comment inside a dlp message others refer to", Sources{sp: storage, dp: strings.Replace(dlp, "message InspectConfig {\n", "message InspectConfig {\n  // edit\n", 1)}},
+		{"comment on a storage message dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "// InfoType, edited.\nmessage InfoType {\n", 1), dp: dlp}},
+		{"comment on a storage field dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "message InfoType {\n  // edited\n", 1), dp: dlp}},
 		{"field added to a storage message dlp uses", Sources{sp: strings.Replace(storage, "message InfoType {\n", "message InfoType {\n  int64 added_field = 99;\n", 1), dp: dlp}},
 		{"storage enum value renamed", Sources{sp: strings.Replace(storage, "LIKELIHOOD_UNSPECIFIED = 0;", "LIKELIHOOD_UNKNOWN = 0;", 1), dp: dlp}},
 		{"back", Sources{sp: storage, dp: dlp}},
@@ -325,6 +328,16 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 	if hits, misses := w.link.Hits-lh, w.link.Misses-lm; hits != 0 || misses != 2 {
 		t.Errorf("edit of the imported file: %d linked files reused, %d linked again, want 0, 2 (its importer too)", hits, misses)
 	}
+
+	// A comment edit reprints only the pieces of the type it is in: the
+	// pieces that refer to that type (app.M and its nested types) read
+	// its Go names and descriptor, never its comments.
+	withComment := Sources{"main.proto": start["main.proto"] + "// edit\n", "dep.proto": strings.Replace(edited["dep.proto"], "// Color is a color.", "// Color is a colour.", 1) + "// edit\n"}
+	res, hits, misses = gen(withComment)
+	if misses != 1 || hits != total-1 {
+		t.Errorf("comment edit of an imported enum: %d hits, %d misses, want %d, 1 (dep.Color)", hits, misses, total-1)
+	}
+	sameOutput(t, "comment edit of an imported enum", res, coldGenerate(t, withComment, ""))
 
 	// Bounded: after many different compiles, at most two compiles'
 	// pieces are held.

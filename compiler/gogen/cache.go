@@ -8,7 +8,6 @@ import (
 	"io"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 
@@ -31,7 +30,8 @@ import (
 // file-level descriptor (syntax, edition, options), the descriptor and
 // comments of its top-level message or enum (nested types included), the
 // Go names decided for that subtree, and for every type its fields
-// refer to, that type's Go name, package, top-level descriptor, its
+// refer to, that type's Go name, package, top-level descriptor (without
+// comments, which only that type's own pieces print), its
 // file's descriptor and whether it can hold required fields; plus the
 // import names the file had registered before the piece. A change to any
 // of them, in the file or in a file it imports, is another key, so a hit
@@ -149,7 +149,9 @@ type keyer struct {
 	fileHead map[string][]byte                // file path -> digest of its descriptor without types
 	fileProt map[string]*fileProtos           // file path -> its descriptor and comments
 	topKey   map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor and comments
+	shapeKey map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor
 	deps     map[protoreflect.FullName]string // top-level type -> its references, as key text
+	buf      []byte                           // pieceKey's scratch
 }
 
 type fileProtos struct {
@@ -160,7 +162,7 @@ type fileProtos struct {
 func newKeyer(g *generator) *keyer {
 	return &keyer{g: g, optsKey: fmt.Sprintf("%#v", g.opts),
 		fileHead: map[string][]byte{}, fileProt: map[string]*fileProtos{},
-		topKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
+		topKey: map[protoreflect.FullName][]byte{}, shapeKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
 }
 
 // protos returns fd's FileDescriptorProto (protocompile's own, when fd is
@@ -246,20 +248,21 @@ func topLevel(d protoreflect.Descriptor) protoreflect.Descriptor {
 	}
 }
 
-// top is the digest of a top-level message or enum: its descriptor, nested
-// types included, and the comments of everything in it.
-func (k *keyer) top(d protoreflect.Descriptor) []byte {
-	if b := k.topKey[d.FullName()]; b != nil {
+// shape is the digest of a top-level message or enum's descriptor,
+// nested types included, without comments: what a piece that refers to a
+// type in it can read (a piece prints only its own types' comments, see
+// docComments), so that editing a comment reprints only that type's
+// pieces, not every piece whose fields refer to it.
+func (k *keyer) shape(d protoreflect.Descriptor) []byte {
+	if b := k.shapeKey[d.FullName()]; b != nil {
 		return b
 	}
 	p := k.protos(d.ParentFile())
 	var m proto.Message
-	kind := int32(4)
 	switch d := d.(type) {
 	case protoreflect.MessageDescriptor:
 		m = p.fdp.GetMessageType()[d.Index()]
 	case protoreflect.EnumDescriptor:
-		kind = 5
 		m = p.fdp.GetEnumType()[d.Index()]
 	}
 	b, err := deterministic.Marshal(m)
@@ -268,42 +271,92 @@ func (k *keyer) top(d protoreflect.Descriptor) []byte {
 	}
 	h := newDigest()
 	h.Write(b)
+	s := h.bytes()
+	k.shapeKey[d.FullName()] = s
+	return s
+}
+
+// top is the digest of a top-level message or enum: its descriptor, nested
+// types included (shape), and the comments of everything in it.
+func (k *keyer) top(d protoreflect.Descriptor) []byte {
+	if b := k.topKey[d.FullName()]; b != nil {
+		return b
+	}
+	p := k.protos(d.ParentFile())
+	kind := int32(4)
+	if _, ok := d.(protoreflect.EnumDescriptor); ok {
+		kind = 5
+	}
+	h := newDigest()
+	h.Write(k.shape(d))
 	h.Write(p.comments[[2]int32{kind, int32(d.Index())}])
 	s := h.bytes()
 	k.topKey[d.FullName()] = s
 	return s
 }
 
-// typeRef writes what a piece can read of a type it refers to.
-func (k *keyer) typeRef(h io.Writer, d protoreflect.Descriptor) {
+// typeRef appends to b what a piece can read of a type it refers to.
+// Every string is length-prefixed (appendString), so that distinct
+// inputs never write the same bytes.
+func (k *keyer) typeRef(b []byte, d protoreflect.Descriptor) []byte {
 	g := k.g
-	fmt.Fprintf(h, "ref %s %s ", d.FullName(), d.ParentFile().Path())
+	b = append(b, "ref"...)
+	b = appendString(b, string(d.FullName()))
+	b = appendString(b, d.ParentFile().Path())
 	switch d := d.(type) {
 	case protoreflect.MessageDescriptor:
 		if mn := g.msgs[d.FullName()]; mn != nil {
-			fmt.Fprintf(h, "%s %s %s %t ", mn.goName, mn.file.importPath, mn.file.pkgName, g.canRequire(d))
+			b = append(b, 'm')
+			b = appendStrings(b, mn.goName, mn.file.importPath, mn.file.pkgName)
+			b = appendBool(b, g.canRequire(d))
 		}
 	case protoreflect.EnumDescriptor:
 		if en := g.enums[d.FullName()]; en != nil {
-			fmt.Fprintf(h, "%s %s %s %q %s %s ", en.goName, en.file.importPath, en.file.pkgName, en.values, en.nameMap, en.valueMap)
+			b = append(b, 'e')
+			b = appendEnum(b, en)
+			b = appendStrings(b, en.file.importPath, en.file.pkgName)
 		}
 	}
-	h.Write(k.top(topLevel(d)))
-	h.Write(k.head(d.ParentFile()))
+	b = append(b, k.shape(topLevel(d))...)
+	return append(b, k.head(d.ParentFile())...)
 }
 
-// subtree writes the Go names decided for the types declared in the
-// top-level type t, and the references of their fields (once per t).
+func appendStrings(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// appendEnum appends the Go names decided for an enum.
+func appendEnum(b []byte, en *enumNames) []byte {
+	b = appendStrings(b, en.goName, en.nameMap, en.valueMap)
+	b = binary.AppendUvarint(b, uint64(len(en.values)))
+	return appendStrings(b, en.values...)
+}
+
+// subtree returns the Go names decided for the types declared in the
+// top-level type t and the digest of the references of their fields (once
+// per t), as key bytes.
 func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	if s, ok := k.deps[t.FullName()]; ok {
 		return s
 	}
-	var b stringsBuilder
+	b := make([]byte, 0, 256)
 	refs := map[protoreflect.FullName]protoreflect.Descriptor{}
 	var enum func(ed protoreflect.EnumDescriptor)
 	enum = func(ed protoreflect.EnumDescriptor) {
 		if en := k.g.enums[ed.FullName()]; en != nil {
-			fmt.Fprintf(&b, "enum %s %s %q %s %s\n", ed.FullName(), en.goName, en.values, en.nameMap, en.valueMap)
+			b = append(b, "enum"...)
+			b = appendString(b, string(ed.FullName()))
+			b = appendEnum(b, en)
 		}
 	}
 	var field func(fd protoreflect.FieldDescriptor)
@@ -325,16 +378,21 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {
 		if mn := k.g.msgs[md.FullName()]; mn != nil {
-			fmt.Fprintf(&b, "msg %s %s %t\n", md.FullName(), mn.goName, k.g.canRequire(md))
+			b = append(b, "msg"...)
+			b = appendStrings(b, string(md.FullName()), mn.goName)
+			b = appendBool(b, k.g.canRequire(md))
+			b = binary.AppendUvarint(b, uint64(len(mn.fields)))
 			for _, fn := range mn.fields {
 				oneof := ""
 				if fn.oneof != nil {
 					oneof = fn.oneof.goName
 				}
-				fmt.Fprintf(&b, " field %s %s %s %s %s\n", fn.desc.Name(), fn.goName, fn.wrapper, fn.defaultName, oneof)
+				b = appendStrings(b, string(fn.desc.Name()), fn.goName, fn.wrapper, fn.defaultName, oneof)
 			}
+			b = binary.AppendUvarint(b, uint64(len(mn.oneofs)))
 			for _, on := range mn.oneofs {
-				fmt.Fprintf(&b, " oneof %s %s %s %d\n", on.desc.Name(), on.goName, on.iface, len(on.fields))
+				b = appendStrings(b, string(on.desc.Name()), on.goName, on.iface)
+				b = binary.AppendUvarint(b, uint64(len(on.fields)))
 			}
 		}
 		for i := 0; i < md.Fields().Len(); i++ {
@@ -349,6 +407,7 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 		for i := 0; i < md.Messages().Len(); i++ {
 			msg(md.Messages().Get(i))
 		}
+		b = append(b, "end"...)
 	}
 	switch t := t.(type) {
 	case protoreflect.MessageDescriptor:
@@ -356,48 +415,36 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	case protoreflect.EnumDescriptor:
 		enum(t)
 	}
-	names := make([]string, 0, len(refs))
+	names := make([]protoreflect.FullName, 0, len(refs))
 	for n := range refs {
-		names = append(names, string(n))
+		names = append(names, n)
 	}
-	sort.Strings(names)
-	h := newDigest()
+	slices.Sort(names)
+	var rb []byte
 	for _, n := range names {
-		k.typeRef(h, refs[protoreflect.FullName(n)])
+		rb = k.typeRef(rb, refs[n])
 	}
-	b.WriteString(string(h.bytes()))
-	k.deps[t.FullName()] = b.String()
-	return b.String()
+	h := newDigest()
+	h.Write(rb)
+	b = append(b, h.bytes()...)
+	s := string(b)
+	k.deps[t.FullName()] = s
+	return s
 }
-
-type stringsBuilder = byteBuilder
-
-// byteBuilder is a minimal io.Writer that collects bytes as a string.
-type byteBuilder struct{ b []byte }
-
-func (w *byteBuilder) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
-func (w *byteBuilder) WriteString(s string)        { w.b = append(w.b, s...) }
-func (w *byteBuilder) String() string              { return string(w.b) }
 
 // pieceKey is the key of the piece of f that prints d (a message or a
 // top-level enum), given the imports its Go file registered so far.
 func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState string) pieceKey {
-	h := newDigest()
-	writeAll(h, "protoplay gogen piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
+	b := appendStrings(k.buf[:0], "protoplay gogen piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
 		strconv.FormatBool(f.generate), importState, string(d.FullName()))
-	h.Write(k.head(f.desc))
+	b = append(b, k.head(f.desc)...)
 	t := topLevel(d)
-	h.Write(k.top(t))
-	io.WriteString(h, k.subtree(t))
+	b = append(b, k.top(t)...)
+	b = append(b, k.subtree(t)...)
+	k.buf = b
+	h := newDigest()
+	h.Write(b)
 	return h.sum()
-}
-
-func writeAll(h io.Writer, ss ...string) {
-	for _, s := range ss {
-		var n [binary.MaxVarintLen64]byte
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		io.WriteString(h, s)
-	}
 }
 
 // fileImports returns the imports jf has registered, path -> name, read
