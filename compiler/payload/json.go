@@ -365,6 +365,18 @@ func takesNull(fd protoreflect.FieldDescriptor) bool {
 	return fd.Message() != nil && fd.Message().FullName() == valueMessage
 }
 
+// adopt sets the message to w, a well-known type's generated message that
+// DecodeProtoJSON or DecodeProtoText filled, through its binary form (a
+// missing required field is not an error here: the caller's check
+// reports it).
+func (x *dynJSON) adopt(w interface{ Marshal() ([]byte, error) }) error {
+	b, err := w.Marshal()
+	if err != nil && !errors.Is(err, wire.ErrRequired) {
+		return err
+	}
+	return x.Unmarshal(b)
+}
+
 // DecodeProtoJSON reads one JSON object into the message as generated
 // DecodeProtoJSON does: members by JSON name, then by proto name (the
 // first field to claim a name keeps it); each field at most once and one
@@ -378,11 +390,7 @@ func (x *dynJSON) DecodeProtoJSON(d *protojson.Decoder) error {
 		if err := w.DecodeProtoJSON(d); err != nil {
 			return err
 		}
-		b, err := w.Marshal()
-		if err != nil && !errors.Is(err, wire.ErrRequired) {
-			return d.InvalidValue(err.Error())
-		}
-		if err := x.Unmarshal(b); err != nil {
+		if err := x.adopt(w); err != nil {
 			return d.InvalidValue(err.Error())
 		}
 		return nil

@@ -294,11 +294,7 @@ func (x *dynJSON) DecodeProtoText(d *prototext.Decoder) error {
 		if err := w.DecodeProtoText(d); err != nil {
 			return err
 		}
-		b, err := w.Marshal()
-		if err != nil && !errors.Is(err, wire.ErrRequired) {
-			return d.InvalidValue(err.Error())
-		}
-		if err := x.Unmarshal(b); err != nil {
+		if err := x.adopt(w); err != nil {
 			return d.InvalidValue(err.Error())
 		}
 		return nil
