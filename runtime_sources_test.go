@@ -1,3 +1,5 @@
+//go:build !protoplay_lazyruntime
+
 package protoplay
 
 import (
@@ -7,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // The embed list names every non-test .go file of runtime/, and no other:
@@ -49,5 +52,25 @@ func TestRuntimeSourcesComplete(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("embedded %q\nwant (runtime/'s non-test .go files) %q\n(update the go:embed line of runtime_sources.go)", got, want)
+	}
+}
+
+// The in-memory form the playground's core loads (runtime_sources_lazy.go,
+// from site/build's runtime asset, RuntimeFiles) serves the same tree as
+// the embedded one.
+func TestRuntimeFilesFS(t *testing.T) {
+	files, err := RuntimeFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for n := range files {
+		names = append(names, n)
+	}
+	if err := fstest.TestFS(newFilesFS(files), names...); err != nil {
+		t.Fatal(err)
+	}
+	if err := fstest.TestFS(RuntimeSources, names...); err != nil {
+		t.Fatal(err)
 	}
 }

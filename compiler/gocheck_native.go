@@ -172,11 +172,15 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 		err = write("protoplay/go.mod", "module github.com/protoplay/protoplay\n\ngo 1.26\n")
 	}
 	if err == nil {
-		err = fs.WalkDir(protoplay.RuntimeSources, "runtime", func(p string, d fs.DirEntry, err error) error {
+		var sources fs.FS
+		if sources, err = protoplay.RuntimeFS(); err != nil {
+			return nil, fmt.Errorf("the runtime's sources: %w", err)
+		}
+		err = fs.WalkDir(sources, "runtime", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") {
 				return err
 			}
-			b, err := fs.ReadFile(protoplay.RuntimeSources, p)
+			b, err := fs.ReadFile(sources, p)
 			if err != nil {
 				return err
 			}

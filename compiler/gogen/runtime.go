@@ -53,7 +53,8 @@ func LocalRuntimeRoot(importPaths []string, opts Options) (string, error) {
 // localRuntime is the runtime=local step (see Options.Runtime): it rewrites
 // the runtime imports of out to <root>/protoplay/runtime/..., and adds the
 // runtime packages those files need, transitively, from the embedded
-// sources (package protoplay's RuntimeSources), their imports rewritten
+// sources (package protoplay's RuntimeFS: embedded, or loaded when first
+// needed in the playground's core), their imports rewritten
 // the same way.
 func (g *generator) localRuntime(out []File) ([]File, error) {
 	var importPaths []string
@@ -96,10 +97,16 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 		out[i].Content = string(content)
 		want(imports)
 	}
+	var sources fs.FS
 	for len(queue) > 0 {
+		if sources == nil {
+			if sources, err = protoplay.RuntimeFS(); err != nil {
+				return nil, fmt.Errorf("runtime=local: the runtime's sources: %v", err)
+			}
+		}
 		dir := queue[0]
 		queue = queue[1:]
-		entries, err := fs.ReadDir(protoplay.RuntimeSources, dir)
+		entries, err := fs.ReadDir(sources, dir)
 		if err != nil {
 			return nil, fmt.Errorf("runtime=local: runtime package %s is not embedded: %v", dir, err)
 		}
@@ -107,7 +114,7 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
 				continue
 			}
-			src, err := protoplay.RuntimeSources.ReadFile(dir + "/" + e.Name())
+			src, err := fs.ReadFile(sources, dir+"/"+e.Name())
 			if err != nil {
 				return nil, err
 			}

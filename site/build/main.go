@@ -38,6 +38,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/evanw/esbuild/pkg/api"
 
+	protoplay "github.com/protoplay/protoplay"
 	"github.com/protoplay/protoplay/compiler"
 )
 
@@ -109,8 +110,19 @@ func run(root, out, goCmd string, dev bool) error {
 	b.notices.rename = func(base string) string { return strings.Replace(base, "main.", "app.", 1) }
 
 	start := time.Now()
-	wasm, err := b.buildWasm(goCmd, "./wasm")
+	// The page's core leaves out the runtime's sources (pageWasmTags);
+	// they are an asset of their own, fetched only for runtime=local
+	// output and the .zip.
+	wasm, err := b.buildWasm(goCmd, "./wasm", pageWasmTags...)
 	if err != nil {
+		return err
+	}
+	runtimeAsset, err := runtimeSourcesAsset()
+	if err != nil {
+		return err
+	}
+	runtimeName := hashedName("runtime.json", runtimeAsset)
+	if err := b.write(runtimeName, runtimeAsset); err != nil {
 		return err
 	}
 	if err := b.notices.addWasm("protoplay.wasm", wasm); err != nil {
@@ -160,6 +172,7 @@ func run(root, out, goCmd string, dev bool) error {
 		"__WORKER_URL__":        strconv.Quote("./" + workerName),
 		"__WASM_URL__":          strconv.Quote("./" + wasmName),
 		"__WASM_SIZE__":         strconv.Itoa(len(wasm)),
+		"__RUNTIME_URL__":       strconv.Quote("./" + runtimeName),
 		"__INTERP_WASM_URL__":   strconv.Quote("./" + interpName),
 		"__INTERP_WASM_SIZE__":  strconv.Itoa(len(interpWasm)),
 		"__EXAMPLE_PROGRAM__":   strconv.Quote(string(runExample)),
@@ -263,15 +276,39 @@ func (b *builder) writeLicenses(licenseName, version string) error {
 	return b.write(noticesName, text)
 }
 
+// pageWasmTags are the build tags of the page's core:
+// protoplay_lazyruntime leaves the runtime's sources (runtime_sources.go
+// at the repository root) out of the wasm, and wasm/runtime_lazy.go
+// fetches them from the runtime asset (runtimeSourcesAsset) when
+// runtime=local output first needs them; the page passes its URL as
+// PROTOPLAY_RUNTIME_URL. That saves 106 KB of the core's brotli size
+// for a request most edits never make. The npm package's core keeps them
+// embedded (one file to ship, and Node's entry has no asset server).
+var pageWasmTags = []string{"protoplay_lazyruntime"}
+
+// runtimeSourcesAsset is the page's runtime asset: the JSON object
+// protoplay.RuntimeFiles returns (slash-separated path -> content), what
+// the core built with pageWasmTags loads.
+func runtimeSourcesAsset() ([]byte, error) {
+	files, err := protoplay.RuntimeFiles()
+	if err != nil {
+		return nil, fmt.Errorf("the runtime's sources: %w", err)
+	}
+	return json.Marshal(files)
+}
+
 // buildWasm compiles pkg (./wasm, the core, or ./wasm/interp, the
-// interpreter) for the browser. -trimpath keeps machine paths out of the
+// interpreter) for the browser, with the build tags given. -trimpath keeps machine paths out of the
 // binary; -s drops the symbol table (Go's wasm panics still name
 // functions, from pclntab). Inlining is turned off where it only makes
 // code bigger: wasmNoInline for every module, coreNoInline as well for the
 // core (packages the build does not link are ignored).
-func (b *builder) buildWasm(goCmd, pkg string) ([]byte, error) {
+func (b *builder) buildWasm(goCmd, pkg string, tags ...string) ([]byte, error) {
 	tmp := filepath.Join(b.out, "."+filepath.Base(pkg)+".wasm.tmp")
 	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
+	if len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
 	noInline := wasmNoInline
 	if pkg == "./wasm" {
 		noInline = append(append([]string(nil), wasmNoInline...), coreNoInline...)

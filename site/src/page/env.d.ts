@@ -1,5 +1,7 @@
 // Constants the build program (site/build) defines for the page.
 declare const __WASM_URL__: string;
+// The runtime's sources for runtime=local, path -> content (JSON).
+declare const __RUNTIME_URL__: string;
 declare const __WASM_SIZE__: number;
 declare const __WORKER_URL__: string;
 // The interpreter's module (wasm/interp), and the example's Run program

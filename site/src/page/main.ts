@@ -79,7 +79,10 @@ const core = new Core({
   timeoutMs: callTimeoutMs,
   memoryLimit: (Number(params.get("memlimit")) || 1024) * (1 << 20),
   raise: { timeout: "?timeout=MS in the address", memory: "?memlimit=MiB in the address" },
-  env: params.get("gogc") ? { GOGC: params.get("gogc")! } : {},
+  // The core is built without the runtime's sources: runtime=local output
+  // (and the .zip) fetches them from this asset when it first needs them
+  // (wasm/runtime_lazy.go).
+  env: { PROTOPLAY_RUNTIME_URL: new URL(__RUNTIME_URL__, import.meta.url).href, ...(params.get("gogc") ? { GOGC: params.get("gogc")! } : {}) },
   onReady(ms, version, fetch) {
     if (!stats.wasmReadyMs) {
       stats.wasmReadyMs = performance.now();
