@@ -300,7 +300,8 @@ func runtimeSourcesAsset() ([]byte, error) {
 // buildWasm compiles pkg (./wasm, the core, or ./wasm/interp, the
 // interpreter) for the browser, with the build tags given. -trimpath keeps machine paths out of the
 // binary; -s drops the symbol table (Go's wasm panics still name
-// functions, from pclntab). Inlining is turned off where it only makes
+// functions, from pclntab). The core links protocompile without its
+// blank imports (leanEnv, lean.go). Inlining is turned off where it only makes
 // code bigger: wasmNoInline for every module, coreNoInline as well for the
 // core (packages the build does not link are ignored).
 func (b *builder) buildWasm(goCmd, pkg string, tags ...string) ([]byte, error) {
@@ -310,15 +311,22 @@ func (b *builder) buildWasm(goCmd, pkg string, tags ...string) ([]byte, error) {
 		args = append(args, "-tags="+strings.Join(tags, ","))
 	}
 	noInline := wasmNoInline
+	env := append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if pkg == "./wasm" {
 		noInline = append(append([]string(nil), wasmNoInline...), coreNoInline...)
+		// protocompile without its blank imports (lean.go).
+		lean, err := leanEnv(b.root, goCmd)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, lean...)
 	}
 	for _, p := range noInline {
 		args = append(args, "-gcflags="+p+"=-l")
 	}
 	cmd := exec.Command(goCmd, append(args, "-o", tmp, pkg)...)
 	cmd.Dir = b.root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("building the wasm (%s): %w", pkg, err)

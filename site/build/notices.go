@@ -363,7 +363,11 @@ func (n *notices) goEntries() ([]entry, error) {
 		if len(in) == 0 {
 			in = n.wasmNames()
 		}
-		out = append(out, entry{name: m.Path, version: src.Version, license: guessLicense(texts[0].text), in: in, texts: texts})
+		version := src.Version
+		if m.Replace != nil && version == "" && m.Path == protocompileModule {
+			version = m.Version + ", with std_imports.go replaced by protoplay's (site/build/lean.go)"
+		}
+		out = append(out, entry{name: m.Path, version: version, license: guessLicense(texts[0].text), in: in, texts: texts})
 	}
 	for _, d := range n.embedded {
 		dir := filepath.Join(n.root, filepath.FromSlash(d.dir))
