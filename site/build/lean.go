@@ -15,82 +15,108 @@ import (
 	"strings"
 )
 
-// The core is built against a copy of github.com/bufbuild/protocompile
-// whose std_imports.go is replaced by lean_std_imports.go.txt. The
-// original file blank-imports every Go package of the files protoc
-// bundles (google.golang.org/protobuf/types/known/*, pluginpb,
-// gofeaturespb) and, at init, fills protocompile's standardImports from
-// protoregistry.GlobalFiles, for protocompile.WithStandardImports. The
-// core never uses that resolver: compiler/frontend compiles the standard
-// files from source itself (stdimports.go), so the blank imports only
-// linked those packages and what they drag in (encoding/protojson through
-// structpb, its JSON decoder): 0.56 MB raw, 49 KB brotli of the core, and
-// an init that looked up 13 files at every start. The one other use of
-// standardImports, hasOverrideDescriptorProto in compiler.go, compares the
-// resolver's descriptor.proto with standardImports["google/protobuf/
-// descriptor.proto"], which the replacement keeps (descriptorpb's file,
-// what GlobalFiles returned), so protocompile behaves the same for the
-// core. Go refuses an -overlay of a file in the module cache, hence the
-// copy (under .cache/protocompile) and a go.work that replaces the module
-// with it for the wasm builds only; the CLI, the plugin and the tests
-// build against the module as is.
+// The core is built against copies of two modules with one file each
+// changed (leanPatches), through a go.work that replaces the modules with
+// the copies (under .cache/lean) for the wasm builds only: Go refuses an
+// -overlay of a file in the module cache. The CLI, the plugin and the
+// tests build against the modules as they are.
 //
-// The copy is made only for the protocompile version and std_imports.go
-// this replacement was written for (leanStdImportsFor); any other fails
-// the build, so that an upgrade is checked again rather than patched
-// blindly.
+// github.com/bufbuild/protocompile: std_imports.go becomes
+// lean_std_imports.go.txt. The original blank-imports every Go package of
+// the files protoc bundles (google.golang.org/protobuf/types/known/*,
+// pluginpb, gofeaturespb) and, at init, fills protocompile's
+// standardImports from protoregistry.GlobalFiles, for
+// protocompile.WithStandardImports. The core never uses that resolver:
+// compiler/frontend compiles the standard files from source itself
+// (stdimports.go), so the blank imports only linked those packages and
+// what they drag in (encoding/protojson through structpb): 0.56 MB raw,
+// 49 KB brotli of the core, and an init that looked up 13 files at every
+// start. The one other use of standardImports, hasOverrideDescriptorProto
+// in compiler.go, compares the resolver's descriptor.proto with
+// standardImports["google/protobuf/descriptor.proto"], which the
+// replacement keeps (descriptorpb's file, what GlobalFiles returned), so
+// protocompile behaves the same for the core.
+//
+// github.com/dave/jennifer: jen/file.go's guessAlias removed the
+// characters outside [a-z0-9] from an import alias with a regexp compiled
+// at each call, the core's only use of package regexp; strings.Map does
+// the same (invalid UTF-8 included: its bytes are never a-z0-9, and both
+// drop them). Without regexp, regexp/syntax and the unicode tables only it
+// reached: 0.54 MB raw of the core.
+//
+// Each patch applies only to the version and file content it was written
+// for (the SHA-256 below); any other fails the build, so that an upgrade
+// is checked again rather than patched blindly.
 
 //go:embed lean_std_imports.go.txt
 var leanStdImports []byte
 
-// leanStdImportsFor is the SHA-256 of the std_imports.go that
-// lean_std_imports.go.txt replaces, by protocompile version.
-var leanStdImportsFor = map[string]string{
-	"v0.14.1": "47ca711881c415187db8d9ddba2f75c741b4e166720d2905486723d342469301",
+// A modulePatch changes one file of a module for the core's build.
+type modulePatch struct {
+	module, version string
+	file            string // slash-separated, in the module
+	sha256          string // of the file as released
+	patch           func(orig []byte) ([]byte, error)
 }
 
-const protocompileModule = "github.com/bufbuild/protocompile"
+var leanPatches = []modulePatch{
+	{
+		module:  "github.com/bufbuild/protocompile",
+		version: "v0.14.1",
+		file:    "std_imports.go",
+		sha256:  "47ca711881c415187db8d9ddba2f75c741b4e166720d2905486723d342469301",
+		patch:   func([]byte) ([]byte, error) { return leanStdImports, nil },
+	},
+	{
+		module:  "github.com/dave/jennifer",
+		version: "v1.7.1",
+		file:    "jen/file.go",
+		sha256:  "9fc4f2ceee49e27306ec0b3da876e0b1d5a8ef9363809389a59a9aca0648852b",
+		patch: func(orig []byte) ([]byte, error) {
+			return replaceOnce(orig,
+				"\t\"regexp\"\n", "",
+				"\timportsRegex := regexp.MustCompile(`[^a-z0-9]`)\n\talias = importsRegex.ReplaceAllString(alias, \"\")\n",
+				"\t// protoplay (site/build/lean.go): strings.Map instead of a regexp.\n"+
+					"\talias = strings.Map(func(r rune) rune {\n"+
+					"\t\tif 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {\n"+
+					"\t\t\treturn r\n"+
+					"\t\t}\n"+
+					"\t\treturn -1\n"+
+					"\t}, alias)\n")
+		},
+	},
+}
 
-// leanEnv prepares the copy of protocompile and the go.work that uses it
-// (under root/.cache/protocompile) and returns the environment entries
-// that make a go build in root use them: GOWORK, and GOFLAGS without
-// -mod (workspace mode accepts no -mod=mod).
-func leanEnv(root, goCmd string) ([]string, error) {
-	cmd := exec.Command(goCmd, "list", "-m", "-json", protocompileModule)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go list -m %s: %w", protocompileModule, err)
-	}
-	var mod struct{ Version, Dir string }
-	if err := json.Unmarshal(out, &mod); err != nil {
-		return nil, err
-	}
-	if mod.Dir == "" {
-		return nil, fmt.Errorf("%s %s is not in the module cache (go mod download)", protocompileModule, mod.Version)
-	}
-	orig, err := os.ReadFile(filepath.Join(mod.Dir, "std_imports.go"))
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(orig)
-	if want, ok := leanStdImportsFor[mod.Version]; !ok || want != hex.EncodeToString(sum[:]) {
-		return nil, fmt.Errorf("%s %s: its std_imports.go (sha256 %x) is not the one site/build/lean_std_imports.go.txt replaces; check that the replacement still keeps what the core needs (see lean.go) and update leanStdImportsFor", protocompileModule, mod.Version, sum)
-	}
-	leanSum := sha256.Sum256(leanStdImports)
-	base := filepath.Join(root, ".cache", "protocompile")
-	dir := filepath.Join(base, mod.Version+"-"+hex.EncodeToString(leanSum[:5]))
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		if err := copyModule(mod.Dir, dir); err != nil {
-			return nil, fmt.Errorf("copying %s: %w", protocompileModule, err)
+// replaceOnce replaces each old string of pairs (old, new, old, new...)
+// in src, each of which must occur exactly once.
+func replaceOnce(src []byte, pairs ...string) ([]byte, error) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if n := bytes.Count(src, []byte(pairs[i])); n != 1 {
+			return nil, fmt.Errorf("%q occurs %d times, want once", pairs[i], n)
 		}
+		src = bytes.Replace(src, []byte(pairs[i]), []byte(pairs[i+1]), 1)
 	}
+	return src, nil
+}
+
+// leanEnv prepares the patched copies and the go.work that uses them
+// (under root/.cache/lean) and returns the environment entries that make
+// a go build in root use them: GOWORK, and GOFLAGS without -mod
+// (workspace mode accepts no -mod=mod).
+func leanEnv(root, goCmd string) ([]string, error) {
+	base := filepath.Join(root, ".cache", "lean")
 	goVersion, err := goDirective(root)
 	if err != nil {
 		return nil, err
 	}
-	work := fmt.Sprintf("go %s\n\nuse %s\n\nreplace %s %s => %s\n", goVersion, root, protocompileModule, mod.Version, dir)
+	work := fmt.Sprintf("go %s\n\nuse %s\n", goVersion, root)
+	for _, p := range leanPatches {
+		dir, err := p.apply(root, goCmd, base)
+		if err != nil {
+			return nil, err
+		}
+		work += fmt.Sprintf("\nreplace %s %s => %s\n", p.module, p.version, dir)
+	}
 	workFile := filepath.Join(base, "go.work")
 	if old, err := os.ReadFile(workFile); err != nil || !bytes.Equal(old, []byte(work)) {
 		if err := os.WriteFile(workFile, []byte(work), 0o644); err != nil {
@@ -106,11 +132,51 @@ func leanEnv(root, goCmd string) ([]string, error) {
 	return []string{"GOWORK=" + workFile, "GOFLAGS=" + strings.Join(flags, " ")}, nil
 }
 
+// apply makes the patched copy of p's module under base, unless there,
+// and returns its folder. An error when the module's version or file is
+// not the one the patch was written for.
+func (p modulePatch) apply(root, goCmd, base string) (string, error) {
+	cmd := exec.Command(goCmd, "list", "-m", "-json", p.module)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m %s: %w", p.module, err)
+	}
+	var mod struct{ Version, Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return "", err
+	}
+	if mod.Dir == "" {
+		return "", fmt.Errorf("%s %s is not in the module cache (go mod download)", p.module, mod.Version)
+	}
+	orig, err := os.ReadFile(filepath.Join(mod.Dir, filepath.FromSlash(p.file)))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(orig)
+	if mod.Version != p.version || hex.EncodeToString(sum[:]) != p.sha256 {
+		return "", fmt.Errorf("%s %s: its %s (sha256 %x) is not the one site/build/lean.go patches (%s, sha256 %s); check that the patch still holds and update leanPatches", p.module, mod.Version, p.file, sum, p.version, p.sha256)
+	}
+	patched, err := p.patch(orig)
+	if err != nil {
+		return "", fmt.Errorf("patching %s of %s %s: %w", p.file, p.module, p.version, err)
+	}
+	psum := sha256.Sum256(patched)
+	dir := filepath.Join(base, strings.ReplaceAll(p.module, "/", "_")+"@"+p.version+"-"+hex.EncodeToString(psum[:5]))
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		if err := copyModule(mod.Dir, dir, p.file, patched); err != nil {
+			return "", fmt.Errorf("copying %s: %w", p.module, err)
+		}
+	}
+	return dir, nil
+}
+
 // copyModule copies module dir src (read-only, in the module cache) to
-// dst without its tests and test data, with std_imports.go replaced by
-// leanStdImports. It writes into a temporary folder and renames it, so
-// that an interrupted copy is never used.
-func copyModule(src, dst string) error {
+// dst without its tests and test data, with file (slash-separated) given
+// the content patched. It writes into a temporary folder and renames it,
+// so that an interrupted copy is never used.
+func copyModule(src, dst, file string, patched []byte) error {
 	tmp := dst + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
@@ -136,8 +202,8 @@ func copyModule(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		if rel == "std_imports.go" {
-			data = leanStdImports
+		if filepath.ToSlash(rel) == file {
+			data = patched
 		}
 		return os.WriteFile(filepath.Join(tmp, rel), data, 0o644)
 	})

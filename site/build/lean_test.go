@@ -4,15 +4,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// The core's protocompile without its blank imports (lean.go): the
-// replacement applies to this checkout's protocompile (an upgrade fails
-// here first), drops the well-known types' Go packages and protojson from
-// the core, and the frontend's standard-file tests pass against it.
-func TestLeanProtocompile(t *testing.T) {
+// The core's patched modules (lean.go): the patches apply to this
+// checkout's protocompile and jennifer (an upgrade fails here first), drop
+// the well-known types' Go packages, protojson and regexp from the core,
+// and the frontend's standard-file tests and the generator's goldens (the
+// import aliases jennifer picks) pass against them.
+func TestLeanModules(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -37,14 +39,17 @@ func TestLeanProtocompile(t *testing.T) {
 		}
 		return false
 	}
-	if !has(protocompileModule) {
-		t.Fatalf("the core does not link %s", protocompileModule)
+	for _, p := range []string{"github.com/bufbuild/protocompile", "github.com/dave/jennifer/jen"} {
+		if !has(p) {
+			t.Fatalf("the core does not link %s", p)
+		}
 	}
 	for _, p := range []string{
 		"google.golang.org/protobuf/types/known/structpb",
 		"google.golang.org/protobuf/types/known/anypb",
 		"google.golang.org/protobuf/types/pluginpb",
 		"google.golang.org/protobuf/encoding/protojson",
+		"regexp",
 	} {
 		if has(p) {
 			t.Errorf("the core still links %s", p)
@@ -53,10 +58,27 @@ func TestLeanProtocompile(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	test := exec.Command("go", "test", "-count=1", "-run", "TestEveryStandardFileResolves|TestStandardFilesCompiledOnDemand|TestGoFeaturesMatchesGofeaturespb|TestGoogleAPIsImports|TestAllErrorsInSourceOrder", "./compiler/frontend")
+	test := exec.Command("go", "test", "-count=1", "-run", "TestEveryStandardFileResolves|TestStandardFilesCompiledOnDemand|TestGoFeaturesMatchesGofeaturespb|TestGoogleAPIsImports|TestAllErrorsInSourceOrder|TestGolden", "./compiler/frontend", "./compiler/gogen")
 	test.Dir = root
 	test.Env = append(os.Environ(), env...)
 	if out, err := test.CombinedOutput(); err != nil {
-		t.Errorf("compiler/frontend's tests against the lean protocompile: %v\n%s", err, out)
+		t.Errorf("tests against the patched modules: %v\n%s", err, out)
+	}
+}
+
+// The jennifer patch's claim: strings.Map keeping a-z and 0-9 removes what
+// regexp [^a-z0-9] did, invalid UTF-8 and multi-byte runes included.
+func TestAliasFilterMatchesRegexp(t *testing.T) {
+	re := regexp.MustCompile(`[^a-z0-9]`)
+	keep := func(r rune) rune {
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return -1
+	}
+	for _, s := range []string{"", "abc", "go-proto_v2", "x.y.z", "日本go9", "a\xffb\xc3", "\xe2\x82", "ünïcode", "a b\tc\n", "UPPER", "0123"} {
+		if got, want := strings.Map(keep, s), re.ReplaceAllString(s, ""); got != want {
+			t.Errorf("%q: strings.Map gives %q, regexp %q", s, got, want)
+		}
 	}
 }

@@ -364,8 +364,8 @@ func (n *notices) goEntries() ([]entry, error) {
 			in = n.wasmNames()
 		}
 		version := src.Version
-		if m.Replace != nil && version == "" && m.Path == protocompileModule {
-			version = m.Version + ", with std_imports.go replaced by protoplay's (site/build/lean.go)"
+		if m.Replace != nil && version == "" && m.Version != "" {
+			version = m.Version + ", with one file changed for the wasm (site/build/lean.go)"
 		}
 		out = append(out, entry{name: m.Path, version: version, license: guessLicense(texts[0].text), in: in, texts: texts})
 	}
