@@ -365,8 +365,6 @@ var wasmNoInline = []string{
 // every edit pays, so they keep it; so do strconv and unicode, whose small
 // functions the protocompile lexer calls.
 var coreNoInline = []string{
-	"regexp",
-	"regexp/syntax",
 	"fmt",
 	"time",
 	"encoding/json",
@@ -381,16 +379,13 @@ var coreNoInline = []string{
 	"go/printer",
 	"go/scanner",
 	"go/token",
-	"google.golang.org/protobuf/encoding/protojson",
 	"google.golang.org/protobuf/encoding/prototext",
 	"google.golang.org/protobuf/internal/descfmt",
-	"google.golang.org/protobuf/internal/encoding/json",
 	"google.golang.org/protobuf/internal/encoding/text",
 	"google.golang.org/protobuf/reflect/protodesc",
 	"google.golang.org/protobuf/reflect/protoregistry",
 	"google.golang.org/protobuf/types/descriptorpb",
 	"google.golang.org/protobuf/types/dynamicpb",
-	"google.golang.org/protobuf/types/known/...",
 	"github.com/bufbuild/protocompile/sourceinfo",
 	"github.com/protoplay/protoplay/compiler",
 	"github.com/protoplay/protoplay/compiler/payload",
