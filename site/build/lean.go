@@ -87,6 +87,16 @@ var leanPatches = []modulePatch{
 	},
 }
 
+// isLeanPatched reports whether leanPatches patches module path.
+func isLeanPatched(path string) bool {
+	for _, p := range leanPatches {
+		if p.module == path {
+			return true
+		}
+	}
+	return false
+}
+
 // replaceOnce replaces each old string of pairs (old, new, old, new...)
 // in src, each of which must occur exactly once.
 func replaceOnce(src []byte, pairs ...string) ([]byte, error) {
@@ -99,23 +109,30 @@ func replaceOnce(src []byte, pairs ...string) ([]byte, error) {
 	return src, nil
 }
 
+// leanDir is where leanEnv puts the patched copies and the go.work, which
+// names them relative to itself (so does the wasm's module information).
+func leanDir(root string) string { return filepath.Join(root, ".cache", "lean") }
+
 // leanEnv prepares the patched copies and the go.work that uses them
-// (under root/.cache/lean) and returns the environment entries that make
+// (under leanDir) and returns the environment entries that make
 // a go build in root use them: GOWORK, and GOFLAGS without -mod
 // (workspace mode accepts no -mod=mod).
 func leanEnv(root, goCmd string) ([]string, error) {
-	base := filepath.Join(root, ".cache", "lean")
+	base := leanDir(root)
 	goVersion, err := goDirective(root)
 	if err != nil {
 		return nil, err
 	}
-	work := fmt.Sprintf("go %s\n\nuse %s\n", goVersion, root)
+	// Paths relative to the go.work's folder: the build records a
+	// replacement's path in the wasm's module information, and a
+	// machine's path there would make the build differ by checkout.
+	work := fmt.Sprintf("go %s\n\nuse ../..\n", goVersion)
 	for _, p := range leanPatches {
 		dir, err := p.apply(root, goCmd, base)
 		if err != nil {
 			return nil, err
 		}
-		work += fmt.Sprintf("\nreplace %s %s => %s\n", p.module, p.version, dir)
+		work += fmt.Sprintf("\nreplace %s %s => ./%s\n", p.module, p.version, filepath.Base(dir))
 	}
 	workFile := filepath.Join(base, "go.work")
 	if old, err := os.ReadFile(workFile); err != nil || !bytes.Equal(old, []byte(work)) {

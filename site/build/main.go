@@ -349,21 +349,33 @@ var wasmNoInline = []string{
 
 // coreNoInline are the core's packages off the parse-link-generate loop,
 // or on it only for small inputs, also compiled without inlining: the
-// payload codec and the runtime it uses, text and JSON encodings, regexp,
-// fmt, time, the Go formatter (go/format and what it imports: it
-// formats only the output that changed), the descriptor packages
-// protocompile uses once per file (protodesc, descriptorpb,
-// protoregistry, sourceinfo), dynamicpb and the JSON bridge (encoding/json,
-// the compiler package, the wasm main). Measured with Go 1.26 on the
-// core (-trimpath -ldflags=-s -w, brotli quality 11, 16 MiB window): 18.11
-// MB raw, 3.87 MB gzip, 2.66 MB brotli with wasmNoInline alone; 17.91 MB,
-// 3.67 MB, 2.51 MB with these too. BenchmarkCompile* (compiler, native,
-// same flags) showed no difference beyond noise in CPU time. Turning
-// inlining off for all of protocompile and google.golang.org/protobuf as
-// well (parser, linker, options, protoreflect, filedesc, impl) gives 17.76
-// MB, 3.55 MB, 2.42 MB but cost about 8% of that CPU time, on the loop
-// every edit pays, so they keep it; so do strconv and unicode, whose small
-// functions the protocompile lexer calls.
+// payload codec and the runtime it uses, the text encoding, fmt, time,
+// the Go formatter (go/format and what it imports: it formats only the
+// output that changed), the descriptor packages protocompile uses once
+// per file (protodesc, descriptorpb, protoregistry, sourceinfo), dynamicpb
+// and the JSON bridge (encoding/json, the compiler package, the wasm
+// main). Measured with Go 1.26 on the core (-trimpath -ldflags=-s -w,
+// brotli quality 11, 16 MiB window): 18.11 MB raw, 3.87 MB gzip, 2.66 MB
+// brotli with wasmNoInline alone; 17.91 MB, 3.67 MB, 2.51 MB with these
+// too. BenchmarkCompile* (compiler, native, same flags) showed no
+// difference beyond noise in CPU time. (regexp, protojson and the known
+// types were on the list until lean.go took them out of the core.)
+//
+// Turning inlining off for all of protocompile and
+// google.golang.org/protobuf as well was measured again on 2026-11-30, on
+// the core with the runtime sources and the patched modules out (16.27 MB
+// raw, 2.396 MB brotli): 16.09 MB raw, 2.304 MB brotli (-92 KB), for
+// about 9% more CPU (user time of BenchmarkCompileLarge and
+// BenchmarkWorkspaceEditDLP/go under GOOS=js in Node, 26.5 s against
+// 24.2 s, two alternating runs each). Most of the bytes are protoreflect
+// (its SourcePath appenders) and filedesc (-142 of -184 KB raw); those two
+// alone (with defval, order, tag, messageset, gofeaturespb) give 2.355 MB
+// brotli (-40 KB), but -l also stops other packages inlining their small
+// accessors (Fields, Len, Get, ValueOf...), which the linker and the
+// generator call per field, and the loaded machine could not tell that
+// cost from noise. Neither is taken: the edit loop is what the page
+// feels; strconv and unicode keep inlining too, as the protocompile lexer
+// calls their small functions.
 var coreNoInline = []string{
 	"fmt",
 	"time",

@@ -344,10 +344,15 @@ func (n *notices) goEntries() ([]entry, error) {
 		var dir string
 		switch {
 		case src.Version == "" || src.Version == "(devel)":
-			// A replacement by a directory, relative to the main module.
+			// A replacement by a directory: relative to the main module,
+			// or one of lean.go's patched copies, relative to its go.work.
 			dir = src.Path
 			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(n.root, dir)
+				if lean := filepath.Join(leanDir(n.root), dir); isLeanPatched(m.Path) {
+					dir = lean
+				} else {
+					dir = filepath.Join(n.root, dir)
+				}
 			}
 		default:
 			dir = filepath.Join(n.modcache, filepath.FromSlash(escapeModulePath(src.Path)+"@"+escapeModulePath(src.Version)))
@@ -364,7 +369,7 @@ func (n *notices) goEntries() ([]entry, error) {
 			in = n.wasmNames()
 		}
 		version := src.Version
-		if m.Replace != nil && version == "" && m.Version != "" {
+		if m.Replace != nil && isLeanPatched(m.Path) {
 			version = m.Version + ", with one file changed for the wasm (site/build/lean.go)"
 		}
 		out = append(out, entry{name: m.Path, version: version, license: guessLicense(texts[0].text), in: in, texts: texts})
