@@ -370,7 +370,7 @@ func (n *notices) goEntries() ([]entry, error) {
 		}
 		version := src.Version
 		if m.Replace != nil && isLeanPatched(m.Path) {
-			version = m.Version + ", with one file changed for the wasm (site/build/lean.go)"
+			version = m.Version + ", patched (site/build/lean.go)"
 		}
 		out = append(out, entry{name: m.Path, version: version, license: guessLicense(texts[0].text), in: in, texts: texts})
 	}
