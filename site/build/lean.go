@@ -153,19 +153,15 @@ func leanEnv(root, goCmd string) ([]string, error) {
 // and returns its folder. An error when the module's version or file is
 // not the one the patch was written for.
 func (p modulePatch) apply(root, goCmd, base string) (string, error) {
-	cmd := exec.Command(goCmd, "list", "-m", "-json", p.module)
+	// The version go.mod requires, downloaded if it is not yet (as the
+	// build would).
+	cmd := exec.Command(goCmd, "mod", "download", "-json", p.module)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOWORK=off")
 	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go list -m %s: %w", p.module, err)
-	}
-	var mod struct{ Version, Dir string }
-	if err := json.Unmarshal(out, &mod); err != nil {
-		return "", err
-	}
-	if mod.Dir == "" {
-		return "", fmt.Errorf("%s %s is not in the module cache (go mod download)", p.module, mod.Version)
+	var mod struct{ Version, Dir, Error string }
+	if jerr := json.Unmarshal(out, &mod); jerr != nil || err != nil || mod.Error != "" || mod.Dir == "" {
+		return "", fmt.Errorf("go mod download %s: %v %s", p.module, err, mod.Error)
 	}
 	orig, err := os.ReadFile(filepath.Join(mod.Dir, filepath.FromSlash(p.file)))
 	if err != nil {
