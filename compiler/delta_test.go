@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"strings"
 	"testing"
@@ -248,4 +249,62 @@ func TestTextChange(t *testing.T) {
 			t.Errorf("utf16Len(%q) = %d, want %d", s, got, want)
 		}
 	}
+}
+
+// TestCallFilesIsCallWithTheFilesInTheJSON checks that the sources given
+// apart from the JSON (CallFiles, the wasm bridge's path) make the same
+// answer as the same sources inside it, for a method of each request
+// type that has Files, and are ignored by one whose request has none.
+func TestCallFilesIsCallWithTheFilesInTheJSON(t *testing.T) {
+	src := Sources{"a.proto": "syntax = \"proto3\";\npackage a;\n// é 😀\nmessage M { int32 x = 1; string s = 2; }\n"}
+	filesJSON := `{"a.proto":"syntax = \"proto3\";\npackage a;\n// é 😀\nmessage M { int32 x = 1; string s = 2; }\n"}`
+	for _, c := range []struct{ method, rest string }{
+		{"generate", `"options":"paths=source_relative"`},
+		{"compile", `"options":""`},
+		{"sample", `"type":"a.M"`},
+		{"encode", `"type":"a.M","input":"{\"x\":1}"`},
+		{"decode", `"type":"a.M","input":"0801"`},
+		{"wireView", `"type":"a.M","input":"0801"`},
+		{"check", `"limits":{"timeoutMs":60000}`},
+		{"symbols", `"options":""`},
+		{"module", `"options":""`},
+	} {
+		whole, werr := (&Workspace{}).Call(context.Background(), c.method, []byte(`{"files":`+filesJSON+`,`+c.rest+`}`))
+		apart, aerr := (&Workspace{}).CallFiles(context.Background(), c.method, []byte(`{`+c.rest+`}`), maps.Clone(src))
+		if (werr == nil) != (aerr == nil) {
+			t.Fatalf("%s: error %v in the JSON, %v apart", c.method, werr, aerr)
+		}
+		if werr != nil {
+			t.Fatalf("%s: %v", c.method, werr)
+		}
+		if c.method == "generate" || c.method == "compile" {
+			// elapsedMs differs from call to call.
+			whole, apart = dropElapsed(t, whole), dropElapsed(t, apart)
+		}
+		if string(whole) != string(apart) {
+			t.Errorf("%s: the files apart answer\n%.300s\nthe files in the JSON\n%.300s", c.method, apart, whole)
+		}
+	}
+	// Files given apart win over the JSON's.
+	res, err := (&Workspace{}).CallFiles(context.Background(), "compile", []byte(`{"files":{"b.proto":"syntax = \"proto3\";"}}`), maps.Clone(src))
+	if err != nil || !strings.Contains(string(res), `"a.M"`) {
+		t.Errorf("files apart and in the JSON: %s %v, want a.proto's messages", res, err)
+	}
+	if _, err := (&Workspace{}).CallFiles(context.Background(), "decodeRaw", []byte(`{"input":"0801"}`), maps.Clone(src)); err != nil {
+		t.Errorf("decodeRaw with files apart: %v", err)
+	}
+}
+
+func dropElapsed(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "elapsedMs")
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -432,16 +433,24 @@ type Method struct {
 	Name    string
 	Request any // a zero value of the request type
 	Result  any // a zero value of the result type
-	call    func(w *Workspace, ctx context.Context, req []byte) (any, error)
+	call    func(w *Workspace, ctx context.Context, req []byte, files Sources) (any, error)
 }
 
 // method builds a Method from a Workspace method.
 func method[Req, Res any](name string, f func(*Workspace, context.Context, Req) (*Res, error)) Method {
 	return Method{Name: name, Request: *new(Req), Result: *new(Res),
-		call: func(w *Workspace, ctx context.Context, b []byte) (any, error) {
+		call: func(w *Workspace, ctx context.Context, b []byte, files Sources) (any, error) {
 			var req Req
 			if err := json.Unmarshal(b, &req); err != nil {
 				return nil, diag.New(KindUsage, "bad %s request: %v", name, err)
+			}
+			if files != nil {
+				// The request's Files field, which the JSON leaves out.
+				if v := reflect.ValueOf(&req).Elem(); v.Kind() == reflect.Struct {
+					if fv := v.FieldByName("Files"); fv.IsValid() && fv.Type() == reflect.TypeFor[Sources]() {
+						fv.Set(reflect.ValueOf(files))
+					}
+				}
 			}
 			return f(w, ctx, req)
 		}}
@@ -467,6 +476,16 @@ var Methods = []Method{
 // malformed request is KindUsage, a panic KindInternal. This is the whole
 // of the wasm bridge's protocol.
 func (w *Workspace) Call(ctx context.Context, name string, req []byte) (result []byte, err *Error) {
+	return w.CallFiles(ctx, name, req, nil)
+}
+
+// CallFiles is Call with the request's sources given apart from its JSON:
+// files, when not nil, is the request's Files (for the methods whose
+// request has them), whatever the JSON says. The wasm bridge passes a
+// page's sources this way, copied from JavaScript strings, which is many
+// times cheaper for megabytes of .proto text than escaping them into JSON
+// and parsing them out again on every edit.
+func (w *Workspace) CallFiles(ctx context.Context, name string, req []byte, files Sources) (result []byte, err *Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			result, err = nil, diag.New(KindInternal, "internal error in %s: %v\n%s", name, p, debug.Stack())
@@ -476,7 +495,7 @@ func (w *Workspace) Call(ctx context.Context, name string, req []byte) (result [
 		if m.Name != name {
 			continue
 		}
-		v, cerr := m.call(w, ctx, req)
+		v, cerr := m.call(w, ctx, req, files)
 		if cerr != nil {
 			return nil, asError(cerr)
 		}
