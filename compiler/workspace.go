@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -40,7 +41,16 @@ type Workspace struct {
 	// link keeps the linked source files of the last compile, so that an
 	// edit re-links only the files it changed and those importing them.
 	link LinkCache
+	// out keeps the last generated Go of each file name, with the Rev it
+	// was given, so that a request with Have gets changes (FileChange).
+	out map[string]fileRev
+	// revs numbers the contents given a Rev; revPrefix tells this
+	// workspace's Revs from another's (a restarted Worker's).
+	revs      int
+	revPrefix string
 }
+
+type fileRev struct{ rev, content string }
 
 type schemaEntry struct {
 	sources map[string]string
@@ -72,6 +82,12 @@ type CompileRequest struct {
 	// Options are generator options, "k=v,k=v" (see ParseOptions).
 	Options string      `json:"options,omitempty"`
 	Limits  *CallLimits `json:"limits,omitempty"`
+	// Have, when present (even empty), asks for the Go code as changes
+	// to the generated files the caller holds (CompileResult.Changes
+	// instead of Generated): file name -> the Rev an earlier result of
+	// this workspace gave that file's content. A name or Rev the
+	// workspace does not know gets the whole file.
+	Have map[string]string `json:"have,omitempty"`
 }
 
 // CompileResult is the answer to a CompileRequest. A schema with errors is
@@ -81,10 +97,35 @@ type CompileResult struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Messages lists the message types of the files (empty on errors).
 	Messages []Message `json:"messages"`
-	// Generated is the Go code; empty for Compile and on errors.
+	// Generated is the Go code; empty for Compile and on errors, and
+	// when the request had Have (see Changes).
 	Generated []File `json:"generated"`
+	// Changes is the Go code when the request had Have: one entry per
+	// generated file, in path order, each the whole file or a change to
+	// the caller's copy. Absent for Compile and on errors.
+	Changes []FileChange `json:"changes,omitempty"`
 	// ElapsedMs is the time spent in the core, in milliseconds.
 	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// FileChange is a generated file as a change to the caller's copy of it
+// (CompileRequest.Have): the content is Base with the text from From to To
+// replaced by Insert. An unchanged file is an empty change (From = To,
+// Insert empty) with Rev equal to Base.
+type FileChange struct {
+	// Name is the file's path, as File.Name.
+	Name string `json:"name"`
+	// Rev names the file's new content; send it back in Have.
+	Rev string `json:"rev"`
+	// Base is the Rev of the caller's copy the change applies to; empty
+	// when Insert is the whole file.
+	Base string `json:"base,omitempty"`
+	// From and To delimit the replaced text of Base (To exclusive), in
+	// UTF-16 code units, as JavaScript indexes strings.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Insert is the text that replaces it.
+	Insert string `json:"insert"`
 }
 
 // TypeRequest names a message type of a schema (Sample).
@@ -197,6 +238,12 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim, Cache: &w.gen, LinkCache: &w.link})
 	e := w.remember(req.Files, res)
 	out := &CompileResult{Diagnostics: nonNil(res.Diagnostics), Messages: []Message{}, Generated: nonNil(res.Generated)}
+	if !noGenerate && len(res.Generated) > 0 {
+		changes := w.delta(res.Generated, req.Have)
+		if req.Have != nil {
+			out.Generated, out.Changes = []File{}, changes
+		}
+	}
 	if e.schema != nil {
 		out.Messages = e.schema.Messages()
 	}
@@ -386,16 +433,24 @@ type Method struct {
 	Name    string
 	Request any // a zero value of the request type
 	Result  any // a zero value of the result type
-	call    func(w *Workspace, ctx context.Context, req []byte) (any, error)
+	call    func(w *Workspace, ctx context.Context, req []byte, files Sources) (any, error)
 }
 
 // method builds a Method from a Workspace method.
 func method[Req, Res any](name string, f func(*Workspace, context.Context, Req) (*Res, error)) Method {
 	return Method{Name: name, Request: *new(Req), Result: *new(Res),
-		call: func(w *Workspace, ctx context.Context, b []byte) (any, error) {
+		call: func(w *Workspace, ctx context.Context, b []byte, files Sources) (any, error) {
 			var req Req
 			if err := json.Unmarshal(b, &req); err != nil {
 				return nil, diag.New(KindUsage, "bad %s request: %v", name, err)
+			}
+			if files != nil {
+				// The request's Files field, which the JSON leaves out.
+				if v := reflect.ValueOf(&req).Elem(); v.Kind() == reflect.Struct {
+					if fv := v.FieldByName("Files"); fv.IsValid() && fv.Type() == reflect.TypeFor[Sources]() {
+						fv.Set(reflect.ValueOf(files))
+					}
+				}
 			}
 			return f(w, ctx, req)
 		}}
@@ -421,6 +476,16 @@ var Methods = []Method{
 // malformed request is KindUsage, a panic KindInternal. This is the whole
 // of the wasm bridge's protocol.
 func (w *Workspace) Call(ctx context.Context, name string, req []byte) (result []byte, err *Error) {
+	return w.CallFiles(ctx, name, req, nil)
+}
+
+// CallFiles is Call with the request's sources given apart from its JSON:
+// files, when not nil, is the request's Files (for the methods whose
+// request has them), whatever the JSON says. The wasm bridge passes a
+// page's sources this way, copied from JavaScript strings, which is many
+// times cheaper for megabytes of .proto text than escaping them into JSON
+// and parsing them out again on every edit.
+func (w *Workspace) CallFiles(ctx context.Context, name string, req []byte, files Sources) (result []byte, err *Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			result, err = nil, diag.New(KindInternal, "internal error in %s: %v\n%s", name, p, debug.Stack())
@@ -430,7 +495,7 @@ func (w *Workspace) Call(ctx context.Context, name string, req []byte) (result [
 		if m.Name != name {
 			continue
 		}
-		v, cerr := m.call(w, ctx, req)
+		v, cerr := m.call(w, ctx, req, files)
 		if cerr != nil {
 			return nil, asError(cerr)
 		}

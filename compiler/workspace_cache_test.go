@@ -300,7 +300,7 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 	// An edit to dep.proto's Color: dep's enum and main's M use it and
 	// are printed again, M with every message nested in it (Nested and
 	// the map entry ByNameEntry: pieces are keyed by their top-level
-	// type); dep.Inner, main's Other and Local are not.
+	// type's descriptor); dep.Inner, main's Other and Local are not.
 	edited := Sources{"main.proto": start["main.proto"], "dep.proto": strings.Replace(start["dep.proto"], "RED = 0", "CRIMSON = 0", 1)}
 	res, hits, misses := gen(edited)
 	if misses != 4 || hits != total-4 {
@@ -338,6 +338,28 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 		t.Errorf("comment edit of an imported enum: %d hits, %d misses, want %d, 1 (dep.Color)", hits, misses, total-1)
 	}
 	sameOutput(t, "comment edit of an imported enum", res, coldGenerate(t, withComment, ""))
+
+	// A comment edited in a message reprints that message's piece only,
+	// not those of the messages nested in it (app.M.Nested and the map
+	// entry), which print their own comments; one edited in a nested
+	// message, that nested message's piece only.
+	for _, c := range []struct{ what, old, new, piece string }{
+		{"a comment on the parent", "// M is the main message.", "// M is the main message, again.", "app.M"},
+		{"a comment on the parent's field", "  optional dep.Inner inner = 2;", "  // inner, commented.\n  optional dep.Inner inner = 2;", "app.M"},
+		{"a comment in the nested message", "  message Nested { optional", "  message Nested {\n    // c, commented.\n    optional", "app.M.Nested"},
+		{"a comment on the nested message", "  message Nested {", "  // Nested, commented.\n  message Nested {", "app.M.Nested"},
+	} {
+		src := Sources{"main.proto": strings.Replace(start["main.proto"], c.old, c.new, 1), "dep.proto": withComment["dep.proto"]}
+		if src["main.proto"] == start["main.proto"] {
+			t.Fatalf("%s: the edit did not apply", c.what)
+		}
+		gen(withComment)
+		res, hits, misses = gen(src)
+		if misses != 1 || hits != total-1 {
+			t.Errorf("%s: %d hits, %d misses, want %d, 1 (%s)", c.what, hits, misses, total-1, c.piece)
+		}
+		sameOutput(t, c.what, res, coldGenerate(t, src, ""))
+	}
 
 	// Bounded: after many different compiles, at most two compiles'
 	// pieces are held.

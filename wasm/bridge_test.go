@@ -3,10 +3,14 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"syscall/js"
 	"testing"
 	"time"
+
+	"github.com/protoplay/protoplay/compiler"
 )
 
 // These tests run the bridge as the page uses it, under Node with Go's
@@ -203,3 +207,56 @@ func TestCallsDoNotBlockTheEventLoop(t *testing.T) {
 		t.Fatal("timer never fired")
 	}
 }
+
+// TestFilesCrossAsStrings checks the sources' own path through the bridge
+// (sourcesOf, beside the JSON of the rest): text outside ASCII arrives
+// intact, the caller's object is left as it was, a request without files
+// still works, and a file whose text is not a string is refused as the
+// JSON decoder refuses it.
+func TestFilesCrossAsStrings(t *testing.T) {
+	src := "syntax = \"proto3\";\npackage t;\n// café ∑ 😀 \"quoted\" \\ back\\slash\tand tab\nmessage M { string s = 1 [json_name = \"😀\"]; }\n"
+	req := js.ValueOf(map[string]any{"files": files(src), "options": "paths=source_relative"})
+	p := js.Global().Get("protoplay").Call("generate", req)
+	if req.Get("files").Get("a.proto").String() != src || req.Get("options").String() != "paths=source_relative" {
+		t.Fatal("the caller's request object was changed")
+	}
+	_ = p
+	v, err := await(t, "generate", map[string]any{"files": files(src), "options": "paths=source_relative"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := v.Get("diagnostics").Length(); n != 0 {
+		t.Fatalf("%d diagnostics: %s", n, js.Global().Get("JSON").Call("stringify", v.Get("diagnostics")).String())
+	}
+	gen := v.Get("generated").Index(0).Get("content").String()
+	for _, want := range []string{"café ∑ 😀 \"quoted\" \\ back\\slash", "type M struct"} {
+		if !strings.Contains(gen, want) {
+			t.Errorf("generated Go lacks %q", want)
+		}
+	}
+	// The same text through the JSON path (the whole request stringified,
+	// as before) gives the same Go.
+	jsonOnly, cerr := testWorkspace.Call(context.Background(), "generate", []byte(js.Global().Get("JSON").Call("stringify", js.ValueOf(map[string]any{"files": files(src), "options": "paths=source_relative"})).String()))
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	var res compiler.CompileResult
+	if err := json.Unmarshal(jsonOnly, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Generated) != 1 || res.Generated[0].Content != gen {
+		t.Error("the Go of the files passed as strings differs from the Go of the same request as JSON")
+	}
+
+	if _, err := await(t, "decodeRaw", map[string]any{"input": "0801"}); err != nil {
+		t.Errorf("a request without files: %v", err)
+	}
+	if _, err := await(t, "generate", map[string]any{"files": map[string]any{"a.proto": 42}}); err == nil || !strings.Contains(err.Error(), "bad generate request") {
+		t.Errorf("a file that is a number: err = %v, want a bad request", err)
+	}
+	if _, err := await(t, "generate", map[string]any{"files": []any{"x"}}); err == nil || !strings.Contains(err.Error(), "bad generate request") {
+		t.Errorf("files as an array: err = %v, want a bad request", err)
+	}
+}
+
+var testWorkspace = &compiler.Workspace{}

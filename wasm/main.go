@@ -45,15 +45,29 @@ func register(global js.Value) {
 	jsonObj := global.Get("JSON")
 	promise := global.Get("Promise")
 	errorCtor := global.Get("Error")
+	object := global.Get("Object")
+	jsArray := global.Get("Array")
 	api := global.Get("Object").New()
 	for _, m := range compiler.Methods {
 		name := m.Name
 		api.Set(name, js.FuncOf(func(this js.Value, args []js.Value) any {
 			// Copy the argument out now: JS may change the object after
-			// the call returns.
+			// the call returns. The sources (files: path -> text) are
+			// copied string by string, and the rest goes as JSON: escaping
+			// megabytes of .proto text into JSON and parsing it back out
+			// cost more than a big schema's edit itself.
 			var req string
+			var files compiler.Sources
 			if len(args) > 0 && args[0].Type() != js.TypeUndefined {
-				req = jsonObj.Call("stringify", args[0]).String()
+				arg := args[0]
+				if f := arg.Get("files"); arg.Type() == js.TypeObject && f.Type() == js.TypeObject && !jsArray.Call("isArray", f).Bool() {
+					files = sourcesOf(f, object)
+					if files != nil {
+						arg = object.Call("assign", object.New(), arg)
+						arg.Delete("files")
+					}
+				}
+				req = jsonObj.Call("stringify", arg).String()
 			} else {
 				req = "{}"
 			}
@@ -62,7 +76,7 @@ func register(global js.Value) {
 			exec := js.FuncOf(func(this js.Value, pargs []js.Value) any {
 				resolve, reject := pargs[0], pargs[1]
 				go func() {
-					out, cerr := ws.Call(context.Background(), name, []byte(req))
+					out, cerr := ws.CallFiles(context.Background(), name, []byte(req), files)
 					if cerr != nil {
 						e := errorCtor.New(cerr.Error())
 						if detail, err := json.Marshal(cerr); err == nil {
@@ -85,6 +99,24 @@ func register(global js.Value) {
 	}
 	api.Set("version", js.ValueOf(compiler.Version()))
 	global.Set("protoplay", api)
+}
+
+// sourcesOf copies a request's files object (path -> text) into Go
+// strings; nil when a value is not a string, for the JSON decoder to
+// report as it always has.
+func sourcesOf(f, object js.Value) compiler.Sources {
+	keys := object.Call("keys", f)
+	n := keys.Length()
+	files := make(compiler.Sources, n)
+	for i := 0; i < n; i++ {
+		k := keys.Index(i).String()
+		v := f.Get(k)
+		if v.Type() != js.TypeString {
+			return nil
+		}
+		files[k] = v.String()
+	}
+	return files
 }
 
 // idleGC collects shortly after a compile has answered, while the person

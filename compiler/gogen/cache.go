@@ -27,9 +27,11 @@ import (
 //
 // A piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
 // (see pieceKey): the options, its file's Go package, import names and
-// file-level descriptor (syntax, edition, options), the descriptor and
-// comments of its top-level message or enum (nested types included), the
-// Go names decided for that subtree, and for every type its fields
+// file-level descriptor (syntax, edition, options), the descriptor of its
+// top-level message or enum (nested types included), the comments it
+// prints (its own type's and those of what is declared in it, but not its
+// nested messages', which are pieces of their own), the Go names decided
+// for that subtree, and for every type its fields
 // refer to, that type's Go name, package, top-level descriptor (without
 // comments, which only that type's own pieces print), its
 // file's descriptor and whether it can hold required fields; plus the
@@ -148,21 +150,75 @@ type keyer struct {
 	optsKey  string
 	fileHead map[string][]byte                // file path -> digest of its descriptor without types
 	fileProt map[string]*fileProtos           // file path -> its descriptor and comments
-	topKey   map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor and comments
+	ownKey   map[protoreflect.FullName][]byte // message or top-level enum -> digest of what its piece reads of it (own)
 	shapeKey map[protoreflect.FullName][]byte // top-level type -> digest of its descriptor
 	deps     map[protoreflect.FullName]string // top-level type -> its references, as key text
 	buf      []byte                           // pieceKey's scratch
 }
 
 type fileProtos struct {
-	fdp      *descriptorpb.FileDescriptorProto
-	comments map[[2]int32][]byte // (4 message / 5 enum, index) -> the comments under that path
+	fdp *descriptorpb.FileDescriptorProto
+	// comments holds, by the source path of a message or top-level enum
+	// (ownerKey), the comments that the piece printing it can print:
+	// those of everything declared in it but in its nested messages,
+	// which are pieces of their own.
+	comments map[string][]byte
+}
+
+// ownerKey is the key of fileProtos.comments for the locations under
+// path: the path of the message or top-level enum the location belongs
+// to, as a piece prints it (a top-level type [4 or 5, i], then [3, j]
+// for each nested message), in bytes. ok is false for a location under
+// no type (the file's options, services, file-level extensions).
+func ownerKey(path []int32) (key string, ok bool) {
+	if len(path) < 2 || (path[0] != 4 && path[0] != 5) {
+		return "", false
+	}
+	n := 2
+	if path[0] == 4 {
+		// DescriptorProto.nested_type is field 3.
+		for n+1 < len(path) && path[n] == 3 {
+			n += 2
+		}
+	}
+	var b []byte
+	for _, x := range path[:n] {
+		b = binary.AppendVarint(b, int64(x))
+	}
+	return string(b), true
+}
+
+// descriptorOwnerKey is ownerKey of the path of d, a message or a
+// top-level enum.
+func descriptorOwnerKey(d protoreflect.Descriptor) string {
+	var path []int32
+	for {
+		p := d.Parent()
+		_, top := p.(protoreflect.FileDescriptor)
+		switch d.(type) {
+		case protoreflect.EnumDescriptor:
+			path = append(path, int32(d.Index()), 5)
+		default:
+			if top {
+				path = append(path, int32(d.Index()), 4)
+			} else {
+				path = append(path, int32(d.Index()), 3)
+			}
+		}
+		if top || p == nil {
+			break
+		}
+		d = p
+	}
+	slices.Reverse(path)
+	k, _ := ownerKey(path)
+	return k
 }
 
 func newKeyer(g *generator) *keyer {
 	return &keyer{g: g, optsKey: fmt.Sprintf("%#v", g.opts),
 		fileHead: map[string][]byte{}, fileProt: map[string]*fileProtos{},
-		topKey: map[protoreflect.FullName][]byte{}, shapeKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
+		ownKey: map[protoreflect.FullName][]byte{}, shapeKey: map[protoreflect.FullName][]byte{}, deps: map[protoreflect.FullName]string{}}
 }
 
 // protos returns fd's FileDescriptorProto (protocompile's own, when fd is
@@ -179,16 +235,16 @@ func (k *keyer) protos(fd protoreflect.FileDescriptor) *fileProtos {
 	} else {
 		fdp = protodesc.ToFileDescriptorProto(fd)
 	}
-	p := &fileProtos{fdp: fdp, comments: map[[2]int32][]byte{}}
+	p := &fileProtos{fdp: fdp, comments: map[string][]byte{}}
 	for _, loc := range fdp.GetSourceCodeInfo().GetLocation() {
 		path := loc.GetPath()
-		if len(path) < 2 || (path[0] != 4 && path[0] != 5) {
-			continue
-		}
 		if loc.LeadingComments == nil && loc.TrailingComments == nil && len(loc.LeadingDetachedComments) == 0 {
 			continue
 		}
-		key := [2]int32{path[0], path[1]}
+		key, ok := ownerKey(path)
+		if !ok {
+			continue
+		}
 		b := p.comments[key]
 		for _, x := range path {
 			b = binary.AppendVarint(b, int64(x))
@@ -276,22 +332,22 @@ func (k *keyer) shape(d protoreflect.Descriptor) []byte {
 	return s
 }
 
-// top is the digest of a top-level message or enum: its descriptor, nested
-// types included (shape), and the comments of everything in it.
-func (k *keyer) top(d protoreflect.Descriptor) []byte {
-	if b := k.topKey[d.FullName()]; b != nil {
+// own is the digest of what a piece reads of the type it prints, d (a
+// message or a top-level enum): the descriptor of d's top-level type,
+// nested types included (shape), and the comments the piece prints,
+// those of d and everything declared in it but its nested messages
+// (see fileProtos.comments): a comment edited in a message reprints
+// that message's piece, not its nested messages' or its parent's.
+func (k *keyer) own(d protoreflect.Descriptor) []byte {
+	if b := k.ownKey[d.FullName()]; b != nil {
 		return b
 	}
 	p := k.protos(d.ParentFile())
-	kind := int32(4)
-	if _, ok := d.(protoreflect.EnumDescriptor); ok {
-		kind = 5
-	}
 	h := newDigest()
-	h.Write(k.shape(d))
-	h.Write(p.comments[[2]int32{kind, int32(d.Index())}])
+	h.Write(k.shape(topLevel(d)))
+	h.Write(p.comments[descriptorOwnerKey(d)])
 	s := h.bytes()
-	k.topKey[d.FullName()] = s
+	k.ownKey[d.FullName()] = s
 	return s
 }
 
@@ -439,7 +495,7 @@ func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState st
 		strconv.FormatBool(f.generate), importState, string(d.FullName()))
 	b = append(b, k.head(f.desc)...)
 	t := topLevel(d)
-	b = append(b, k.top(t)...)
+	b = append(b, k.own(d)...)
 	b = append(b, k.subtree(t)...)
 	k.buf = b
 	h := newDigest()

@@ -48,6 +48,12 @@ export interface CompileRequest {
   // Options are generator options, "k=v,k=v" (see ParseOptions).
   options?: string;
   limits?: CallLimits;
+  // Have, when present (even empty), asks for the Go code as changes
+  // to the generated files the caller holds (CompileResult.Changes
+  // instead of Generated): file name -> the Rev an earlier result of
+  // this workspace gave that file's content. A name or Rev the
+  // workspace does not know gets the whole file.
+  have?: Record<string, string>;
 }
 
 // CompileResult is the answer to a CompileRequest. A schema with errors is
@@ -57,8 +63,13 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
   // Messages lists the message types of the files (empty on errors).
   messages: MessageInfo[];
-  // Generated is the Go code; empty for Compile and on errors.
+  // Generated is the Go code; empty for Compile and on errors, and
+  // when the request had Have (see Changes).
   generated: GeneratedFile[];
+  // Changes is the Go code when the request had Have: one entry per
+  // generated file, in path order, each the whole file or a change to
+  // the caller's copy. Absent for Compile and on errors.
+  changes?: FileChange[];
   // ElapsedMs is the time spent in the core, in milliseconds.
   elapsedMs: number;
 }
@@ -273,6 +284,26 @@ export interface MessageInfo {
 export interface GeneratedFile {
   name: string;
   content: string;
+}
+
+// FileChange is a generated file as a change to the caller's copy of it
+// (CompileRequest.Have): the content is Base with the text from From to To
+// replaced by Insert. An unchanged file is an empty change (From = To,
+// Insert empty) with Rev equal to Base.
+export interface FileChange {
+  // Name is the file's path, as File.Name.
+  name: string;
+  // Rev names the file's new content; send it back in Have.
+  rev: string;
+  // Base is the Rev of the caller's copy the change applies to; empty
+  // when Insert is the whole file.
+  base?: string;
+  // From and To delimit the replaced text of Base (To exclusive), in
+  // UTF-16 code units, as JavaScript indexes strings.
+  from: number;
+  to: number;
+  // Insert is the text that replaces it.
+  insert: string;
 }
 
 // Format is a textual form of a message value.

@@ -4,7 +4,7 @@
 // Worker terminated and replaced by a fresh one (which reuses the compiled
 // wasm module), and onRestart says why, so the page can tell the user.
 // The page and the npm package's browser entry (index.ts) both use it.
-import type { CoreError, Method, Methods } from "./api.gen";
+import type { CompileRequest, CompileResult, CoreError, GeneratedFile, Method, Methods } from "./api.gen";
 import type { FetchInfo, FromWorker } from "./messages";
 import { isWasm, wasmLoadError } from "./wasmload";
 
@@ -39,6 +39,10 @@ export class CallError extends Error {
   }
 }
 
+// HeldFile is generated Go as the last "generate" result gave it, with the
+// rev the core named that content by (CompileRequest.have).
+export type HeldFile = GeneratedFile & { rev?: string };
+
 interface Pending {
   method: Method;
   resolve(v: unknown): void;
@@ -55,6 +59,10 @@ export class Core {
   private markReady!: () => void;
   restarts = 0;
   moduleReadyMs = 0; // when the wasm was downloaded and compiled, since navigation start
+  // held is the generated Go of the last "generate" result, by file name:
+  // the next one asks for changes to it (CompileRequest.have), so an
+  // edit of a big schema sends only the Go it changed, not megabytes.
+  private held = new Map<string, HeldFile>();
 
   constructor(private opts: CoreOptions) {
     this.module = opts.module;
@@ -73,6 +81,40 @@ export class Core {
   }
 
   call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
+    if (method === "generate" && (params as CompileRequest).have === undefined) {
+      return this.generate(params as CompileRequest) as Promise<Methods[M][1]>;
+    }
+    return this.send(method, params);
+  }
+
+  // generate asks for the Go as changes to the files held and answers
+  // with whole files (each with its rev) as a plain "generate" does;
+  // result.changes stays, for a viewer that applies them itself. A
+  // change to a copy it does not hold (which the core never sends) gets
+  // the whole result asked for again.
+  private async generate(params: CompileRequest): Promise<CompileResult> {
+    const have: Record<string, string> = {};
+    for (const [name, f] of this.held) if (f.rev) have[name] = f.rev;
+    const r = await this.send("generate", { ...params, have });
+    if (!r.changes) return r; // errors: no Go, the held files stay
+    const held = new Map<string, HeldFile>();
+    for (const c of r.changes) {
+      let content = c.insert;
+      if (c.base) {
+        const old = this.held.get(c.name);
+        if (!old || old.rev !== c.base) {
+          this.held.clear();
+          return this.send("generate", params);
+        }
+        content = c.from === c.to && !c.insert ? old.content : old.content.slice(0, c.from) + c.insert + old.content.slice(c.to);
+      }
+      held.set(c.name, { name: c.name, content, rev: c.rev });
+    }
+    this.held = held;
+    return { ...r, generated: [...held.values()] };
+  }
+
+  private send<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const p: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
@@ -132,6 +174,7 @@ export class Core {
   // names the limit that caused it.
   restart(reason: string, limit: "Deadline" | "MaxMemoryBytes") {
     this.worker.terminate();
+    this.held.clear(); // the new Worker's core knows none of their revs
     this.restarts++;
     const failed = [...this.pending.values()];
     this.pending.clear();

@@ -7,11 +7,11 @@ import editionsExample from "../../../testdata/examples/editions.proto";
 import fleetExample from "../../../testdata/examples/fleet.proto";
 import proto2Example from "../../../testdata/examples/proto2.proto";
 import serviceExample from "../../../testdata/examples/service.proto";
-import { EditorState } from "@codemirror/state";
+import { ChangeSet, EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { CheckResult, CompileResult, Declaration, Diagnostic, GeneratedFile, SymbolsResult, WireField } from "../lib/api.gen";
+import type { CheckResult, CompileResult, Declaration, Diagnostic, FileChange, GeneratedFile, SymbolsResult, WireField } from "../lib/api.gen";
 import type { Files } from "../lib/common";
-import { CallError, compileWasm, Core } from "../lib/client";
+import { CallError, compileWasm, Core, type HeldFile } from "../lib/client";
 import { goExtensions, protoExtensions, showDiagnostics, spanOf, viewerExtensions } from "../lib/editor";
 import { rangeOf, symbolHelp } from "../lib/symbols";
 import { Latest } from "../lib/latest";
@@ -559,8 +559,12 @@ async function compile() {
   try {
     const r = await core.call("generate", { files: src, options, limits: { timeoutMs: compileDeadlineMs } });
     // An edit came while it ran: its compile (started below) supersedes
-    // this result, which is dropped rather than shown and replaced.
-    if (!fresh()) return;
+    // this result, which is dropped rather than shown and replaced (its
+    // change to the Go on screen is kept, for the next result's to follow).
+    if (!fresh()) {
+      noteUnshown(r.changes);
+      return;
+    }
     // The time limit stopped it: the core kept the Go it printed and the
     // files it linked, so a few more tries finish a big schema's first
     // compile; after that the notice says how to raise the limit.
@@ -607,7 +611,7 @@ function showResult(r: CompileResult, src: Files) {
   renderDiagnostics(r.diagnostics);
   renderFileTabs();
   const ok = !r.diagnostics.some((d) => d.severity === "error");
-  showGenerated(ok ? r.generated : null);
+  showGenerated(ok ? r.generated : null, r.changes);
   if (ok) afterCompile(src, r);
   else {
     clearTimeout(followTimer);
@@ -665,8 +669,41 @@ function renderDiagnostics(ds: Diagnostic[]) {
 
 // ---- Generated Go: one tab per file, copy, download as zip.
 
-let generated: GeneratedFile[] = [];
+let generated: HeldFile[] = [];
 let goShown = "";
+// The rev of the Go on screen (HeldFile.rev; "" when it has none): a
+// result's change to it (CompileResult.changes) updates the viewer in
+// place, touching only the lines it changed. unshown composes the changes
+// of results dropped since (superseded by an edit), which lead from
+// viewerRev to unshownRev.
+let viewerRev = "";
+let unshown: ChangeSet | null = null;
+let unshownRev = "";
+
+// chainChange extends unshown by c, the core's change to the file on
+// screen; false (and unshown dropped) when c does not follow it.
+function chainChange(c: FileChange | undefined): boolean {
+  const at = unshown ? unshownRev : viewerRev;
+  if (!c?.base || !at || c.base !== at) {
+    unshown = null;
+    return false;
+  }
+  try {
+    const len = unshown ? unshown.newLength : viewer.state.doc.length;
+    const cs = ChangeSet.of(c.from === c.to && !c.insert ? [] : [{ from: c.from, to: c.to, insert: c.insert }], len);
+    unshown = unshown ? unshown.compose(cs) : cs;
+    unshownRev = c.rev;
+    return true;
+  } catch {
+    unshown = null; // out of range: not the text on screen
+    return false;
+  }
+}
+
+// noteUnshown keeps the change of a dropped result to the file on screen.
+function noteUnshown(changes: FileChange[] | undefined) {
+  if (changes) chainChange(changes.find((c) => c.name === goShown));
+}
 const goOutput = byId("go-output");
 const viewer = new EditorView({ parent: goOutput, state: EditorState.create({ extensions: viewerExtensions() }) });
 const goTabs = byId("go-tabs");
@@ -678,7 +715,7 @@ const goTabs = byId("go-tabs");
 const staleAfterMs = 800;
 let staleTimer: ReturnType<typeof setTimeout> | undefined;
 
-function showGenerated(gen: GeneratedFile[] | null) {
+function showGenerated(gen: HeldFile[] | null, changes?: FileChange[]) {
   clearTimeout(staleTimer);
   if (!gen) {
     if (!generated.length) goOutput.dataset.state = "empty";
@@ -693,7 +730,7 @@ function showGenerated(gen: GeneratedFile[] | null) {
   goOutput.dataset.state = gen.length ? "ok" : "empty";
   if (!gen.some((g) => g.name === goShown)) goShown = gen[0]?.name ?? "";
   renderGoTabs();
-  showGoFile(goShown, true);
+  showGoFile(goShown, true, changes?.find((c) => c.name === goShown));
 }
 
 // isServiceFile tells the files of the services= option: gRPC's
@@ -725,17 +762,29 @@ function renderGoTabs() {
   goTabs.replaceChildren(...out);
 }
 
-function showGoFile(name: string, refresh: boolean) {
+// showGoFile shows the generated file name; with refresh, a new result
+// of the file on screen, applying change (the core's, from the Go on
+// screen to this result's) when it has one.
+function showGoFile(name: string, refresh: boolean, change?: FileChange) {
   const g = generated.find((g) => g.name === name);
   const text = g?.content ?? "";
   if (name === goShown && refresh) {
-    // Same file, new text: replace in place so the scroll position stays.
-    if (viewer.state.doc.toString() !== text) viewer.dispatch({ changes: { from: 0, to: viewer.state.doc.length, insert: text } });
+    // Same file, new text: change in place so the scroll position stays
+    // (and the editor re-parses only what changed).
+    if (g?.rev && g.rev === viewerRev && !unshown) {
+      // The same content.
+    } else if (chainChange(change) && unshown!.newLength === text.length) {
+      if (!unshown!.empty) viewer.dispatch({ changes: unshown! });
+    } else if (viewer.state.doc.toString() !== text) viewer.dispatch({ changes: { from: 0, to: viewer.state.doc.length, insert: text } });
   } else {
     goShown = name;
     viewer.setState(EditorState.create({ doc: text, extensions: viewerExtensions() }));
     renderGoTabs();
   }
+  unshown = null;
+  // A rev only for text the viewer holds as it is (it would count a
+  // "\r\n" as one).
+  viewerRev = g?.rev && viewer.state.doc.length === text.length ? g.rev : "";
   goOutput.dataset.file = name;
 }
 
