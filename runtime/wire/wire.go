@@ -553,15 +553,21 @@ func AppendString(b []byte, v string) []byte {
 // PutBytesRev writes v as a LEN value ending just before b[i] (its bytes,
 // and in front of them its length) and returns the index of its first byte.
 func PutBytesRev(b []byte, i int, v []byte) int {
-	i -= copy(b[i-len(v):i], v)
-	return PutVarintRev(b, i, uint64(len(v)))
+	// The length goes in first, so that the copy is the last call and only
+	// the result stays live across it.
+	j := i - len(v)
+	k := PutVarintRev(b, j, uint64(len(v)))
+	copy(b[j:i], v)
+	return k
 }
 
 // PutStringRev writes v as a LEN value ending just before b[i] (its bytes,
 // and in front of them its length) and returns the index of its first byte.
 func PutStringRev(b []byte, i int, v string) int {
-	i -= copy(b[i-len(v):i], v)
-	return PutVarintRev(b, i, uint64(len(v)))
+	j := i - len(v)
+	k := PutVarintRev(b, j, uint64(len(v)))
+	copy(b[j:i], v)
+	return k
 }
 
 // PutValidStringRev is [PutStringRev] for a string that must be valid UTF-8
@@ -569,17 +575,42 @@ func PutStringRev(b []byte, i int, v string) int {
 // nothing, when v is not valid UTF-8. Generated Marshal writes such strings
 // with it, checking and writing in one call.
 func PutValidStringRev(b []byte, i int, v string) int {
-	// The ASCII test of 8 to 16 bytes (most short text), two overlapping
-	// 8-byte loads, is written out here: as a function it does not inline.
-	if n := len(v); n >= 8 && n <= 16 {
-		if (load64(v)|load64(v[n-8:]))&0x8080808080808080 != 0 && !utf8.ValidString(v) {
-			return -1
+	// The ASCII test is isASCII's, written out here: as a call it would
+	// make every argument live across it (spilled and reloaded). Strings
+	// with a byte >= 0x80 go to the slow path, which runs the full UTF-8
+	// check; it is a tail call, so nothing is spilled for it either.
+	n := len(v)
+	var a uint64
+	switch {
+	case n >= 8:
+		k := 0
+		for ; k <= n-32; k += 32 {
+			w := v[k : k+32]
+			a |= load64(w) | load64(w[8:]) | load64(w[16:]) | load64(w[24:])
 		}
-	} else if !isASCII(v) && !utf8.ValidString(v) {
+		for ; k < n-8; k += 8 {
+			a |= load64(v[k:])
+		}
+		a |= load64(v[n-8:])
+	case n >= 4:
+		a = load32(v) | load32(v[n-4:])
+	case n > 0:
+		a = uint64(v[0] | v[n>>1] | v[n-1])
+	}
+	if a&0x8080808080808080 != 0 {
+		return putValidStringRevSlow(b, i, v)
+	}
+	j := i - n
+	k := PutVarintRev(b, j, uint64(n))
+	copy(b[j:i], v)
+	return k
+}
+
+func putValidStringRevSlow(b []byte, i int, v string) int {
+	if !utf8.ValidString(v) {
 		return -1
 	}
-	i -= copy(b[i-len(v):i], v)
-	return PutVarintRev(b, i, uint64(len(v)))
+	return PutStringRev(b, i, v)
 }
 
 // ---- Groups and skipping ----

@@ -551,10 +551,17 @@ func TestBytes(t *testing.T) {
 
 // PutValidStringRev writes what PutStringRev writes for valid UTF-8 and, for
 // anything else, returns -1 and writes nothing: at every length from 0 to
-// 40 (across its 8-to-16-byte fast path and isASCII), with a non-ASCII
-// byte, a valid multibyte rune or an invalid byte at each position.
+// 100 (the 1-3, 4-7 and 8-byte-word cases, the 32-byte rounds and their
+// tails) and at 127-130 and 300 (a two-byte length), with a non-ASCII
+// byte, a valid two-, three- or four-byte rune (straddling each 8-byte
+// word boundary as it moves), a truncated rune or an invalid byte at each
+// position.
 func TestPutValidStringRev(t *testing.T) {
-	for n := 0; n <= 40; n++ {
+	lengths := []int{127, 128, 129, 130, 300}
+	for n := 0; n <= 100; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
 		base := bytes.Repeat([]byte{'a'}, n)
 		check := func(v []byte) {
 			t.Helper()
@@ -573,13 +580,12 @@ func TestPutValidStringRev(t *testing.T) {
 		}
 		check(base)
 		for k := 0; k < n; k++ {
-			v := bytes.Clone(base)
-			v[k] = 0xff // invalid anywhere
-			check(v)
-			if k+2 <= n {
-				v = bytes.Clone(base)
-				copy(v[k:], "\u00e9") // valid two-byte rune
-				check(v)
+			for _, bad := range []string{"\xff", "\x80", "\u00e9", "\u2713", "\U0001F600", "\xe2\x9c", "\xf0\x9f\x98"} {
+				if k+len(bad) <= n {
+					v := bytes.Clone(base)
+					copy(v[k:], bad)
+					check(v)
+				}
 			}
 		}
 	}
