@@ -207,6 +207,28 @@ func SizeVarint(v uint64) int {
 	return int((9*uint(bits.Len64(v|1)) + 64) >> 6)
 }
 
+// SizeTagVarint is tagLen + SizeVarint(v): the size in bytes of a record
+// whose tag takes tagLen bytes and whose value is the varint v. Generated
+// Size calls it with a constant tagLen (1 to 5). A one-byte value (under
+// 0x80, the common case) costs a compare and an add; larger values fold
+// the tag into SizeVarint's multiply-add, so the tag costs no instruction.
+func SizeTagVarint(tagLen int, v uint64) int {
+	if v < 0x80 {
+		return tagLen + 1
+	}
+	return int((9*uint(bits.Len64(v|1)) + 64 + 64*uint(tagLen)) >> 6)
+}
+
+// SizeTagBytes is tagLen + SizeBytes(n): the size in bytes of a LEN record
+// whose tag takes tagLen bytes and whose value holds n bytes, computed as
+// [SizeTagVarint] computes it (a compare and an add for n < 0x80).
+func SizeTagBytes(tagLen, n int) int {
+	if uint(n) < 0x80 {
+		return n + tagLen + 1
+	}
+	return n + int((9*uint(bits.Len64(uint64(n)|1))+64+64*uint(tagLen))>>6)
+}
+
 // AppendVarint appends the varint encoding of v to b.
 func AppendVarint(b []byte, v uint64) []byte {
 	if v < 0x80 {

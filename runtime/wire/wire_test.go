@@ -273,6 +273,31 @@ func TestSizeVarintEveryBitLength(t *testing.T) {
 	}
 }
 
+// SizeTagVarint and SizeTagBytes add the tag's length to SizeVarint and
+// SizeBytes for every tag length a field number can take (1 to 5 bytes) and
+// every bit length of the value (and of a LEN value's length up to 2^32).
+func TestSizeTagVarintBytes(t *testing.T) {
+	for tagLen := 1; tagLen <= 5; tagLen++ {
+		for k := 0; k <= 64; k++ {
+			var v uint64
+			if k > 0 {
+				v = 1 << (k - 1)
+			}
+			for _, x := range []uint64{v, v | (v - 1)} {
+				if got, want := wire.SizeTagVarint(tagLen, x), tagLen+wire.SizeVarint(x); got != want {
+					t.Errorf("SizeTagVarint(%d, %#x) = %d, want %d", tagLen, x, got, want)
+				}
+				if k > 32 {
+					continue
+				}
+				if got, want := wire.SizeTagBytes(tagLen, int(x)), tagLen+wire.SizeBytes(int(x)); got != want {
+					t.Errorf("SizeTagBytes(%d, %d) = %d, want %d", tagLen, x, got, want)
+				}
+			}
+		}
+	}
+}
+
 var validNumbers = []int32{1, 2, 15, 16, 2047, 2048, 1<<18 - 1, 1 << 18, 19000, 19999, 1<<25 - 1, 1 << 25, 1 << 28, wire.MaxValidNumber}
 
 var validTypes = []wire.Type{wire.VarintType, wire.Fixed64Type, wire.BytesType, wire.StartGroupType, wire.EndGroupType, wire.Fixed32Type}
