@@ -281,6 +281,19 @@ func load32[T string | []byte](t T) uint64 {
 	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24
 }
 
+// store64 and store32 write v's 8 or 4 bytes, little-endian, at the front
+// of d (the compiler makes each a single store).
+func store64(d []byte, v uint64) {
+	_ = d[7]
+	d[0], d[1], d[2], d[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	d[4], d[5], d[6], d[7] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
+}
+
+func store32(d []byte, v uint64) {
+	_ = d[3]
+	d[0], d[1], d[2], d[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+}
+
 // UnmarshalEmpty is the UnmarshalGroup method of a generated message type
 // that declares no fields (see the package documentation, "Generated
 // messages"): it decodes b, up to and including the END_GROUP tag of field

@@ -586,8 +586,32 @@ func PutBytesRev(b []byte, i int, v []byte) int {
 // PutStringRev writes v as a LEN value ending just before b[i] (its bytes,
 // and in front of them its length) and returns the index of its first byte.
 func PutStringRev(b []byte, i int, v string) int {
-	j := i - len(v)
-	k := PutVarintRev(b, j, uint64(len(v)))
+	n := len(v)
+	if n <= 16 {
+		// Short strings are moved as one or two (overlapping) words, or
+		// up to three bytes, instead of through a memmove call.
+		j := i - n
+		d := b[j:i]
+		v := v[:len(d)] // v itself: tells the compiler both lengths are n
+		n := len(d)
+		switch {
+		case n >= 8:
+			store64(d, load64(v))
+			store64(d[n-8:], load64(v[n-8:]))
+		case n >= 4:
+			store32(d, load32(v))
+			store32(d[n-4:], load32(v[n-4:]))
+		case n > 0:
+			d[0], d[n>>1], d[n-1] = v[0], v[n>>1], v[n-1]
+		}
+		j--
+		b[j] = byte(n)
+		return j
+	}
+	// The length goes in first, so that the copy is the last call and only
+	// the result stays live across it.
+	j := i - n
+	k := PutVarintRev(b, j, uint64(n))
 	copy(b[j:i], v)
 	return k
 }
@@ -601,10 +625,12 @@ func PutValidStringRev(b []byte, i int, v string) int {
 	// make every argument live across it (spilled and reloaded). Strings
 	// with a byte >= 0x80 go to the slow path, which runs the full UTF-8
 	// check; it is a tail call, so nothing is spilled for it either.
+	// Strings of up to 16 bytes are tested and stored from the same one or
+	// two word loads (no memmove call).
 	n := len(v)
 	var a uint64
 	switch {
-	case n >= 8:
+	case n > 16:
 		k := 0
 		for ; k <= n-32; k += 32 {
 			w := v[k : k+32]
@@ -614,10 +640,37 @@ func PutValidStringRev(b []byte, i int, v string) int {
 			a |= load64(v[k:])
 		}
 		a |= load64(v[n-8:])
+	case n >= 8:
+		lo, hi := load64(v), load64(v[n-8:])
+		if (lo|hi)&0x8080808080808080 != 0 {
+			return putValidStringRevSlow(b, i, v)
+		}
+		j := i - n
+		d := b[j:i]
+		store64(d, lo)
+		n := len(d)
+		store64(d[n-8:], hi)
+		j--
+		b[j] = byte(n)
+		return j
 	case n >= 4:
-		a = load32(v) | load32(v[n-4:])
-	case n > 0:
-		a = uint64(v[0] | v[n>>1] | v[n-1])
+		lo, hi := load32(v), load32(v[n-4:])
+		if (lo|hi)&0x80808080 != 0 {
+			return putValidStringRevSlow(b, i, v)
+		}
+		j := i - n
+		d := b[j:i]
+		store32(d, lo)
+		n := len(d)
+		store32(d[n-4:], hi)
+		j--
+		b[j] = byte(n)
+		return j
+	default: // 0 to 3 bytes: the first, middle and last are all of them
+		if n > 0 && (v[0]|v[n>>1]|v[n-1]) >= 0x80 {
+			return putValidStringRevSlow(b, i, v)
+		}
+		return PutStringRev(b, i, v)
 	}
 	if a&0x8080808080808080 != 0 {
 		return putValidStringRevSlow(b, i, v)

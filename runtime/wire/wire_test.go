@@ -526,7 +526,8 @@ func TestFixed64(t *testing.T) {
 
 func TestBytes(t *testing.T) {
 	r := newRand()
-	for _, size := range []int{0, 1, 2, 127, 128, 129, 300, 16383, 16384, 70000} {
+	// 0 to 17: every case of PutStringRev's short path (bytes, 4- and 8-byte words).
+	for _, size := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 127, 128, 129, 300, 16383, 16384, 70000} {
 		v := make([]byte, size)
 		for i := range v {
 			v[i] = byte(r.Uint32())
