@@ -263,18 +263,25 @@ func PutVarintRev(b []byte, i int, v uint64) int {
 }
 
 func putVarintRevSlow(b []byte, i int, v uint64) int {
-	// Two bytes (lengths under 16 KiB, field numbers under 2048) are the
-	// most common case here and get the first test. The rest switch on the
-	// size, which compiles to a binary search: at most three compares, where
-	// a chain of v < 1<<(7k) tests takes up to eight for the ten-byte
-	// negative numbers, and a jump table mispredicts on mixed sizes. Each
-	// case stores into a subslice of known length so that one bounds check
-	// covers all of its stores.
+	// Two bytes (lengths under 16 KiB, field numbers under 2048) and three
+	// (values under 2^21) are the most common cases here and get the first
+	// tests. The rest switch on the size, which compiles to a binary
+	// search: at most three compares, where a chain of v < 1<<(7k) tests
+	// takes up to eight for the ten-byte negative numbers, and a jump table
+	// mispredicts on mixed sizes. Each case stores into a subslice of known
+	// length so that one bounds check covers all of its stores.
 	if v < 1<<14 {
 		d := b[i-2 : i]
 		d[0] = byte(v) | 0x80
 		d[1] = byte(v >> 7)
 		return i - 2
+	}
+	if v < 1<<21 {
+		d := b[i-3 : i]
+		d[0] = byte(v) | 0x80
+		d[1] = byte(v>>7) | 0x80
+		d[2] = byte(v >> 14)
+		return i - 3
 	}
 	switch SizeVarint(v) {
 	case 3:
