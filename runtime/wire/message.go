@@ -242,24 +242,28 @@ func ValidUTF8(b []byte) bool {
 }
 
 // isASCII reports whether no byte of t has its high bit set. It ORs t
-// together a word at a time: 32 bytes per round, then 8, then the last 8
-// (overlapping bytes already seen); 4 to 7 bytes are two overlapping 4-byte
-// loads and 1 to 3 bytes the first, middle and last byte. The index
+// together a word at a time: 32 bytes per round, then 16 if more than 16
+// are left, then the last 16 (overlapping bytes already seen); 8 to 16
+// bytes are two overlapping 8-byte loads, 4 to 7 two 4-byte loads and 1 to
+// 3 the first, middle and last byte. The index
 // arithmetic lets the compiler drop every bounds check of the 32-byte loop.
 func isASCII[T string | []byte](t T) bool {
 	n := len(t)
 	var a uint64
 	switch {
-	case n >= 8:
+	case n > 16:
 		k := 0
 		for ; k <= n-32; k += 32 {
 			w := t[k : k+32]
 			a |= load64(w) | load64(w[8:]) | load64(w[16:]) | load64(w[24:])
 		}
-		for ; k < n-8; k += 8 {
-			a |= load64(t[k:])
+		if n-k > 16 {
+			w := t[k : k+16]
+			a |= load64(w) | load64(w[8:])
 		}
-		a |= load64(t[n-8:])
+		a |= load64(t[n-16:]) | load64(t[n-8:])
+	case n >= 8:
+		a = load64(t) | load64(t[n-8:])
 	case n >= 4:
 		a = load32(t) | load32(t[n-4:])
 	case n > 0:

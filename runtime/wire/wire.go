@@ -643,10 +643,11 @@ func PutValidStringRev(b []byte, i int, v string) int {
 			w := v[k : k+32]
 			a |= load64(w) | load64(w[8:]) | load64(w[16:]) | load64(w[24:])
 		}
-		for ; k < n-8; k += 8 {
-			a |= load64(v[k:])
+		if n-k > 16 {
+			w := v[k : k+16]
+			a |= load64(w) | load64(w[8:])
 		}
-		a |= load64(v[n-8:])
+		a |= load64(v[n-16:]) | load64(v[n-8:])
 	case n >= 8:
 		lo, hi := load64(v), load64(v[n-8:])
 		if (lo|hi)&0x8080808080808080 != 0 {
