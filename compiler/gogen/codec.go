@@ -129,10 +129,23 @@ func sizeDependsOnValue(fd protoreflect.FieldDescriptor) bool {
 }
 
 // fieldSize is the size of one value with its tag (both tags for groups).
+// Varint and LEN values fold the tag's constant length into the size of
+// the varint (wire.SizeTagVarint, wire.SizeTagBytes): one instruction less
+// per field than tag + size.
 func fieldSize(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 	t := len(tagBytes(fd.Number(), wirekind.Of(fd.Kind())))
-	if fd.Kind() == protoreflect.GroupKind {
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return rt("SizeTagBytes").Call(jen.Lit(t), jen.Len(v))
+	case protoreflect.MessageKind:
+		return rt("SizeTagBytes").Call(jen.Lit(t), jen.Add(v).Dot("Size").Call())
+	case protoreflect.GroupKind:
 		t *= 2
+	case protoreflect.BoolKind:
+	default:
+		if wirekind.Of(fd.Kind()) == wire.VarintType {
+			return rt("SizeTagVarint").Call(jen.Lit(t), toWire(fd.Kind(), v))
+		}
 	}
 	return jen.Lit(t).Op("+").Add(valueSize(fd, v))
 }
@@ -248,11 +261,21 @@ func mf(fn *fieldNames) *jen.Statement { return jen.Id("m").Dot(fn.goName) }
 
 func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0)))}
+	// Implicit-presence bools, by the length of their tag: a record is the
+	// tag and one byte, so each group adds (tag length + 1) times the
+	// number of true bools, counted without a branch (wire.EncodeBool is a
+	// zero-extension): two instructions a bool instead of three.
+	var bools [6][]jen.Code
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f := mf(fn)
 		switch storageOf(fd) {
 		case stImplicit:
+			if fd.Kind() == protoreflect.BoolKind {
+				t := len(tagBytes(fd.Number(), wire.VarintType))
+				bools[t] = append(bools[t], f)
+				continue
+			}
 			body = append(body, jen.If(isNonZero(fd, f)).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, f))))
 		case stPointer:
 			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, jen.Op("*").Add(f)))))
@@ -290,6 +313,23 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 						jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName))))))
 			}
 			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+		}
+	}
+	for t, fs := range bools {
+		switch len(fs) {
+		case 0:
+		case 1:
+			body = append(body, jen.If(fs[0]).Block(jen.Id("n").Op("+=").Lit(t+1)))
+		default:
+			var sum *jen.Statement
+			for k, f := range fs {
+				if k == 0 {
+					sum = rt("EncodeBool").Call(f)
+				} else {
+					sum = sum.Op("+").Add(rt("EncodeBool").Call(f))
+				}
+			}
+			body = append(body, jen.Id("n").Op("+=").Lit(t+1).Op("*").Int().Call(sum))
 		}
 	}
 	if !g.opts.DropUnknown {

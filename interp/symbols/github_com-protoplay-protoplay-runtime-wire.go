@@ -77,6 +77,8 @@ func init() {
 		"SizeFixed32":            reflect.ValueOf(wire.SizeFixed32),
 		"SizeFixed64":            reflect.ValueOf(wire.SizeFixed64),
 		"SizeTag":                reflect.ValueOf(wire.SizeTag),
+		"SizeTagBytes":           reflect.ValueOf(wire.SizeTagBytes),
+		"SizeTagVarint":          reflect.ValueOf(wire.SizeTagVarint),
 		"SizeVarint":             reflect.ValueOf(wire.SizeVarint),
 		"StartGroupType":         reflect.ValueOf(wire.StartGroupType),
 		"StringErrorAt":          reflect.ValueOf(wire.StringErrorAt),

@@ -98,8 +98,11 @@ func TestNestIndexAt(t *testing.T) {
 }
 
 // ValidString and ValidUTF8 agree with unicode/utf8 for every length up to
-// 40 with a non-ASCII byte (invalid alone, or starting a valid sequence)
-// at every position, and on inputs that are all ASCII.
+// 100 (isASCII's 1-3, 4-7 and 8-byte-word cases, its 32-byte rounds and
+// their tails) with a non-ASCII byte (invalid alone, starting a valid two-,
+// three- or four-byte rune that straddles each 8-byte word boundary as it
+// moves, or a truncated rune) at every position, and on inputs that are
+// all ASCII.
 func TestValidUTF8(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
@@ -111,11 +114,11 @@ func TestValidUTF8(t *testing.T) {
 			t.Fatalf("ValidUTF8(%q) = %v, want %v", s, got, want)
 		}
 	}
-	for n := 0; n <= 40; n++ {
+	for n := 0; n <= 100; n++ {
 		ascii := strings.Repeat("a", n)
 		check(ascii)
 		for i := 0; i < n; i++ {
-			for _, bad := range []string{"\xff", "\x80", "\xc3", "é", "✓"} {
+			for _, bad := range []string{"\xff", "\x80", "\xc3", "é", "✓", "\U0001F600", "\xe2\x9c", "\xf0\x9f\x98"} {
 				check(ascii[:i] + bad + ascii[i+1:])
 			}
 		}

@@ -207,6 +207,28 @@ func SizeVarint(v uint64) int {
 	return int((9*uint(bits.Len64(v|1)) + 64) >> 6)
 }
 
+// SizeTagVarint is tagLen + SizeVarint(v): the size in bytes of a record
+// whose tag takes tagLen bytes and whose value is the varint v. Generated
+// Size calls it with a constant tagLen (1 to 5). A one-byte value (under
+// 0x80, the common case) costs a compare and an add; larger values fold
+// the tag into SizeVarint's multiply-add, so the tag costs no instruction.
+func SizeTagVarint(tagLen int, v uint64) int {
+	if v < 0x80 {
+		return tagLen + 1
+	}
+	return int((9*uint(bits.Len64(v|1)) + 64 + 64*uint(tagLen)) >> 6)
+}
+
+// SizeTagBytes is tagLen + SizeBytes(n): the size in bytes of a LEN record
+// whose tag takes tagLen bytes and whose value holds n bytes, computed as
+// [SizeTagVarint] computes it (a compare and an add for n < 0x80).
+func SizeTagBytes(tagLen, n int) int {
+	if uint(n) < 0x80 {
+		return n + tagLen + 1
+	}
+	return n + int((9*uint(bits.Len64(uint64(n)|1))+64+64*uint(tagLen))>>6)
+}
+
 // AppendVarint appends the varint encoding of v to b.
 func AppendVarint(b []byte, v uint64) []byte {
 	if v < 0x80 {
@@ -241,18 +263,25 @@ func PutVarintRev(b []byte, i int, v uint64) int {
 }
 
 func putVarintRevSlow(b []byte, i int, v uint64) int {
-	// Two bytes (lengths under 16 KiB, field numbers under 2048) are the
-	// most common case here and get the first test. The rest switch on the
-	// size, which compiles to a binary search: at most three compares, where
-	// a chain of v < 1<<(7k) tests takes up to eight for the ten-byte
-	// negative numbers, and a jump table mispredicts on mixed sizes. Each
-	// case stores into a subslice of known length so that one bounds check
-	// covers all of its stores.
+	// Two bytes (lengths under 16 KiB, field numbers under 2048) and three
+	// (values under 2^21) are the most common cases here and get the first
+	// tests. The rest switch on the size, which compiles to a binary
+	// search: at most three compares, where a chain of v < 1<<(7k) tests
+	// takes up to eight for the ten-byte negative numbers, and a jump table
+	// mispredicts on mixed sizes. Each case stores into a subslice of known
+	// length so that one bounds check covers all of its stores.
 	if v < 1<<14 {
 		d := b[i-2 : i]
 		d[0] = byte(v) | 0x80
 		d[1] = byte(v >> 7)
 		return i - 2
+	}
+	if v < 1<<21 {
+		d := b[i-3 : i]
+		d[0] = byte(v) | 0x80
+		d[1] = byte(v>>7) | 0x80
+		d[2] = byte(v >> 14)
+		return i - 3
 	}
 	switch SizeVarint(v) {
 	case 3:
@@ -553,15 +582,45 @@ func AppendString(b []byte, v string) []byte {
 // PutBytesRev writes v as a LEN value ending just before b[i] (its bytes,
 // and in front of them its length) and returns the index of its first byte.
 func PutBytesRev(b []byte, i int, v []byte) int {
-	i -= copy(b[i-len(v):i], v)
-	return PutVarintRev(b, i, uint64(len(v)))
+	// The length goes in first, so that the copy is the last call and only
+	// the result stays live across it.
+	j := i - len(v)
+	k := PutVarintRev(b, j, uint64(len(v)))
+	copy(b[j:i], v)
+	return k
 }
 
 // PutStringRev writes v as a LEN value ending just before b[i] (its bytes,
 // and in front of them its length) and returns the index of its first byte.
 func PutStringRev(b []byte, i int, v string) int {
-	i -= copy(b[i-len(v):i], v)
-	return PutVarintRev(b, i, uint64(len(v)))
+	n := len(v)
+	if n <= 16 {
+		// Short strings are moved as one or two (overlapping) words, or
+		// up to three bytes, instead of through a memmove call.
+		j := i - n
+		d := b[j:i]
+		v := v[:len(d)] // v itself: tells the compiler both lengths are n
+		n := len(d)
+		switch {
+		case n >= 8:
+			store64(d, load64(v))
+			store64(d[n-8:], load64(v[n-8:]))
+		case n >= 4:
+			store32(d, load32(v))
+			store32(d[n-4:], load32(v[n-4:]))
+		case n > 0:
+			d[0], d[n>>1], d[n-1] = v[0], v[n>>1], v[n-1]
+		}
+		j--
+		b[j] = byte(n)
+		return j
+	}
+	// The length goes in first, so that the copy is the last call and only
+	// the result stays live across it.
+	j := i - n
+	k := PutVarintRev(b, j, uint64(n))
+	copy(b[j:i], v)
+	return k
 }
 
 // PutValidStringRev is [PutStringRev] for a string that must be valid UTF-8
@@ -569,17 +628,72 @@ func PutStringRev(b []byte, i int, v string) int {
 // nothing, when v is not valid UTF-8. Generated Marshal writes such strings
 // with it, checking and writing in one call.
 func PutValidStringRev(b []byte, i int, v string) int {
-	// The ASCII test of 8 to 16 bytes (most short text), two overlapping
-	// 8-byte loads, is written out here: as a function it does not inline.
-	if n := len(v); n >= 8 && n <= 16 {
-		if (load64(v)|load64(v[n-8:]))&0x8080808080808080 != 0 && !utf8.ValidString(v) {
-			return -1
+	// The ASCII test is isASCII's, written out here: as a call it would
+	// make every argument live across it (spilled and reloaded). Strings
+	// with a byte >= 0x80 go to the slow path, which runs the full UTF-8
+	// check; it is a tail call, so nothing is spilled for it either.
+	// Strings of up to 16 bytes are tested and stored from the same one or
+	// two word loads (no memmove call).
+	n := len(v)
+	var a uint64
+	switch {
+	case n > 16:
+		k := 0
+		for ; k <= n-32; k += 32 {
+			w := v[k : k+32]
+			a |= load64(w) | load64(w[8:]) | load64(w[16:]) | load64(w[24:])
 		}
-	} else if !isASCII(v) && !utf8.ValidString(v) {
+		if n-k > 16 {
+			w := v[k : k+16]
+			a |= load64(w) | load64(w[8:])
+		}
+		a |= load64(v[n-16:]) | load64(v[n-8:])
+	case n >= 8:
+		lo, hi := load64(v), load64(v[n-8:])
+		if (lo|hi)&0x8080808080808080 != 0 {
+			return putValidStringRevSlow(b, i, v)
+		}
+		j := i - n
+		d := b[j:i]
+		store64(d, lo)
+		n := len(d)
+		store64(d[n-8:], hi)
+		j--
+		b[j] = byte(n)
+		return j
+	case n >= 4:
+		lo, hi := load32(v), load32(v[n-4:])
+		if (lo|hi)&0x80808080 != 0 {
+			return putValidStringRevSlow(b, i, v)
+		}
+		j := i - n
+		d := b[j:i]
+		store32(d, lo)
+		n := len(d)
+		store32(d[n-4:], hi)
+		j--
+		b[j] = byte(n)
+		return j
+	default: // 0 to 3 bytes: the first, middle and last are all of them
+		if n > 0 && (v[0]|v[n>>1]|v[n-1]) >= 0x80 {
+			return putValidStringRevSlow(b, i, v)
+		}
+		return PutStringRev(b, i, v)
+	}
+	if a&0x8080808080808080 != 0 {
+		return putValidStringRevSlow(b, i, v)
+	}
+	j := i - n
+	k := PutVarintRev(b, j, uint64(n))
+	copy(b[j:i], v)
+	return k
+}
+
+func putValidStringRevSlow(b []byte, i int, v string) int {
+	if !utf8.ValidString(v) {
 		return -1
 	}
-	i -= copy(b[i-len(v):i], v)
-	return PutVarintRev(b, i, uint64(len(v)))
+	return PutStringRev(b, i, v)
 }
 
 // ---- Groups and skipping ----

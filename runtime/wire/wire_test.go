@@ -273,6 +273,31 @@ func TestSizeVarintEveryBitLength(t *testing.T) {
 	}
 }
 
+// SizeTagVarint and SizeTagBytes add the tag's length to SizeVarint and
+// SizeBytes for every tag length a field number can take (1 to 5 bytes) and
+// every bit length of the value (and of a LEN value's length up to 2^32).
+func TestSizeTagVarintBytes(t *testing.T) {
+	for tagLen := 1; tagLen <= 5; tagLen++ {
+		for k := 0; k <= 64; k++ {
+			var v uint64
+			if k > 0 {
+				v = 1 << (k - 1)
+			}
+			for _, x := range []uint64{v, v | (v - 1)} {
+				if got, want := wire.SizeTagVarint(tagLen, x), tagLen+wire.SizeVarint(x); got != want {
+					t.Errorf("SizeTagVarint(%d, %#x) = %d, want %d", tagLen, x, got, want)
+				}
+				if k > 32 {
+					continue
+				}
+				if got, want := wire.SizeTagBytes(tagLen, int(x)), tagLen+wire.SizeBytes(int(x)); got != want {
+					t.Errorf("SizeTagBytes(%d, %d) = %d, want %d", tagLen, x, got, want)
+				}
+			}
+		}
+	}
+}
+
 var validNumbers = []int32{1, 2, 15, 16, 2047, 2048, 1<<18 - 1, 1 << 18, 19000, 19999, 1<<25 - 1, 1 << 25, 1 << 28, wire.MaxValidNumber}
 
 var validTypes = []wire.Type{wire.VarintType, wire.Fixed64Type, wire.BytesType, wire.StartGroupType, wire.EndGroupType, wire.Fixed32Type}
@@ -501,7 +526,8 @@ func TestFixed64(t *testing.T) {
 
 func TestBytes(t *testing.T) {
 	r := newRand()
-	for _, size := range []int{0, 1, 2, 127, 128, 129, 300, 16383, 16384, 70000} {
+	// 0 to 17: every case of PutStringRev's short path (bytes, 4- and 8-byte words).
+	for _, size := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 31, 32, 33, 127, 128, 129, 300, 16383, 16384, 70000} {
 		v := make([]byte, size)
 		for i := range v {
 			v[i] = byte(r.Uint32())
@@ -551,10 +577,17 @@ func TestBytes(t *testing.T) {
 
 // PutValidStringRev writes what PutStringRev writes for valid UTF-8 and, for
 // anything else, returns -1 and writes nothing: at every length from 0 to
-// 40 (across its 8-to-16-byte fast path and isASCII), with a non-ASCII
-// byte, a valid multibyte rune or an invalid byte at each position.
+// 100 (the 1-3, 4-7 and 8-byte-word cases, the 32-byte rounds and their
+// tails) and at 127-130 and 300 (a two-byte length), with a non-ASCII
+// byte, a valid two-, three- or four-byte rune (straddling each 8-byte
+// word boundary as it moves), a truncated rune or an invalid byte at each
+// position.
 func TestPutValidStringRev(t *testing.T) {
-	for n := 0; n <= 40; n++ {
+	lengths := []int{127, 128, 129, 130, 300}
+	for n := 0; n <= 100; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
 		base := bytes.Repeat([]byte{'a'}, n)
 		check := func(v []byte) {
 			t.Helper()
@@ -573,13 +606,12 @@ func TestPutValidStringRev(t *testing.T) {
 		}
 		check(base)
 		for k := 0; k < n; k++ {
-			v := bytes.Clone(base)
-			v[k] = 0xff // invalid anywhere
-			check(v)
-			if k+2 <= n {
-				v = bytes.Clone(base)
-				copy(v[k:], "\u00e9") // valid two-byte rune
-				check(v)
+			for _, bad := range []string{"\xff", "\x80", "\u00e9", "\u2713", "\U0001F600", "\xe2\x9c", "\xf0\x9f\x98"} {
+				if k+len(bad) <= n {
+					v := bytes.Clone(base)
+					copy(v[k:], bad)
+					check(v)
+				}
 			}
 		}
 	}

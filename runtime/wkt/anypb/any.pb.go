@@ -152,10 +152,10 @@ func (m *Any) Size() (n int) {
 		return 0
 	}
 	if len(m.TypeUrl) > 0 {
-		n += 1 + wire.SizeBytes(len(m.TypeUrl))
+		n += wire.SizeTagBytes(1, len(m.TypeUrl))
 	}
 	if len(m.Value) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Value))
+		n += wire.SizeTagBytes(1, len(m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

@@ -115,25 +115,25 @@ func (m *Api) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	for _, x := range m.Methods {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.Options {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if len(m.Version) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Version))
+		n += wire.SizeTagBytes(1, len(m.Version))
 	}
 	if m.SourceContext != nil {
-		n += 1 + wire.SizeBytes(m.SourceContext.Size())
+		n += wire.SizeTagBytes(1, m.SourceContext.Size())
 	}
 	for _, x := range m.Mixins {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Syntax != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Syntax))
+		n += wire.SizeTagVarint(1, uint64(m.Syntax))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -980,26 +980,21 @@ func (m *Method) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	if len(m.RequestTypeUrl) > 0 {
-		n += 1 + wire.SizeBytes(len(m.RequestTypeUrl))
-	}
-	if m.RequestStreaming {
-		n += 1 + 1
+		n += wire.SizeTagBytes(1, len(m.RequestTypeUrl))
 	}
 	if len(m.ResponseTypeUrl) > 0 {
-		n += 1 + wire.SizeBytes(len(m.ResponseTypeUrl))
-	}
-	if m.ResponseStreaming {
-		n += 1 + 1
+		n += wire.SizeTagBytes(1, len(m.ResponseTypeUrl))
 	}
 	for _, x := range m.Options {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Syntax != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Syntax))
+		n += wire.SizeTagVarint(1, uint64(m.Syntax))
 	}
+	n += 2 * int(wire.EncodeBool(m.RequestStreaming)+wire.EncodeBool(m.ResponseStreaming))
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
 	}
@@ -1760,10 +1755,10 @@ func (m *Mixin) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	if len(m.Root) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Root))
+		n += wire.SizeTagBytes(1, len(m.Root))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

@@ -260,7 +260,7 @@ func (m *FileDescriptorSet) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.File {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -753,43 +753,43 @@ func (m *FileDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	if m.Package != nil {
-		n += 1 + wire.SizeBytes(len(*m.Package))
+		n += wire.SizeTagBytes(1, len(*m.Package))
 	}
 	for _, x := range m.Dependency {
-		n += 1 + wire.SizeBytes(len(x))
+		n += wire.SizeTagBytes(1, len(x))
 	}
 	for _, x := range m.PublicDependency {
-		n += 1 + wire.SizeVarint(uint64(x))
+		n += wire.SizeTagVarint(1, uint64(x))
 	}
 	for _, x := range m.WeakDependency {
-		n += 1 + wire.SizeVarint(uint64(x))
+		n += wire.SizeTagVarint(1, uint64(x))
 	}
 	for _, x := range m.MessageType {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.EnumType {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.Service {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.Extension {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.SourceCodeInfo != nil {
-		n += 1 + wire.SizeBytes(m.SourceCodeInfo.Size())
+		n += wire.SizeTagBytes(1, m.SourceCodeInfo.Size())
 	}
 	if m.Syntax != nil {
-		n += 1 + wire.SizeBytes(len(*m.Syntax))
+		n += wire.SizeTagBytes(1, len(*m.Syntax))
 	}
 	if m.Edition != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Edition))
+		n += wire.SizeTagVarint(1, uint64(*m.Edition))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -2201,34 +2201,34 @@ func (m *DescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	for _, x := range m.Field {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.Extension {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.NestedType {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.EnumType {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.ExtensionRange {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.OneofDecl {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	for _, x := range m.ReservedRange {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.ReservedName {
-		n += 1 + wire.SizeBytes(len(x))
+		n += wire.SizeTagBytes(1, len(x))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -3455,13 +3455,13 @@ func (m *DescriptorProto_ExtensionRange) Size() (n int) {
 		return 0
 	}
 	if m.Start != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Start))
+		n += wire.SizeTagVarint(1, uint64(*m.Start))
 	}
 	if m.End != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.End))
+		n += wire.SizeTagVarint(1, uint64(*m.End))
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -3931,10 +3931,10 @@ func (m *DescriptorProto_ReservedRange) Size() (n int) {
 		return 0
 	}
 	if m.Start != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Start))
+		n += wire.SizeTagVarint(1, uint64(*m.Start))
 	}
 	if m.End != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.End))
+		n += wire.SizeTagVarint(1, uint64(*m.End))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -4452,16 +4452,16 @@ func (m *ExtensionRangeOptions) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	for _, x := range m.Declaration {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Features != nil {
-		n += 2 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(2, m.Features.Size())
 	}
 	if m.Verification != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Verification))
+		n += wire.SizeTagVarint(1, uint64(*m.Verification))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -5118,13 +5118,13 @@ func (m *ExtensionRangeOptions_Declaration) Size() (n int) {
 		return 0
 	}
 	if m.Number != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Number))
+		n += wire.SizeTagVarint(1, uint64(*m.Number))
 	}
 	if m.FullName != nil {
-		n += 1 + wire.SizeBytes(len(*m.FullName))
+		n += wire.SizeTagBytes(1, len(*m.FullName))
 	}
 	if m.Type != nil {
-		n += 1 + wire.SizeBytes(len(*m.Type))
+		n += wire.SizeTagBytes(1, len(*m.Type))
 	}
 	if m.Reserved != nil {
 		n += 1 + 1
@@ -6202,34 +6202,34 @@ func (m *FieldDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	if m.Number != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Number))
+		n += wire.SizeTagVarint(1, uint64(*m.Number))
 	}
 	if m.Label != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Label))
+		n += wire.SizeTagVarint(1, uint64(*m.Label))
 	}
 	if m.Type != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Type))
+		n += wire.SizeTagVarint(1, uint64(*m.Type))
 	}
 	if m.TypeName != nil {
-		n += 1 + wire.SizeBytes(len(*m.TypeName))
+		n += wire.SizeTagBytes(1, len(*m.TypeName))
 	}
 	if m.Extendee != nil {
-		n += 1 + wire.SizeBytes(len(*m.Extendee))
+		n += wire.SizeTagBytes(1, len(*m.Extendee))
 	}
 	if m.DefaultValue != nil {
-		n += 1 + wire.SizeBytes(len(*m.DefaultValue))
+		n += wire.SizeTagBytes(1, len(*m.DefaultValue))
 	}
 	if m.OneofIndex != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.OneofIndex))
+		n += wire.SizeTagVarint(1, uint64(*m.OneofIndex))
 	}
 	if m.JsonName != nil {
-		n += 1 + wire.SizeBytes(len(*m.JsonName))
+		n += wire.SizeTagBytes(1, len(*m.JsonName))
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.Proto3Optional != nil {
 		n += 2 + 1
@@ -7160,10 +7160,10 @@ func (m *OneofDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -7606,19 +7606,19 @@ func (m *EnumDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	for _, x := range m.Value {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	for _, x := range m.ReservedRange {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.ReservedName {
-		n += 1 + wire.SizeBytes(len(x))
+		n += wire.SizeTagBytes(1, len(x))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -8323,10 +8323,10 @@ func (m *EnumDescriptorProto_EnumReservedRange) Size() (n int) {
 		return 0
 	}
 	if m.Start != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Start))
+		n += wire.SizeTagVarint(1, uint64(*m.Start))
 	}
 	if m.End != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.End))
+		n += wire.SizeTagVarint(1, uint64(*m.End))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -8722,13 +8722,13 @@ func (m *EnumValueDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	if m.Number != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Number))
+		n += wire.SizeTagVarint(1, uint64(*m.Number))
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -9204,13 +9204,13 @@ func (m *ServiceDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	for _, x := range m.Method {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -9770,16 +9770,16 @@ func (m *MethodDescriptorProto) Size() (n int) {
 		return 0
 	}
 	if m.Name != nil {
-		n += 1 + wire.SizeBytes(len(*m.Name))
+		n += wire.SizeTagBytes(1, len(*m.Name))
 	}
 	if m.InputType != nil {
-		n += 1 + wire.SizeBytes(len(*m.InputType))
+		n += wire.SizeTagBytes(1, len(*m.InputType))
 	}
 	if m.OutputType != nil {
-		n += 1 + wire.SizeBytes(len(*m.OutputType))
+		n += wire.SizeTagBytes(1, len(*m.OutputType))
 	}
 	if m.Options != nil {
-		n += 1 + wire.SizeBytes(m.Options.Size())
+		n += wire.SizeTagBytes(1, m.Options.Size())
 	}
 	if m.ClientStreaming != nil {
 		n += 1 + 1
@@ -10770,10 +10770,10 @@ func (m *FileOptions) Size() (n int) {
 		return 0
 	}
 	if m.JavaPackage != nil {
-		n += 1 + wire.SizeBytes(len(*m.JavaPackage))
+		n += wire.SizeTagBytes(1, len(*m.JavaPackage))
 	}
 	if m.JavaOuterClassname != nil {
-		n += 1 + wire.SizeBytes(len(*m.JavaOuterClassname))
+		n += wire.SizeTagBytes(1, len(*m.JavaOuterClassname))
 	}
 	if m.JavaMultipleFiles != nil {
 		n += 1 + 1
@@ -10785,10 +10785,10 @@ func (m *FileOptions) Size() (n int) {
 		n += 2 + 1
 	}
 	if m.OptimizeFor != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.OptimizeFor))
+		n += wire.SizeTagVarint(1, uint64(*m.OptimizeFor))
 	}
 	if m.GoPackage != nil {
-		n += 1 + wire.SizeBytes(len(*m.GoPackage))
+		n += wire.SizeTagBytes(1, len(*m.GoPackage))
 	}
 	if m.CcGenericServices != nil {
 		n += 2 + 1
@@ -10806,31 +10806,31 @@ func (m *FileOptions) Size() (n int) {
 		n += 2 + 1
 	}
 	if m.ObjcClassPrefix != nil {
-		n += 2 + wire.SizeBytes(len(*m.ObjcClassPrefix))
+		n += wire.SizeTagBytes(2, len(*m.ObjcClassPrefix))
 	}
 	if m.CsharpNamespace != nil {
-		n += 2 + wire.SizeBytes(len(*m.CsharpNamespace))
+		n += wire.SizeTagBytes(2, len(*m.CsharpNamespace))
 	}
 	if m.SwiftPrefix != nil {
-		n += 2 + wire.SizeBytes(len(*m.SwiftPrefix))
+		n += wire.SizeTagBytes(2, len(*m.SwiftPrefix))
 	}
 	if m.PhpClassPrefix != nil {
-		n += 2 + wire.SizeBytes(len(*m.PhpClassPrefix))
+		n += wire.SizeTagBytes(2, len(*m.PhpClassPrefix))
 	}
 	if m.PhpNamespace != nil {
-		n += 2 + wire.SizeBytes(len(*m.PhpNamespace))
+		n += wire.SizeTagBytes(2, len(*m.PhpNamespace))
 	}
 	if m.PhpMetadataNamespace != nil {
-		n += 2 + wire.SizeBytes(len(*m.PhpMetadataNamespace))
+		n += wire.SizeTagBytes(2, len(*m.PhpMetadataNamespace))
 	}
 	if m.RubyPackage != nil {
-		n += 2 + wire.SizeBytes(len(*m.RubyPackage))
+		n += wire.SizeTagBytes(2, len(*m.RubyPackage))
 	}
 	if m.Features != nil {
-		n += 2 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(2, m.Features.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -12491,10 +12491,10 @@ func (m *MessageOptions) Size() (n int) {
 		n += 1 + 1
 	}
 	if m.Features != nil {
-		n += 1 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(1, m.Features.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -13927,13 +13927,13 @@ func (m *FieldOptions) Size() (n int) {
 		return 0
 	}
 	if m.Ctype != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Ctype))
+		n += wire.SizeTagVarint(1, uint64(*m.Ctype))
 	}
 	if m.Packed != nil {
 		n += 1 + 1
 	}
 	if m.Jstype != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Jstype))
+		n += wire.SizeTagVarint(1, uint64(*m.Jstype))
 	}
 	if m.Lazy != nil {
 		n += 1 + 1
@@ -13951,22 +13951,22 @@ func (m *FieldOptions) Size() (n int) {
 		n += 2 + 1
 	}
 	if m.Retention != nil {
-		n += 2 + wire.SizeVarint(uint64(*m.Retention))
+		n += wire.SizeTagVarint(2, uint64(*m.Retention))
 	}
 	for _, x := range m.Targets {
-		n += 2 + wire.SizeVarint(uint64(x))
+		n += wire.SizeTagVarint(2, uint64(x))
 	}
 	for _, x := range m.EditionDefaults {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.Features != nil {
-		n += 2 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(2, m.Features.Size())
 	}
 	if m.FeatureSupport != nil {
-		n += 2 + wire.SizeBytes(m.FeatureSupport.Size())
+		n += wire.SizeTagBytes(2, m.FeatureSupport.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -15219,10 +15219,10 @@ func (m *FieldOptions_EditionDefault) Size() (n int) {
 		return 0
 	}
 	if m.Edition != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Edition))
+		n += wire.SizeTagVarint(1, uint64(*m.Edition))
 	}
 	if m.Value != nil {
-		n += 1 + wire.SizeBytes(len(*m.Value))
+		n += wire.SizeTagBytes(1, len(*m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -15646,16 +15646,16 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 		return 0
 	}
 	if m.EditionIntroduced != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.EditionIntroduced))
+		n += wire.SizeTagVarint(1, uint64(*m.EditionIntroduced))
 	}
 	if m.EditionDeprecated != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.EditionDeprecated))
+		n += wire.SizeTagVarint(1, uint64(*m.EditionDeprecated))
 	}
 	if m.DeprecationWarning != nil {
-		n += 1 + wire.SizeBytes(len(*m.DeprecationWarning))
+		n += wire.SizeTagBytes(1, len(*m.DeprecationWarning))
 	}
 	if m.EditionRemoved != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.EditionRemoved))
+		n += wire.SizeTagVarint(1, uint64(*m.EditionRemoved))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -16178,10 +16178,10 @@ func (m *OneofOptions) Size() (n int) {
 		return 0
 	}
 	if m.Features != nil {
-		n += 1 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(1, m.Features.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -16696,10 +16696,10 @@ func (m *EnumOptions) Size() (n int) {
 		n += 1 + 1
 	}
 	if m.Features != nil {
-		n += 1 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(1, m.Features.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -17364,16 +17364,16 @@ func (m *EnumValueOptions) Size() (n int) {
 		n += 1 + 1
 	}
 	if m.Features != nil {
-		n += 1 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(1, m.Features.Size())
 	}
 	if m.DebugRedact != nil {
 		n += 1 + 1
 	}
 	if m.FeatureSupport != nil {
-		n += 1 + wire.SizeBytes(m.FeatureSupport.Size())
+		n += wire.SizeTagBytes(1, m.FeatureSupport.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -18027,13 +18027,13 @@ func (m *ServiceOptions) Size() (n int) {
 		return 0
 	}
 	if m.Features != nil {
-		n += 2 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(2, m.Features.Size())
 	}
 	if m.Deprecated != nil {
 		n += 2 + 1
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -18696,13 +18696,13 @@ func (m *MethodOptions) Size() (n int) {
 		n += 2 + 1
 	}
 	if m.IdempotencyLevel != nil {
-		n += 2 + wire.SizeVarint(uint64(*m.IdempotencyLevel))
+		n += wire.SizeTagVarint(2, uint64(*m.IdempotencyLevel))
 	}
 	if m.Features != nil {
-		n += 2 + wire.SizeBytes(m.Features.Size())
+		n += wire.SizeTagBytes(2, m.Features.Size())
 	}
 	for _, x := range m.UninterpretedOption {
-		n += 2 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(2, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -19329,25 +19329,25 @@ func (m *UninterpretedOption) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.Name {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.IdentifierValue != nil {
-		n += 1 + wire.SizeBytes(len(*m.IdentifierValue))
+		n += wire.SizeTagBytes(1, len(*m.IdentifierValue))
 	}
 	if m.PositiveIntValue != nil {
-		n += 1 + wire.SizeVarint(*m.PositiveIntValue)
+		n += wire.SizeTagVarint(1, *m.PositiveIntValue)
 	}
 	if m.NegativeIntValue != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.NegativeIntValue))
+		n += wire.SizeTagVarint(1, uint64(*m.NegativeIntValue))
 	}
 	if m.DoubleValue != nil {
 		n += 1 + 8
 	}
 	if m.StringValue != nil {
-		n += 1 + wire.SizeBytes(len(m.StringValue))
+		n += wire.SizeTagBytes(1, len(m.StringValue))
 	}
 	if m.AggregateValue != nil {
-		n += 1 + wire.SizeBytes(len(*m.AggregateValue))
+		n += wire.SizeTagBytes(1, len(*m.AggregateValue))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -20066,7 +20066,7 @@ func (m *UninterpretedOption_NamePart) Size() (n int) {
 		return 0
 	}
 	if m.NamePart != nil {
-		n += 1 + wire.SizeBytes(len(*m.NamePart))
+		n += wire.SizeTagBytes(1, len(*m.NamePart))
 	}
 	if m.IsExtension != nil {
 		n += 1 + 1
@@ -21194,22 +21194,22 @@ func (m *FeatureSet) Size() (n int) {
 		return 0
 	}
 	if m.FieldPresence != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.FieldPresence))
+		n += wire.SizeTagVarint(1, uint64(*m.FieldPresence))
 	}
 	if m.EnumType != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.EnumType))
+		n += wire.SizeTagVarint(1, uint64(*m.EnumType))
 	}
 	if m.RepeatedFieldEncoding != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.RepeatedFieldEncoding))
+		n += wire.SizeTagVarint(1, uint64(*m.RepeatedFieldEncoding))
 	}
 	if m.Utf8Validation != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Utf8Validation))
+		n += wire.SizeTagVarint(1, uint64(*m.Utf8Validation))
 	}
 	if m.MessageEncoding != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.MessageEncoding))
+		n += wire.SizeTagVarint(1, uint64(*m.MessageEncoding))
 	}
 	if m.JsonFormat != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.JsonFormat))
+		n += wire.SizeTagVarint(1, uint64(*m.JsonFormat))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -21876,13 +21876,13 @@ func (m *FeatureSetDefaults) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.Defaults {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.MinimumEdition != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.MinimumEdition))
+		n += wire.SizeTagVarint(1, uint64(*m.MinimumEdition))
 	}
 	if m.MaximumEdition != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.MaximumEdition))
+		n += wire.SizeTagVarint(1, uint64(*m.MaximumEdition))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -22398,13 +22398,13 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) Size() (n int) {
 		return 0
 	}
 	if m.Edition != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Edition))
+		n += wire.SizeTagVarint(1, uint64(*m.Edition))
 	}
 	if m.OverridableFeatures != nil {
-		n += 1 + wire.SizeBytes(m.OverridableFeatures.Size())
+		n += wire.SizeTagBytes(1, m.OverridableFeatures.Size())
 	}
 	if m.FixedFeatures != nil {
-		n += 1 + wire.SizeBytes(m.FixedFeatures.Size())
+		n += wire.SizeTagBytes(1, m.FixedFeatures.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -22925,7 +22925,7 @@ func (m *SourceCodeInfo) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.Location {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -23426,13 +23426,13 @@ func (m *SourceCodeInfo_Location) Size() (n int) {
 		n += 1 + wire.SizeBytes(l)
 	}
 	if m.LeadingComments != nil {
-		n += 1 + wire.SizeBytes(len(*m.LeadingComments))
+		n += wire.SizeTagBytes(1, len(*m.LeadingComments))
 	}
 	if m.TrailingComments != nil {
-		n += 1 + wire.SizeBytes(len(*m.TrailingComments))
+		n += wire.SizeTagBytes(1, len(*m.TrailingComments))
 	}
 	for _, x := range m.LeadingDetachedComments {
-		n += 1 + wire.SizeBytes(len(x))
+		n += wire.SizeTagBytes(1, len(x))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -24103,7 +24103,7 @@ func (m *GeneratedCodeInfo) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.Annotation {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -24635,16 +24635,16 @@ func (m *GeneratedCodeInfo_Annotation) Size() (n int) {
 		n += 1 + wire.SizeBytes(l)
 	}
 	if m.SourceFile != nil {
-		n += 1 + wire.SizeBytes(len(*m.SourceFile))
+		n += wire.SizeTagBytes(1, len(*m.SourceFile))
 	}
 	if m.Begin != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Begin))
+		n += wire.SizeTagVarint(1, uint64(*m.Begin))
 	}
 	if m.End != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.End))
+		n += wire.SizeTagVarint(1, uint64(*m.End))
 	}
 	if m.Semantic != nil {
-		n += 1 + wire.SizeVarint(uint64(*m.Semantic))
+		n += wire.SizeTagVarint(1, uint64(*m.Semantic))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

@@ -104,10 +104,10 @@ func (m *Duration) Size() (n int) {
 		return 0
 	}
 	if m.Seconds != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Seconds))
+		n += wire.SizeTagVarint(1, uint64(m.Seconds))
 	}
 	if m.Nanos != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Nanos))
+		n += wire.SizeTagVarint(1, uint64(m.Nanos))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

@@ -228,7 +228,7 @@ func (m *FieldMask) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.Paths {
-		n += 1 + wire.SizeBytes(len(x))
+		n += wire.SizeTagBytes(1, len(x))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

@@ -33,7 +33,7 @@ func (m *SourceContext) Size() (n int) {
 		return 0
 	}
 	if len(m.FileName) > 0 {
-		n += 1 + wire.SizeBytes(len(m.FileName))
+		n += wire.SizeTagBytes(1, len(m.FileName))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

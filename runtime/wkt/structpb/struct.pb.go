@@ -132,7 +132,7 @@ func (m *Struct) Size() (n int) {
 		return 0
 	}
 	for k, v := range m.Fields {
-		n += 1 + wire.SizeBytes(1+wire.SizeBytes(len(k))+1+wire.SizeBytes(v.Size()))
+		n += 1 + wire.SizeBytes(wire.SizeTagBytes(1, len(k))+wire.SizeTagBytes(1, v.Size()))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -639,7 +639,7 @@ func (m *Value) Size() (n int) {
 	switch x := m.Kind.(type) {
 	case *Value_NullValue:
 		if x != nil {
-			n += 1 + wire.SizeVarint(uint64(x.NullValue))
+			n += wire.SizeTagVarint(1, uint64(x.NullValue))
 		}
 	case *Value_NumberValue:
 		if x != nil {
@@ -647,7 +647,7 @@ func (m *Value) Size() (n int) {
 		}
 	case *Value_StringValue:
 		if x != nil {
-			n += 1 + wire.SizeBytes(len(x.StringValue))
+			n += wire.SizeTagBytes(1, len(x.StringValue))
 		}
 	case *Value_BoolValue:
 		if x != nil {
@@ -655,11 +655,11 @@ func (m *Value) Size() (n int) {
 		}
 	case *Value_StructValue:
 		if x != nil {
-			n += 1 + wire.SizeBytes(x.StructValue.Size())
+			n += wire.SizeTagBytes(1, x.StructValue.Size())
 		}
 	case *Value_ListValue:
 		if x != nil {
-			n += 1 + wire.SizeBytes(x.ListValue.Size())
+			n += wire.SizeTagBytes(1, x.ListValue.Size())
 		}
 	}
 	if m.unknownFields != nil {
@@ -1208,7 +1208,7 @@ func (m *ListValue) Size() (n int) {
 		return 0
 	}
 	for _, x := range m.Values {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

@@ -203,25 +203,25 @@ func (m *Type) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	for _, x := range m.Fields {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.Oneofs {
-		n += 1 + wire.SizeBytes(len(x))
+		n += wire.SizeTagBytes(1, len(x))
 	}
 	for _, x := range m.Options {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.SourceContext != nil {
-		n += 1 + wire.SizeBytes(m.SourceContext.Size())
+		n += wire.SizeTagBytes(1, m.SourceContext.Size())
 	}
 	if m.Syntax != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Syntax))
+		n += wire.SizeTagVarint(1, uint64(m.Syntax))
 	}
 	if len(m.Edition) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Edition))
+		n += wire.SizeTagBytes(1, len(m.Edition))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -1517,34 +1517,34 @@ func (m *Field) Size() (n int) {
 		return 0
 	}
 	if m.Kind != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Kind))
+		n += wire.SizeTagVarint(1, uint64(m.Kind))
 	}
 	if m.Cardinality != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Cardinality))
+		n += wire.SizeTagVarint(1, uint64(m.Cardinality))
 	}
 	if m.Number != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Number))
+		n += wire.SizeTagVarint(1, uint64(m.Number))
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	if len(m.TypeUrl) > 0 {
-		n += 1 + wire.SizeBytes(len(m.TypeUrl))
+		n += wire.SizeTagBytes(1, len(m.TypeUrl))
 	}
 	if m.OneofIndex != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.OneofIndex))
-	}
-	if m.Packed {
-		n += 1 + 1
+		n += wire.SizeTagVarint(1, uint64(m.OneofIndex))
 	}
 	for _, x := range m.Options {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if len(m.JsonName) > 0 {
-		n += 1 + wire.SizeBytes(len(m.JsonName))
+		n += wire.SizeTagBytes(1, len(m.JsonName))
 	}
 	if len(m.DefaultValue) > 0 {
-		n += 1 + wire.SizeBytes(len(m.DefaultValue))
+		n += wire.SizeTagBytes(1, len(m.DefaultValue))
+	}
+	if m.Packed {
+		n += 2
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -2414,22 +2414,22 @@ func (m *Enum) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	for _, x := range m.Enumvalue {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	for _, x := range m.Options {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.SourceContext != nil {
-		n += 1 + wire.SizeBytes(m.SourceContext.Size())
+		n += wire.SizeTagBytes(1, m.SourceContext.Size())
 	}
 	if m.Syntax != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Syntax))
+		n += wire.SizeTagVarint(1, uint64(m.Syntax))
 	}
 	if len(m.Edition) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Edition))
+		n += wire.SizeTagBytes(1, len(m.Edition))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -3141,13 +3141,13 @@ func (m *EnumValue) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	if m.Number != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Number))
+		n += wire.SizeTagVarint(1, uint64(m.Number))
 	}
 	for _, x := range m.Options {
-		n += 1 + wire.SizeBytes(x.Size())
+		n += wire.SizeTagBytes(1, x.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -3635,10 +3635,10 @@ func (m *Option) Size() (n int) {
 		return 0
 	}
 	if len(m.Name) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Name))
+		n += wire.SizeTagBytes(1, len(m.Name))
 	}
 	if m.Value != nil {
-		n += 1 + wire.SizeBytes(m.Value.Size())
+		n += wire.SizeTagBytes(1, m.Value.Size())
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)

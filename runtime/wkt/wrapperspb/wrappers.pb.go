@@ -573,7 +573,7 @@ func (m *Int64Value) Size() (n int) {
 		return 0
 	}
 	if m.Value != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Value))
+		n += wire.SizeTagVarint(1, uint64(m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -842,7 +842,7 @@ func (m *UInt64Value) Size() (n int) {
 		return 0
 	}
 	if m.Value != 0 {
-		n += 1 + wire.SizeVarint(m.Value)
+		n += wire.SizeTagVarint(1, m.Value)
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -1111,7 +1111,7 @@ func (m *Int32Value) Size() (n int) {
 		return 0
 	}
 	if m.Value != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Value))
+		n += wire.SizeTagVarint(1, uint64(m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -1380,7 +1380,7 @@ func (m *UInt32Value) Size() (n int) {
 		return 0
 	}
 	if m.Value != 0 {
-		n += 1 + wire.SizeVarint(uint64(m.Value))
+		n += wire.SizeTagVarint(1, uint64(m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -1649,7 +1649,7 @@ func (m *BoolValue) Size() (n int) {
 		return 0
 	}
 	if m.Value {
-		n += 1 + 1
+		n += 2
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -1918,7 +1918,7 @@ func (m *StringValue) Size() (n int) {
 		return 0
 	}
 	if len(m.Value) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Value))
+		n += wire.SizeTagBytes(1, len(m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -2191,7 +2191,7 @@ func (m *BytesValue) Size() (n int) {
 		return 0
 	}
 	if len(m.Value) > 0 {
-		n += 1 + wire.SizeBytes(len(m.Value))
+		n += wire.SizeTagBytes(1, len(m.Value))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
