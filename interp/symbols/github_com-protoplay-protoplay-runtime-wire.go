@@ -28,6 +28,7 @@ func init() {
 		"ConsumeGroup":           reflect.ValueOf(wire.ConsumeGroup),
 		"ConsumeTag":             reflect.ValueOf(wire.ConsumeTag),
 		"ConsumeVarint":          reflect.ValueOf(wire.ConsumeVarint),
+		"CountRun":               reflect.ValueOf(wire.CountRun),
 		"CountVarints":           reflect.ValueOf(wire.CountVarints),
 		"DecodeBool":             reflect.ValueOf(wire.DecodeBool),
 		"DecodeZigZag":           reflect.ValueOf(wire.DecodeZigZag),

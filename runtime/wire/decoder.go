@@ -99,8 +99,7 @@ const (
 )
 
 // slab hands out pointers to values of type T from shared backing arrays of
-// first, 2*first, ... values, of at most maxBytes bytes (at least one
-// value). It counts the values handed out rather than re-slicing, so that
+// first, 2*first, ... values, at most maxN values each (maxN >= 1). It counts the values handed out rather than re-slicing, so that
 // handing one out writes no pointer (a slab of [New] lives on the heap, where a pointer
 // write costs a write barrier while the garbage collector marks).
 type slab[T any] struct {
@@ -108,30 +107,21 @@ type slab[T any] struct {
 	used int // values of buf handed out
 }
 
-func (s *slab[T]) next(first, maxBytes int) *T {
+func (s *slab[T]) next(first, maxN int) *T {
 	if s.used == len(s.buf) {
-		s.refill(first, maxBytes)
+		// A new array twice the size of the full one (first values for
+		// the first), at most maxN values. Written out here, not in a
+		// function of its own: a call would keep next from inlining.
+		n := min(2*len(s.buf), maxN)
+		if len(s.buf) == 0 {
+			n = min(first, maxN)
+		}
+		s.buf = make([]T, n)
+		s.used = 0
 	}
 	p := &s.buf[s.used]
 	s.used++
 	return p
-}
-
-// refill replaces s.buf, full, with a new array twice its size (first
-// values for the first), of at most maxBytes bytes and at least one value.
-//
-//go:noinline
-func (s *slab[T]) refill(first, maxBytes int) {
-	n := 2 * len(s.buf)
-	if n == 0 {
-		n = first
-	}
-	var zero T
-	if size := int(unsafe.Sizeof(zero)); size > 0 && n*size > maxBytes {
-		n = max(maxBytes/size, 1)
-	}
-	s.buf = make([]T, n)
-	s.used = 0
 }
 
 // The scalar arena: scalarN returns a pointer to N bytes of the current
@@ -239,7 +229,7 @@ func (d *Decoder) Float64(v float64) *float64 {
 // bytes) from the Decoder's string slabs (4, 8, ... up to [MaxStringSlab]
 // headers).
 func (d *Decoder) StringPtr(v string) *string {
-	p := d.strings.next(4, MaxStringSlab*16)
+	p := d.strings.next(4, MaxStringSlab)
 	*p = v
 	return p
 }
@@ -376,7 +366,7 @@ func New[T any](d *Decoder) *T {
 func newShared[T any](d *Decoder) *T {
 	for i := 0; i < d.nmsgs; i++ {
 		if s, ok := d.msgs[i].(*slab[T]); ok {
-			return s.next(2, MaxMessageSlabBytes)
+			return s.next(2, messageSlabMax[T]())
 		}
 	}
 	if d.nmsgs == len(d.msgs) {
@@ -385,5 +375,12 @@ func newShared[T any](d *Decoder) *T {
 	s := new(slab[T])
 	d.msgs[d.nmsgs] = s
 	d.nmsgs++
-	return s.next(2, MaxMessageSlabBytes)
+	return s.next(2, messageSlabMax[T]())
+}
+
+// messageSlabMax is the most messages of type T in one slab: as many as
+// fit MaxMessageSlabBytes, at least one.
+func messageSlabMax[T any]() int {
+	var zero T
+	return max(MaxMessageSlabBytes/max(int(unsafe.Sizeof(zero)), 1), 1)
 }

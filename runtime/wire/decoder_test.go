@@ -1,8 +1,11 @@
 package wire_test
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -366,4 +369,56 @@ func TestDecoderConsumeString(t *testing.T) {
 			t.Errorf("%s: ConsumeValidString = %q, %d (%v), want %s", c.name, s, n, err, want)
 		}
 	}
+}
+
+// CountRun counts the complete fields with the first field's tag bytes and
+// the given wire type at the front of its input, and stops at anything
+// else; it allocates nothing, however long the run.
+func TestCountRun(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		typ  wire.Type
+		want int
+	}{
+		{"", wire.BytesType, 0},
+		{"0a", wire.BytesType, 0},
+		{"ffff", wire.BytesType, 0},
+		{"0a0161 0a0162 1001 0a0163", wire.BytesType, 2},
+		{"0a0161 0a05616263", wire.BytesType, 1},                            // length past the end
+		{"0a0161 0affffffffffffffffff01", wire.BytesType, 1},                // length 2^64-1
+		{"0a00 0a00 0a00", wire.BytesType, 3},                               // empty values
+		{"0801 08ff01 08", wire.VarintType, 2},                              // the last has no value
+		{"0801 08ffffffffffffffffffff01", wire.VarintType, 1},               // an 11-byte varint
+		{"0801 880001", wire.VarintType, 1},                                 // same field, other tag bytes
+		{"880001 880002 0803", wire.VarintType, 2},                          // an overlong tag counts as itself
+		{"1501000000 1502000000 150300", wire.Fixed32Type, 2},               //
+		{"190100000000000000 1902", wire.Fixed64Type, 1},                    //
+		{"c00c01 c00c02 c00d01", wire.VarintType, 2},                        // two-byte tags
+		{"0b 0c", wire.StartGroupType, 0},                                   // groups are not counted
+		{"0801 0801", wire.Type(6), 0},                                      // no such wire type
+		{"ffffffffffffffffffff01 00", wire.VarintType, 0},                   // an 11-byte tag
+		{"8080808080808080808001 01", wire.VarintType, 0},                   // likewise
+		{"808080808080808080 01 808080808080808080 01", wire.VarintType, 1}, // a 10-byte tag, a 10-byte value
+	} {
+		if got := wire.CountRun(unhexT(t, c.in), c.typ); got != c.want {
+			t.Errorf("CountRun(%s, %v) = %d, want %d", c.in, c.typ, got, c.want)
+		}
+	}
+	big := bytes.Repeat([]byte{0x0a, 0x00}, 1<<19)
+	if allocs := testing.AllocsPerRun(5, func() {
+		if n := wire.CountRun(big, wire.BytesType); n != 1<<19 {
+			t.Fatalf("CountRun of 2^19 empty values = %d", n)
+		}
+	}); allocs != 0 {
+		t.Errorf("CountRun: %v allocations", allocs)
+	}
+}
+
+func unhexT(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
