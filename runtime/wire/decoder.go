@@ -14,7 +14,7 @@ import (
 //     by every scalar type: blocks of 64, 128, 256 and then
 //     [MaxScalarBlock] bytes, each value at an address aligned for its type
 //     (a bool takes 1 byte, an int32 or float32 4, a 64-bit value 8);
-//     *string values come from slabs of 4, 8, 16 and then [MaxStringSlab]
+//     *string values come from slabs of 8, 16 and then [MaxStringSlab]
 //     string headers;
 //   - messages (singular and repeated fields, oneof members, map values)
 //     come from slabs of 2, 4, ... messages of their type, at most
@@ -226,10 +226,10 @@ func (d *Decoder) Float64(v float64) *float64 {
 }
 
 // StringPtr returns a pointer to a copy of v (a string header, not its
-// bytes) from the Decoder's string slabs (4, 8, ... up to [MaxStringSlab]
+// bytes) from the Decoder's string slabs (8, 16, ... up to [MaxStringSlab]
 // headers).
 func (d *Decoder) StringPtr(v string) *string {
-	p := d.strings.next(4, MaxStringSlab)
+	p := d.strings.next(8, MaxStringSlab)
 	*p = v
 	return p
 }
