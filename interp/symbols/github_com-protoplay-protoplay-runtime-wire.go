@@ -54,7 +54,7 @@ func init() {
 		"Fixed64Type":            reflect.ValueOf(wire.Fixed64Type),
 		"MaxMessageSlabBytes":    reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"MaxScalarBlock":         reflect.ValueOf(constant.MakeFromLiteral("512", token.INT, 0)),
-		"MaxStringSlab":          reflect.ValueOf(constant.MakeFromLiteral("32", token.INT, 0)),
+		"MaxStringSlab":          reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
 		"MaxTagBytes":            reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
 		"MaxTextBlock":           reflect.ValueOf(constant.MakeFromLiteral("2048", token.INT, 0)),
 		"MaxUnknownGroupDepth":   reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
