@@ -948,11 +948,21 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 			out = append(out, f.Clone().Op("=").Op("&").Add(v))
 		}
 	case stRepeated:
-		out = append(out, f.Clone().Op("=").Append(f, v))
+		out = append(out, presize(f, g.fieldType(fd), wt), f.Clone().Op("=").Append(f, v))
 	case stOneof:
 		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): v}))
 	}
 	return append(out, jen.Continue())
+}
+
+// presize emits, for the repeated field f of Go type typ whose element was
+// just read as a field of wire type wt starting at b[start], the making of
+// f with room for that element and the ones of the same field right after
+// it (see wire.CountRun), when f is still nil: one allocation instead of
+// one per doubling.
+func presize(f *jen.Statement, typ jen.Code, wt wire.Type) jen.Code {
+	return jen.If(f.Clone().Op("==").Nil()).Block(
+		f.Clone().Op("=").Make(typ, jen.Lit(0), rt("CountRun").Call(jen.Id("b").Index(jen.Id("start"), jen.Empty()), rt(wireTypeNames[wt]))))
 }
 
 // subDecode emits the decode of a LEN-encoded message (or a group) for fd
@@ -996,6 +1006,9 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 		out = append(out, subDecode(fd, jen.Id("e"), func(base jen.Code) jen.Code {
 			return rt("NestIndexAt").Call(jen.Err(), base, jen.Lit(path), jen.Len(f))
 		})...)
+		if fd.Kind() == protoreflect.MessageKind {
+			out = append(out, presize(f, g.fieldType(fd), wire.BytesType))
+		}
 		out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
 	case stOneof:
 		// A second occurrence of the same member merges into it.
@@ -1093,7 +1106,8 @@ func (g *generator) unmarshalMap(fn *fieldNames) []jen.Code {
 		out = append(out, jen.If(c).Block(g.unknownAdd(jen.Id("b").Index(jen.Id("start"), jen.Id("i"))), jen.Continue()))
 	}
 	out = append(out,
-		jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Make(g.fieldType(fd))),
+		// Sized for the entries that follow this one (see wire.CountRun).
+		jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Make(g.fieldType(fd), rt("CountRun").Call(jen.Id("b").Index(jen.Id("start"), jen.Empty()), rt("BytesType")))),
 		f.Clone().Index(jen.Id("key")).Op("=").Id("val"),
 		jen.Continue(),
 	)

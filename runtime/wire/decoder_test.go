@@ -1,58 +1,185 @@
 package wire_test
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/protoplay/protoplay/runtime/wire"
 )
 
-// Pointers from a slab hold their own values: writing through one leaves
-// the rest alone, across slab boundaries too.
-func TestDecoderScalarSlabs(t *testing.T) {
+// Pointers from the scalar arena hold their own values, aligned for their
+// type: writing through one leaves the rest alone, across block boundaries
+// and with every type interleaved.
+func TestDecoderScalarArena(t *testing.T) {
 	var d wire.Decoder
-	const n = 3*wire.MaxSlab + 5
-	ps := make([]*int64, n)
-	for i := range ps {
-		ps[i] = d.Int64(int64(i))
+	const n = 2000
+	type vals struct {
+		b   *bool
+		i32 *int32
+		i64 *int64
+		u32 *uint32
+		u64 *uint64
+		f32 *float32
+		f64 *float64
+		s   *string
 	}
-	*ps[0] = -1
-	*ps[wire.MaxSlab] = -2
-	for i, p := range ps {
-		want := int64(i)
-		switch i {
+	vs := make([]vals, n)
+	for i := range vs {
+		// Vary the order so that every size follows every other one.
+		switch i % 3 {
 		case 0:
-			want = -1
-		case wire.MaxSlab:
-			want = -2
+			vs[i].b, vs[i].i64, vs[i].i32 = d.Bool(i%2 == 0), d.Int64(int64(i)<<33), d.Int32(int32(-i))
+		case 1:
+			vs[i].i32, vs[i].b, vs[i].i64 = d.Int32(int32(-i)), d.Bool(i%2 == 0), d.Int64(int64(i)<<33)
+		default:
+			vs[i].i64, vs[i].i32, vs[i].b = d.Int64(int64(i)<<33), d.Int32(int32(-i)), d.Bool(i%2 == 0)
 		}
-		if *p != want {
-			t.Fatalf("ps[%d] = %d, want %d", i, *p, want)
+		vs[i].u32, vs[i].f64, vs[i].u64 = d.Uint32(uint32(i)), d.Float64(float64(i)/4), d.Uint64(^uint64(i))
+		vs[i].f32, vs[i].s = d.Float32(float32(i)/2), d.StringPtr(strconv.Itoa(i))
+	}
+	check := func(i int, v vals, bump int) {
+		t.Helper()
+		if *v.b != (i%2 == 0) || *v.i32 != int32(-i)+int32(bump) || *v.i64 != int64(i)<<33 ||
+			*v.u32 != uint32(i) || *v.u64 != ^uint64(i) || *v.f32 != float32(i)/2 ||
+			*v.f64 != float64(i)/4 || *v.s != strconv.Itoa(i) {
+			t.Fatalf("values %d: %v %v %v %v %v %v %v %q", i, *v.b, *v.i32, *v.i64, *v.u32, *v.u64, *v.f32, *v.f64, *v.s)
 		}
 	}
-	s1, s2 := d.StringPtr("a"), d.StringPtr("b")
-	b1, f1, f2 := d.Bool(true), d.Float32(1.5), d.Float64(2.5)
-	u1, u2, i1 := d.Uint32(7), d.Uint64(8), d.Int32(-9)
-	if *s1 != "a" || *s2 != "b" || !*b1 || *f1 != 1.5 || *f2 != 2.5 || *u1 != 7 || *u2 != 8 || *i1 != -9 {
-		t.Fatal("values")
+	for i, v := range vs {
+		check(i, v, 0)
+		for _, p := range []struct {
+			p     unsafe.Pointer
+			align uintptr
+		}{{unsafe.Pointer(v.i32), 4}, {unsafe.Pointer(v.u32), 4}, {unsafe.Pointer(v.f32), 4},
+			{unsafe.Pointer(v.i64), 8}, {unsafe.Pointer(v.u64), 8}, {unsafe.Pointer(v.f64), 8}} {
+			if uintptr(p.p)%p.align != 0 {
+				t.Fatalf("values %d: %p not aligned to %d", i, p.p, p.align)
+			}
+		}
+	}
+	// Writing through every int32 pointer changes that value only.
+	for _, v := range vs {
+		*v.i32++
+	}
+	for i, v := range vs {
+		check(i, v, 1)
 	}
 }
 
-// Slabs grow 2, 4, ... MaxSlab: n values take about n/MaxSlab allocations,
-// not n.
-func TestDecoderScalarSlabAllocs(t *testing.T) {
+// Scalar blocks grow 64, 128, 256 bytes, then MaxScalarBlock bytes each:
+// n int32 values take O(log n) allocations up to the cap, then one per
+// MaxScalarBlock/4 values.
+func TestDecoderScalarArenaAllocs(t *testing.T) {
+	for _, c := range []struct{ n, want int }{
+		{1, 1},
+		{16, 1},
+		{17, 2},
+		{112, 3}, // 16 + 32 + 64
+		{113, 4},
+		{1000, 3 + (1000-112+wire.MaxScalarBlock/4-1)/(wire.MaxScalarBlock/4)},
+	} {
+		allocs := testing.AllocsPerRun(20, func() {
+			var d wire.Decoder
+			for i := range c.n {
+				sinkI32 = d.Int32(int32(i))
+			}
+		})
+		if allocs != float64(c.want) {
+			t.Errorf("%d int32 values: %v allocations, want %d", c.n, allocs, c.want)
+		}
+	}
+	// Mixed sizes share the blocks: 8 bools, 4 int32 and 4 int64 values
+	// (8+16+32 = 56 bytes, no padding in this order) fit the first block.
+	allocs := testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		for range 4 {
+			sinkI64 = d.Int64(1)
+			sinkI32 = d.Int32(1)
+			d.Bool(true)
+			d.Bool(false)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("16 mixed values: %v allocations, want 1", allocs)
+	}
+}
+
+// String pointers come from slabs of 8, 16, 32 and then MaxStringSlab
+// headers.
+func TestDecoderStringPtrAllocs(t *testing.T) {
 	const n = 1000
 	allocs := testing.AllocsPerRun(20, func() {
 		var d wire.Decoder
-		for i := range n {
-			d.Int32(int32(i))
+		for range n {
+			d.StringPtr("x")
 		}
 	})
-	// 2+4+8+16+32 = 62 values in the first five slabs, then 64 per slab.
-	if want := float64(5 + (n-62+wire.MaxSlab-1)/wire.MaxSlab); allocs != want {
-		t.Errorf("%d values: %v allocations, want %v", n, allocs, want)
+	if want := float64(3 + (n-56+wire.MaxStringSlab-1)/wire.MaxStringSlab); allocs != want {
+		t.Errorf("%d strings: %v allocations, want %v", n, allocs, want)
 	}
 }
+
+// A fresh (zero) Decoder starts again from the smallest blocks, and the
+// values the old one handed out stay intact.
+func TestDecoderReset(t *testing.T) {
+	var d wire.Decoder
+	var old []*int64
+	for i := range 500 {
+		old = append(old, d.Int64(int64(i)))
+	}
+	d = wire.Decoder{}
+	if allocs := testing.AllocsPerRun(20, func() {
+		d = wire.Decoder{}
+		sinkI64 = d.Int64(7)
+	}); allocs != 1 {
+		t.Errorf("one value after a reset: %v allocations, want 1", allocs)
+	}
+	for range 500 {
+		*d.Int64(0) = -1
+	}
+	for i, p := range old {
+		if *p != int64(i) {
+			t.Fatalf("old value %d = %d after reset", i, *p)
+		}
+	}
+}
+
+// A LEN value claiming more bytes than the input holds fails before
+// anything is allocated, however large the claim.
+func TestDecoderHostileLength(t *testing.T) {
+	for _, in := range [][]byte{
+		{0x05, 'a', 'b'},
+		{0xff, 0xff, 0xff, 0xff, 0x0f, 'a'},                               // 4 GiB
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 'a'},       // 2^63-1
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 'a'}, // 2^64-1
+	} {
+		allocs := testing.AllocsPerRun(20, func() {
+			var d wire.Decoder
+			if _, n := d.ConsumeString(in); n >= 0 {
+				t.Fatalf("ConsumeString(% x) = %d, want an error", in, n)
+			}
+			if _, n := d.ConsumeValidString(in); n >= 0 {
+				t.Fatalf("ConsumeValidString(% x) = %d, want an error", in, n)
+			}
+			if _, n := wire.ConsumeBytes(in); n >= 0 {
+				t.Fatalf("ConsumeBytes(% x) = %d, want an error", in, n)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("% x: %v allocations, want 0", in, allocs)
+		}
+	}
+}
+
+var (
+	sinkI32 *int32
+	sinkI64 *int64
+)
 
 type msgA struct {
 	x int
@@ -95,7 +222,8 @@ func TestDecoderNew(t *testing.T) {
 			sinkA = wire.New[msgA](&d)
 		}
 	})
-	if allocs > 1000/wire.MaxMessageSlab+8 {
+	// 2, 4, ... messages of 24 bytes, up to MaxMessageSlabBytes.
+	if perSlab := wire.MaxMessageSlabBytes / 24; allocs > float64(1000/perSlab+9) {
 		t.Errorf("1000 messages: %v allocations, want slabs", allocs)
 	}
 }
@@ -140,11 +268,11 @@ func TestDecoderString(t *testing.T) {
 	if s := d.String([]byte{}); s != "" {
 		t.Fatalf("String([]byte{}) = %q", s)
 	}
-	in := make([]byte, 3*wire.MaxSharedString)
+	in := make([]byte, 2*wire.MaxTextBlock)
 	var got, want []string
-	// Lengths 1..MaxSharedString+40 cross many block boundaries and the
+	// Lengths 1..MaxTextBlock/2+40 cross many block boundaries and the
 	// shared/alone limit.
-	for n := 1; n <= wire.MaxSharedString+40; n++ {
+	for n := 1; n <= wire.MaxTextBlock/2+40; n++ {
 		for i := range n {
 			in[i] = byte('a' + (n+i)%26)
 		}
@@ -165,7 +293,7 @@ func TestDecoderString(t *testing.T) {
 // not fit the rest of the block takes one of its own.
 func TestDecoderStringAllocs(t *testing.T) {
 	short := []byte("sixteen bytes!!!")
-	long := make([]byte, wire.MaxTextSlab)
+	long := make([]byte, wire.MaxTextBlock/2+1)
 	allocs := testing.AllocsPerRun(20, func() {
 		var d wire.Decoder
 		for range 200 { // 3,200 bytes: blocks of 256, 512, 1024, 2048
@@ -175,6 +303,18 @@ func TestDecoderStringAllocs(t *testing.T) {
 	})
 	if allocs != 5 {
 		t.Errorf("200 short strings and one long: %v allocations, want 5 (4 blocks + 1)", allocs)
+	}
+	// 1,000 strings of 100 bytes: blocks of 256 (2 strings), 512 (5), 1024
+	// (10), then 2048 (20 each): 1 + (1000-17)/20 rounded up more blocks.
+	s100 := make([]byte, 100)
+	allocs = testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		for range 1000 {
+			sinkS = d.String(s100)
+		}
+	})
+	if want := float64(3 + (1000-17+19)/20); allocs != want {
+		t.Errorf("1000 strings of 100 bytes: %v allocations, want %v", allocs, want)
 	}
 }
 
@@ -230,4 +370,56 @@ func TestDecoderConsumeString(t *testing.T) {
 			t.Errorf("%s: ConsumeValidString = %q, %d (%v), want %s", c.name, s, n, err, want)
 		}
 	}
+}
+
+// CountRun counts the complete fields with the first field's tag bytes and
+// the given wire type at the front of its input, and stops at anything
+// else; it allocates nothing, however long the run.
+func TestCountRun(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		typ  wire.Type
+		want int
+	}{
+		{"", wire.BytesType, 0},
+		{"0a", wire.BytesType, 0},
+		{"ffff", wire.BytesType, 0},
+		{"0a0161 0a0162 1001 0a0163", wire.BytesType, 2},
+		{"0a0161 0a05616263", wire.BytesType, 1},                            // length past the end
+		{"0a0161 0affffffffffffffffff01", wire.BytesType, 1},                // length 2^64-1
+		{"0a00 0a00 0a00", wire.BytesType, 3},                               // empty values
+		{"0801 08ff01 08", wire.VarintType, 2},                              // the last has no value
+		{"0801 08ffffffffffffffffffff01", wire.VarintType, 1},               // an 11-byte varint
+		{"0801 880001", wire.VarintType, 1},                                 // same field, other tag bytes
+		{"880001 880002 0803", wire.VarintType, 2},                          // an overlong tag counts as itself
+		{"1501000000 1502000000 150300", wire.Fixed32Type, 2},               //
+		{"190100000000000000 1902", wire.Fixed64Type, 1},                    //
+		{"c00c01 c00c02 c00d01", wire.VarintType, 2},                        // two-byte tags
+		{"0b 0c", wire.StartGroupType, 0},                                   // groups are not counted
+		{"0801 0801", wire.Type(6), 0},                                      // no such wire type
+		{"ffffffffffffffffffff01 00", wire.VarintType, 0},                   // an 11-byte tag
+		{"8080808080808080808001 01", wire.VarintType, 0},                   // likewise
+		{"808080808080808080 01 808080808080808080 01", wire.VarintType, 1}, // a 10-byte tag, a 10-byte value
+	} {
+		if got := wire.CountRun(unhexT(t, c.in), c.typ); got != c.want {
+			t.Errorf("CountRun(%s, %v) = %d, want %d", c.in, c.typ, got, c.want)
+		}
+	}
+	big := bytes.Repeat([]byte{0x0a, 0x00}, 1<<19)
+	if allocs := testing.AllocsPerRun(5, func() {
+		if n := wire.CountRun(big, wire.BytesType); n != 1<<19 {
+			t.Fatalf("CountRun of 2^19 empty values = %d", n)
+		}
+	}); allocs != 0 {
+		t.Errorf("CountRun: %v allocations", allocs)
+	}
+}
+
+func unhexT(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -224,6 +224,67 @@ func CountVarints(b []byte) int {
 	return n
 }
 
+// CountRun returns the number of fields at the front of b, one after
+// another, that have the tag at b[0] (its bytes as they are, a varint of
+// at most 10 bytes) and wire type typ, each complete within b: a LEN
+// value's length must fit the rest of b, a VARINT must end within b, a
+// fixed value must be all there. It stops at the first field that is not
+// such a one; it returns 0 when b does not start with a tag, or typ is a
+// group's (groups are not counted: skipping one means reading all of it).
+// Generated Unmarshal uses it to size a repeated field, or a map, once
+// when its first element is read (the elements of a repeated field are
+// usually written one after another), instead of growing it element by
+// element; the count is bounded by the elements b really holds, at least
+// 2 bytes each, so a hostile input cannot make it allocate more than
+// decoding those elements would.
+func CountRun(b []byte, typ Type) int {
+	tl := 0
+	for tl < len(b) && tl < 10 && b[tl] >= 0x80 {
+		tl++
+	}
+	if tl >= len(b) || tl == 10 {
+		return 0
+	}
+	tl++
+	tag := b[:tl]
+	n := 0
+	for len(b) >= tl && string(b[:tl]) == string(tag) {
+		v := b[tl:]
+		switch typ {
+		case BytesType:
+			m, k := ConsumeVarint(v)
+			if k < 0 || m > uint64(len(v)-k) {
+				return n
+			}
+			v = v[k+int(m):]
+		case VarintType:
+			k := 0
+			for k < len(v) && k < 10 && v[k] >= 0x80 {
+				k++
+			}
+			if k >= len(v) || k == 10 {
+				return n
+			}
+			v = v[k+1:]
+		case Fixed32Type:
+			if len(v) < 4 {
+				return n
+			}
+			v = v[4:]
+		case Fixed64Type:
+			if len(v) < 8 {
+				return n
+			}
+			v = v[8:]
+		default:
+			return 0
+		}
+		b = v
+		n++
+	}
+	return n
+}
+
 // ValidString reports whether s is valid UTF-8, as utf8.ValidString does,
 // about twice as fast for ASCII text: it ORs s together 32 bytes at a time
 // and calls utf8.ValidString only when some byte has its high bit set.

@@ -293,6 +293,9 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "methods", len(m.Methods))
 			}
 			i += n
+			if m.Methods == nil {
+				m.Methods = make([]*Method, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Methods = append(m.Methods, e)
 			continue
 		case 3:
@@ -308,6 +311,9 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
+			if m.Options == nil {
+				m.Options = make([]*typepb.Option, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Options = append(m.Options, e)
 			continue
 		case 4:
@@ -350,6 +356,9 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "mixins", len(m.Mixins))
 			}
 			i += n
+			if m.Mixins == nil {
+				m.Mixins = make([]*Mixin, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Mixins = append(m.Mixins, e)
 			continue
 		case 7:
@@ -1184,6 +1193,9 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
+			if m.Options == nil {
+				m.Options = make([]*typepb.Option, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Options = append(m.Options, e)
 			continue
 		case 7:

@@ -363,6 +363,9 @@ func (m *FileDescriptorSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 				return 0, wire.NestIndexAt(err, i+n-len(v), "file", len(m.File))
 			}
 			i += n
+			if m.File == nil {
+				m.File = make([]*FileDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.File = append(m.File, e)
 			continue
 		}
@@ -995,6 +998,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.Dependency == nil {
+				m.Dependency = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Dependency = append(m.Dependency, x)
 			continue
 		case 4:
@@ -1010,6 +1016,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "message_type", len(m.MessageType))
 			}
 			i += n
+			if m.MessageType == nil {
+				m.MessageType = make([]*DescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.MessageType = append(m.MessageType, e)
 			continue
 		case 5:
@@ -1025,6 +1034,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "enum_type", len(m.EnumType))
 			}
 			i += n
+			if m.EnumType == nil {
+				m.EnumType = make([]*EnumDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.EnumType = append(m.EnumType, e)
 			continue
 		case 6:
@@ -1040,6 +1052,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "service", len(m.Service))
 			}
 			i += n
+			if m.Service == nil {
+				m.Service = make([]*ServiceDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Service = append(m.Service, e)
 			continue
 		case 7:
@@ -1055,6 +1070,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "extension", len(m.Extension))
 			}
 			i += n
+			if m.Extension == nil {
+				m.Extension = make([]*FieldDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Extension = append(m.Extension, e)
 			continue
 		case 8:
@@ -1116,6 +1134,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.PublicDependency == nil {
+				m.PublicDependency = make([]int32, 0, wire.CountRun(b[start:], wire.VarintType))
+			}
 			m.PublicDependency = append(m.PublicDependency, int32(x))
 			continue
 		case 11:
@@ -1145,6 +1166,9 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.WeakDependency == nil {
+				m.WeakDependency = make([]int32, 0, wire.CountRun(b[start:], wire.VarintType))
+			}
 			m.WeakDependency = append(m.WeakDependency, int32(x))
 			continue
 		case 12:
@@ -2422,6 +2446,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "field", len(m.Field))
 			}
 			i += n
+			if m.Field == nil {
+				m.Field = make([]*FieldDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Field = append(m.Field, e)
 			continue
 		case 3:
@@ -2437,6 +2464,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "nested_type", len(m.NestedType))
 			}
 			i += n
+			if m.NestedType == nil {
+				m.NestedType = make([]*DescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.NestedType = append(m.NestedType, e)
 			continue
 		case 4:
@@ -2452,6 +2482,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "enum_type", len(m.EnumType))
 			}
 			i += n
+			if m.EnumType == nil {
+				m.EnumType = make([]*EnumDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.EnumType = append(m.EnumType, e)
 			continue
 		case 5:
@@ -2467,6 +2500,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "extension_range", len(m.ExtensionRange))
 			}
 			i += n
+			if m.ExtensionRange == nil {
+				m.ExtensionRange = make([]*DescriptorProto_ExtensionRange, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.ExtensionRange = append(m.ExtensionRange, e)
 			continue
 		case 6:
@@ -2482,6 +2518,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "extension", len(m.Extension))
 			}
 			i += n
+			if m.Extension == nil {
+				m.Extension = make([]*FieldDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Extension = append(m.Extension, e)
 			continue
 		case 7:
@@ -2513,6 +2552,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "oneof_decl", len(m.OneofDecl))
 			}
 			i += n
+			if m.OneofDecl == nil {
+				m.OneofDecl = make([]*OneofDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.OneofDecl = append(m.OneofDecl, e)
 			continue
 		case 9:
@@ -2528,6 +2570,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.NestIndexAt(err, i+n-len(v), "reserved_range", len(m.ReservedRange))
 			}
 			i += n
+			if m.ReservedRange == nil {
+				m.ReservedRange = make([]*DescriptorProto_ReservedRange, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.ReservedRange = append(m.ReservedRange, e)
 			continue
 		case 10:
@@ -2539,6 +2584,9 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.ReservedName == nil {
+				m.ReservedName = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.ReservedName = append(m.ReservedName, x)
 			continue
 		}
@@ -4594,6 +4642,9 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "declaration", len(m.Declaration))
 			}
 			i += n
+			if m.Declaration == nil {
+				m.Declaration = make([]*ExtensionRangeOptions_Declaration, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Declaration = append(m.Declaration, e)
 			continue
 		case 3:
@@ -4641,6 +4692,9 @@ func (m *ExtensionRangeOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -7762,6 +7816,9 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "value", len(m.Value))
 			}
 			i += n
+			if m.Value == nil {
+				m.Value = make([]*EnumValueDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Value = append(m.Value, e)
 			continue
 		case 3:
@@ -7793,6 +7850,9 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "reserved_range", len(m.ReservedRange))
 			}
 			i += n
+			if m.ReservedRange == nil {
+				m.ReservedRange = make([]*EnumDescriptorProto_EnumReservedRange, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.ReservedRange = append(m.ReservedRange, e)
 			continue
 		case 5:
@@ -7804,6 +7864,9 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.ReservedName == nil {
+				m.ReservedName = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.ReservedName = append(m.ReservedName, x)
 			continue
 		}
@@ -9339,6 +9402,9 @@ func (m *ServiceDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group
 				return 0, wire.NestIndexAt(err, i+n-len(v), "method", len(m.Method))
 			}
 			i += n
+			if m.Method == nil {
+				m.Method = make([]*MethodDescriptorProto, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Method = append(m.Method, e)
 			continue
 		case 3:
@@ -11287,6 +11353,9 @@ func (m *FileOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -12707,6 +12776,9 @@ func (m *MessageOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -14297,6 +14369,9 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
+			if m.Targets == nil {
+				m.Targets = make([]FieldOptions_OptionTargetType, 0, wire.CountRun(b[start:], wire.VarintType))
+			}
 			m.Targets = append(m.Targets, v)
 			continue
 		case 20:
@@ -14312,6 +14387,9 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				return 0, wire.NestIndexAt(err, i+n-len(v), "edition_defaults", len(m.EditionDefaults))
 			}
 			i += n
+			if m.EditionDefaults == nil {
+				m.EditionDefaults = make([]*FieldOptions_EditionDefault, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.EditionDefaults = append(m.EditionDefaults, e)
 			continue
 		case 21:
@@ -14359,6 +14437,9 @@ func (m *FieldOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -16314,6 +16395,9 @@ func (m *OneofOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, de
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -16880,6 +16964,9 @@ func (m *EnumOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dep
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -17564,6 +17651,9 @@ func (m *EnumValueOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -18184,6 +18274,9 @@ func (m *ServiceOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -18875,6 +18968,9 @@ func (m *MethodOptions) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, d
 				return 0, wire.NestIndexAt(err, i+n-len(v), "uninterpreted_option", len(m.UninterpretedOption))
 			}
 			i += n
+			if m.UninterpretedOption == nil {
+				m.UninterpretedOption = make([]*UninterpretedOption, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.UninterpretedOption = append(m.UninterpretedOption, e)
 			continue
 		}
@@ -19480,6 +19576,9 @@ func (m *UninterpretedOption) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 				return 0, wire.NestIndexAt(err, i+n-len(v), "name", len(m.Name))
 			}
 			i += n
+			if m.Name == nil {
+				m.Name = make([]*UninterpretedOption_NamePart, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Name = append(m.Name, e)
 			continue
 		case 3:
@@ -21992,6 +22091,9 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 				return 0, wire.NestIndexAt(err, i+n-len(v), "defaults", len(m.Defaults))
 			}
 			i += n
+			if m.Defaults == nil {
+				m.Defaults = make([]*FeatureSetDefaults_FeatureSetEditionDefault, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Defaults = append(m.Defaults, e)
 			continue
 		case 4:
@@ -23025,6 +23127,9 @@ func (m *SourceCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, 
 				return 0, wire.NestIndexAt(err, i+n-len(v), "location", len(m.Location))
 			}
 			i += n
+			if m.Location == nil {
+				m.Location = make([]*SourceCodeInfo_Location, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Location = append(m.Location, e)
 			continue
 		}
@@ -23569,6 +23674,9 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.Path == nil {
+				m.Path = make([]int32, 0, wire.CountRun(b[start:], wire.VarintType))
+			}
 			m.Path = append(m.Path, int32(x))
 			continue
 		case 2:
@@ -23598,6 +23706,9 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.Span == nil {
+				m.Span = make([]int32, 0, wire.CountRun(b[start:], wire.VarintType))
+			}
 			m.Span = append(m.Span, int32(x))
 			continue
 		case 3:
@@ -23631,6 +23742,9 @@ func (m *SourceCodeInfo_Location) UnmarshalGroup(d *wire.Decoder, b []byte, grou
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.LeadingDetachedComments == nil {
+				m.LeadingDetachedComments = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.LeadingDetachedComments = append(m.LeadingDetachedComments, x)
 			continue
 		}
@@ -24203,6 +24317,9 @@ func (m *GeneratedCodeInfo) UnmarshalGroup(d *wire.Decoder, b []byte, group int3
 				return 0, wire.NestIndexAt(err, i+n-len(v), "annotation", len(m.Annotation))
 			}
 			i += n
+			if m.Annotation == nil {
+				m.Annotation = make([]*GeneratedCodeInfo_Annotation, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Annotation = append(m.Annotation, e)
 			continue
 		}
@@ -24777,6 +24894,9 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalGroup(d *wire.Decoder, b []byte,
 				return 0, wire.ErrorAt(i, n)
 			}
 			i += n
+			if m.Path == nil {
+				m.Path = make([]int32, 0, wire.CountRun(b[start:], wire.VarintType))
+			}
 			m.Path = append(m.Path, int32(x))
 			continue
 		case 2:

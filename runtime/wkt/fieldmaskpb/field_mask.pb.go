@@ -321,6 +321,9 @@ func (m *FieldMask) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.StringErrorAt(i, n, "google.protobuf.FieldMask.paths")
 			}
 			i += n
+			if m.Paths == nil {
+				m.Paths = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Paths = append(m.Paths, x)
 			continue
 		}

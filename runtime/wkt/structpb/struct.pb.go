@@ -303,7 +303,7 @@ func (m *Struct) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 				val = wire.New[Value](d)
 			}
 			if m.Fields == nil {
-				m.Fields = make(map[string]*Value)
+				m.Fields = make(map[string]*Value, wire.CountRun(b[start:], wire.BytesType))
 			}
 			m.Fields[key] = val
 			continue
@@ -1308,6 +1308,9 @@ func (m *ListValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.NestIndexAt(err, i+n-len(v), "values", len(m.Values))
 			}
 			i += n
+			if m.Values == nil {
+				m.Values = make([]*Value, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Values = append(m.Values, e)
 			continue
 		}

@@ -378,6 +378,9 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.NestIndexAt(err, i+n-len(v), "fields", len(m.Fields))
 			}
 			i += n
+			if m.Fields == nil {
+				m.Fields = make([]*Field, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Fields = append(m.Fields, e)
 			continue
 		case 3:
@@ -389,6 +392,9 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.StringErrorAt(i, n, "google.protobuf.Type.oneofs")
 			}
 			i += n
+			if m.Oneofs == nil {
+				m.Oneofs = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Oneofs = append(m.Oneofs, x)
 			continue
 		case 4:
@@ -404,6 +410,9 @@ func (m *Type) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
+			if m.Options == nil {
+				m.Options = make([]*Option, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Options = append(m.Options, e)
 			continue
 		case 5:
@@ -1774,6 +1783,9 @@ func (m *Field) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int
 				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
+			if m.Options == nil {
+				m.Options = make([]*Option, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Options = append(m.Options, e)
 			continue
 		case 10:
@@ -2579,6 +2591,9 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.NestIndexAt(err, i+n-len(v), "enumvalue", len(m.Enumvalue))
 			}
 			i += n
+			if m.Enumvalue == nil {
+				m.Enumvalue = make([]*EnumValue, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Enumvalue = append(m.Enumvalue, e)
 			continue
 		case 3:
@@ -2594,6 +2609,9 @@ func (m *Enum) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int)
 				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
+			if m.Options == nil {
+				m.Options = make([]*Option, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Options = append(m.Options, e)
 			continue
 		case 4:
@@ -3281,6 +3299,9 @@ func (m *EnumValue) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth
 				return 0, wire.NestIndexAt(err, i+n-len(v), "options", len(m.Options))
 			}
 			i += n
+			if m.Options == nil {
+				m.Options = make([]*Option, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
 			m.Options = append(m.Options, e)
 			continue
 		}
