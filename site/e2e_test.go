@@ -439,6 +439,22 @@ func TestWorkerReplacedOnTimeout(t *testing.T) {
 	}
 	waitJS(t, ctx, "the restart notice", `!document.querySelector('[data-testid=notice]').hidden && document.querySelector('[data-testid=notice]').innerText.includes('restarted')`, 60*time.Second)
 	waitJS(t, ctx, "a replacement Worker", `__protoplay.core.restarts >= 1`, 10*time.Second)
+	// The compile the restart ended failed: the built-ahead output is
+	// dimmed, and the replacement's ready message does not hide why.
+	waitReplacement(t, ctx)
+	waitJS(t, ctx, "the built-ahead Go pane marked stale", goState+` === 'stale'`, 10*time.Second)
+	if s := eval[string](t, ctx, `document.querySelector('[data-testid=status]').innerText`); !strings.Contains(s, "Compile failed") || !strings.Contains(s, "?timeout=MS") {
+		t.Errorf("status %q, want the failed compile and how to raise the limit", s)
+	}
+}
+
+// waitReplacement waits until the replacement Worker is ready and its
+// ready message has been handled.
+func waitReplacement(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`__protoplay.core.readyPromise.then(() => new Promise(r => setTimeout(() => r(true), 200)))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func selectTab(t *testing.T, ctx context.Context, id string) {
@@ -566,5 +582,81 @@ func TestAboutDialog(t *testing.T) {
 	waitJS(t, ctx, "the dialog to close", `!`+dialog+`.open`, 5*time.Second)
 	if id := eval[string](t, ctx, `document.activeElement.dataset.testid || ""`); id != "about" {
 		t.Errorf("after Escape the focus is on %q, want the About button", id)
+	}
+}
+
+// openExampleMenu picks an example from the Examples menu, as a person
+// does: the button, then the item.
+func openExampleMenu(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	do(t, ctx,
+		chromedp.Click(chromedp.CSS(`[data-testid=examples-button]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=example-item][data-name="`+name+`"]`)),
+	)
+}
+
+// TestRestartFailsCompile: a generate call that the page's call limit ends
+// (the Worker replaced) is a failed compile: the status says so and how
+// to raise the limit, and keeps saying so after the new Worker is ready;
+// the Go pane (the last schema's Go) is dimmed and the panels say they
+// follow the last schema that compiled; the next edit compiles again.
+// The steps: the address book compiles, one character typed in a comment
+// compiles, a 0.5 s call limit, then Examples → Fleet API (which overruns
+// it).
+func TestRestartFailsCompile(t *testing.T) {
+	ctx, url := startBrowser(t)
+	// The page is opened with the default limit and the limit lowered to
+	// 0.5 s (as ?timeout=500 sets it) once the Worker is warm: on a loaded
+	// machine the cold Worker's first compile overruns 0.5 s itself (the
+	// first-visit case, TestWorkerReplacedOnTimeout).
+	do(t, ctx, chromedp.Navigate(url))
+	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	n := eval[int](t, ctx, compiles)
+	do(t, ctx,
+		script(`const d = __protoplay.editor.state.doc.toString(); const i = d.indexOf('//'); if (i < 0) throw new Error('no comment'); __protoplay.editor.focus(); __protoplay.editor.dispatch({selection: {anchor: i + 2}})`),
+		insertText("x"),
+	)
+	waitJS(t, ctx, "a compile after the edit", fmt.Sprintf("%s > %d && __protoplay.idle()", compiles, n), 30*time.Second)
+	if s := eval[string](t, ctx, goState); s != "ok" {
+		t.Fatalf("Go pane state %q after the edit compiled", s)
+	}
+	restarts := eval[int](t, ctx, `__protoplay.core.restarts`)
+	do(t, ctx, script(`__protoplay.core.opts.timeoutMs = 500`))
+	openExampleMenu(t, ctx, "fleet/v1/fleet.proto")
+	waitJS(t, ctx, "the restart notice", fmt.Sprintf(`__protoplay.core.restarts > %d && !document.querySelector('[data-testid=notice]').hidden && document.querySelector('[data-testid=notice]').innerText.includes('restarted')`, restarts), 60*time.Second)
+	waitReplacement(t, ctx)
+	waitJS(t, ctx, "the Go pane marked stale", goState+` === 'stale'`, 10*time.Second)
+	st := eval[map[string]string](t, ctx, `({
+		text: document.querySelector('[data-testid=status]').innerText,
+		state: document.querySelector('[data-testid=status]').dataset.state,
+		checksStale: String(!document.querySelector('[data-testid=checks-stale]').hidden),
+		payloadStale: String(!document.querySelector('[data-testid=payload-stale]').hidden),
+		badge: document.querySelector('[data-testid=checks-badge]').className,
+		diags: [...document.querySelectorAll('[data-testid=diagnostic].error')].map(e => e.innerText).join('\n'),
+	})`)
+	if !strings.Contains(st["text"], "Compile failed") || !strings.Contains(st["text"], "?timeout=MS") || st["state"] != "failed" {
+		t.Errorf("status %q (state %q), want the failed compile and how to raise the limit", st["text"], st["state"])
+	}
+	if st["checksStale"] != "true" || st["payloadStale"] != "true" || !strings.Contains(st["badge"], "stale") {
+		t.Errorf("panels not marked stale: checks %s, payload %s, badge class %q", st["checksStale"], st["payloadStale"], st["badge"])
+	}
+	if !strings.Contains(st["diags"], "restarted") {
+		t.Errorf("no diagnostic says why: %q", st["diags"])
+	}
+	if !eval[bool](t, ctx, `__protoplay.editor.state.doc.toString().includes('package example.fleet.v1')`) {
+		t.Error("the editor does not hold fleet.proto")
+	}
+	// The next edit compiles again (a schema that fits the limit, on a
+	// cold Worker: the default limit again).
+	do(t, ctx, script(`__protoplay.core.opts.timeoutMs = 10000`))
+	n = eval[int](t, ctx, compiles)
+	openExampleMenu(t, ctx, "example.proto")
+	waitJS(t, ctx, "a compile after the next edit", fmt.Sprintf("%s > %d && %s === 'ok'", compiles, n, goState), 60*time.Second)
+	if s := eval[string](t, ctx, `document.querySelector('[data-testid=status]').dataset.state`); s != "ok" {
+		t.Errorf("status state %q after the next compile (%s)", s, eval[string](t, ctx, `document.querySelector('[data-testid=status]').innerText`))
+	}
+	if eval[bool](t, ctx, `!document.querySelector('[data-testid=checks-stale]').hidden`) {
+		// The panels follow once the edits pause; give them the moment.
+		waitJS(t, ctx, "the Checks panel current again", `document.querySelector('[data-testid=checks-stale]').hidden`, 10*time.Second)
 	}
 }

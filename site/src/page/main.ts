@@ -94,7 +94,9 @@ const core = new Core({
       setCoreVersion(version);
     }
     progress.hidden = true;
-    status.textContent = `Compiler ready in ${Math.round(ms)} ms`;
+    // A replacement Worker's ready message must not hide why the last
+    // compile failed (a restart that ended it, or its errors).
+    if (byId("status").dataset.state !== "failed") status.textContent = `Compiler ready in ${Math.round(ms)} ms`;
   },
   onRestart(reason) {
     notice(reason);
@@ -121,7 +123,7 @@ const runner = new GoRunner({
     if (!stats.interpReadyMs) stats.interpReadyMs = performance.now();
   },
   onFatal(message) {
-    goChecksStatus(`The interpreter failed: ${message}`, "error");
+    goChecksNotRun(`the interpreter failed (${message})`);
   },
 });
 
@@ -591,9 +593,21 @@ async function compile() {
     byId("status").dataset.state = errs ? "failed" : "ok";
   } catch (e) {
     const err = e as CallError;
-    status.textContent = err.restarted ? "Compiler restarted" : "Compile failed";
     byId("status").dataset.state = "failed";
-    if (!err.restarted) {
+    if (err.restarted) {
+      // The page's call limit (or memory limit) ended the Worker during
+      // this compile: there is no result for the schema in the editor, so
+      // it fails like a compile error (its reason as the diagnostic; the
+      // Go pane and the panels marked stale). It is not tried again at
+      // once: the new Worker has none of the caches that let the core's
+      // own deadline continue a compile, so a retry would redo the same
+      // work under the same limit. The next edit (or Ctrl/⌘+Enter)
+      // compiles again.
+      continued = 0;
+      // The reason (the notice's) says which limit and how to raise it.
+      status.textContent = `Compile failed: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`;
+      if (fresh()) showResult({ diagnostics: [{ file: "", line: 0, column: 0, severity: "error", message: err.message, limit: err.detail?.limit }], messages: [], generated: [], elapsedMs: 0 }, src);
+    } else {
       // The core rejected the request itself (bad generator options, an
       // internal error): its diagnostics, or its message as one.
       const diagnostics: Diagnostic[] = err.detail?.diagnostics ?? [{ file: "", line: 0, column: 0, severity: "error", message: err.message }];
@@ -894,10 +908,15 @@ function waitQuiet(): Promise<void> {
 let refResults: CheckResult[] = [];
 const checkRows = new Map<string, HTMLElement>();
 let goFailed = new Set<string>();
+// goNotRun, when set, says why the checks of the generated Go could not
+// run for the results on screen (the interpreter could not load the code,
+// or the round stopped): the badge then claims no pass.
+let goNotRun = "";
 function renderChecks(results: CheckResult[]) {
   refResults = results;
   checkRows.clear();
   goFailed = new Set();
+  goNotRun = "";
   checksList.replaceChildren(
     ...results.map((r) => {
       const li = el(
@@ -916,10 +935,30 @@ function renderChecks(results: CheckResult[]) {
   updateChecksBadge();
 }
 
+// updateChecksBadge: red with the number of types that failed a check
+// (the reference's or the generated Go's); otherwise amber ("⚠") when the
+// generated Go could not be checked, since only the reference's checks
+// passed; otherwise green. data-state says which: fail, unchecked, pass.
 function updateChecksBadge() {
   const failed = refResults.filter((r) => !r.pass || goFailed.has(r.type)).length;
-  checksBadge.textContent = refResults.length ? (failed ? `✗ ${failed}` : `✓ ${refResults.length}`) : "";
-  checksBadge.className = failed ? "badge bad" : "badge good";
+  const unchecked = !failed && goNotRun !== "";
+  checksBadge.textContent = refResults.length ? (failed ? `✗ ${failed}` : unchecked ? `⚠ ${refResults.length}` : `✓ ${refResults.length}`) : "";
+  checksBadge.className = failed ? "badge bad" : unchecked ? "badge warn" : "badge good";
+  checksBadge.dataset.state = refResults.length ? (failed ? "fail" : unchecked ? "unchecked" : "pass") : "";
+  checksBadge.title = unchecked
+    ? `The reference codec's checks passed for ${plural(refResults.length, "message type")}, but the generated Go could not be checked: ${goNotRun}`
+    : "";
+  checksBadge.classList.toggle("stale", byId("checks-stale").hidden === false);
+}
+
+// goChecksNotRun marks the checks of the generated Go as not run, for
+// reason: every row's second mark, the status line (which says that the
+// first marks are the reference codec's only) and the badge.
+function goChecksNotRun(reason: string) {
+  goNotRun = reason;
+  goChecksStatus(`The generated Go could not be checked: ${reason}. The ✓ marks are the reference codec's (protobuf-go) only.`, "error");
+  for (const li of checkRows.values()) if (li.dataset.go !== "pass" && li.dataset.go !== "fail") setGoMark(li, "error", `not run: ${reason}`);
+  updateChecksBadge();
 }
 
 // ---- The generated Go, interpreted (./interp.ts): checks and the Run tab.
@@ -986,8 +1025,7 @@ async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () =>
     if (!fresh()) return;
     refreshProgram();
     if (lr.error) {
-      goChecksStatus(`The generated Go could not be interpreted: ${lr.error.message}`, "error");
-      for (const li of checkRows.values()) setGoMark(li, "error", "not run");
+      goChecksNotRun(`the interpreter could not load it (${lr.error.message})`);
       return;
     }
     const have = new Set(lr.types.map((t) => t.name));
@@ -1016,7 +1054,7 @@ async function goChecks(src: Files, opts: string, r: CompileResult, fresh: () =>
     );
   } catch (e) {
     if (!fresh()) return;
-    goChecksStatus(`The checks of the generated Go stopped: ${(e as Error).message}`, "error");
+    goChecksNotRun(`the checks stopped (${(e as Error).message})`);
   }
 }
 
