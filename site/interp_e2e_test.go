@@ -398,14 +398,14 @@ func TestChecksBadgeGoNotRun(t *testing.T) {
 	selectTab(t, ctx, "tab-checks")
 	waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done'`, 90*time.Second)
 	const badge = `document.querySelector('[data-testid=checks-badge]')`
-	if s, c := eval[string](t, ctx, badge+`.dataset.state`), eval[string](t, ctx, badge+`.className`); s != "pass" || !strings.Contains(c, "good") {
+	if s, c := eval[string](t, ctx, badge+`.dataset.state ?? ''`), eval[string](t, ctx, badge+`.className`); s != "pass" || !strings.Contains(c, "good") {
 		t.Errorf("address book: badge state %q, class %q; want the green pass", s, c)
 	}
 	rounds := eval[int](t, ctx, `__protoplay.stats.goChecksRounds`)
 	openExampleMenu(t, ctx, "library/v1/library.proto")
 	waitJS(t, ctx, "the Library's checks of the generated Go to end", goChecksState+` === 'error' || `+goChecksState+` === 'done' && __protoplay.stats.goChecksRounds > `+itoa(rounds), 150*time.Second)
 	status := eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`)
-	state, class, text := eval[string](t, ctx, badge+`.dataset.state`), eval[string](t, ctx, badge+`.className`), eval[string](t, ctx, badge+`.innerText`)
+	state, class, text := eval[string](t, ctx, badge+`.dataset.state ?? ''`), eval[string](t, ctx, badge+`.className`), eval[string](t, ctx, badge+`.innerText`)
 	t.Logf("Library: badge %q (%s, %s); %s", text, state, class, status)
 	if eval[string](t, ctx, goChecksState) != "error" {
 		t.Fatalf("the interpreter loaded the Library's Go (%s): this test needs a schema whose Go it cannot load; pick another", status)
