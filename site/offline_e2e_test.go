@@ -116,3 +116,41 @@ func downloadZip(t *testing.T, ctx context.Context) map[string]string {
 	}
 	return got
 }
+
+// TestCoreChangesPerOptions: the page's Core keeps the generated Go it
+// holds per options string, so generate calls alternating two option sets
+// (the Go pane's and the Go interpreter's, e.g. runtime=local) each get
+// changes to their own last output, not whole files.
+func TestCoreChangesPerOptions(t *testing.T) {
+	ctx, url := startBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]map[string]any](`(async () => {
+		const core = __protoplay.core, files = __protoplay.sources(), out = [];
+		const name = Object.keys(files).find((k) => files[k].includes("message Person"));
+		for (let i = 0; i < 3; i++) {
+			const f = {...files, [name]: files[name].replace("message Person {", "// Person, edit " + i + ".\nmessage Person {")};
+			for (const options of ["", "runtime=local"]) {
+				const r = await core.call("generate", {files: f, options});
+				out.push({step: i, options, whole: r.changes.filter((c) => !c.base).map((c) => c.name).join(" "),
+					bytes: r.changes.reduce((n, c) => n + c.insert.length, 0),
+					person: r.generated.some((g) => g.content.includes("// Person, edit " + i + "."))});
+			}
+		}
+		return out;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range got {
+		t.Logf("%v", r)
+		if r["person"] != true {
+			t.Errorf("step %v, options %q: the held Go lacks the edited comment", r["step"], r["options"])
+		}
+		if r["step"].(float64) > 0 && (r["whole"] != "" || r["bytes"].(float64) > 2000) {
+			t.Errorf("step %v, options %q: whole files %q, %v bytes inserted; want small changes to the copies held for these options", r["step"], r["options"], r["whole"], r["bytes"])
+		}
+	}
+}
