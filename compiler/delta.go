@@ -6,20 +6,42 @@ import (
 	"unicode/utf8"
 )
 
-// delta records gen as the workspace's last generated Go and returns it
-// as changes to the files have names (CompileRequest.Have): a file whose
-// Rev the caller holds is a change to that content, any other the whole
-// file. A file keeps its Rev while its content stays the same.
-func (w *Workspace) delta(gen []File, have map[string]string) []FileChange {
+// maxOutSets is how many option sets' last generated Go a Workspace
+// keeps for changes (Workspace.outs): the page uses two (its Go pane's and
+// its Go interpreter's); a few more cost at most that many copies of the
+// output.
+const maxOutSets = 4
+
+// optionsOut is the last generated Go made under one options string.
+type optionsOut struct {
+	options string
+	files   map[string]fileRev
+}
+
+// delta records gen as the workspace's last generated Go under options
+// and returns it as changes to the files have names (CompileRequest.Have):
+// a file whose Rev the caller holds (for these options) is a change to
+// that content, any other the whole file. A file keeps its Rev while its
+// content stays the same. Revs are unique across option sets, so a Rev
+// held for other options is unknown here and gets the whole file.
+func (w *Workspace) delta(options string, gen []File, have map[string]string) []FileChange {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.revPrefix == "" {
 		w.revPrefix = strconv.FormatUint(rand.Uint64(), 36)
 	}
+	var prev map[string]fileRev
+	for i, o := range w.outs {
+		if o.options == options {
+			prev = o.files
+			w.outs = append(w.outs[:i], w.outs[i+1:]...)
+			break
+		}
+	}
 	out := make(map[string]fileRev, len(gen))
 	changes := make([]FileChange, len(gen))
 	for i, f := range gen {
-		last, ok := w.out[f.Name]
+		last, ok := prev[f.Name]
 		if !ok || last.content != f.Content {
 			w.revs++
 			out[f.Name] = fileRev{rev: w.revPrefix + "-" + strconv.Itoa(w.revs), content: f.Content}
@@ -38,7 +60,11 @@ func (w *Workspace) delta(gen []File, have map[string]string) []FileChange {
 		}
 		changes[i] = c
 	}
-	w.out = out
+	// Most recent first; the least recently used set beyond maxOutSets goes.
+	w.outs = append([]optionsOut{{options: options, files: out}}, w.outs...)
+	if len(w.outs) > maxOutSets {
+		w.outs = w.outs[:maxOutSets]
+	}
 	return changes
 }
 

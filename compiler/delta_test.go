@@ -3,7 +3,9 @@ package compiler
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -307,4 +309,90 @@ func dropElapsed(t *testing.T, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestWorkspaceChangesAlternatingOptions edits a schema while two callers
+// with different options (the page's Go pane and its Go interpreter, e.g.
+// runtime=local) alternate on one workspace, each holding its own copies:
+// each gets small changes against its own last output (the other's calls
+// do not evict it), its copies stay byte-identical to a cold compile, and
+// the generator cache reprints only the edited pieces. A fifth option
+// set beyond maxOutSets evicts the least recently used one.
+func TestWorkspaceChangesAlternatingOptions(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage alt;\noption go_package = \"example.com/alt\";\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "// M%d is message %d.\nmessage M%d { int32 a = 1; string s = 2; repeated M%d next = 3; map<string, int64> m = 4; oneof o { bytes x = 5; M0 y = 6; } }\n", i, i, i, i)
+	}
+	base := b.String()
+	optionSets := []string{"", "runtime=local", "paths=source_relative"}
+	w := &Workspace{}
+	held := map[string]map[string]heldFile{}
+	for step := range 8 {
+		src := Sources{"alt.proto": strings.Replace(base, "is message 7.", fmt.Sprintf("is message 7, edit %d.", step), 1)}
+		for _, opts := range optionSets {
+			name := fmt.Sprintf("edit %d, options %q", step, opts)
+			misses, linked := w.gen.Misses, w.link.Misses
+			res, err := w.Generate(context.Background(), CompileRequest{Files: maps.Clone(src), Options: opts, Have: haveOf(held[opts])})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step > 0 {
+				for _, c := range res.Changes {
+					if c.Base == "" || len(c.Insert) > 200 {
+						t.Errorf("%s: %s: a change of %d bytes (base %q), want a small change to the caller's copy", name, c.Name, len(c.Insert), c.Base)
+					}
+				}
+				// One piece (M7's) is printed again; the other 29 are
+				// reused although another option set ran in between.
+				if m := w.gen.Misses - misses; m > 1 {
+					t.Errorf("%s: %d pieces printed, want 1 (the cache lost the pieces of these options)", name, m)
+				}
+				if m := w.link.Misses - linked; m > 1 {
+					t.Errorf("%s: %d files linked, want at most 1", name, m)
+				}
+			}
+			held[opts] = applyChanges(t, name, held[opts], res.Changes)
+			sameAsCold(t, name, held[opts], coldGenerate(t, src, opts))
+		}
+	}
+	// maxOutSets option sets fit; one more evicts the least recently used
+	// (""), whose caller then gets whole files again.
+	src := Sources{"alt.proto": base}
+	for _, opts := range []string{"enum_maps=true", "runtime=local", "paths=source_relative"} {
+		if _, err := w.Generate(context.Background(), CompileRequest{Files: src, Options: opts, Have: map[string]string{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(w.outs) != maxOutSets {
+		t.Fatalf("%d option sets kept, want %d", len(w.outs), maxOutSets)
+	}
+	res, err := w.Generate(context.Background(), CompileRequest{Files: src, Options: "", Have: haveOf(held[""])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Changes {
+		if c.Base == "" {
+			t.Errorf("options \"\" after 3 others: %s came whole, want a change (4 sets are kept)", c.Name)
+		}
+	}
+	if _, err := w.Generate(context.Background(), CompileRequest{Files: src, Options: "enum_maps=true,runtime=local", Have: map[string]string{}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = w.Generate(context.Background(), CompileRequest{Files: src, Options: "enum_maps=true", Have: haveOf(held[""])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, o := range w.outs {
+		kept = append(kept, o.options)
+	}
+	if want := []string{"enum_maps=true", "enum_maps=true,runtime=local", "", "paths=source_relative"}; !slices.Equal(kept, want) {
+		t.Errorf("option sets kept, most recent first: %q, want %q", kept, want)
+	}
+	for _, c := range res.Changes {
+		if c.Base != "" {
+			t.Errorf("another option set's rev: %s is a change to %q, want the whole file", c.Name, c.Base)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	protoplay "github.com/protoplay/protoplay"
 	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
@@ -56,7 +57,10 @@ const GoModuleVersion = "1.23"
 // types are generated into it, at <module>/<their import path>): `go build ./... && go run .` in a folder
 // holding Files works offline. A schema with errors is an *Error of
 // KindSchema; a module path that does not hold every generated package,
-// or generated packages that share no prefix, an *Error of KindUsage.
+// or generated packages that share no prefix, an *Error of KindUsage, as
+// is a build whose runtime sources cannot be loaded (the playground's
+// core, offline before its prefetch; the message names the module's
+// runtime).
 func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResult, error) {
 	opts, err := ParseOptions(req.Options)
 	if err != nil {
@@ -140,6 +144,13 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 		walk(fd)
 	}
 
+	// The module holds the runtime (runtime=local is implied): its sources
+	// are loaded first, so that a failure (the playground's core fetches
+	// them, and may be offline) names the module's runtime, not an option
+	// the caller never gave.
+	if _, err := protoplay.RuntimeFS(); err != nil {
+		return nil, &Error{Kind: KindUsage, Offset: -1, Message: fmt.Sprintf("the module's copy of the runtime (%s/protoplay/runtime): %v", mod, err)}
+	}
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
 	defer cancel()
 	res := Compile(ctx, Request{Sources: req.Files, Files: append(names, imported...), Options: opts, Limits: lim})

@@ -41,9 +41,13 @@ type Workspace struct {
 	// link keeps the linked source files of the last compile, so that an
 	// edit re-links only the files it changed and those importing them.
 	link LinkCache
-	// out keeps the last generated Go of each file name, with the Rev it
-	// was given, so that a request with Have gets changes (FileChange).
-	out map[string]fileRev
+	// outs keeps, per generator options string (CompileRequest.Options,
+	// compared as given), the last generated Go of each file name with
+	// the Rev it was given, so that a request with Have gets changes
+	// (FileChange). Calls with different options (the page's Go pane and
+	// its Go interpreter) do not evict each other's; the last maxOutSets
+	// option sets used are kept, most recent first.
+	outs []optionsOut
 	// revs numbers the contents given a Rev; revPrefix tells this
 	// workspace's Revs from another's (a restarted Worker's).
 	revs      int
@@ -239,7 +243,7 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	e := w.remember(req.Files, res)
 	out := &CompileResult{Diagnostics: nonNil(res.Diagnostics), Messages: []Message{}, Generated: nonNil(res.Generated)}
 	if !noGenerate && len(res.Generated) > 0 {
-		changes := w.delta(res.Generated, req.Have)
+		changes := w.delta(req.Options, res.Generated, req.Have)
 		if req.Have != nil {
 			out.Generated, out.Changes = []File{}, changes
 		}

@@ -76,6 +76,10 @@ func register(global js.Value) {
 			exec := js.FuncOf(func(this js.Value, pargs []js.Value) any {
 				resolve, reject := pargs[0], pargs[1]
 				go func() {
+					if onCall != nil {
+						onCall(name, false)
+						defer onCall(name, true)
+					}
 					out, cerr := ws.CallFiles(context.Background(), name, []byte(req), files)
 					if cerr != nil {
 						e := errorCtor.New(cerr.Error())
@@ -100,6 +104,11 @@ func register(global js.Value) {
 	api.Set("version", js.ValueOf(compiler.Version()))
 	global.Set("protoplay", api)
 }
+
+// onCall, if set, is told when a call starts (done false) and when it
+// has answered (done true); the lazy-runtime build prefetches the
+// runtime's sources when the calls pause (runtime_lazy.go).
+var onCall func(method string, done bool)
 
 // sourcesOf copies a request's files object (path -> text) into Go
 // strings; nil when a value is not a string, for the JSON decoder to

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"syscall/js"
+	"time"
 
 	protoplay "github.com/protoplay/protoplay"
 )
@@ -19,8 +21,70 @@ import (
 // ("runtime/wire/wire.go") to file content (site/build writes it from
 // protoplay.RuntimeFiles). Calls run on their own goroutine (register), so
 // waiting for the fetch blocks only the call that needs them.
+//
+// They are also prefetched in the background, once the first compile or
+// generate has answered and no call has run for prefetchIdle, so that a
+// page that has loaded makes a complete .zip (the "module" call, which
+// holds the runtime) even when the network is gone by then. A failed
+// prefetch is not kept: the next call that needs the sources fetches
+// again, and so does the next pause after a compile.
 func init() {
 	protoplay.LoadRuntimeSources = fetchRuntimeSources
+	onCall = prefetchOnPause
+}
+
+// prefetchIdle is how long the calls must pause before the prefetch.
+var prefetchIdle = time.Second
+
+var prefetch struct {
+	sync.Mutex
+	timer    *time.Timer
+	inFlight int  // calls started and not yet answered
+	armed    bool // a compile or generate has answered since the last prefetch began
+	done     bool // the sources are loaded
+}
+
+// prefetchOnPause is onCall: it (re)starts the pause timer, whose end
+// loads the sources (protoplay.RuntimeFS, which keeps them once loaded).
+func prefetchOnPause(method string, answered bool) {
+	prefetch.Lock()
+	defer prefetch.Unlock()
+	if prefetch.done {
+		return
+	}
+	if !answered {
+		prefetch.inFlight++
+		if prefetch.timer != nil {
+			prefetch.timer.Stop()
+		}
+		return
+	}
+	prefetch.inFlight--
+	if method == "compile" || method == "generate" {
+		prefetch.armed = true
+	}
+	if !prefetch.armed || prefetch.inFlight > 0 {
+		return
+	}
+	if prefetch.timer == nil {
+		prefetch.timer = time.AfterFunc(prefetchIdle, prefetchNow)
+	} else {
+		prefetch.timer.Reset(prefetchIdle)
+	}
+}
+
+func prefetchNow() {
+	prefetch.Lock()
+	if prefetch.done || prefetch.inFlight > 0 || !prefetch.armed {
+		prefetch.Unlock()
+		return
+	}
+	prefetch.armed = false
+	prefetch.Unlock()
+	_, err := protoplay.RuntimeFS()
+	prefetch.Lock()
+	prefetch.done = err == nil
+	prefetch.Unlock()
 }
 
 func fetchRuntimeSources() (map[string]string, error) {

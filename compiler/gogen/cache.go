@@ -40,13 +40,19 @@ import (
 // gives the bytes a cold run prints (TestCacheMatchesCold checks it over
 // sequences of edits).
 //
-// The cache holds the pieces of the last two calls and drops the rest
-// after each call, so its size is bounded by about twice the output of
-// one call. A Cache is safe for concurrent use; the zero value is ready.
+// The cache keeps pieces per option set (Options, whose value is part of
+// every key, so sets share no pieces): for each of the last
+// MaxCacheOptionSets option sets used, the pieces of its last two calls;
+// after each call it drops the rest. Callers alternating options (a page's
+// Go pane and its Go interpreter) so keep each other's pieces, and the
+// size is bounded by about 2*MaxCacheOptionSets outputs of one call. A
+// Cache is safe for concurrent use; the zero value is ready.
 type Cache struct {
 	mu     sync.Mutex
 	pieces map[pieceKey]*cachedPiece
-	call   int // count of calls, for eviction
+	// sets are the option sets of the last calls, most recent first, at
+	// most MaxCacheOptionSets.
+	sets []*optionSet
 	// Hits and Misses count the pieces reused and printed over the
 	// cache's life (for tests and measurements).
 	Hits, Misses int
@@ -85,12 +91,22 @@ func (d *digest) sum() pieceKey {
 
 func (d *digest) bytes() []byte { k := d.sum(); return k[:] }
 
+// MaxCacheOptionSets is how many option sets' pieces a Cache keeps.
+const MaxCacheOptionSets = 4
+
+// optionSet is one option set's calls: call counts them, for eviction.
+type optionSet struct {
+	key  string
+	call int
+}
+
 type cachedPiece struct {
 	text []byte // the piece's gofmt'd, trimmed Go
 	// imports are the import paths the piece registered in its file, with
 	// the names they got, in registration order.
 	imports  []importDef
-	lastCall int
+	set      *optionSet // the option set whose calls printed or used it
+	lastCall int        // the last of set's calls that used it
 }
 
 type importDef struct{ path, name string }
@@ -102,42 +118,61 @@ func (c *Cache) Len() int {
 	return len(c.pieces)
 }
 
-func (c *Cache) get(k pieceKey) *cachedPiece {
+func (c *Cache) get(k pieceKey, set *optionSet) *cachedPiece {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.pieces[k]
-	if p != nil {
-		p.lastCall = c.call
+	if p != nil && p.set == set {
+		p.lastCall = set.call
 		c.Hits++
-	} else {
-		c.Misses++
+		return p
 	}
-	return p
+	c.Misses++
+	return nil
 }
 
-func (c *Cache) put(k pieceKey, p *cachedPiece) {
+func (c *Cache) put(k pieceKey, p *cachedPiece, set *optionSet) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pieces == nil {
 		c.pieces = map[pieceKey]*cachedPiece{}
 	}
-	p.lastCall = c.call
+	p.set, p.lastCall = set, set.call
 	c.pieces[k] = p
 }
 
-// begin starts a call; end drops the pieces neither it nor the call
-// before it used.
-func (c *Cache) begin() {
-	c.mu.Lock()
-	c.call++
-	c.mu.Unlock()
-}
-
-func (c *Cache) end() {
+// begin starts a call with the options whose key text is optsKey and
+// returns its option set, now the most recent; end drops the pieces
+// neither it nor that set's call before it used, and those of the sets
+// beyond MaxCacheOptionSets.
+func (c *Cache) begin(optsKey string) *optionSet {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var set *optionSet
+	for i, s := range c.sets {
+		if s.key == optsKey {
+			set = s
+			c.sets = slices.Delete(c.sets, i, i+1)
+			break
+		}
+	}
+	if set == nil {
+		set = &optionSet{key: optsKey}
+	}
+	set.call++
+	c.sets = slices.Insert(c.sets, 0, set)
+	return set
+}
+
+func (c *Cache) end(set *optionSet) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.sets) > MaxCacheOptionSets {
+		clear(c.sets[MaxCacheOptionSets:])
+		c.sets = c.sets[:MaxCacheOptionSets]
+	}
 	for k, p := range c.pieces {
-		if p.lastCall < c.call-1 {
+		if (p.set == set && p.lastCall < set.call-1) || !slices.Contains(c.sets, p.set) {
 			delete(c.pieces, k)
 		}
 	}

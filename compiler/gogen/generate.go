@@ -52,8 +52,9 @@ type generator struct {
 
 	// cache, when set, holds pieces of earlier calls (see Cache); keys
 	// computes their keys for this call.
-	cache *Cache
-	keys  *keyer
+	cache    *Cache
+	cacheSet *optionSet // cache's set of these options
+	keys     *keyer
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -91,9 +92,9 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 		return nil, diags
 	}
 	if cache != nil {
-		cache.begin()
-		defer cache.end()
 		g.cache, g.keys = cache, newKeyer(g)
+		g.cacheSet = cache.begin(g.keys.optsKey)
+		defer cache.end(g.cacheSet)
 	}
 	if check != nil {
 		g.check = func(n int) error {
@@ -274,7 +275,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 		cached := false
 		if g.cache != nil && d != nil {
 			key = g.keys.pieceKey(f, d, state)
-			if c := g.cache.get(key); c != nil {
+			if c := g.cache.get(key, g.cacheSet); c != nil {
 				if err := g.replayImports(f, jf, c.imports); err != nil {
 					return err
 				}
@@ -304,7 +305,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				imps, state = now, importState(now)
 			}
 			if !cached && d != nil {
-				g.cache.put(key, &cachedPiece{text: p, imports: added})
+				g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
 			}
 		}
 		if len(p) > 0 {

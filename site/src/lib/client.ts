@@ -43,6 +43,10 @@ export class CallError extends Error {
 // rev the core named that content by (CompileRequest.have).
 export type HeldFile = GeneratedFile & { rev?: string };
 
+// HELD_OPTION_SETS is how many options strings' generated Go a Core holds
+// for changes: the core (compiler.Workspace) keeps the last 4 too.
+const HELD_OPTION_SETS = 4;
+
 interface Pending {
   method: Method;
   resolve(v: unknown): void;
@@ -59,10 +63,14 @@ export class Core {
   private markReady!: () => void;
   restarts = 0;
   moduleReadyMs = 0; // when the wasm was downloaded and compiled, since navigation start
-  // held is the generated Go of the last "generate" result, by file name:
-  // the next one asks for changes to it (CompileRequest.have), so an
+  // held is the generated Go of the last "generate" result of each
+  // options string (CompileRequest.options), by file name: the next call
+  // with those options asks for changes to it (CompileRequest.have), so an
   // edit of a big schema sends only the Go it changed, not megabytes.
-  private held = new Map<string, HeldFile>();
+  // Calls with other options (the Go interpreter's) keep their own copies;
+  // the last HELD_OPTION_SETS options strings are kept (as the core keeps
+  // its outputs), least recently used first in the Map's order.
+  private held = new Map<string, Map<string, HeldFile>>();
 
   constructor(private opts: CoreOptions) {
     this.module = opts.module;
@@ -93,24 +101,32 @@ export class Core {
   // change to a copy it does not hold (which the core never sends) gets
   // the whole result asked for again.
   private async generate(params: CompileRequest): Promise<CompileResult> {
+    const key = params.options ?? "";
+    const mine = this.held.get(key) ?? new Map<string, HeldFile>();
     const have: Record<string, string> = {};
-    for (const [name, f] of this.held) if (f.rev) have[name] = f.rev;
+    for (const [name, f] of mine) if (f.rev) have[name] = f.rev;
     const r = await this.send("generate", { ...params, have });
     if (!r.changes) return r; // errors: no Go, the held files stay
+    const base = this.held.get(key) ?? new Map<string, HeldFile>();
     const held = new Map<string, HeldFile>();
     for (const c of r.changes) {
       let content = c.insert;
       if (c.base) {
-        const old = this.held.get(c.name);
+        const old = base.get(c.name);
         if (!old || old.rev !== c.base) {
-          this.held.clear();
+          this.held.delete(key);
           return this.send("generate", params);
         }
         content = c.from === c.to && !c.insert ? old.content : old.content.slice(0, c.from) + c.insert + old.content.slice(c.to);
       }
       held.set(c.name, { name: c.name, content, rev: c.rev });
     }
-    this.held = held;
+    this.held.delete(key);
+    this.held.set(key, held);
+    for (const k of this.held.keys()) {
+      if (this.held.size <= HELD_OPTION_SETS) break;
+      this.held.delete(k);
+    }
     return { ...r, generated: [...held.values()] };
   }
 

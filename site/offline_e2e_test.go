@@ -1,0 +1,156 @@
+package site_test
+
+import (
+	"archive/zip"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"github.com/protoplay/protoplay/site"
+)
+
+// TestDownloadOffline: the page's core has no runtime sources of its own
+// (wasm/runtime_lazy.go); it prefetches them once the first compile has
+// answered and the calls pause. After that, with the server refusing the
+// runtime asset (as offline), Download .zip still gives the whole module,
+// runtime included, which builds and runs with no network.
+func TestDownloadOffline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	if _, err := os.Stat("dist/index.html"); err != nil {
+		skipOrFail(t, "site/dist is not built (run make site)")
+	}
+	chromium := chromiumPath()
+	if chromium == "" {
+		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
+	}
+	ctx := launchChromium(t, chromium)
+	runtimeAsset := regexp.MustCompile(`/runtime-[^/]*\.json$`)
+	var fetched, refused atomic.Int32
+	var offline atomic.Bool
+	h := site.Handler(os.DirFS("dist"))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if runtimeAsset.MatchString(r.URL.Path) {
+			if offline.Load() {
+				refused.Add(1)
+				http.Error(w, "offline", http.StatusServiceUnavailable)
+				return
+			}
+			fetched.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
+	for deadline := time.Now().Add(30 * time.Second); fetched.Load() == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the page did not prefetch the runtime asset within 30 s of its first output")
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // the core parses it
+	offline.Store(true)
+
+	got := downloadZip(t, ctx)
+	checkModuleZip(t, got, "example.com/addressbook", "v1/example.pb.go", "timestamppb")
+	if n := refused.Load(); n != 0 {
+		t.Errorf("the download asked for the runtime asset %d more times", n)
+	}
+	if toast := eval[string](t, ctx, `document.body.innerText`); strings.Contains(toast, "generated files only") {
+		t.Errorf("the page says the .zip is incomplete: %q", toast)
+	}
+}
+
+// downloadZip clicks Download .zip and returns the files of
+// protoplay-go.zip, name to text.
+func downloadZip(t *testing.T, ctx context.Context) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+	zipPath := filepath.Join(dir, "protoplay-go.zip")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if st, err := os.Stat(zipPath); err == nil && st.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no protoplay-go.zip downloaded")
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // let the write finish
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	got := map[string]string{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc) // checks the CRC-32 too
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		got[f.Name] = string(b)
+	}
+	return got
+}
+
+// TestCoreChangesPerOptions: the page's Core keeps the generated Go it
+// holds per options string, so generate calls alternating two option sets
+// (the Go pane's and the Go interpreter's, e.g. runtime=local) each get
+// changes to their own last output, not whole files.
+func TestCoreChangesPerOptions(t *testing.T) {
+	ctx, url := startBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]map[string]any](`(async () => {
+		const core = __protoplay.core, files = __protoplay.sources(), out = [];
+		const name = Object.keys(files).find((k) => files[k].includes("message Person"));
+		for (let i = 0; i < 3; i++) {
+			const f = {...files, [name]: files[name].replace("message Person {", "// Person, edit " + i + ".\nmessage Person {")};
+			for (const options of ["", "runtime=local"]) {
+				const r = await core.call("generate", {files: f, options});
+				out.push({step: i, options, whole: r.changes.filter((c) => !c.base).map((c) => c.name).join(" "),
+					bytes: r.changes.reduce((n, c) => n + c.insert.length, 0),
+					person: r.generated.some((g) => g.content.includes("// Person, edit " + i + "."))});
+			}
+		}
+		return out;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range got {
+		t.Logf("%v", r)
+		if r["person"] != true {
+			t.Errorf("step %v, options %q: the held Go lacks the edited comment", r["step"], r["options"])
+		}
+		if r["step"].(float64) > 0 && (r["whole"] != "" || r["bytes"].(float64) > 2000) {
+			t.Errorf("step %v, options %q: whole files %q, %v bytes inserted; want small changes to the copies held for these options", r["step"], r["options"], r["whole"], r["bytes"])
+		}
+	}
+}
