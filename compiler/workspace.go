@@ -240,7 +240,16 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
 	defer cancel()
 	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim, Cache: &w.gen, LinkCache: &w.link})
-	e := w.remember(req.Files, res)
+	// A failed generate is not the schema's verdict: its errors may be the
+	// generator's (a Go name collision, runtime=local's sources not
+	// loaded, the time limit while printing), which Encode, Decode and the
+	// rest do not share. Only a compile that generated nothing, or a
+	// generate that succeeded, becomes the schema those calls reuse; after
+	// a failed generate they compile the sources once more without it.
+	var e *schemaEntry
+	if noGenerate || res.Err() == nil {
+		e = w.remember(req.Files, res)
+	}
 	out := &CompileResult{Diagnostics: nonNil(res.Diagnostics), Messages: []Message{}, Generated: nonNil(res.Generated)}
 	if !noGenerate && len(res.Generated) > 0 {
 		changes := w.delta(req.Options, res.Generated, req.Have)
@@ -248,7 +257,7 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 			out.Generated, out.Changes = []File{}, changes
 		}
 	}
-	if e.schema != nil {
+	if e != nil && e.schema != nil {
 		out.Messages = e.schema.Messages()
 	}
 	out.ElapsedMs = float64(time.Since(start).Microseconds()) / 1000

@@ -201,3 +201,33 @@ func TestErrorsCrossAsJSON(t *testing.T) {
 		}
 	}
 }
+
+// A generate that fails in the generator (here distinct proto names
+// that collide as Go names, cases/04) must not make Encode answer "the
+// schema does not compile": the schema links, and the codec needs no Go.
+func TestFailedGenerateDoesNotPoisonSchema(t *testing.T) {
+	s := &Workspace{}
+	src := map[string]string{"c.proto": "syntax = \"proto3\";\npackage c;\nmessage tally_sheet { int32 a = 1; }\nmessage TallySheet { int32 b = 1; }\n"}
+	r, cerr := call(t, s, "generate", map[string]any{"files": src})
+	if cerr != nil {
+		t.Fatal(cerr.Error())
+	}
+	if ds, _ := r["diagnostics"].([]any); len(ds) == 0 {
+		t.Fatal("generate of colliding Go names gave no diagnostic; the test needs a generator-only error")
+	}
+	b, cerr := call(t, s, "encode", map[string]any{"files": src, "type": "c.TallySheet", "input": `{"b": 150}`})
+	if cerr != nil {
+		t.Fatalf("encode after a failed generate: %v", cerr.Error())
+	}
+	if hex, _ := b["hex"].(string); strings.ReplaceAll(hex, " ", "") != "089601" {
+		t.Fatalf("encode after a failed generate: hex %q, want 08 96 01", hex)
+	}
+	// A schema that does not link still says so.
+	bad := map[string]string{"c.proto": "syntax = \"proto3\";\npackage c;\nmessage M { Missing m = 1; }\n"}
+	if _, cerr := call(t, s, "generate", map[string]any{"files": bad}); cerr != nil {
+		t.Fatal(cerr.Error())
+	}
+	if _, cerr := call(t, s, "encode", map[string]any{"files": bad, "type": "c.M", "input": "{}"}); cerr == nil || !strings.Contains(cerr.Error(), "does not compile") {
+		t.Fatalf("encode of a schema that does not link: %v, want \"does not compile\"", cerr)
+	}
+}
