@@ -9,14 +9,13 @@ package site_test
 // failure. Parts that read ../shared skip when it is absent.
 
 import (
-	"archive/zip"
 	"bytes"
 	"compress/flate"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -27,7 +26,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -42,6 +40,13 @@ const shared = "../../shared"
 // server and returns a context for it and the server's URL.
 func startBrowser(t *testing.T) (context.Context, string) {
 	t.Helper()
+	return startBrowserWith(t, nil)
+}
+
+// startBrowserWith is startBrowser with the page server's handler wrapped
+// by wrap (when not nil), for tests that watch or refuse requests.
+func startBrowserWith(t *testing.T, wrap func(http.Handler) http.Handler) (context.Context, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
@@ -53,7 +58,11 @@ func startBrowser(t *testing.T) (context.Context, string) {
 		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
 	}
 	ctx := launchChromium(t, chromium)
-	srv := httptest.NewServer(site.Handler(os.DirFS("dist")))
+	h := site.Handler(os.DirFS("dist"))
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 
 	return ctx, srv.URL + "/"
@@ -226,43 +235,7 @@ func TestPlayground(t *testing.T) {
 	})
 
 	t.Run("download gives a Go module that builds offline", func(t *testing.T) {
-		dir := t.TempDir()
-		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
-		}); err != nil {
-			t.Fatal(err)
-		}
-		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
-		zipPath := filepath.Join(dir, "protoplay-go.zip")
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			if st, err := os.Stat(zipPath); err == nil && st.Size() > 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("no protoplay-go.zip downloaded")
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		time.Sleep(200 * time.Millisecond) // let the write finish
-		zr, err := zip.OpenReader(zipPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer zr.Close()
-		got := map[string]string{}
-		for _, f := range zr.File {
-			rc, err := f.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := io.ReadAll(rc) // checks the CRC-32 too
-			rc.Close()
-			if err != nil {
-				t.Fatalf("%s: %v", f.Name, err)
-			}
-			got[f.Name] = string(b)
-		}
+		got := downloadZip(t, ctx)
 		checkModuleZip(t, got, "example.com/addressbook", "v1/example.pb.go", "timestamppb")
 		if !strings.Contains(got["v1/example.pb.go"], "type Person struct") {
 			t.Error("v1/example.pb.go does not hold the generated Go")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,8 +15,6 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
-
-	"github.com/protoplay/protoplay/site"
 )
 
 // TestDownloadOffline: the page's core has no runtime sources of its own
@@ -26,34 +23,23 @@ import (
 // runtime asset (as offline), Download .zip still gives the whole module,
 // runtime included, which builds and runs with no network.
 func TestDownloadOffline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	if _, err := os.Stat("dist/index.html"); err != nil {
-		skipOrFail(t, "site/dist is not built (run make site)")
-	}
-	chromium := chromiumPath()
-	if chromium == "" {
-		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
-	}
-	ctx := launchChromium(t, chromium)
 	runtimeAsset := regexp.MustCompile(`/runtime-[^/]*\.json$`)
 	var fetched, refused atomic.Int32
 	var offline atomic.Bool
-	h := site.Handler(os.DirFS("dist"))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if runtimeAsset.MatchString(r.URL.Path) {
-			if offline.Load() {
-				refused.Add(1)
-				http.Error(w, "offline", http.StatusServiceUnavailable)
-				return
+	ctx, url := startBrowserWith(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if runtimeAsset.MatchString(r.URL.Path) {
+				if offline.Load() {
+					refused.Add(1)
+					http.Error(w, "offline", http.StatusServiceUnavailable)
+					return
+				}
+				fetched.Add(1)
 			}
-			fetched.Add(1)
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+			h.ServeHTTP(w, r)
+		})
+	})
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
