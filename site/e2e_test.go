@@ -23,11 +23,13 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -213,6 +215,24 @@ func replaceSource(t *testing.T, ctx context.Context, text string) {
 
 func TestPlayground(t *testing.T) {
 	ctx, url := startBrowser(t)
+	// The page's console warnings and errors, for the subtests to check
+	// (the tests below never make the page fail on purpose).
+	var consoleMu sync.Mutex
+	var console []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventConsoleAPICalled); ok && (e.Type == cdpruntime.ConsoleAPICalledTypeWarning || e.Type == cdpruntime.ConsoleAPICalledTypeError) {
+			var parts []string
+			for _, a := range e.Args {
+				parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
+			}
+			consoleMu.Lock()
+			console = append(console, string(e.Type)+": "+strings.Join(parts, " "))
+			consoleMu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -338,6 +358,15 @@ func TestPlayground(t *testing.T) {
 		do(t, ctx, script(`document.querySelector('[data-testid=wire-field]').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))`))
 		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=wire-bytes] .lit, [data-testid=wire-bytes] .tag').length`); n == 0 {
 			t.Error("hovering a field lit no bytes")
+		}
+		// Every editor has been shown by now (.proto, Go, JSON): none of
+		// their languages may name a highlighting tag CodeMirror lacks.
+		consoleMu.Lock()
+		defer consoleMu.Unlock()
+		for _, c := range console {
+			if strings.Contains(c, "highlighting tag") {
+				t.Errorf("console: %s", c)
+			}
 		}
 	})
 

@@ -116,7 +116,10 @@ export const protoLanguage = StreamLanguage.define<ProtoState>({
 });
 
 const goLanguage = StreamLanguage.define(go);
-const jsonLanguage = StreamLanguage.define(json);
+// The legacy JavaScript mode styles a JSON member name "string property";
+// lezer's tags have no "property" (CodeMirror warned of it on every page),
+// so it maps to propertyName.
+const jsonLanguage = StreamLanguage.define({ ...json, tokenTable: { property: t.propertyName } });
 
 const highlight = HighlightStyle.define([
   { tag: [t.keyword, t.modifier, t.controlKeyword, t.operatorKeyword, t.definitionKeyword], color: "var(--hl-keyword)" },
