@@ -235,8 +235,10 @@ func CountVarints(b []byte) int {
 // when its first element is read (the elements of a repeated field are
 // usually written one after another), instead of growing it element by
 // element; the count is bounded by the elements b really holds, at least
-// 2 bytes each, so a hostile input cannot make it allocate more than
-// decoding those elements would.
+// 2 bytes each, so what it reserves stays linear in the input. For a
+// repeated field that is what decoding those elements allocates anyway;
+// a map sized by it may reserve room for entries whose keys repeat and
+// collapse into fewer (at most one map slot per 2 bytes of input).
 func CountRun(b []byte, typ Type) int {
 	tl := 0
 	for tl < len(b) && tl < 10 && b[tl] >= 0x80 {
