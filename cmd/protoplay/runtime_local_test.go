@@ -50,17 +50,87 @@ func TestGenRuntimeLocal(t *testing.T) {
 					t.Errorf("%s still imports github.com/protoplay/protoplay", f)
 				}
 			}
-			dir := filepath.Join(out, tc.modDir)
-			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+tc.module+"\n\ngo 1.23\n"), 0o644); err != nil {
-				t.Fatal(err)
+			buildOffline(t, filepath.Join(out, tc.modDir), tc.module)
+		})
+	}
+}
+
+// buildOffline writes a go.mod for module into dir and runs go build ./...
+// there with no network and an empty module cache.
+func buildOffline(t *testing.T, dir, module string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+module+"\n\ngo 1.23\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local",
+		"GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./... offline: %v\n%s", err, b)
+	}
+}
+
+// runtime=local with paths=source_relative (the layout buf and protoc
+// users ask for): each file sits at its .proto's path, so the output
+// directory stands for the import path that is left when a file's
+// directory is taken off the end of its Go package, and the runtime goes
+// where its import path (below the packages' shared prefix) puts it in
+// that tree. A single package in a subdirectory, and two packages whose
+// shared prefix is below the output directory's import path, both build
+// offline with go.mod at the output directory.
+func TestGenRuntimeLocalSourceRelative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	const money = `syntax = "proto3";
+package acme.common.v1;
+option go_package = "example.com/m/gen/acme/common/v1;commonv1";
+import "google/protobuf/duration.proto";
+message Money { int64 units = 1; google.protobuf.Duration held = 2; }
+`
+	const shop = `syntax = "proto3";
+package acme.shop.v1;
+option go_package = "example.com/m/gen/acme/shop/v1;shopv1";
+import "acme/common/v1/money.proto";
+message Item { string sku = 1; acme.common.v1.Money price = 2; }
+`
+	for _, tc := range []struct {
+		name   string
+		protos map[string]string
+		module string
+		want   []string
+	}{
+		{"one package", map[string]string{"x/a.proto": `syntax = "proto3"; package a; option go_package = "example.com/m/x"; import "google/protobuf/duration.proto"; message A { google.protobuf.Duration d = 1; }`},
+			"example.com/m", []string{"x/a.pb.go", "x/protoplay/runtime/wire/wire.go", "x/protoplay/runtime/wkt/durationpb/duration.pb.go"}},
+		{"two packages", map[string]string{"acme/common/v1/money.proto": money, "acme/shop/v1/shop.proto": shop},
+			"example.com/m/gen", []string{"acme/common/v1/money.pb.go", "acme/shop/v1/shop.pb.go", "acme/protoplay/runtime/wire/wire.go", "acme/protoplay/runtime/wkt/durationpb/duration.pb.go"}},
+		{"file at the root", map[string]string{"r.proto": `syntax = "proto3"; package r; option go_package = "example.com/r"; message R { int32 x = 1; }`},
+			"example.com/r", []string{"r.pb.go", "protoplay/runtime/wire/wire.go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, out := t.TempDir(), t.TempDir()
+			args := []string{"-I", src, "-o", out, "--opt", "paths=source_relative", "--opt", "runtime=local"}
+			for name, text := range tc.protos {
+				p := filepath.Join(src, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, name)
 			}
-			cmd := exec.Command("go", "build", "./...")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local",
-				"GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"))
-			if b, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("go build ./... offline: %v\n%s", err, b)
+			if code, errs := runGenArgs(t, args...); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
 			}
+			got := files(t, out)
+			for _, w := range tc.want {
+				if !contains(got, w) {
+					t.Errorf("no %s in %q", w, got)
+				}
+			}
+			buildOffline(t, out, tc.module)
 		})
 	}
 }

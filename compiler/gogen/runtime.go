@@ -70,11 +70,17 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 		return nil, err
 	}
 	local := root + "/protoplay"
-	// outName turns an import path below root into the output path of a
-	// file in it, as outputPath does for generated files.
+	// outDir turns an import path below root into the output directory of
+	// a file in it, as outputPath does for generated files: below module=,
+	// or (paths=source_relative) below the import path the output
+	// directory stands for.
+	base := root
+	if g.opts.Module == "" && g.opts.Paths == "source_relative" {
+		base = sourceRelativeBase(g.byPath, root)
+	}
 	outDir := func(importPath string) string {
 		if g.opts.Module != "" || g.opts.Paths == "source_relative" {
-			return strings.TrimPrefix(importPath, root+"/")
+			return strings.TrimPrefix(importPath, base+"/")
 		}
 		return importPath
 	}
@@ -127,6 +133,42 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 		}
 	}
 	return out, nil
+}
+
+// sourceRelativeBase returns the import path that the output directory
+// stands for under paths=source_relative, where each generated file sits
+// at its .proto file's path: a file a/b/x.proto of Go package
+// example.com/m/a/b puts the output directory at example.com/m, and so the
+// runtime at <root>/protoplay/runtime is written at the path of root below
+// example.com/m. Every generated file whose directory ends its import path
+// must agree (a file at the root names the base itself); when none does,
+// or they disagree, the output cannot build as one tree anyway and root
+// is the base (the runtime at protoplay/runtime in the output directory).
+func sourceRelativeBase(files map[string]*fileNames, root string) string {
+	base := ""
+	for _, f := range files {
+		if !f.generate {
+			continue
+		}
+		dir := path.Dir(f.desc.Path())
+		var b string
+		switch {
+		case dir == ".":
+			b = f.importPath
+		case strings.HasSuffix(f.importPath, "/"+dir):
+			b = strings.TrimSuffix(f.importPath, "/"+dir)
+		default:
+			return root
+		}
+		if base != "" && b != base {
+			return root
+		}
+		base = b
+	}
+	if base == "" || (root != base && !strings.HasPrefix(root, base+"/")) {
+		return root
+	}
+	return base
 }
 
 // rewriteRuntimeImports replaces the import paths github.com/protoplay/
