@@ -135,6 +135,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "protoplay gen:", err)
 		return 1
 	}
+	for _, n := range foreignImportNotes(res, o) {
+		fmt.Fprintln(stderr, "protoplay gen:", n)
+	}
 	return 0
 }
 

@@ -134,3 +134,48 @@ message Item { string sku = 1; acme.common.v1.Money price = 2; }
 		})
 	}
 }
+
+// A schema using a type of a bundled googleapis file (google/type/date.proto)
+// gets code importing that file's default Go package,
+// google.golang.org/genproto/googleapis/type/date: protoc-gen-go's, which
+// has none of the methods the generated code calls. gen says so on stderr
+// (exit 0, the files written) with the file to add and the M option; doing
+// what it says gives runtime=local output that builds offline, and no note.
+func TestGenGoogleAPIsNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	src := t.TempDir()
+	text := "syntax = \"proto3\";\npackage shop;\nimport \"google/api/annotations.proto\";\nimport \"google/type/date.proto\";\n" +
+		"option go_package = \"example.com/shop/v1\";\nmessage Order { google.type.Date placed = 1; }\n" +
+		"service Shop { rpc Get(Order) returns (Order) { option (google.api.http) = {get: \"/v1/orders\"}; } }\n"
+	if err := os.WriteFile(filepath.Join(src, "shop.proto"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"-I", src, "--opt", "runtime=local", "--opt", "module=example.com/shop"}
+	code, errs := runGenArgs(t, append(append([]string{"-o", t.TempDir()}, base...), "shop.proto")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	const m = "Mgoogle/type/date.proto=example.com/shop/google.golang.org/genproto/googleapis/type/date"
+	for _, want := range []string{"v1/shop.pb.go imports google.golang.org/genproto/googleapis/type/date", "generate google/type/date.proto too", "--opt " + m} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(errs, "annotations") {
+		t.Errorf("a note for google/api/annotations.proto, whose Go the code does not import:\n%s", errs)
+	}
+	// The file named but not mapped: outside module=, an error that gives
+	// the same M option.
+	code, errs = runGenArgs(t, append(append([]string{"-o", t.TempDir()}, base...), "shop.proto", "google/type/date.proto")...)
+	if code != 1 || !strings.Contains(errs, "does not start with module= prefix") || !strings.Contains(errs, m+" puts it there") {
+		t.Errorf("google/type/date.proto outside module=: exit %d: %s", code, errs)
+	}
+	out := t.TempDir()
+	code, errs = runGenArgs(t, append(append([]string{"-o", out, "--opt", m}, base...), "shop.proto", "google/type/date.proto")...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	buildOffline(t, out, "example.com/shop")
+}

@@ -140,7 +140,7 @@ func outputPath(f *fileNames, opts *Options) (string, error) {
 	if opts.Module != "" {
 		prefix := strings.TrimSuffix(opts.Module, "/") + "/"
 		if !strings.HasPrefix(out, prefix) {
-			return "", fmt.Errorf("output path %q for %s does not start with module= prefix %q", out, f.desc.Path(), opts.Module)
+			return "", fmt.Errorf("output path %q for %s does not start with module= prefix %q; give the file a Go package below it (M%s=%s/%s puts it there)", out, f.desc.Path(), opts.Module, f.desc.Path(), strings.TrimSuffix(opts.Module, "/"), f.importPath)
 		}
 		out = strings.TrimPrefix(out, prefix)
 	}
