@@ -234,6 +234,10 @@ func (g *generator) checkOutputPaths(files []protoreflect.FileDescriptor) []diag
 	bad := func(fd protoreflect.FileDescriptor, format string, args ...any) {
 		diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: fmt.Sprintf(format, args...)})
 	}
+	if g.opts.Module != "" && g.opts.Paths == "source_relative" {
+		// An option error, said once rather than at every file.
+		return []diag.Diagnostic{{Severity: diag.SeverityError, Message: "cannot use module= with paths=source_relative (module= strips a prefix from import-path output paths, which source_relative does not write)"}}
+	}
 	byFold := map[string]*fileNames{}
 	for _, fd := range files {
 		f := g.byPath[fd.Path()]
