@@ -460,3 +460,17 @@ func TestBuf(t *testing.T) {
 		})
 	}
 }
+
+// --version prints the plugin's name and version and exits 0 (as
+// protoc-gen-go's does); other arguments are a usage error that says how
+// the plugin is run.
+func TestCommandLine(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := cli([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "protoc-gen-protoplay go1.") || errb.Len() != 0 {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := cli([]string{"-h"}, strings.NewReader(""), &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "run it through protoc") {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
