@@ -75,10 +75,13 @@ func buildOffline(t *testing.T, dir, module string) {
 // users ask for): each file sits at its .proto's path, so the output
 // directory stands for the import path that is left when a file's
 // directory is taken off the end of its Go package, and the runtime goes
-// where its import path (below the packages' shared prefix) puts it in
-// that tree. A single package in a subdirectory, and two packages whose
-// shared prefix is below the output directory's import path, both build
-// offline with go.mod at the output directory.
+// there, at protoplay/runtime in the output directory. A single package in
+// a subdirectory and two packages whose shared prefix is below the output
+// directory's import path build offline with go.mod at the output
+// directory; so do two runs into one directory, one per package (as buf
+// runs a plugin, once per directory), where one package uses the other's
+// message: both runs put the runtime in the same place, so the packages
+// share its types.
 func TestGenRuntimeLocalSourceRelative(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -98,19 +101,22 @@ message Item { string sku = 1; acme.common.v1.Money price = 2; }
 	for _, tc := range []struct {
 		name   string
 		protos map[string]string
+		runs   [][]string // the files of each gen run; nil: one run of all
 		module string
 		want   []string
 	}{
-		{"one package", map[string]string{"x/a.proto": `syntax = "proto3"; package a; option go_package = "example.com/m/x"; import "google/protobuf/duration.proto"; message A { google.protobuf.Duration d = 1; }`},
-			"example.com/m", []string{"x/a.pb.go", "x/protoplay/runtime/wire/wire.go", "x/protoplay/runtime/wkt/durationpb/duration.pb.go"}},
-		{"two packages", map[string]string{"acme/common/v1/money.proto": money, "acme/shop/v1/shop.proto": shop},
-			"example.com/m/gen", []string{"acme/common/v1/money.pb.go", "acme/shop/v1/shop.pb.go", "acme/protoplay/runtime/wire/wire.go", "acme/protoplay/runtime/wkt/durationpb/duration.pb.go"}},
-		{"file at the root", map[string]string{"r.proto": `syntax = "proto3"; package r; option go_package = "example.com/r"; message R { int32 x = 1; }`},
+		{"one package", map[string]string{"x/a.proto": `syntax = "proto3"; package a; option go_package = "example.com/m/x"; import "google/protobuf/duration.proto"; message A { google.protobuf.Duration d = 1; }`}, nil,
+			"example.com/m", []string{"x/a.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"}},
+		{"two packages", map[string]string{"acme/common/v1/money.proto": money, "acme/shop/v1/shop.proto": shop}, nil,
+			"example.com/m/gen", []string{"acme/common/v1/money.pb.go", "acme/shop/v1/shop.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"}},
+		{"a run per package", map[string]string{"acme/common/v1/money.proto": money, "acme/shop/v1/shop.proto": shop}, [][]string{{"acme/shop/v1/shop.proto"}, {"acme/common/v1/money.proto"}},
+			"example.com/m/gen", []string{"acme/common/v1/money.pb.go", "acme/shop/v1/shop.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"}},
+		{"file at the root", map[string]string{"r.proto": `syntax = "proto3"; package r; option go_package = "example.com/r"; message R { int32 x = 1; }`}, nil,
 			"example.com/r", []string{"r.pb.go", "protoplay/runtime/wire/wire.go"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src, out := t.TempDir(), t.TempDir()
-			args := []string{"-I", src, "-o", out, "--opt", "paths=source_relative", "--opt", "runtime=local"}
+			var all []string
 			for name, text := range tc.protos {
 				p := filepath.Join(src, filepath.FromSlash(name))
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -119,10 +125,17 @@ message Item { string sku = 1; acme.common.v1.Money price = 2; }
 				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				args = append(args, name)
+				all = append(all, name)
 			}
-			if code, errs := runGenArgs(t, args...); code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
+			runs := tc.runs
+			if runs == nil {
+				runs = [][]string{all}
+			}
+			for _, run := range runs {
+				args := append([]string{"-I", src, "-o", out, "--opt", "paths=source_relative", "--opt", "runtime=local"}, run...)
+				if code, errs := runGenArgs(t, args...); code != 0 {
+					t.Fatalf("gen %s: exit %d: %s", strings.Join(run, " "), code, errs)
+				}
 			}
 			got := files(t, out)
 			for _, w := range tc.want {
