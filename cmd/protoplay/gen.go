@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/genprotonote"
 )
 
 // Defaults of gen's own limits (the compiler's are compiler.Max*).
@@ -135,8 +136,8 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "protoplay gen:", err)
 		return 1
 	}
-	for _, n := range foreignImportNotes(res, o) {
-		fmt.Fprintln(stderr, "protoplay gen:", n)
+	for _, n := range genprotonote.Find(res, o) {
+		fmt.Fprintln(stderr, "protoplay gen:", n.Format("--opt "))
 	}
 	return 0
 }
