@@ -192,3 +192,20 @@ func TestGenGoogleAPIsNote(t *testing.T) {
 	}
 	buildOffline(t, out, "example.com/shop")
 }
+
+// The same note for protobuf's own bundled files other than the
+// well-known types: google.protobuf.compiler.CodeGeneratorRequest's Go
+// package is protoc-gen-go's pluginpb.
+func TestGenProtobufPackageNote(t *testing.T) {
+	src := t.TempDir()
+	text := "syntax = \"proto3\";\npackage p;\noption go_package = \"example.com/p\";\nimport \"google/protobuf/compiler/plugin.proto\";\nimport \"google/protobuf/timestamp.proto\";\n" +
+		"message Log { google.protobuf.compiler.CodeGeneratorRequest req = 1; google.protobuf.Timestamp at = 2; }\n"
+	if err := os.WriteFile(filepath.Join(src, "p.proto"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := runGenArgs(t, "-I", src, "-o", t.TempDir(), "p.proto")
+	if code != 0 || strings.Count(errs, "note: ") != 1 || !strings.Contains(errs, "imports google.golang.org/protobuf/types/pluginpb, protoc-gen-go's Go for google/protobuf/compiler/plugin.proto") ||
+		!strings.Contains(errs, "--opt Mgoogle/protobuf/compiler/plugin.proto=example.com/p/google.golang.org/protobuf/types/pluginpb") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+}

@@ -1,8 +1,10 @@
 // Package genprotonote finds, in a generation's output, the imports that
-// cannot build: Go packages under google.golang.org/genproto/ (protoc-gen-go's
-// code for the googleapis files, google/type/*, google/rpc/*, ...) that the
-// generated code imports for a .proto file the run did not generate. Their
-// types lack the methods protoplay's generated code calls (Size,
+// cannot build: protoc-gen-go's Go packages (under google.golang.org/genproto/,
+// the googleapis files google/type/*, google/rpc/*, ...; under
+// google.golang.org/protobuf/, the bundled files other than the well-known
+// types, such as google/protobuf/compiler/plugin.proto) that the generated
+// code imports for a .proto file the run did not generate. Their types lack
+// the methods protoplay's generated code calls (Size,
 // MarshalToSizedBuffer, UnmarshalWith, ...). The CLI and the protoc plugin
 // print a note for each, saying which file to generate too and the M
 // option that gives it a package of the caller's.
@@ -21,15 +23,27 @@ import (
 	"github.com/protoplay/protoplay/compiler"
 )
 
-// Prefix is where protoc-gen-go's Go for the googleapis files lives, the
-// default Go package (go_package) of those files.
-const Prefix = "google.golang.org/genproto/"
+// Prefixes are where protoc-gen-go's Go for the files protoplay bundles
+// lives (their go_package): the googleapis files, and protobuf's own files
+// other than the well-known types (which generated code imports from
+// protoplay's runtime/wkt instead). Generated code never imports anything
+// else below them.
+var Prefixes = []string{"google.golang.org/genproto/", "google.golang.org/protobuf/"}
+
+func foreign(importPath string) bool {
+	for _, p := range Prefixes {
+		if strings.HasPrefix(importPath, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // Note is one import of protoc-gen-go's googleapis code by generated code.
 type Note struct {
 	// GoFile is the generated file (its output path) that imports it.
 	GoFile string
-	// Import is the Go import path, below Prefix.
+	// Import is the Go import path, below one of Prefixes.
 	Import string
 	// Proto is the .proto file whose Go package Import is.
 	Proto string
@@ -48,7 +62,7 @@ func (n Note) Format(opt string) string {
 		" too, into a package of yours: add it to the files and " + opt + "M" + n.Proto + "=" + n.M
 }
 
-// Find returns a Note for each Go package under Prefix that res's
+// Find returns a Note for each Go package under Prefixes that res's
 // generated files import for a .proto file res did not generate and opts
 // does not map (M), once per package, sorted by GoFile. Generated files
 // that do not parse are skipped.
@@ -77,7 +91,7 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 			}
 			fo, _ := imp.Options().(*descriptorpb.FileOptions)
 			ip, _, _ := strings.Cut(fo.GetGoPackage(), ";")
-			if strings.HasPrefix(ip, Prefix) {
+			if foreign(ip) {
 				protoOf[ip] = imp.Path()
 			}
 		}
