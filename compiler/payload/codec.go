@@ -40,11 +40,11 @@ type EncodeOptions struct {
 // returns its binary encoding in opt.Out form, as google.golang.org/protobuf's
 // deterministic marshaling writes it: extensions first (by field number),
 // then the other fields by field number with the members of oneofs after
-// them, map entries sorted by key. protoc and the generated Marshal write
-// every field in field number order (extensions, for generated code, are
-// unknown fields and come last), so for a message that sets a oneof member
-// or an extension their bytes differ from Encode's in order only: they
-// decode to the same message.
+// them, map entries sorted by key. The generated Marshal writes the same
+// order except for extensions, which generated code keeps as unknown
+// fields, last; protoc (C++) writes every field, extensions included, in
+// field number order. Where the orders differ the bytes decode to the same
+// message.
 //
 // Errors are *diag.Error: diag.KindJSON or diag.KindText with Line and Column for input
 // that does not parse (unknown field, wrong value type, syntax), diag.KindValue
