@@ -232,3 +232,39 @@ func TestNPMPackageNodeLoadFailure(t *testing.T) {
 		}
 	}
 }
+
+// encodeFormatScript encodes a value given as an object with format
+// "text", then the same value as a string of text format and as an object
+// (JSON).
+const encodeFormatScript = `
+import * as pp from "protoplay";
+const f = 'syntax = "proto3"; package p; message A { int32 x = 1; string s = 2; }';
+const out = {};
+try { await pp.encode(f, "p.A", { x: 150 }, { format: "text" }); out.object = "encoded"; } catch (e) { out.object = { isError: e instanceof pp.ProtoplayError, kind: e.kind, message: e.message }; }
+out.text = (await pp.encode(f, "p.A", 'x: 150 s: "a"', { format: "text" })).hex;
+out.json = (await pp.encode(f, "p.A", { x: 150, s: "a" })).hex;
+console.log(JSON.stringify(out));
+`
+
+// TestNPMPackageNodeEncodeFormat: encode's value is an object (JSON) or a
+// string (JSON or text format); an object with format "text" rejects with
+// a ProtoplayError of kind "usage" that says to pass a string, not with
+// the text parser's complaint about the "{" of the object's JSON.
+func TestNPMPackageNodeEncodeFormat(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "format.mjs"), encodeFormatScript)
+	var out struct {
+		Object struct {
+			IsError       bool
+			Kind, Message string
+		}
+		Text, JSON string
+	}
+	runNode(t, dir, &out, "format.mjs")
+	if !out.Object.IsError || out.Object.Kind != "usage" || !strings.Contains(out.Object.Message, `format "text" needs the value as a string`) {
+		t.Errorf("an object with format text: %+v", out.Object)
+	}
+	if out.Text != "08 96 01 12 01 61" || out.JSON != out.Text {
+		t.Errorf("text %q, JSON %q, want 08 96 01 12 01 61 both", out.Text, out.JSON)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -511,12 +512,64 @@ func TestNPMPackageElement(t *testing.T) {
 	}
 }
 
+// writeSignatureCheck writes readme-signatures.ts, which holds the
+// README's ```ts signatures block (the API reference) as declarations in
+// a namespace Doc, and checks them against the package's own types: each
+// documented function and constant must be assignable from the package's
+// (so a documented parameter type must be accepted, and what the package
+// returns must have every documented member with the documented type),
+// and so must a ProtoplayError. Names the block uses without declaring
+// them (Schema, CoreError, ...) must be types the package exports.
+func writeSignatureCheck(t *testing.T, dir, readme string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(readme, "\n```ts signatures\n")
+	if !ok {
+		t.Fatal("README: no ```ts signatures block")
+	}
+	block, _, ok := strings.Cut(rest, "\n```")
+	if !ok {
+		t.Fatal("README: the ```ts signatures block does not end")
+	}
+	declared := map[string]bool{}
+	var values []string
+	for _, m := range regexp.MustCompile(`(?m)^(function|const|class|interface|type)\s+(\w+)`).FindAllStringSubmatch(block, -1) {
+		declared[m[2]] = true
+		if m[1] == "function" || m[1] == "const" {
+			values = append(values, m[2])
+		}
+	}
+	var b strings.Builder
+	b.WriteString("import * as pkg from \"protoplay\";\ndeclare namespace Doc {\n")
+	// Types the block names but does not declare are the package's.
+	code := regexp.MustCompile(`//.*`).ReplaceAllString(block, "")
+	aliased := map[string]bool{}
+	for _, name := range regexp.MustCompile(`\b[A-Z]\w*\b`).FindAllString(code, -1) {
+		if !declared[name] && !aliased[name] && name != "Promise" && name != "Error" && name != "URL" && name != "Uint8Array" && name != "WebAssembly" && name != "Module" && name != "Record" {
+			aliased[name] = true
+			fmt.Fprintf(&b, "  type %s = pkg.%s;\n", name, name)
+		}
+	}
+	b.WriteString(block + "\n}\n")
+	if len(values) < 10 {
+		t.Fatalf("README: the signatures block declares %d functions and constants: %q", len(values), values)
+	}
+	for _, v := range values {
+		fmt.Fprintf(&b, "export const doc_%s: typeof Doc.%s = pkg.%s;\n", v, v, v)
+	}
+	if declared["ProtoplayError"] {
+		b.WriteString("export const doc_ProtoplayError: Doc.ProtoplayError = new pkg.ProtoplayError(\"x\");\n")
+	}
+	writeFile(t, filepath.Join(dir, "readme-signatures.ts"), b.String())
+	return "readme-signatures.ts"
+}
+
 // TestNPMPackageTypes type-checks consumers of the installed package
 // with the site's tsc, strict, library checks on, under nodenext and
 // bundler resolution: a file using the API and the element's typed
 // events, a CommonJS one (use.cts, nodenext), and every ```ts block of
 // the package's README (each a module of its own; ```ts signatures
-// blocks are a reference, not code).
+// blocks are a reference, not code: writeSignatureCheck holds that one to
+// the package's types).
 func TestNPMPackageTypes(t *testing.T) {
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
@@ -555,6 +608,7 @@ export async function f(): Promise<number> {
 	if len(files) < 5 {
 		t.Fatalf("README: %d ts blocks, want the API's, Node's, esbuild's and the element's", len(files)-1)
 	}
+	files = append(files, writeSignatureCheck(t, dir, readme))
 	t.Logf("type-checking %s", strings.Join(files, " "))
 	// A CommonJS consumer (require), for nodenext only.
 	writeFile(t, filepath.Join(dir, "use.cts"), `import pp = require("protoplay");

@@ -14,16 +14,33 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/protoplay/protoplay/compiler"
 )
 
 func main() {
-	if len(os.Args) > 1 {
-		fmt.Fprintln(os.Stderr, "protoc-gen-protoplay: a protoc plugin; run it through protoc --protoplay_out=DIR (or buf), not directly")
-		os.Exit(2)
+	os.Exit(cli(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cli is the plugin's command line: no arguments reads a
+// CodeGeneratorRequest from stdin and writes the response to stdout;
+// --version prints the version (the Go toolchain and the revision it was
+// built from, as protoc-gen-go's --version does); anything else is a
+// usage error (exit 2).
+func cli(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
+		fmt.Fprintln(stdout, "protoc-gen-protoplay", compiler.Version())
+		return 0
 	}
-	if err := run(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "protoc-gen-protoplay:", err)
-		os.Exit(1)
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "protoc-gen-protoplay: a protoc plugin; run it through protoc --protoplay_out=DIR (or buf), not directly (--version prints its version)")
+		return 2
 	}
+	if err := run(stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "protoc-gen-protoplay:", err)
+		return 1
+	}
+	return 0
 }

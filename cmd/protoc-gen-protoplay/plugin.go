@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/genprotonote"
 )
 
 // Editions this plugin accepts: proto2 and proto3 files (which protoc does
@@ -29,27 +31,45 @@ func run(r io.Reader, w io.Writer) error {
 	if err := proto.Unmarshal(in, req); err != nil {
 		return fmt.Errorf("decoding the request: %w", err)
 	}
-	out, err := proto.Marshal(generate(req))
+	resp, notes := respond(req)
+	out, err := proto.Marshal(resp)
 	if err != nil {
 		return fmt.Errorf("encoding the response: %w", err)
 	}
-	_, err = w.Write(out)
-	return err
+	if _, err = w.Write(out); err != nil {
+		return err
+	}
+	// protoc and buf pass a plugin's standard error through.
+	for _, n := range notes {
+		fmt.Fprintln(noteOut, "protoc-gen-protoplay:", n)
+	}
+	return nil
 }
 
-// generate answers a request: the generated files, or an error listing
-// every problem as "file:line:col: message" lines. Problems with the input
-// never fail the call; they go into the response as protoc expects.
+// noteOut is where run writes its notes (standard error).
+var noteOut io.Writer = os.Stderr
+
+// generate answers a request (see respond), without the notes.
 func generate(req *pluginpb.CodeGeneratorRequest) *pluginpb.CodeGeneratorResponse {
+	resp, _ := respond(req)
+	return resp
+}
+
+// respond answers a request: the generated files, or an error listing
+// every problem as "file:line:col: message" lines. Problems with the input
+// never fail the call; they go into the response as protoc expects. The
+// notes are the generated code's imports of protoc-gen-go's googleapis
+// packages, which it cannot build against (see genprotonote).
+func respond(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, []string) {
 	resp := &pluginpb.CodeGeneratorResponse{
 		SupportedFeatures: proto.Uint64(uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL |
 			pluginpb.CodeGeneratorResponse_FEATURE_SUPPORTS_EDITIONS)),
 		MinimumEdition: proto.Int32(int32(minimumEdition)),
 		MaximumEdition: proto.Int32(int32(maximumEdition)),
 	}
-	fail := func(msg string) *pluginpb.CodeGeneratorResponse {
+	fail := func(msg string) (*pluginpb.CodeGeneratorResponse, []string) {
 		resp.Error = proto.String(msg)
-		return resp
+		return resp, nil
 	}
 
 	opts, err := compiler.ParseOptions(req.GetParameter())
@@ -66,5 +86,9 @@ func generate(req *pluginpb.CodeGeneratorRequest) *pluginpb.CodeGeneratorRespons
 			Content: proto.String(f.Content),
 		})
 	}
-	return resp
+	var notes []string
+	for _, n := range genprotonote.Find(res, opts) {
+		notes = append(notes, n.Format("--protoplay_opt="))
+	}
+	return resp, notes
 }

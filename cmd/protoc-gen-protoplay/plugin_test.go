@@ -460,3 +460,41 @@ func TestBuf(t *testing.T) {
 		})
 	}
 }
+
+// --version prints the plugin's name and version and exits 0 (as
+// protoc-gen-go's does); other arguments are a usage error that says how
+// the plugin is run.
+func TestCommandLine(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := cli([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "protoc-gen-protoplay go1.") || errb.Len() != 0 {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := cli([]string{"-h"}, strings.NewReader(""), &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "run it through protoc") {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// A file using google.type.Date gets code importing protoc-gen-go's
+// google.golang.org/genproto/googleapis/type/date, which it cannot build
+// against: the plugin answers with the files and a note (on standard
+// error, which protoc and buf pass through) naming the file to generate
+// too and the --protoplay_opt M option; with that file generated under
+// the option, no note. An option-only import (google/api/annotations.proto)
+// gets none.
+func TestGenprotoNote(t *testing.T) {
+	src := map[string]string{"shop/v1/shop.proto": "syntax = \"proto3\";\npackage shop;\nimport \"google/api/annotations.proto\";\nimport \"google/type/date.proto\";\n" +
+		"option go_package = \"example.com/shop/v1\";\nmessage Order { google.type.Date placed = 1; }\n" +
+		"service Shop { rpc Get(Order) returns (Order) { option (google.api.http) = {get: \"/v1/orders\"}; } }\n"}
+	resp, notes := respond(request(t, compiler.Request{Sources: src, Files: []string{"shop/v1/shop.proto"}}, ""))
+	const m = "Mgoogle/type/date.proto=example.com/shop/v1/google.golang.org/genproto/googleapis/type/date"
+	if resp.GetError() != "" || len(resp.GetFile()) != 1 || len(notes) != 1 ||
+		!strings.Contains(notes[0], "example.com/shop/v1/shop.pb.go imports google.golang.org/genproto/googleapis/type/date") ||
+		!strings.Contains(notes[0], "--protoplay_opt="+m) {
+		t.Fatalf("error %q, %d files, notes %q", resp.GetError(), len(resp.GetFile()), notes)
+	}
+	resp, notes = respond(request(t, compiler.Request{Sources: src, Files: []string{"shop/v1/shop.proto", "google/type/date.proto"}}, m))
+	if resp.GetError() != "" || len(resp.GetFile()) != 2 || len(notes) != 0 {
+		t.Errorf("with date.proto generated under %s: error %q, %d files, notes %q", m, resp.GetError(), len(resp.GetFile()), notes)
+	}
+}

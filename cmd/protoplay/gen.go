@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/genprotonote"
 )
 
 // Defaults of gen's own limits (the compiler's are compiler.Max*).
@@ -91,7 +92,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=import|local")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=import|local")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {
@@ -99,17 +100,24 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return 2
 	}
 	var o compiler.Options
-	for _, kv := range opts {
-		if err := o.Set(kv); err != nil {
-			fmt.Fprintln(stderr, "protoplay gen:", err)
-			return 2
+	for _, opt := range opts {
+		// One --opt may hold several, comma-separated, as protoc's
+		// --protoplay_opt does and as the playground shows them.
+		for _, kv := range strings.Split(opt, ",") {
+			if kv == "" {
+				continue
+			}
+			if err := o.Set(kv); err != nil {
+				fmt.Fprintln(stderr, "protoplay gen:", err)
+				return 2
+			}
 		}
 	}
 	res, err := lim.compile(*roots, fs.Args(), compiler.Request{Options: o})
@@ -134,6 +142,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := writeAll(*out, res.Generated); err != nil {
 		fmt.Fprintln(stderr, "protoplay gen:", err)
 		return 1
+	}
+	for _, n := range genprotonote.Find(res, o) {
+		fmt.Fprintln(stderr, "protoplay gen:", n.Format("--opt "))
 	}
 	return 0
 }

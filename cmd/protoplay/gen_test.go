@@ -180,3 +180,26 @@ func TestGenGoogleAPIsImports(t *testing.T) {
 		t.Errorf("shop.pb.go does not import google/type/date.proto's Go package:\n%s", code)
 	}
 }
+
+// One --opt takes several options comma-separated, as protoc's
+// --protoplay_opt does and as the playground's Options show them ("for
+// protoplay gen --opt or protoc --protoplay_opt"): the same files as two
+// --opt flags. A bad one among them is still a usage error naming it.
+func TestGenCommaOptions(t *testing.T) {
+	src, _ := genTree(t)
+	one, two := t.TempDir(), t.TempDir()
+	if code, errs := runGenArgs(t, "-I", src, "-o", one, "--opt", "paths=source_relative,unknown_fields=drop", "a.proto"); code != 0 {
+		t.Fatalf("one --opt: exit %d: %s", code, errs)
+	}
+	if code, errs := runGenArgs(t, "-I", src, "-o", two, "--opt", "paths=source_relative", "--opt", "unknown_fields=drop", "a.proto"); code != 0 {
+		t.Fatalf("two --opt: exit %d: %s", code, errs)
+	}
+	a, err1 := os.ReadFile(filepath.Join(one, "a.pb.go"))
+	b, err2 := os.ReadFile(filepath.Join(two, "a.pb.go"))
+	if err1 != nil || err2 != nil || string(a) != string(b) || strings.Contains(string(a), "unknownFields") {
+		t.Errorf("one --opt: %v; two: %v; same: %v; unknown fields dropped: %v", err1, err2, string(a) == string(b), !strings.Contains(string(a), "unknownFields"))
+	}
+	if code, errs := runGenArgs(t, "-I", src, "-o", t.TempDir(), "--opt", "paths=source_relative,enum_maps=maybe", "a.proto"); code != 2 || !strings.Contains(errs, "enum_maps") {
+		t.Errorf("a bad option among several: exit %d: %s", code, errs)
+	}
+}

@@ -8,10 +8,13 @@
 //	protoplay check  [-I DIR]... [--generated] FILE.proto...
 //	protoplay serve  [--addr HOST:PORT]
 //
-// Exit status: 0 on success, 1 when the input is rejected, 2 on bad usage.
+// Exit status: 0 on success (and for -h), 1 when the input is rejected, 2
+// on bad usage.
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +41,12 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		if _, ok := commands[args[1]]; ok {
+			// "protoplay help gen" is "protoplay gen -h".
+			args = []string{args[1], "-h"}
+		}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -52,6 +61,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return cmd.run(args[1:], stdin, stdout, stderr)
+}
+
+// parseStatus is the exit status for a command whose flags did not parse:
+// 0 when -h or --help asked for the usage (which the flag set printed), 2
+// for bad usage.
+func parseStatus(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
 
 func usage(w io.Writer) {

@@ -95,7 +95,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if *typ == "" || len(files) == 0 || !oneOf(*in, "json", "text") || !oneOf(*out, "binary", "hex", "base64") {
 		fs.Usage()
@@ -137,7 +137,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if !oneOf(*in, "auto", "binary", "hex", "base64") || !oneOf(*out, "json", "text", "wire") ||
 		(*raw && (*typ != "" || len(files) > 0)) || (!*raw && (*typ == "" || len(files) == 0)) {
@@ -216,7 +216,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if len(files) == 0 {
 		fs.Usage()

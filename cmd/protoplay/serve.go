@@ -28,7 +28,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()

@@ -61,7 +61,12 @@ type Options struct {
 	// generated imports to them, so the output builds with no network and no
 	// github.com/protoplay/protoplay module. <root> is Module when set, else
 	// the longest import path prefix the generated packages share (an error
-	// when they share none). Service code (services=) still imports grpc-go,
+	// when they share none); with paths=source_relative it is the import
+	// path the output directory stands for (a file's Go package with the
+	// file's directory taken off its end, e.g. example.com/m for x/a.proto
+	// in example.com/m/x), when every generated file says the same, so that
+	// separate runs into one directory (buf runs a plugin per directory)
+	// share one runtime. Service code (services=) still imports grpc-go,
 	// connect-go and github.com/protoplay/protoplay/codec. See runtime.go.
 	Runtime string
 }

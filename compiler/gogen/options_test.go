@@ -92,3 +92,20 @@ func TestRuntimeLocalPaths(t *testing.T) {
 		t.Errorf("packages under two hosts: %v", err)
 	}
 }
+
+// module= with paths=source_relative is one error about the options, with
+// no file, not the same error at every file generated.
+func TestModuleWithSourceRelative(t *testing.T) {
+	src := map[string]string{
+		"x/a.proto": `syntax = "proto3"; package a; option go_package = "example.com/m/x"; message A {}`,
+		"y/b.proto": `syntax = "proto3"; package b; option go_package = "example.com/m/y"; message B {}`,
+	}
+	opts, err := compiler.ParseOptions("paths=source_relative,module=example.com/m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].File != "" || !strings.Contains(res.Diagnostics[0].Message, "cannot use module= with paths=source_relative") || res.Generated != nil {
+		t.Errorf("diagnostics %+v, %d files generated; want one error with no file and no output", res.Diagnostics, len(res.Generated))
+	}
+}

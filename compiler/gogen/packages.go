@@ -140,7 +140,7 @@ func outputPath(f *fileNames, opts *Options) (string, error) {
 	if opts.Module != "" {
 		prefix := strings.TrimSuffix(opts.Module, "/") + "/"
 		if !strings.HasPrefix(out, prefix) {
-			return "", fmt.Errorf("output path %q for %s does not start with module= prefix %q", out, f.desc.Path(), opts.Module)
+			return "", fmt.Errorf("output path %q for %s does not start with module= prefix %q; give the file a Go package below it (M%s=%s/%s puts it there)", out, f.desc.Path(), opts.Module, f.desc.Path(), strings.TrimSuffix(opts.Module, "/"), f.importPath)
 		}
 		out = strings.TrimPrefix(out, prefix)
 	}
@@ -233,6 +233,10 @@ func (g *generator) checkOutputPaths(files []protoreflect.FileDescriptor) []diag
 	var diags []diag.Diagnostic
 	bad := func(fd protoreflect.FileDescriptor, format string, args ...any) {
 		diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: fmt.Sprintf(format, args...)})
+	}
+	if g.opts.Module != "" && g.opts.Paths == "source_relative" {
+		// An option error, said once rather than at every file.
+		return []diag.Diagnostic{{Severity: diag.SeverityError, Message: "cannot use module= with paths=source_relative (module= strips a prefix from import-path output paths, which source_relative does not write)"}}
 	}
 	byFold := map[string]*fileNames{}
 	for _, fd := range files {

@@ -65,13 +65,26 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 			importPaths = append(importPaths, f.importPath)
 		}
 	}
-	root, err := LocalRuntimeRoot(importPaths, g.opts)
-	if err != nil {
-		return nil, err
+	// Under paths=source_relative the runtime goes at the output
+	// directory's own import path when the files say what it is: every
+	// run into that directory (buf runs the plugin once per directory)
+	// then shares one runtime, whatever packages it generates.
+	root, ok := "", false
+	if g.opts.Module == "" && g.opts.Paths == "source_relative" {
+		root, ok = sourceRelativeBase(g.byPath)
+	}
+	if !ok {
+		var err error
+		if root, err = LocalRuntimeRoot(importPaths, g.opts); err != nil {
+			return nil, err
+		}
 	}
 	local := root + "/protoplay"
-	// outName turns an import path below root into the output path of a
-	// file in it, as outputPath does for generated files.
+	// outDir turns an import path below root into the output directory of
+	// a file in it, as outputPath does for generated files: below module=,
+	// or (paths=source_relative) below root, the import path of the output
+	// directory or, when the files do not say it, the packages' shared
+	// prefix.
 	outDir := func(importPath string) string {
 		if g.opts.Module != "" || g.opts.Paths == "source_relative" {
 			return strings.TrimPrefix(importPath, root+"/")
@@ -100,6 +113,7 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 	var sources fs.FS
 	for len(queue) > 0 {
 		if sources == nil {
+			var err error
 			if sources, err = protoplay.RuntimeFS(); err != nil {
 				return nil, fmt.Errorf("runtime=local: the runtime's sources: %v", err)
 			}
@@ -127,6 +141,36 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 		}
 	}
 	return out, nil
+}
+
+// sourceRelativeBase returns the import path that the output directory
+// stands for under paths=source_relative, where each generated file sits
+// at its .proto file's path: a file a/b/x.proto of Go package
+// example.com/m/a/b puts the output directory at example.com/m (and a
+// file at the root, at its own package). Every generated file must agree;
+// when one's directory does not end its import path, or they disagree,
+// the output cannot build as one tree and ok is false.
+func sourceRelativeBase(files map[string]*fileNames) (base string, ok bool) {
+	for _, f := range files {
+		if !f.generate {
+			continue
+		}
+		dir := path.Dir(f.desc.Path())
+		var b string
+		switch {
+		case dir == ".":
+			b = f.importPath
+		case strings.HasSuffix(f.importPath, "/"+dir):
+			b = strings.TrimSuffix(f.importPath, "/"+dir)
+		default:
+			return "", false
+		}
+		if base != "" && b != base {
+			return "", false
+		}
+		base = b
+	}
+	return base, base != ""
 }
 
 // rewriteRuntimeImports replaces the import paths github.com/protoplay/

@@ -37,9 +37,14 @@ type EncodeOptions struct {
 }
 
 // Encode parses input, a value of message type md in opt.In form, and
-// returns its binary encoding in opt.Out form. Fields are written in field
-// number order and map entries sorted by key (deterministic output), as
-// google.golang.org/protobuf's deterministic marshaling does.
+// returns its binary encoding in opt.Out form, as google.golang.org/protobuf's
+// deterministic marshaling writes it: extensions first (by field number),
+// then the other fields by field number with the members of oneofs after
+// them, map entries sorted by key. The generated Marshal writes the same
+// order except for extensions, which generated code keeps as unknown
+// fields, last; protoc (C++) writes every field, extensions included, in
+// field number order. Where the orders differ the bytes decode to the same
+// message.
 //
 // Errors are *diag.Error: diag.KindJSON or diag.KindText with Line and Column for input
 // that does not parse (unknown field, wrong value type, syntax), diag.KindValue

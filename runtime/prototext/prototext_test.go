@@ -184,6 +184,40 @@ func TestErrorPosition(t *testing.T) {
 	}
 }
 
+// TestErrorQuotesValueOnly: an error about a string value quotes the
+// value as written, adjacent strings included, without the space,
+// newline or comment after it (google.golang.org/protobuf's prototext
+// quotes those too).
+func TestErrorQuotesValueOnly(t *testing.T) {
+	i32 := func(d *prototext.Decoder) error { _, err := d.Int32(); return err }
+	f64 := func(d *prototext.Decoder) error { _, err := d.Float64(); return err }
+	boo := func(d *prototext.Decoder) error { _, err := d.Bool(); return err }
+	for _, c := range []struct {
+		in   string
+		f    func(d *prototext.Decoder) error
+		want string
+	}{
+		{`v: "x" `, i32, `invalid value for int32 type: "x"`},
+		{"v: \"x\"\n", i32, `invalid value for int32 type: "x"`},
+		{"v: \"x\" # a comment\n}", f64, `invalid value for double type: "x"`},
+		{"v: \"a\" 'b'  \n\n", boo, `invalid value for bool type: "a" 'b'`},
+		{"v: \"x\"}", i32, `invalid value for int32 type: "x"`},
+	} {
+		d := prototext.NewDecoder([]byte(c.in), prototext.UnmarshalOptions{})
+		if err := d.MessageStart(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Next(); err != nil {
+			t.Fatal(err)
+		}
+		err := c.f(d)
+		var pe *prototext.Error
+		if !errors.As(err, &pe) || !strings.HasSuffix(err.Error(), c.want) || pe.Line != 1 || pe.Column != 4 {
+			t.Errorf("%q: got %q (%+v), want one ending %q at 1:4", c.in, err, pe, c.want)
+		}
+	}
+}
+
 // TestDepthLimit: the recursion limit defaults to wire.DefaultMaxDepth.
 func TestDepthLimit(t *testing.T) {
 	d := prototext.NewDecoder([]byte(strings.Repeat("a {", 200)), prototext.UnmarshalOptions{})

@@ -71,6 +71,9 @@ type tokenizer struct {
 	peeked   bool  // last holds a peeked token not yet read
 	peekErr  error
 	stack    []byte // open '{', '<', '['
+	// afterQuote is how many input bytes follow the closing quote of the
+	// string quoted read last (before the space and comments it skipped).
+	afterQuote int
 }
 
 // Position returns the 1-based line and column (in runes) of byte offset
@@ -589,9 +592,11 @@ func (t *tokenizer) strings() (token, error) {
 		}
 		parts = append(parts, s)
 	}
+	// raw ends at the last closing quote: the space and comments after it
+	// are not the value's (an error message quotes raw).
 	return token{
 		kind: tScalar, attrs: scalarString, pos: len(t.orig) - len(start),
-		raw: start[:len(start)-len(t.in)], str: strings.Join(parts, ""),
+		raw: start[:len(start)-t.afterQuote], str: strings.Join(parts, ""),
 	}, nil
 }
 
@@ -612,6 +617,7 @@ func (t *tokenizer) quoted() (string, error) {
 		case r == 0 || r == '\n':
 			return "", t.syntax("invalid character " + strconv.QuoteRune(r) + " in string")
 		case r == rune(quote):
+			t.afterQuote = len(in) - 1
 			t.in = skipSpace(in[1:])
 			return string(out), nil
 		case r == '\\':

@@ -249,6 +249,12 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
       throw rejection(e.message, e, (await started()).limits);
     },
     async encode(files, type, value, options = {}) {
+      // An object is JSON; text format comes only as a string (stringified,
+      // an object would be read as text and fail at its first "{").
+      if (typeof value !== "string" && options.format === "text") {
+        const message = 'protoplay: encode: format "text" needs the value as a string of text format (an object is encoded as JSON: leave format out)';
+        throw new ProtoplayError(message, [], { kind: "usage", message, offset: -1 });
+      }
       const input = typeof value === "string" ? value : JSON.stringify(value);
       const r = await call("encode", { files: filesOf(files), type, input, in: options.format ?? "json" });
       return { ...r, bytes: fromHex(r.hex) };

@@ -1,0 +1,148 @@
+// Package genprotonote finds, in a generation's output, the imports that
+// cannot build: protoc-gen-go's Go packages (under google.golang.org/genproto/,
+// the googleapis files google/type/*, google/rpc/*, ...; under
+// google.golang.org/protobuf/, the bundled files other than the well-known
+// types, such as google/protobuf/compiler/plugin.proto) that the generated
+// code imports for a .proto file the run did not generate. Their types lack
+// the methods protoplay's generated code calls (Size,
+// MarshalToSizedBuffer, UnmarshalWith, ...). The CLI and the protoc plugin
+// print a note for each, saying which file to generate too and the M
+// option that gives it a package of the caller's.
+package genprotonote
+
+import (
+	"go/parser"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/protoplay/protoplay/compiler"
+)
+
+// Prefixes are where protoc-gen-go's Go for the files protoplay bundles
+// lives (their go_package): the googleapis files, and protobuf's own files
+// other than the well-known types (which generated code imports from
+// protoplay's runtime/wkt instead). Generated code never imports anything
+// else below them.
+var Prefixes = []string{"google.golang.org/genproto/", "google.golang.org/protobuf/"}
+
+func foreign(importPath string) bool {
+	for _, p := range Prefixes {
+		if strings.HasPrefix(importPath, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Note is one import of protoc-gen-go's googleapis code by generated code.
+type Note struct {
+	// GoFile is the generated file (its output path) that imports it.
+	GoFile string
+	// Import is the Go import path, below one of Prefixes.
+	Import string
+	// Proto is the .proto file whose Go package Import is.
+	Proto string
+	// M is the import path the note suggests for Proto (the value of an
+	// option MProto=M): Import below module= when given, else below the
+	// importing file's package (paths=import), else below
+	// example.com/yours.
+	M string
+}
+
+// Format is the note as one line, with the option spelled opt (the CLI's
+// "--opt ", the plugin's "--<name>_opt=").
+func (n Note) Format(opt string) string {
+	return "note: " + n.GoFile + " imports " + n.Import + ", protoc-gen-go's Go for " + n.Proto +
+		", whose types lack the methods protoplay's code calls, so it will not build against it; generate " + n.Proto +
+		" too, into a package of yours: add it to the files and " + opt + "M" + n.Proto + "=" + n.M
+}
+
+// Find returns a Note for each Go package under Prefixes that res's
+// generated files import for a .proto file res did not generate and opts
+// does not map (M), once per package, sorted by GoFile. Generated files
+// that do not parse are skipped.
+func Find(res *compiler.Result, opts compiler.Options) []Note {
+	protoOf := map[string]string{} // Go import path -> .proto file
+	generated := map[string]bool{}
+	for _, fd := range res.Files {
+		generated[fd.Path()] = true
+	}
+	seen := map[string]bool{}
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			imp := imps.Get(i).FileDescriptor
+			if seen[imp.Path()] {
+				continue
+			}
+			seen[imp.Path()] = true
+			walk(imp)
+			if generated[imp.Path()] {
+				continue
+			}
+			if _, mapped := opts.ImportMap[imp.Path()]; mapped {
+				continue
+			}
+			fo, _ := imp.Options().(*descriptorpb.FileOptions)
+			ip, _, _ := strings.Cut(fo.GetGoPackage(), ";")
+			if foreign(ip) {
+				protoOf[ip] = imp.Path()
+			}
+		}
+	}
+	for _, fd := range res.Files {
+		walk(fd)
+	}
+	if len(protoOf) == 0 {
+		return nil
+	}
+	var notes []Note
+	noted := map[string]bool{}
+	for _, f := range res.Generated {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, im := range af.Imports {
+			p, err := strconv.Unquote(im.Path.Value)
+			if err != nil || noted[p] {
+				continue
+			}
+			file, ok := protoOf[p]
+			if !ok {
+				continue
+			}
+			noted[p] = true
+			notes = append(notes, Note{GoFile: f.Name, Import: p, Proto: file, M: suggestBase(f.Name, opts) + "/" + p})
+		}
+	}
+	sort.Slice(notes, func(i, j int) bool {
+		return notes[i].GoFile < notes[j].GoFile || notes[i].GoFile == notes[j].GoFile && notes[i].Import < notes[j].Import
+	})
+	return notes
+}
+
+// suggestBase is the import path under which a note suggests placing the
+// foreign package: module= when given (the playground's .zip does the
+// same), else the importing file's own package when its output path is
+// its import path (paths=import), else example.com/yours.
+func suggestBase(goFile string, opts compiler.Options) string {
+	if m := strings.TrimSuffix(opts.Module, "/"); m != "" {
+		return m
+	}
+	if opts.Paths != "source_relative" {
+		if i := strings.LastIndex(goFile, "/"); i > 0 {
+			return goFile[:i]
+		}
+	}
+	return "example.com/yours"
+}
