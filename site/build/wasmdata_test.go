@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -206,7 +205,11 @@ func main() {
 	if err := os.WriteFile(packedPath, packed, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runWasm := filepath.Join(runtime.GOROOT(), "lib", "wasm", "go_js_wasm_exec")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWasm := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
 	var outs []string
 	for _, w := range []string{orig, packedPath} {
 		out, err := exec.Command(runWasm, w).CombinedOutput()
