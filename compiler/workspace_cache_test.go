@@ -367,8 +367,80 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 		src := Sources{"x.proto": "syntax = \"proto3\"; package p" + strconv.Itoa(i) + "; message A { int32 a = 1; } message B { string b = 1; } enum E { E_ZERO = 0; }"}
 		gen(src)
 	}
-	if n := w.gen.Len(); n > 6 {
-		t.Errorf("the cache holds %d pieces after compiles of 3 pieces each, want at most 6 (the last two compiles')", n)
+	if n := w.gen.Len(); n > 10 {
+		t.Errorf("the cache holds %d pieces after compiles of 5 pieces each (A, B, E, the resolver, the notes), want at most 10 (the last two compiles')", n)
+	}
+}
+
+// TestCacheResolverAndNotes edits what a file's resolver function and its
+// notes on extensions and services are printed from (the messages and
+// their Go names, the files its fields' types come from and their order,
+// the extensions, the services and the services= option), each step
+// compared with a cold compile, and checks that an edit changing none of
+// it (a comment at the end of a file, as the page's measurement types)
+// reprints no piece at all.
+func TestCacheResolverAndNotes(t *testing.T) {
+	dep := `syntax = "proto3";
+package dep;
+option go_package = "example.com/dep";
+message D { int32 x = 1; }
+`
+	other := `syntax = "proto3";
+package other;
+option go_package = "example.com/other";
+message O { string s = 1; }
+`
+	main := `syntax = "proto2";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+import "other.proto";
+message M {
+  optional dep.D d = 1;
+  optional other.O o = 2;
+  message N { optional int32 y = 1; }
+  map<string, N> byName = 3;
+  extensions 100 to 200;
+}
+`
+	w := &Workspace{}
+	step := func(name string, files Sources, options string) (hits, misses int) {
+		t.Helper()
+		h, m := w.gen.Hits, w.gen.Misses
+		warm, err := w.Generate(context.Background(), CompileRequest{Files: files, Options: options})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warm.Generated) == 0 {
+			t.Fatalf("%s: no output: %v", name, warm.Diagnostics)
+		}
+		sameOutput(t, name, warm, coldGenerate(t, files, options))
+		return w.gen.Hits - h, w.gen.Misses - m
+	}
+	files := Sources{"dep.proto": dep, "other.proto": other, "main.proto": main}
+	step("start", files, "")
+	// 11 pieces: dep.D, other.O, app.M, app.M.N, app.M.ByNameEntry and
+	// each file's resolver and notes.
+	if hits, misses := step("a comment appended to main.proto", Sources{"dep.proto": dep, "other.proto": other, "main.proto": main + "// edit\n"}, ""); hits != 11 || misses != 0 {
+		t.Errorf("a comment at the end of a file: %d pieces reused, %d printed again, want 11 (every one, the resolvers and notes too), 0", hits, misses)
+	}
+	edits := []struct{ name, main, options string }{
+		{"a message added", main + "message Added { optional int32 a = 1; }\n", ""},
+		{"a nested message renamed", strings.NewReplacer(" N {", " Renamed {", ", N>", ", Renamed>").Replace(main), ""},
+		{"fields reordered: the resolver asks other's resolver first", strings.Replace(strings.Replace(main, "dep.D d = 1", "other.O o = 1", 1), "other.O o = 2", "dep.D d = 2", 1), ""},
+		{"a field's type moved to other.proto", strings.Replace(main, "dep.D d = 1", "other.O d = 1", 1), ""},
+		{"an extension added", main + "extend M { optional string ext = 100; }\n", ""},
+		{"a second extension", main + "extend M { optional string ext = 100; optional int64 ext2 = 101; }\n", ""},
+		{"a service added", main + "service S { rpc Get(M) returns (M); }\n", ""},
+		{"the service printed (services=grpc): no note", main + "service S { rpc Get(M) returns (M); }\n", "services=grpc"},
+		{"a message removed: the resolver drops its case", strings.Replace(main, "  message N { optional int32 y = 1; }\n  map<string, N> byName = 3;\n", "", 1), ""},
+		{"back", main, ""},
+	}
+	for _, e := range edits {
+		if e.main == main && e.name != "back" {
+			t.Fatalf("%s: the edit did not apply", e.name)
+		}
+		step(e.name, Sources{"dep.proto": dep, "other.proto": other, "main.proto": e.main}, e.options)
 	}
 }
 

@@ -19,13 +19,14 @@ import (
 )
 
 // A Cache keeps the gofmt'd Go of each piece of generated code (a
-// top-level enum, or a message with its own enums; see renderFile) between
+// top-level enum, a message with its own enums, a file's resolver
+// function or its notes on extensions and services; see renderFile) between
 // calls of GenerateCached, so that an edit regenerates only the pieces
 // whose inputs changed: an editor session (compiler.Workspace) recompiles
 // the whole schema on every keystroke, and printing and gofmt'ing the
 // pieces is nearly all of the backend's time.
 //
-// A piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
+// A message or enum piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
 // (see pieceKey): the options, its file's Go package, import names and
 // file-level descriptor (syntax, edition, options), the descriptor of its
 // top-level message or enum (nested types included), the comments it
@@ -38,7 +39,9 @@ import (
 // import names the file had registered before the piece. A change to any
 // of them, in the file or in a file it imports, is another key, so a hit
 // gives the bytes a cold run prints (TestCacheMatchesCold checks it over
-// sequences of edits).
+// sequences of edits). A file's resolver and notes are keyed by the same
+// file names, options and imports and the text they are printed from
+// (textKey).
 //
 // The cache keeps pieces per option set (Options, whose value is part of
 // every key, so sets share no pieces): for each of the last
@@ -532,6 +535,19 @@ func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState st
 	t := topLevel(d)
 	b = append(b, k.own(d)...)
 	b = append(b, k.subtree(t)...)
+	k.buf = b
+	h := newDigest()
+	h.Write(b)
+	return h.sum()
+}
+
+// textKey is the key of a piece of f printed from text alone (with f's
+// names, the options and the imports its Go file registered so far):
+// the resolver, whose text is its resolverPlan's key, and the notes on
+// extensions and services, whose text is the notes.
+func (k *keyer) textKey(f *fileNames, text, importState string) pieceKey {
+	b := appendStrings(k.buf[:0], "protoplay gogen text piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
+		strconv.FormatBool(f.generate), importState, text)
 	k.buf = b
 	h := newDigest()
 	h.Write(b)

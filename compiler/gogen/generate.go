@@ -250,7 +250,7 @@ func (g *generator) enumType(ed protoreflect.EnumDescriptor) *jen.Statement {
 func (g *generator) renderFile(f *fileNames) (string, error) {
 	jf := g.newGoFile(f)
 	if renderWholeFile { // tests only: the reference the pieces must match
-		g.eachPiece(f, func(_ protoreflect.Descriptor, build func(*jen.File)) error { build(jf); return nil })
+		g.eachPiece(f, func(_ protoreflect.Descriptor, _ string, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
 		err := jf.Render(&buf)
 		return buf.String(), err
@@ -269,12 +269,16 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 		imps = fileImports(jf)
 		state = importState(imps)
 	}
-	err := g.eachPiece(f, func(d protoreflect.Descriptor, build func(*jen.File)) error {
+	err := g.eachPiece(f, func(d protoreflect.Descriptor, text string, build func(*jen.File)) error {
 		var key pieceKey
 		var p []byte
 		cached := false
-		if g.cache != nil && d != nil {
-			key = g.keys.pieceKey(f, d, state)
+		if g.cache != nil {
+			if d != nil {
+				key = g.keys.pieceKey(f, d, state)
+			} else {
+				key = g.keys.textKey(f, text, state)
+			}
 			if c := g.cache.get(key, g.cacheSet); c != nil {
 				if err := g.replayImports(f, jf, c.imports); err != nil {
 					return err
@@ -304,7 +308,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				sort.Slice(added, func(i, j int) bool { return added[i].path < added[j].path })
 				imps, state = now, importState(now)
 			}
-			if !cached && d != nil {
+			if !cached {
 				g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
 			}
 		}
@@ -383,18 +387,20 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 // in order: every top-level enum, every message in declaration order
 // (depth first, a message before its nested ones), then the notes on
 // extensions and services. d is the enum or message a piece prints (nil
-// for the file's resolver and notes, which are never cached). It stops at
-// the first error piece returns.
-func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor, build func(*jen.File)) error) error {
+// for the file's resolver and notes); for those, key is the text they are
+// printed from (besides f's names, the options and the file's imports),
+// which their cache key digests. It stops at the first error piece
+// returns.
+func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor, key string, build func(*jen.File)) error) error {
 	for i := 0; i < f.desc.Enums().Len(); i++ {
 		ed := f.desc.Enums().Get(i)
-		if err := piece(ed, func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
+		if err := piece(ed, "", func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
 			return err
 		}
 	}
 	var msg func(md protoreflect.MessageDescriptor) error
 	msg = func(md protoreflect.MessageDescriptor) error {
-		if err := piece(md, func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
+		if err := piece(md, "", func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
 			return err
 		}
 		for i := 0; i < md.Messages().Len(); i++ {
@@ -409,24 +415,29 @@ func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor
 			return err
 		}
 	}
-	if err := piece(nil, func(jf *jen.File) { g.genResolver(jf, f) }); err != nil {
+	rp := g.resolverPlan(f)
+	if err := piece(nil, rp.key(), func(jf *jen.File) { rp.gen(jf, f) }); err != nil {
 		return err
 	}
-	return piece(nil, func(jf *jen.File) {
-		if n := f.desc.Extensions().Len(); n > 0 {
-			var names []string
-			for i := 0; i < n; i++ {
-				names = append(names, string(f.desc.Extensions().Get(i).FullName()))
-			}
-			jf.Comment("// Extensions declared in this file (" + strings.Join(names, ", ") + ") have no typed accessors yet;")
-			jf.Comment("// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
+	var notes []string
+	if n := f.desc.Extensions().Len(); n > 0 {
+		var names []string
+		for i := 0; i < n; i++ {
+			names = append(names, string(f.desc.Extensions().Get(i).FullName()))
 		}
-		if svcs := f.desc.Services(); svcs.Len() > 0 && !g.servicesOn() {
-			var names []string
-			for i := 0; i < svcs.Len(); i++ {
-				names = append(names, string(svcs.Get(i).Name()))
-			}
-			jf.Comment("// Services (" + strings.Join(names, ", ") + ") produce code with the option services=grpc, services=connect or services=grpc+connect.")
+		notes = append(notes, "// Extensions declared in this file ("+strings.Join(names, ", ")+") have no typed accessors yet;",
+			"// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
+	}
+	if svcs := f.desc.Services(); svcs.Len() > 0 && !g.servicesOn() {
+		var names []string
+		for i := 0; i < svcs.Len(); i++ {
+			names = append(names, string(svcs.Get(i).Name()))
+		}
+		notes = append(notes, "// Services ("+strings.Join(names, ", ")+") produce code with the option services=grpc, services=connect or services=grpc+connect.")
+	}
+	return piece(nil, "notes\x00"+strings.Join(notes, "\x00"), func(jf *jen.File) {
+		for _, n := range notes {
+			jf.Comment(n)
 		}
 	})
 }
