@@ -444,6 +444,60 @@ message M {
 	}
 }
 
+// TestCacheImportReplay edits, one at a time, the comments of messages
+// whose fields use types of two Go packages with the same name (so the
+// second import gets another name, in the order the pieces register
+// them) and of the well-known types: the imports of the pieces reused
+// before and after the reprinted one are registered as printing them did,
+// and every file is a cold compile's, byte for byte.
+func TestCacheImportReplay(t *testing.T) {
+	files := Sources{
+		"a/dep.proto": "syntax = \"proto3\";\npackage a.dep;\noption go_package = \"example.com/a/dep\";\nmessage X { int32 x = 1; }\n",
+		"b/dep.proto": "syntax = \"proto3\";\npackage b.dep;\noption go_package = \"example.com/b/dep\";\nmessage Y { int32 y = 1; }\n",
+	}
+	main := `syntax = "proto3";
+package app;
+option go_package = "example.com/app";
+import "a/dep.proto";
+import "b/dep.proto";
+import "google/protobuf/timestamp.proto";
+// A uses a/dep.
+message A { a.dep.X x = 1; }
+// B uses b/dep.
+message B { b.dep.Y y = 1; }
+// C uses both and a well-known type.
+message C { b.dep.Y y = 1; a.dep.X x = 2; google.protobuf.Timestamp at = 3; }
+// D uses none.
+message D { int32 d = 1; }
+`
+	w := &Workspace{}
+	gen := func(name, text string) {
+		t.Helper()
+		src := Sources{"main.proto": text}
+		for k, v := range files {
+			src[k] = v
+		}
+		warm, err := w.Generate(context.Background(), CompileRequest{Files: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warm.Generated) == 0 {
+			t.Fatalf("%s: no output: %v", name, warm.Diagnostics)
+		}
+		sameOutput(t, name, warm, coldGenerate(t, src, ""))
+	}
+	gen("start", main)
+	hits := w.gen.Hits
+	for _, m := range []string{"A", "B", "C", "D"} {
+		edited := strings.Replace(main, "// "+m+" uses", "// "+m+", edited, uses", 1)
+		gen(m+" edited", edited)
+		gen("back from "+m, main)
+	}
+	if w.gen.Hits == hits {
+		t.Error("no piece was reused")
+	}
+}
+
 // TestCacheKeepsStoppedWork checks that a generation stopped by a limit
 // (the page's time limit) keeps the pieces it printed, so that trying
 // again continues where it stopped and ends with a cold compile's bytes.

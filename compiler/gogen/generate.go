@@ -262,9 +262,21 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	size := 0
 	var buf bytes.Buffer
 	// With a cache: jf's registered imports and their text, the state a
-	// piece's key includes.
+	// piece's key includes. The imports of cached pieces are registered
+	// in jf (replayed) only when jf is next used, all in one render
+	// (replaying piece by piece ran go/format once per piece): imps and
+	// state already count them, pending holds them until then.
 	var imps map[string]string
 	var state string
+	var pending []importDef
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		err := g.replayImports(f, jf, pending)
+		pending = nil
+		return err
+	}
 	if g.cache != nil {
 		imps = fileImports(jf)
 		state = importState(imps)
@@ -280,13 +292,22 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				key = g.keys.textKey(f, text, state)
 			}
 			if c := g.cache.get(key, g.cacheSet); c != nil {
-				if err := g.replayImports(f, jf, c.imports); err != nil {
-					return err
-				}
 				p, cached = c.text, true
+				if len(c.imports) > 0 {
+					// The key held the import state, so these paths
+					// are new to jf, as when the piece was printed.
+					pending = append(pending, c.imports...)
+					for _, d := range c.imports {
+						imps[d.path] = d.name
+					}
+					state = importState(imps)
+				}
 			}
 		}
 		if !cached {
+			if err := flush(); err != nil {
+				return err
+			}
 			pf := jen.NewFilePathName(f.importPath, f.pkgName)
 			build(pf)
 			buf.Reset()
@@ -296,7 +317,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 			}
 			p = bytes.Clone(bytes.TrimSpace(buf.Bytes()))
 		}
-		if g.cache != nil {
+		if g.cache != nil && !cached {
 			var added []importDef
 			if importsValue(jf).Len() != len(imps) {
 				now := fileImports(jf)
@@ -308,9 +329,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				sort.Slice(added, func(i, j int) bool { return added[i].path < added[j].path })
 				imps, state = now, importState(now)
 			}
-			if !cached {
-				g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
-			}
+			g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
 		}
 		if len(p) > 0 {
 			pieces = append(pieces, p)
@@ -321,6 +340,9 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 		}
 		return nil
 	})
+	if err == nil {
+		err = flush()
+	}
 	if err != nil {
 		return "", err
 	}
