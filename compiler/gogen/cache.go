@@ -59,6 +59,60 @@ type Cache struct {
 	// Hits and Misses count the pieces reused and printed over the
 	// cache's life (for tests and measurements).
 	Hits, Misses int
+	// memo is the descMemo entries of the last call.
+	memo map[protoreflect.Descriptor]*memoEntry
+}
+
+// A descMemo keeps, by descriptor, the work of a call that is a function
+// of a linked descriptor alone, for the next call: a linked descriptor
+// is never changed, so the same one (the same pointer: a file the
+// compiler's link cache reused, or a standard file) has the same
+// content. It holds the Go names of messages and enums and the digests
+// of descriptors and files that piece keys are made of (shape, own,
+// head, protos); subtree, which reads the names of other types, is not
+// kept. Only the last call's entries are kept, each copied before a call
+// changes it, so that calls running at once never share a write.
+type descMemo struct {
+	prev, next map[protoreflect.Descriptor]*memoEntry
+}
+
+type memoEntry struct {
+	msg        *messageNames // file is the call's that named it
+	enum       *enumNames
+	shape, own []byte
+	protos     *fileProtos
+	head       []byte
+}
+
+// entry returns this call's entry for d, started from the last call's;
+// nil when m is nil (no cache).
+func (m *descMemo) entry(d protoreflect.Descriptor) *memoEntry {
+	if m == nil {
+		return nil
+	}
+	if e := m.next[d]; e != nil {
+		return e
+	}
+	e := &memoEntry{}
+	if p := m.prev[d]; p != nil {
+		*e = *p
+	}
+	m.next[d] = e
+	return e
+}
+
+// beginMemo starts a call's descMemo from the last call's entries;
+// endMemo keeps its entries for the next call.
+func (c *Cache) beginMemo() *descMemo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &descMemo{prev: c.memo, next: map[protoreflect.Descriptor]*memoEntry{}}
+}
+
+func (c *Cache) endMemo(m *descMemo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.memo = m.next
 }
 
 // pieceKey is a 128-bit digest: two maphash sums with independent random
@@ -265,6 +319,11 @@ func (k *keyer) protos(fd protoreflect.FileDescriptor) *fileProtos {
 	if p := k.fileProt[fd.Path()]; p != nil {
 		return p
 	}
+	e := k.g.memo.entry(fd)
+	if e != nil && e.protos != nil {
+		k.fileProt[fd.Path()] = e.protos
+		return e.protos
+	}
 	var fdp *descriptorpb.FileDescriptorProto
 	if r, ok := fd.(interface {
 		FileDescriptorProto() *descriptorpb.FileDescriptorProto
@@ -296,6 +355,9 @@ func (k *keyer) protos(fd protoreflect.FileDescriptor) *fileProtos {
 		p.comments[key] = b
 	}
 	k.fileProt[fd.Path()] = p
+	if e != nil {
+		e.protos = p
+	}
 	return p
 }
 
@@ -313,6 +375,11 @@ func (k *keyer) head(fd protoreflect.FileDescriptor) []byte {
 	if d := k.fileHead[fd.Path()]; d != nil {
 		return d
 	}
+	e := k.g.memo.entry(fd)
+	if e != nil && e.head != nil {
+		k.fileHead[fd.Path()] = e.head
+		return e.head
+	}
 	fdp := k.protos(fd).fdp
 	h := &descriptorpb.FileDescriptorProto{
 		Name: fdp.Name, Package: fdp.Package, Dependency: fdp.Dependency,
@@ -327,6 +394,9 @@ func (k *keyer) head(fd protoreflect.FileDescriptor) []byte {
 	d.Write(b)
 	s := d.bytes()
 	k.fileHead[fd.Path()] = s
+	if e != nil {
+		e.head = s
+	}
 	return s
 }
 
@@ -351,6 +421,11 @@ func (k *keyer) shape(d protoreflect.Descriptor) []byte {
 	if b := k.shapeKey[d.FullName()]; b != nil {
 		return b
 	}
+	e := k.g.memo.entry(d)
+	if e != nil && e.shape != nil {
+		k.shapeKey[d.FullName()] = e.shape
+		return e.shape
+	}
 	p := k.protos(d.ParentFile())
 	var m proto.Message
 	switch d := d.(type) {
@@ -367,6 +442,9 @@ func (k *keyer) shape(d protoreflect.Descriptor) []byte {
 	h.Write(b)
 	s := h.bytes()
 	k.shapeKey[d.FullName()] = s
+	if e != nil {
+		e.shape = s
+	}
 	return s
 }
 
@@ -380,12 +458,20 @@ func (k *keyer) own(d protoreflect.Descriptor) []byte {
 	if b := k.ownKey[d.FullName()]; b != nil {
 		return b
 	}
+	e := k.g.memo.entry(d)
+	if e != nil && e.own != nil {
+		k.ownKey[d.FullName()] = e.own
+		return e.own
+	}
 	p := k.protos(d.ParentFile())
 	h := newDigest()
 	h.Write(k.shape(topLevel(d)))
 	h.Write(p.comments[descriptorOwnerKey(d)])
 	s := h.bytes()
 	k.ownKey[d.FullName()] = s
+	if e != nil {
+		e.own = s
+	}
 	return s
 }
 

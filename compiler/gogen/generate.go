@@ -55,6 +55,9 @@ type generator struct {
 	cache    *Cache
 	cacheSet *optionSet // cache's set of these options
 	keys     *keyer
+	// memo, when set (with a cache), keeps per-descriptor work between
+	// calls (see descMemo).
+	memo *descMemo
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -87,7 +90,12 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 // of earlier calls whose inputs did not change (see Cache); the output is
 // byte for byte GenerateWith's. A nil cache is GenerateWith.
 func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error, cache *Cache) ([]File, []diag.Diagnostic) {
-	g, diags := newGenerator(files, opts)
+	var memo *descMemo
+	if cache != nil {
+		memo = cache.beginMemo()
+		defer cache.endMemo(memo)
+	}
+	g, diags := newGeneratorMemo(files, opts, memo)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -157,7 +165,14 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 // path, package name and output path of the files to generate, and reports
 // what cannot become Go that builds. No code is printed before it is done.
 func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator, []diag.Diagnostic) {
+	return newGeneratorMemo(files, opts, nil)
+}
+
+// newGeneratorMemo is newGenerator taking the Go names of descriptors
+// named by earlier calls from memo (nil: none).
+func newGeneratorMemo(files []protoreflect.FileDescriptor, opts Options, memo *descMemo) (*generator, []diag.Diagnostic) {
 	g := &generator{
+		memo:         memo,
 		opts:         opts,
 		byPath:       map[string]*fileNames{},
 		msgs:         map[protoreflect.FullName]*messageNames{},
@@ -204,11 +219,11 @@ func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator
 func (g *generator) nameFile(f *fileNames) {
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {
-		mn := newMessageNames(f, md)
+		mn := g.messageNames(f, md)
 		g.msgs[md.FullName()] = mn
 		for i := 0; i < md.Enums().Len(); i++ {
 			ed := md.Enums().Get(i)
-			g.enums[ed.FullName()] = newEnumNames(f, mn, ed)
+			g.enums[ed.FullName()] = g.enumNames(f, mn, ed)
 		}
 		for i := 0; i < md.Messages().Len(); i++ {
 			msg(md.Messages().Get(i))
@@ -216,11 +231,44 @@ func (g *generator) nameFile(f *fileNames) {
 	}
 	for i := 0; i < f.desc.Enums().Len(); i++ {
 		ed := f.desc.Enums().Get(i)
-		g.enums[ed.FullName()] = newEnumNames(f, nil, ed)
+		g.enums[ed.FullName()] = g.enumNames(f, nil, ed)
 	}
 	for i := 0; i < f.desc.Messages().Len(); i++ {
 		msg(f.desc.Messages().Get(i))
 	}
+}
+
+// messageNames is newMessageNames(f, md), from the memo when an earlier
+// call named md: the names are a function of md alone, the file is f.
+func (g *generator) messageNames(f *fileNames, md protoreflect.MessageDescriptor) *messageNames {
+	e := g.memo.entry(md)
+	if e != nil && e.msg != nil {
+		c := *e.msg
+		c.file = f
+		return &c
+	}
+	mn := newMessageNames(f, md)
+	if e != nil {
+		e.msg = mn
+	}
+	return mn
+}
+
+// enumNames is newEnumNames(f, parent, ed), from the memo when an
+// earlier call named ed: the names are a function of ed (and of its
+// parent message's, which are of that message alone), the file is f.
+func (g *generator) enumNames(f *fileNames, parent *messageNames, ed protoreflect.EnumDescriptor) *enumNames {
+	e := g.memo.entry(ed)
+	if e != nil && e.enum != nil {
+		c := *e.enum
+		c.file = f
+		return &c
+	}
+	en := newEnumNames(f, parent, ed)
+	if e != nil {
+		e.enum = en
+	}
+	return en
 }
 
 // msgType is the Go type of a message, qualified when it lives in another
