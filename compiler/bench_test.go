@@ -2,6 +2,7 @@ package compiler_test
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -56,7 +57,9 @@ func BenchmarkCompileLarge(b *testing.B) {
 // again). Sub-benchmarks: "go" is one edit -> new Go (Workspace.Generate,
 // the page's edit) with the workspace's caches warm; "check" is the same
 // edit -> diagnostics only (Workspace.Compile: parse and link, no Go), the
-// frontend's share. Each reports the mean (ns/op) and p50-ms and p95-ms
+// frontend's share; "call" is "go" as the page's Worker makes it, through
+// Workspace.CallFiles (JSON request and result, a time limit, the Go as
+// changes to the files held). Each reports the mean (ns/op) and p50-ms and p95-ms
 // over its edits, and cpu-p50-ms and cpu-p95-ms, the same of the
 // process's CPU time per edit (getrusage; in Node, process.cpuUsage),
 // which a loaded machine inflates less. Run with -benchtime 20x or more for stable percentiles;
@@ -110,13 +113,38 @@ func readCorpus(b *testing.B, names ...string) compiler.Sources {
 
 // benchEdits compiles files once in a Workspace (cold), then, per
 // iteration, with edit(i) (a file's name and new text) applied, in the
-// sub-benchmarks "go" (Workspace.Generate) and "check"
-// (Workspace.Compile), reporting p50-ms and p95-ms beside the mean.
+// sub-benchmarks "go" (Workspace.Generate), "check" (Workspace.Compile)
+// and "call" (generate through Workspace.CallFiles), reporting p50-ms and p95-ms beside the mean.
 func benchEdits(b *testing.B, files compiler.Sources, edit func(i int) (name, text string)) {
-	for _, mode := range []string{"go", "check"} {
+	for _, mode := range []string{"go", "check", "call"} {
 		b.Run(mode, func(b *testing.B) {
 			w := &compiler.Workspace{}
+			have := map[string]string{} // "call": the revs of the Go held
 			run := func(srcs compiler.Sources) {
+				if mode == "call" {
+					// The page's generate, as the wasm bridge makes it:
+					// JSON in and out, sources apart, a time limit, and
+					// the Go asked for as changes to the files held.
+					req, err := json.Marshal(map[string]any{"options": "", "limits": map[string]any{"timeoutMs": 10000}, "have": have})
+					if err != nil {
+						b.Fatal(err)
+					}
+					out, cerr := w.CallFiles(context.Background(), "generate", req, srcs)
+					if cerr != nil {
+						b.Fatal(cerr)
+					}
+					var res compiler.CompileResult
+					if err := json.Unmarshal(out, &res); err != nil {
+						b.Fatal(err)
+					}
+					if len(res.Messages) == 0 || len(res.Changes) == 0 {
+						b.Fatalf("no output: %v", res.Diagnostics)
+					}
+					for _, c := range res.Changes {
+						have[c.Name] = c.Rev
+					}
+					return
+				}
 				req := compiler.CompileRequest{Files: srcs}
 				var res *compiler.CompileResult
 				var err error
