@@ -280,6 +280,7 @@ func TestPackedWithoutLabel(t *testing.T) {
 		{"syntax = \"proto2\";\nmessage M {\n  oneof o { int32 a = 1 [packed = true]; }\n}\n", "3:26"},
 		{"syntax = \"proto3\";\nmessage M {\n  oneof o { int32 a = 1 [packed=true]; }\n}\n", "3:26"},
 		{"syntax = \"proto2\";\nmessage M {\n  oneof o { group G = 1 [packed = true] {} }\n}\n", "3:26"},
+		{"syntax = \"proto3\";\nmessage M {\n  int32 a = 1 [deprecated = true, packed = true];\n}\n", "3:35"},
 	} {
 		for _, req := range []compiler.Request{
 			{Sources: map[string]string{"a.proto": tc.src}, Files: []string{"a.proto"}},

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -367,9 +368,169 @@ func TestCacheBoundedAndKeyed(t *testing.T) {
 		src := Sources{"x.proto": "syntax = \"proto3\"; package p" + strconv.Itoa(i) + "; message A { int32 a = 1; } message B { string b = 1; } enum E { E_ZERO = 0; }"}
 		gen(src)
 	}
-	if n := w.gen.Len(); n > 6 {
-		t.Errorf("the cache holds %d pieces after compiles of 3 pieces each, want at most 6 (the last two compiles')", n)
+	if n := w.gen.Len(); n > 10 {
+		t.Errorf("the cache holds %d pieces after compiles of 5 pieces each (A, B, E, the resolver, the notes), want at most 10 (the last two compiles')", n)
 	}
+}
+
+// TestCacheResolverAndNotes edits what a file's resolver function and its
+// notes on extensions and services are printed from (the messages and
+// their Go names, the files its fields' types come from and their order,
+// the extensions, the services and the services= option), each step
+// compared with a cold compile, and checks that an edit changing none of
+// it (a comment at the end of a file, as the page's measurement types)
+// reprints no piece at all.
+func TestCacheResolverAndNotes(t *testing.T) {
+	dep := `syntax = "proto3";
+package dep;
+option go_package = "example.com/dep";
+message D { int32 x = 1; }
+`
+	other := `syntax = "proto3";
+package other;
+option go_package = "example.com/other";
+message O { string s = 1; }
+`
+	main := `syntax = "proto2";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+import "other.proto";
+message M {
+  optional dep.D d = 1;
+  optional other.O o = 2;
+  message N { optional int32 y = 1; }
+  map<string, N> byName = 3;
+  extensions 100 to 200;
+}
+`
+	w := &Workspace{}
+	step := func(name string, files Sources, options string) (hits, misses int) {
+		t.Helper()
+		h, m := w.gen.Hits, w.gen.Misses
+		warm, err := w.Generate(context.Background(), CompileRequest{Files: files, Options: options})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warm.Generated) == 0 {
+			t.Fatalf("%s: no output: %v", name, warm.Diagnostics)
+		}
+		sameOutput(t, name, warm, coldGenerate(t, files, options))
+		return w.gen.Hits - h, w.gen.Misses - m
+	}
+	files := Sources{"dep.proto": dep, "other.proto": other, "main.proto": main}
+	step("start", files, "")
+	// 11 pieces: dep.D, other.O, app.M, app.M.N, app.M.ByNameEntry and
+	// each file's resolver and notes.
+	if hits, misses := step("a comment appended to main.proto", Sources{"dep.proto": dep, "other.proto": other, "main.proto": main + "// edit\n"}, ""); hits != 11 || misses != 0 {
+		t.Errorf("a comment at the end of a file: %d pieces reused, %d printed again, want 11 (every one, the resolvers and notes too), 0", hits, misses)
+	}
+	edits := []struct{ name, main, options string }{
+		{"a message added", main + "message Added { optional int32 a = 1; }\n", ""},
+		{"a nested message renamed", strings.NewReplacer(" N {", " Renamed {", ", N>", ", Renamed>").Replace(main), ""},
+		{"fields reordered: the resolver asks other's resolver first", strings.Replace(strings.Replace(main, "dep.D d = 1", "other.O o = 1", 1), "other.O o = 2", "dep.D d = 2", 1), ""},
+		{"a field's type moved to other.proto", strings.Replace(main, "dep.D d = 1", "other.O d = 1", 1), ""},
+		{"an extension added", main + "extend M { optional string ext = 100; }\n", ""},
+		{"a second extension", main + "extend M { optional string ext = 100; optional int64 ext2 = 101; }\n", ""},
+		{"a service added", main + "service S { rpc Get(M) returns (M); }\n", ""},
+		{"the service printed (services=grpc): no note", main + "service S { rpc Get(M) returns (M); }\n", "services=grpc"},
+		{"a message removed: the resolver drops its case", strings.Replace(main, "  message N { optional int32 y = 1; }\n  map<string, N> byName = 3;\n", "", 1), ""},
+		{"back", main, ""},
+	}
+	for _, e := range edits {
+		if e.main == main && e.name != "back" {
+			t.Fatalf("%s: the edit did not apply", e.name)
+		}
+		step(e.name, Sources{"dep.proto": dep, "other.proto": other, "main.proto": e.main}, e.options)
+	}
+}
+
+// TestCacheImportReplay edits, one at a time, the comments of messages
+// whose fields use types of two Go packages with the same name (so the
+// second import gets another name, in the order the pieces register
+// them) and of the well-known types: the imports of the pieces reused
+// before and after the reprinted one are registered as printing them did,
+// and every file is a cold compile's, byte for byte.
+func TestCacheImportReplay(t *testing.T) {
+	files := Sources{
+		"a/dep.proto": "syntax = \"proto3\";\npackage a.dep;\noption go_package = \"example.com/a/dep\";\nmessage X { int32 x = 1; }\n",
+		"b/dep.proto": "syntax = \"proto3\";\npackage b.dep;\noption go_package = \"example.com/b/dep\";\nmessage Y { int32 y = 1; }\n",
+	}
+	main := `syntax = "proto3";
+package app;
+option go_package = "example.com/app";
+import "a/dep.proto";
+import "b/dep.proto";
+import "google/protobuf/timestamp.proto";
+// A uses a/dep.
+message A { a.dep.X x = 1; }
+// B uses b/dep.
+message B { b.dep.Y y = 1; }
+// C uses both and a well-known type.
+message C { b.dep.Y y = 1; a.dep.X x = 2; google.protobuf.Timestamp at = 3; }
+// D uses none.
+message D { int32 d = 1; }
+`
+	w := &Workspace{}
+	gen := func(name, text string) {
+		t.Helper()
+		src := Sources{"main.proto": text}
+		for k, v := range files {
+			src[k] = v
+		}
+		warm, err := w.Generate(context.Background(), CompileRequest{Files: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(warm.Generated) == 0 {
+			t.Fatalf("%s: no output: %v", name, warm.Diagnostics)
+		}
+		sameOutput(t, name, warm, coldGenerate(t, src, ""))
+	}
+	gen("start", main)
+	hits := w.gen.Hits
+	for _, m := range []string{"A", "B", "C", "D"} {
+		edited := strings.Replace(main, "// "+m+" uses", "// "+m+", edited, uses", 1)
+		gen(m+" edited", edited)
+		gen("back from "+m, main)
+	}
+	if w.gen.Hits == hits {
+		t.Error("no piece was reused")
+	}
+}
+
+// TestCacheConcurrentCalls runs edits from several goroutines on one
+// Workspace at once (its caches, and their memo of per-descriptor work,
+// shared), with two option sets, each result compared with a cold
+// compile; under -race it also checks that no call writes what another
+// reads.
+func TestCacheConcurrentCalls(t *testing.T) {
+	start := editSequence[0].files
+	w := &Workspace{}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			options := []string{"", "enum_maps=true"}[g%2]
+			for i := 0; i < 6; i++ {
+				src := Sources{"dep.proto": start["dep.proto"], "main.proto": start["main.proto"]}
+				if i%2 == 1 {
+					src["main.proto"] += "// edit " + strconv.Itoa(g) + "\n"
+				}
+				if i%3 == 2 {
+					src["dep.proto"] = strings.Replace(src["dep.proto"], "RED = 0", "RED"+strconv.Itoa(g)+" = 0", 1)
+				}
+				warm, err := w.Generate(context.Background(), CompileRequest{Files: src, Options: options})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				sameOutput(t, "goroutine "+strconv.Itoa(g)+", edit "+strconv.Itoa(i), warm, coldGenerate(t, src, options))
+			}
+		}(g)
+	}
+	wg.Wait()
 }
 
 // TestCacheKeepsStoppedWork checks that a generation stopped by a limit

@@ -593,7 +593,7 @@ var errPrecheck = errors.New("the file has errors")
 func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, error) {
 	file, err := parser.Parse(name, strings.NewReader(src), reporter.NewHandler(nil))
 	if r.noValidate {
-		if err != nil || len(precheck(file)) > 0 {
+		if err != nil || len(precheck(file, src)) > 0 {
 			return protocompile.SearchResult{}, &fileError{name, errPrecheck}
 		}
 		res, err := parser.ResultFromAST(file, false, reporter.NewHandler(nil))
@@ -605,7 +605,7 @@ func (r *sourceResolver) parsed(name, src string) (protocompile.SearchResult, er
 	if err != nil {
 		return protocompile.SearchResult{Source: strings.NewReader(src)}, nil
 	}
-	if errs := precheck(file); len(errs) > 0 {
+	if errs := precheck(file, src); len(errs) > 0 {
 		for _, e := range errs {
 			r.report(e)
 		}

@@ -19,13 +19,14 @@ import (
 )
 
 // A Cache keeps the gofmt'd Go of each piece of generated code (a
-// top-level enum, or a message with its own enums; see renderFile) between
+// top-level enum, a message with its own enums, a file's resolver
+// function or its notes on extensions and services; see renderFile) between
 // calls of GenerateCached, so that an edit regenerates only the pieces
 // whose inputs changed: an editor session (compiler.Workspace) recompiles
 // the whole schema on every keystroke, and printing and gofmt'ing the
 // pieces is nearly all of the backend's time.
 //
-// A piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
+// A message or enum piece is keyed by a 128-bit digest (pieceKey) of everything its code is printed from
 // (see pieceKey): the options, its file's Go package, import names and
 // file-level descriptor (syntax, edition, options), the descriptor of its
 // top-level message or enum (nested types included), the comments it
@@ -38,7 +39,9 @@ import (
 // import names the file had registered before the piece. A change to any
 // of them, in the file or in a file it imports, is another key, so a hit
 // gives the bytes a cold run prints (TestCacheMatchesCold checks it over
-// sequences of edits).
+// sequences of edits). A file's resolver and notes are keyed by the same
+// file names, options and imports and the text they are printed from
+// (textKey).
 //
 // The cache keeps pieces per option set (Options, whose value is part of
 // every key, so sets share no pieces): for each of the last
@@ -56,6 +59,60 @@ type Cache struct {
 	// Hits and Misses count the pieces reused and printed over the
 	// cache's life (for tests and measurements).
 	Hits, Misses int
+	// memo is the descMemo entries of the last call.
+	memo map[protoreflect.Descriptor]*memoEntry
+}
+
+// A descMemo keeps, by descriptor, the work of a call that is a function
+// of a linked descriptor alone, for the next call: a linked descriptor
+// is never changed, so the same one (the same pointer: a file the
+// compiler's link cache reused, or a standard file) has the same
+// content. It holds the Go names of messages and enums and the digests
+// of descriptors and files that piece keys are made of (shape, own,
+// head, protos); subtree, which reads the names of other types, is not
+// kept. Only the last call's entries are kept, each copied before a call
+// changes it, so that calls running at once never share a write.
+type descMemo struct {
+	prev, next map[protoreflect.Descriptor]*memoEntry
+}
+
+type memoEntry struct {
+	msg        *messageNames // file is the call's that named it
+	enum       *enumNames
+	shape, own []byte
+	protos     *fileProtos
+	head       []byte
+}
+
+// entry returns this call's entry for d, started from the last call's;
+// nil when m is nil (no cache).
+func (m *descMemo) entry(d protoreflect.Descriptor) *memoEntry {
+	if m == nil {
+		return nil
+	}
+	if e := m.next[d]; e != nil {
+		return e
+	}
+	e := &memoEntry{}
+	if p := m.prev[d]; p != nil {
+		*e = *p
+	}
+	m.next[d] = e
+	return e
+}
+
+// beginMemo starts a call's descMemo from the last call's entries;
+// endMemo keeps its entries for the next call.
+func (c *Cache) beginMemo() *descMemo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return &descMemo{prev: c.memo, next: map[protoreflect.Descriptor]*memoEntry{}}
+}
+
+func (c *Cache) endMemo(m *descMemo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.memo = m.next
 }
 
 // pieceKey is a 128-bit digest: two maphash sums with independent random
@@ -262,6 +319,11 @@ func (k *keyer) protos(fd protoreflect.FileDescriptor) *fileProtos {
 	if p := k.fileProt[fd.Path()]; p != nil {
 		return p
 	}
+	e := k.g.memo.entry(fd)
+	if e != nil && e.protos != nil {
+		k.fileProt[fd.Path()] = e.protos
+		return e.protos
+	}
 	var fdp *descriptorpb.FileDescriptorProto
 	if r, ok := fd.(interface {
 		FileDescriptorProto() *descriptorpb.FileDescriptorProto
@@ -293,6 +355,9 @@ func (k *keyer) protos(fd protoreflect.FileDescriptor) *fileProtos {
 		p.comments[key] = b
 	}
 	k.fileProt[fd.Path()] = p
+	if e != nil {
+		e.protos = p
+	}
 	return p
 }
 
@@ -310,6 +375,11 @@ func (k *keyer) head(fd protoreflect.FileDescriptor) []byte {
 	if d := k.fileHead[fd.Path()]; d != nil {
 		return d
 	}
+	e := k.g.memo.entry(fd)
+	if e != nil && e.head != nil {
+		k.fileHead[fd.Path()] = e.head
+		return e.head
+	}
 	fdp := k.protos(fd).fdp
 	h := &descriptorpb.FileDescriptorProto{
 		Name: fdp.Name, Package: fdp.Package, Dependency: fdp.Dependency,
@@ -324,6 +394,9 @@ func (k *keyer) head(fd protoreflect.FileDescriptor) []byte {
 	d.Write(b)
 	s := d.bytes()
 	k.fileHead[fd.Path()] = s
+	if e != nil {
+		e.head = s
+	}
 	return s
 }
 
@@ -348,6 +421,11 @@ func (k *keyer) shape(d protoreflect.Descriptor) []byte {
 	if b := k.shapeKey[d.FullName()]; b != nil {
 		return b
 	}
+	e := k.g.memo.entry(d)
+	if e != nil && e.shape != nil {
+		k.shapeKey[d.FullName()] = e.shape
+		return e.shape
+	}
 	p := k.protos(d.ParentFile())
 	var m proto.Message
 	switch d := d.(type) {
@@ -364,6 +442,9 @@ func (k *keyer) shape(d protoreflect.Descriptor) []byte {
 	h.Write(b)
 	s := h.bytes()
 	k.shapeKey[d.FullName()] = s
+	if e != nil {
+		e.shape = s
+	}
 	return s
 }
 
@@ -377,12 +458,20 @@ func (k *keyer) own(d protoreflect.Descriptor) []byte {
 	if b := k.ownKey[d.FullName()]; b != nil {
 		return b
 	}
+	e := k.g.memo.entry(d)
+	if e != nil && e.own != nil {
+		k.ownKey[d.FullName()] = e.own
+		return e.own
+	}
 	p := k.protos(d.ParentFile())
 	h := newDigest()
 	h.Write(k.shape(topLevel(d)))
 	h.Write(p.comments[descriptorOwnerKey(d)])
 	s := h.bytes()
 	k.ownKey[d.FullName()] = s
+	if e != nil {
+		e.own = s
+	}
 	return s
 }
 
@@ -532,6 +621,19 @@ func (k *keyer) pieceKey(f *fileNames, d protoreflect.Descriptor, importState st
 	t := topLevel(d)
 	b = append(b, k.own(d)...)
 	b = append(b, k.subtree(t)...)
+	k.buf = b
+	h := newDigest()
+	h.Write(b)
+	return h.sum()
+}
+
+// textKey is the key of a piece of f printed from text alone (with f's
+// names, the options and the imports its Go file registered so far):
+// the resolver, whose text is its resolverPlan's key, and the notes on
+// extensions and services, whose text is the notes.
+func (k *keyer) textKey(f *fileNames, text, importState string) pieceKey {
+	b := appendStrings(k.buf[:0], "protoplay gogen text piece v1", k.optsKey, f.desc.Path(), f.importPath, f.pkgName, f.resolverName,
+		strconv.FormatBool(f.generate), importState, text)
 	k.buf = b
 	h := newDigest()
 	h.Write(b)

@@ -55,6 +55,9 @@ type generator struct {
 	cache    *Cache
 	cacheSet *optionSet // cache's set of these options
 	keys     *keyer
+	// memo, when set (with a cache), keeps per-descriptor work between
+	// calls (see descMemo).
+	memo *descMemo
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -87,7 +90,12 @@ func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(
 // of earlier calls whose inputs did not change (see Cache); the output is
 // byte for byte GenerateWith's. A nil cache is GenerateWith.
 func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error, cache *Cache) ([]File, []diag.Diagnostic) {
-	g, diags := newGenerator(files, opts)
+	var memo *descMemo
+	if cache != nil {
+		memo = cache.beginMemo()
+		defer cache.endMemo(memo)
+	}
+	g, diags := newGeneratorMemo(files, opts, memo)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -157,7 +165,14 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 // path, package name and output path of the files to generate, and reports
 // what cannot become Go that builds. No code is printed before it is done.
 func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator, []diag.Diagnostic) {
+	return newGeneratorMemo(files, opts, nil)
+}
+
+// newGeneratorMemo is newGenerator taking the Go names of descriptors
+// named by earlier calls from memo (nil: none).
+func newGeneratorMemo(files []protoreflect.FileDescriptor, opts Options, memo *descMemo) (*generator, []diag.Diagnostic) {
 	g := &generator{
+		memo:         memo,
 		opts:         opts,
 		byPath:       map[string]*fileNames{},
 		msgs:         map[protoreflect.FullName]*messageNames{},
@@ -204,11 +219,11 @@ func newGenerator(files []protoreflect.FileDescriptor, opts Options) (*generator
 func (g *generator) nameFile(f *fileNames) {
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {
-		mn := newMessageNames(f, md)
+		mn := g.messageNames(f, md)
 		g.msgs[md.FullName()] = mn
 		for i := 0; i < md.Enums().Len(); i++ {
 			ed := md.Enums().Get(i)
-			g.enums[ed.FullName()] = newEnumNames(f, mn, ed)
+			g.enums[ed.FullName()] = g.enumNames(f, mn, ed)
 		}
 		for i := 0; i < md.Messages().Len(); i++ {
 			msg(md.Messages().Get(i))
@@ -216,11 +231,44 @@ func (g *generator) nameFile(f *fileNames) {
 	}
 	for i := 0; i < f.desc.Enums().Len(); i++ {
 		ed := f.desc.Enums().Get(i)
-		g.enums[ed.FullName()] = newEnumNames(f, nil, ed)
+		g.enums[ed.FullName()] = g.enumNames(f, nil, ed)
 	}
 	for i := 0; i < f.desc.Messages().Len(); i++ {
 		msg(f.desc.Messages().Get(i))
 	}
+}
+
+// messageNames is newMessageNames(f, md), from the memo when an earlier
+// call named md: the names are a function of md alone, the file is f.
+func (g *generator) messageNames(f *fileNames, md protoreflect.MessageDescriptor) *messageNames {
+	e := g.memo.entry(md)
+	if e != nil && e.msg != nil {
+		c := *e.msg
+		c.file = f
+		return &c
+	}
+	mn := newMessageNames(f, md)
+	if e != nil {
+		e.msg = mn
+	}
+	return mn
+}
+
+// enumNames is newEnumNames(f, parent, ed), from the memo when an
+// earlier call named ed: the names are a function of ed (and of its
+// parent message's, which are of that message alone), the file is f.
+func (g *generator) enumNames(f *fileNames, parent *messageNames, ed protoreflect.EnumDescriptor) *enumNames {
+	e := g.memo.entry(ed)
+	if e != nil && e.enum != nil {
+		c := *e.enum
+		c.file = f
+		return &c
+	}
+	en := newEnumNames(f, parent, ed)
+	if e != nil {
+		e.enum = en
+	}
+	return en
 }
 
 // msgType is the Go type of a message, qualified when it lives in another
@@ -250,7 +298,7 @@ func (g *generator) enumType(ed protoreflect.EnumDescriptor) *jen.Statement {
 func (g *generator) renderFile(f *fileNames) (string, error) {
 	jf := g.newGoFile(f)
 	if renderWholeFile { // tests only: the reference the pieces must match
-		g.eachPiece(f, func(_ protoreflect.Descriptor, build func(*jen.File)) error { build(jf); return nil })
+		g.eachPiece(f, func(_ protoreflect.Descriptor, _ string, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
 		err := jf.Render(&buf)
 		return buf.String(), err
@@ -262,27 +310,52 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	size := 0
 	var buf bytes.Buffer
 	// With a cache: jf's registered imports and their text, the state a
-	// piece's key includes.
+	// piece's key includes. The imports of cached pieces are registered
+	// in jf (replayed) only when jf is next used, all in one render
+	// (replaying piece by piece ran go/format once per piece): imps and
+	// state already count them, pending holds them until then.
 	var imps map[string]string
 	var state string
+	var pending []importDef
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		err := g.replayImports(f, jf, pending)
+		pending = nil
+		return err
+	}
 	if g.cache != nil {
 		imps = fileImports(jf)
 		state = importState(imps)
 	}
-	err := g.eachPiece(f, func(d protoreflect.Descriptor, build func(*jen.File)) error {
+	err := g.eachPiece(f, func(d protoreflect.Descriptor, text string, build func(*jen.File)) error {
 		var key pieceKey
 		var p []byte
 		cached := false
-		if g.cache != nil && d != nil {
-			key = g.keys.pieceKey(f, d, state)
+		if g.cache != nil {
+			if d != nil {
+				key = g.keys.pieceKey(f, d, state)
+			} else {
+				key = g.keys.textKey(f, text, state)
+			}
 			if c := g.cache.get(key, g.cacheSet); c != nil {
-				if err := g.replayImports(f, jf, c.imports); err != nil {
-					return err
-				}
 				p, cached = c.text, true
+				if len(c.imports) > 0 {
+					// The key held the import state, so these paths
+					// are new to jf, as when the piece was printed.
+					pending = append(pending, c.imports...)
+					for _, d := range c.imports {
+						imps[d.path] = d.name
+					}
+					state = importState(imps)
+				}
 			}
 		}
 		if !cached {
+			if err := flush(); err != nil {
+				return err
+			}
 			pf := jen.NewFilePathName(f.importPath, f.pkgName)
 			build(pf)
 			buf.Reset()
@@ -292,7 +365,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 			}
 			p = bytes.Clone(bytes.TrimSpace(buf.Bytes()))
 		}
-		if g.cache != nil {
+		if g.cache != nil && !cached {
 			var added []importDef
 			if importsValue(jf).Len() != len(imps) {
 				now := fileImports(jf)
@@ -304,9 +377,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				sort.Slice(added, func(i, j int) bool { return added[i].path < added[j].path })
 				imps, state = now, importState(now)
 			}
-			if !cached && d != nil {
-				g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
-			}
+			g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
 		}
 		if len(p) > 0 {
 			pieces = append(pieces, p)
@@ -317,6 +388,9 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 		}
 		return nil
 	})
+	if err == nil {
+		err = flush()
+	}
 	if err != nil {
 		return "", err
 	}
@@ -383,18 +457,20 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 // in order: every top-level enum, every message in declaration order
 // (depth first, a message before its nested ones), then the notes on
 // extensions and services. d is the enum or message a piece prints (nil
-// for the file's resolver and notes, which are never cached). It stops at
-// the first error piece returns.
-func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor, build func(*jen.File)) error) error {
+// for the file's resolver and notes); for those, key is the text they are
+// printed from (besides f's names, the options and the file's imports),
+// which their cache key digests. It stops at the first error piece
+// returns.
+func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor, key string, build func(*jen.File)) error) error {
 	for i := 0; i < f.desc.Enums().Len(); i++ {
 		ed := f.desc.Enums().Get(i)
-		if err := piece(ed, func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
+		if err := piece(ed, "", func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {
 			return err
 		}
 	}
 	var msg func(md protoreflect.MessageDescriptor) error
 	msg = func(md protoreflect.MessageDescriptor) error {
-		if err := piece(md, func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
+		if err := piece(md, "", func(jf *jen.File) { g.genMessage(jf, md) }); err != nil {
 			return err
 		}
 		for i := 0; i < md.Messages().Len(); i++ {
@@ -409,24 +485,29 @@ func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor
 			return err
 		}
 	}
-	if err := piece(nil, func(jf *jen.File) { g.genResolver(jf, f) }); err != nil {
+	rp := g.resolverPlan(f)
+	if err := piece(nil, rp.key(), func(jf *jen.File) { rp.gen(jf, f) }); err != nil {
 		return err
 	}
-	return piece(nil, func(jf *jen.File) {
-		if n := f.desc.Extensions().Len(); n > 0 {
-			var names []string
-			for i := 0; i < n; i++ {
-				names = append(names, string(f.desc.Extensions().Get(i).FullName()))
-			}
-			jf.Comment("// Extensions declared in this file (" + strings.Join(names, ", ") + ") have no typed accessors yet;")
-			jf.Comment("// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
+	var notes []string
+	if n := f.desc.Extensions().Len(); n > 0 {
+		var names []string
+		for i := 0; i < n; i++ {
+			names = append(names, string(f.desc.Extensions().Get(i).FullName()))
 		}
-		if svcs := f.desc.Services(); svcs.Len() > 0 && !g.servicesOn() {
-			var names []string
-			for i := 0; i < svcs.Len(); i++ {
-				names = append(names, string(svcs.Get(i).Name()))
-			}
-			jf.Comment("// Services (" + strings.Join(names, ", ") + ") produce code with the option services=grpc, services=connect or services=grpc+connect.")
+		notes = append(notes, "// Extensions declared in this file ("+strings.Join(names, ", ")+") have no typed accessors yet;",
+			"// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
+	}
+	if svcs := f.desc.Services(); svcs.Len() > 0 && !g.servicesOn() {
+		var names []string
+		for i := 0; i < svcs.Len(); i++ {
+			names = append(names, string(svcs.Get(i).Name()))
+		}
+		notes = append(notes, "// Services ("+strings.Join(names, ", ")+") produce code with the option services=grpc, services=connect or services=grpc+connect.")
+	}
+	return piece(nil, "notes\x00"+strings.Join(notes, "\x00"), func(jf *jen.File) {
+		for _, n := range notes {
+			jf.Comment(n)
 		}
 	})
 }

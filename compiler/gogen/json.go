@@ -528,18 +528,32 @@ func ProtoJSONResolverName(path string) string {
 	return "NewMessage_" + string(b)
 }
 
-// genResolver prints the file's resolver function: a new message for each
-// message type the file declares (nested ones included), else the answer
-// of the resolver functions of the files whose types the file's fields
-// use (so an Any in a program resolves every type reachable that way).
-func (g *generator) genResolver(jf *jen.File, f *fileNames) {
-	var cases []jen.Code
+// A resolverPlan is everything a file's resolver function is printed from
+// besides the file's names (path, Go package, resolver name) and the
+// options: the messages it answers for, with their Go names, and the
+// files whose resolvers it asks next. Its key text (key) is therefore
+// what the resolver piece's cache key digests.
+type resolverPlan struct {
+	cases []resolverCase
+	deps  []*fileNames
+}
+
+type resolverCase struct {
+	fullName protoreflect.FullName
+	goName   string
+}
+
+// resolverPlan gathers what f's resolver prints: every message of f but
+// map entries, depth first, and the files of the types f's fields use,
+// in the order they are first met.
+func (g *generator) resolverPlan(f *fileNames) *resolverPlan {
+	p := &resolverPlan{}
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {
 		if md.IsMapEntry() {
 			return
 		}
-		cases = append(cases, jen.Case(jen.Lit(string(md.FullName()))).Block(jen.Return(jen.New(jen.Id(g.msgs[md.FullName()].goName)))))
+		p.cases = append(p.cases, resolverCase{md.FullName(), g.msgs[md.FullName()].goName})
 		for i := 0; i < md.Messages().Len(); i++ {
 			msg(md.Messages().Get(i))
 		}
@@ -547,20 +561,44 @@ func (g *generator) genResolver(jf *jen.File, f *fileNames) {
 	for i := 0; i < f.desc.Messages().Len(); i++ {
 		msg(f.desc.Messages().Get(i))
 	}
-	var deps []*fileNames
 	seen := map[string]bool{f.desc.Path(): true}
 	forEachFieldType(f.desc, func(_ protoreflect.FieldDescriptor, d protoreflect.Descriptor) {
-		p := d.ParentFile().Path()
-		if !seen[p] {
-			seen[p] = true
-			deps = append(deps, g.byPath[p])
+		path := d.ParentFile().Path()
+		if !seen[path] {
+			seen[path] = true
+			p.deps = append(p.deps, g.byPath[path])
 		}
 	})
+	return p
+}
+
+// key is the text of everything in p, for the piece's cache key.
+func (p *resolverPlan) key() string {
+	b := []byte("resolver")
+	for _, c := range p.cases {
+		b = appendStrings(b, string(c.fullName), c.goName)
+	}
+	b = append(b, 0xff)
+	for _, d := range p.deps {
+		b = appendStrings(b, d.importPath, d.resolverName)
+	}
+	return string(b)
+}
+
+// gen prints f's resolver function from p: a new message for each
+// message type the file declares (nested ones included), else the answer
+// of the resolver functions of the files whose types the file's fields
+// use (so an Any in a program resolves every type reachable that way).
+func (p *resolverPlan) gen(jf *jen.File, f *fileNames) {
+	var cases []jen.Code
+	for _, c := range p.cases {
+		cases = append(cases, jen.Case(jen.Lit(string(c.fullName))).Block(jen.Return(jen.New(jen.Id(c.goName)))))
+	}
 	var body []jen.Code
 	if len(cases) > 0 {
 		body = append(body, jen.Switch(jen.Id("name")).Block(cases...))
 	}
-	for _, dep := range deps {
+	for _, dep := range p.deps {
 		body = append(body, jen.If(jen.Id("m").Op(":=").Qual(dep.importPath, dep.resolverName).Call(jen.Id("name")), jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m"))))
 	}
 	body = append(body, jen.Return(jen.Nil()))
