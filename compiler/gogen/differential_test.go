@@ -64,6 +64,63 @@ var diffSchemas = []diffSchema{
 		"datasets/google_message1/proto3/benchmark_message1_proto3.proto", "datasets/google_message2/benchmark_message2.proto"}},
 }
 
+// googleapisDiffSchemas are real-world schemas from corpus/googleapis
+// (import roots googleapis and protobuf), compared by TestDifferential,
+// TestJSONDifferential and TestTextDifferential: the well-known types in
+// fields, maps, repeated fields and oneofs (Timestamp, Duration, Any,
+// Struct, Value, ListValue, FieldMask, the wrappers, Empty), maps of
+// messages and enums, oneofs of messages, an enum with allow_alias
+// (storage), fields with json_name (container), and deep nesting.
+var googleapisDiffSchemas = []diffSchema{
+	{"googleapis", []string{"google/rpc/error_details.proto", "google/rpc/status.proto", "google/rpc/context/attribute_context.proto"}},
+	{"googleapis", []string{"google/type/datetime.proto", "google/type/money.proto", "google/type/interval.proto", "google/type/expr.proto", "google/type/latlng.proto", "google/type/postal_address.proto"}},
+	{"googleapis", []string{"google/api/distribution.proto", "google/api/metric.proto", "google/api/http.proto", "google/api/httpbody.proto"}},
+	{"googleapis", []string{"google/firestore/v1/document.proto", "google/firestore/v1/write.proto", "google/firestore/v1/query.proto"}},
+	{"googleapis", []string{"google/logging/v2/log_entry.proto"}},
+	{"googleapis", []string{"google/datastore/v1/entity.proto", "google/datastore/v1/query.proto"}},
+	{"googleapis", []string{"google/spanner/v1/type.proto", "google/spanner/v1/result_set.proto"}},
+	{"googleapis", []string{"google/iam/v1/policy.proto", "google/longrunning/operations.proto"}},
+}
+
+// googleapisDiffSchemasHeavy are the large googleapis files (thousands of
+// lines each), compared only when PROTOPLAY_DIFF_HEAVY is set: they
+// multiply the generated module's build and run time.
+var googleapisDiffSchemasHeavy = []diffSchema{
+	{"googleapis", []string{"google/privacy/dlp/v2/dlp.proto"}},
+	{"googleapis", []string{"google/cloud/deploy/v1/cloud_deploy.proto"}},
+	{"googleapis", []string{"google/container/v1/cluster_service.proto"}},
+	{"googleapis", []string{"google/storage/v2/storage.proto"}},
+	{"googleapis", []string{"google/pubsub/v1/pubsub.proto"}},
+	{"googleapis", []string{"google/logging/v2/logging_config.proto"}},
+	{"googleapis", []string{"google/spanner/v1/spanner.proto"}},
+	{"googleapis", []string{"google/firestore/v1/firestore.proto"}},
+	{"googleapis", []string{"google/bigtable/v2/data.proto", "google/bigtable/v2/types.proto"}},
+}
+
+// withGoogleapis is schemas followed by googleapisDiffSchemas and, under
+// PROTOPLAY_DIFF_HEAVY, googleapisDiffSchemasHeavy.
+func withGoogleapis(schemas []diffSchema) []diffSchema {
+	out := append(append([]diffSchema(nil), schemas...), googleapisDiffSchemas...)
+	if os.Getenv("PROTOPLAY_DIFF_HEAVY") != "" {
+		out = append(out, googleapisDiffSchemasHeavy...)
+	}
+	return out
+}
+
+// importRoots are the -I roots of the corpus folder root (see corpusRoots).
+func importRoots(root string) []string {
+	for _, r := range corpusRoots {
+		if r.name == root {
+			return r.roots
+		}
+	}
+	return []string{root}
+}
+
+// diffPackageRoot is the folder of the generated module that holds the Go
+// packages of corpus folder root's files.
+var diffPackageRoot = map[string]string{"protobuf": "dp", "protobuf-3.21.12": "d3", "benchmarks": "db", "googleapis": "dg"}
+
 // The LITE_RUNTIME copies (unittest_lite.proto, map_lite_unittest.proto,
 // unittest_proto3_arena_lite.proto, ...) compile but are left out to bound
 // the build: protoplay ignores optimize_for, so their code is that of
@@ -152,8 +209,8 @@ func TestDifferential(t *testing.T) {
 	var entries []regEntry
 	schemaOf := map[int]int{}
 	imports := map[string]string{}
-	for si, s := range diffSchemas {
-		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{s.root}, Files: s.files, NoGenerate: true})
+	for si, s := range withGoogleapis(diffSchemas) {
+		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: importRoots(s.root), Files: s.files, NoGenerate: true})
 		if err := res.Err(); err != nil {
 			t.Fatalf("%s: %v", s.files[0], err)
 		}
@@ -177,7 +234,7 @@ func TestDifferential(t *testing.T) {
 			}
 			set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
 		}
-		pkgRoot := map[string]string{"protobuf": "dp", "protobuf-3.21.12": "d3", "benchmarks": "db"}[s.root]
+		pkgRoot := diffPackageRoot[s.root]
 		for _, fd := range res.Files {
 			var fdesc protoreflect.FileDescriptor = fd
 			addSet(fdesc)
