@@ -130,25 +130,12 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 		}
 	}
 	// The well-known types as top-level messages (runtime/wkt's code):
-	// one schema per file, each with every well-known file in its
-	// descriptor set and a resolver that knows them all, so that an Any
-	// at the top level can hold any of them.
-	var wktFiles []string
+	// one schema per file (descriptor.proto left out: it is large and has
+	// no special JSON form), with the file's generated resolver.
 	for _, name := range gogen.WellKnownFiles() {
-		if name != "google/protobuf/descriptor.proto" {
-			wktFiles = append(wktFiles, name)
+		if name == "google/protobuf/descriptor.proto" {
+			continue
 		}
-	}
-	var wktResolver strings.Builder
-	wktResolver.WriteString("func(name string) pjson.Message {\n")
-	for _, name := range wktFiles {
-		path, _ := gogen.WellKnownImportPath(name)
-		alias := "w" + strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], "pb")
-		imports[alias] = path
-		fmt.Fprintf(&wktResolver, "\t\tif m := %s.%s(name); m != nil {\n\t\t\treturn m\n\t\t}\n", alias, gogen.ProtoJSONResolverName(name))
-	}
-	wktResolver.WriteString("\t\treturn nil\n\t},\n")
-	for _, name := range wktFiles {
 		set := &descriptorpb.FileDescriptorSet{}
 		inSet := map[string]bool{}
 		var addSet func(f protoreflect.FileDescriptor)
@@ -162,16 +149,12 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 			}
 			set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
 		}
-		for _, other := range wktFiles {
-			if other != name {
-				addSet(standardFile(t, other))
-			}
-		}
 		fd := standardFile(t, name)
 		addSet(fd)
 		path, _ := gogen.WellKnownImportPath(name)
 		alias := "w" + strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], "pb")
-		resolvers.WriteString("\t" + wktResolver.String())
+		imports[alias] = path
+		fmt.Fprintf(&resolvers, "\t%s.%s,\n", alias, gogen.ProtoJSONResolverName(name))
 		gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 			fmt.Fprintf(&reg, "\t{schema: %d, name: %q, new: func() message { return new(%s.%s) }},\n", si, md.FullName(), alias, gogen.GoName(md))
 		})
