@@ -28,7 +28,8 @@ type diffSchema struct {
 
 // diffSchemas are the corpus schemas of TestDifferential: the conformance
 // test messages (proto2, proto3 and their editions forms), the unittest
-// schemas that protoplay compiles, and the benchmark messages.
+// schemas that protoplay compiles, and the benchmark messages (followed by
+// googleapisDiffSchemas, see withGoogleapis).
 var diffSchemas = []diffSchema{
 	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
 	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
@@ -171,7 +172,9 @@ func standardFile(t *testing.T, name string) protoreflect.FileDescriptor {
 // (with difftest_check.go.txt and difftest_mutate.go.txt) against them in a
 // temporary module: every message type is compared with
 // google.golang.org/protobuf on random values and on mutated encodings
-// (accept/reject and re-encoding), the recorded benchmark payloads must
+// (accept/reject and re-encoding; and the generated Clone of each accepted
+// value must encode alike, be Equal, and share no memory with the
+// original), the recorded benchmark payloads must
 // re-encode to the reference's bytes, and FuzzDifferential runs its seeds
 // (testdata/fuzz/FuzzDifferential and one random value of every type).
 //
@@ -287,7 +290,7 @@ func TestDifferential(t *testing.T) {
 			key += "@" + schemaFiles[schemaOf[i]]
 		}
 		typ := e.alias + "." + e.goName
-		fmt.Fprintf(&reg, "\t{key: %q, schema: %d, name: %q, new: func() message { return new(%s) },\n\t\tequal: func(a, b message) bool { return a.(*%s).Equal(b.(*%s)) }},\n", key, schemaOf[i], e.name, typ, typ, typ)
+		fmt.Fprintf(&reg, "\t{key: %q, schema: %d, name: %q, new: func() message { return new(%s) },\n\t\tequal: func(a, b message) bool { return a.(*%s).Equal(b.(*%s)) },\n\t\tclone: func(m message) message { return m.(*%s).Clone() }},\n", key, schemaOf[i], e.name, typ, typ, typ, typ)
 	}
 	reg.WriteString("}\n")
 
