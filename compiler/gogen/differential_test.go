@@ -28,7 +28,8 @@ type diffSchema struct {
 
 // diffSchemas are the corpus schemas of TestDifferential: the conformance
 // test messages (proto2, proto3 and their editions forms), the unittest
-// schemas that protoplay compiles, and the benchmark messages.
+// schemas that protoplay compiles, and the benchmark messages (followed by
+// googleapisDiffSchemas, see withGoogleapis).
 var diffSchemas = []diffSchema{
 	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
 	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
@@ -63,6 +64,67 @@ var diffSchemas = []diffSchema{
 	{"benchmarks", []string{"benchmarks.proto", "datasets/google_message1/proto2/benchmark_message1_proto2.proto",
 		"datasets/google_message1/proto3/benchmark_message1_proto3.proto", "datasets/google_message2/benchmark_message2.proto"}},
 }
+
+// googleapisDiffSchemas are real-world schemas from corpus/googleapis
+// (import roots googleapis and protobuf), compared by TestDifferential,
+// TestJSONDifferential and TestTextDifferential: the well-known types in
+// fields, maps, repeated fields and oneofs (Timestamp, Duration, Any,
+// Struct, Value, ListValue, FieldMask, the wrappers, Empty), maps of
+// messages and enums, oneofs of messages, an enum with allow_alias
+// (storage), fields with json_name (container), and deep nesting.
+var googleapisDiffSchemas = []diffSchema{
+	{"googleapis", []string{"google/rpc/error_details.proto", "google/rpc/status.proto", "google/rpc/context/attribute_context.proto"}},
+	{"googleapis", []string{"google/type/datetime.proto", "google/type/money.proto", "google/type/interval.proto", "google/type/expr.proto", "google/type/latlng.proto", "google/type/postal_address.proto"}},
+	{"googleapis", []string{"google/api/distribution.proto", "google/api/metric.proto", "google/api/http.proto", "google/api/httpbody.proto"}},
+	{"googleapis", []string{"google/firestore/v1/document.proto", "google/firestore/v1/write.proto", "google/firestore/v1/query.proto"}},
+	{"googleapis", []string{"google/logging/v2/log_entry.proto"}},
+	{"googleapis", []string{"google/datastore/v1/entity.proto", "google/datastore/v1/query.proto"}},
+	{"googleapis", []string{"google/spanner/v1/type.proto", "google/spanner/v1/result_set.proto"}},
+	{"googleapis", []string{"google/iam/v1/policy.proto", "google/longrunning/operations.proto"}},
+}
+
+// googleapisDiffSchemasHeavy are the large googleapis files (thousands of
+// lines each), compared only when PROTOPLAY_DIFF_HEAVY is set: they
+// multiply the generated module's build and run time (on one core, about
+// 7 minutes for TestDifferential and 6 for TestJSONDifferential, near go
+// test's default timeout):
+//
+//	PROTOPLAY_DIFF_HEAVY=1 go test -timeout 40m -run 'Differential' ./compiler/gogen
+var googleapisDiffSchemasHeavy = []diffSchema{
+	{"googleapis", []string{"google/privacy/dlp/v2/dlp.proto"}},
+	{"googleapis", []string{"google/cloud/deploy/v1/cloud_deploy.proto"}},
+	{"googleapis", []string{"google/container/v1/cluster_service.proto"}},
+	{"googleapis", []string{"google/storage/v2/storage.proto"}},
+	{"googleapis", []string{"google/pubsub/v1/pubsub.proto"}},
+	{"googleapis", []string{"google/logging/v2/logging_config.proto"}},
+	{"googleapis", []string{"google/spanner/v1/spanner.proto"}},
+	{"googleapis", []string{"google/firestore/v1/firestore.proto"}},
+	{"googleapis", []string{"google/bigtable/v2/data.proto", "google/bigtable/v2/types.proto"}},
+}
+
+// withGoogleapis is schemas followed by googleapisDiffSchemas and, under
+// PROTOPLAY_DIFF_HEAVY, googleapisDiffSchemasHeavy.
+func withGoogleapis(schemas []diffSchema) []diffSchema {
+	out := append(append([]diffSchema(nil), schemas...), googleapisDiffSchemas...)
+	if os.Getenv("PROTOPLAY_DIFF_HEAVY") != "" {
+		out = append(out, googleapisDiffSchemasHeavy...)
+	}
+	return out
+}
+
+// importRoots are the -I roots of the corpus folder root (see corpusRoots).
+func importRoots(root string) []string {
+	for _, r := range corpusRoots {
+		if r.name == root {
+			return r.roots
+		}
+	}
+	return []string{root}
+}
+
+// diffPackageRoot is the folder of the generated module that holds the Go
+// packages of corpus folder root's files.
+var diffPackageRoot = map[string]string{"protobuf": "dp", "protobuf-3.21.12": "d3", "benchmarks": "db", "googleapis": "dg"}
 
 // The LITE_RUNTIME copies (unittest_lite.proto, map_lite_unittest.proto,
 // unittest_proto3_arena_lite.proto, ...) compile but are left out to bound
@@ -114,7 +176,9 @@ func standardFile(t *testing.T, name string) protoreflect.FileDescriptor {
 // (with difftest_check.go.txt and difftest_mutate.go.txt) against them in a
 // temporary module: every message type is compared with
 // google.golang.org/protobuf on random values and on mutated encodings
-// (accept/reject and re-encoding), the recorded benchmark payloads must
+// (accept/reject and re-encoding; and the generated Clone of each accepted
+// value must encode alike, be Equal, and share no memory with the
+// original), the recorded benchmark payloads must
 // re-encode to the reference's bytes, and FuzzDifferential runs its seeds
 // (testdata/fuzz/FuzzDifferential and one random value of every type).
 //
@@ -152,8 +216,8 @@ func TestDifferential(t *testing.T) {
 	var entries []regEntry
 	schemaOf := map[int]int{}
 	imports := map[string]string{}
-	for si, s := range diffSchemas {
-		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{s.root}, Files: s.files, NoGenerate: true})
+	for si, s := range withGoogleapis(diffSchemas) {
+		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: importRoots(s.root), Files: s.files, NoGenerate: true})
 		if err := res.Err(); err != nil {
 			t.Fatalf("%s: %v", s.files[0], err)
 		}
@@ -177,7 +241,7 @@ func TestDifferential(t *testing.T) {
 			}
 			set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
 		}
-		pkgRoot := map[string]string{"protobuf": "dp", "protobuf-3.21.12": "d3", "benchmarks": "db"}[s.root]
+		pkgRoot := diffPackageRoot[s.root]
 		for _, fd := range res.Files {
 			var fdesc protoreflect.FileDescriptor = fd
 			addSet(fdesc)
@@ -230,7 +294,7 @@ func TestDifferential(t *testing.T) {
 			key += "@" + schemaFiles[schemaOf[i]]
 		}
 		typ := e.alias + "." + e.goName
-		fmt.Fprintf(&reg, "\t{key: %q, schema: %d, name: %q, new: func() message { return new(%s) },\n\t\tequal: func(a, b message) bool { return a.(*%s).Equal(b.(*%s)) }},\n", key, schemaOf[i], e.name, typ, typ, typ)
+		fmt.Fprintf(&reg, "\t{key: %q, schema: %d, name: %q, new: func() message { return new(%s) },\n\t\tequal: func(a, b message) bool { return a.(*%s).Equal(b.(*%s)) },\n\t\tclone: func(m message) message { return m.(*%s).Clone() }},\n", key, schemaOf[i], e.name, typ, typ, typ, typ)
 	}
 	reg.WriteString("}\n")
 

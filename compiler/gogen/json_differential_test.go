@@ -19,18 +19,19 @@ import (
 )
 
 // jsonDiffSchemas are the conformance test messages (proto2, proto3 and
-// their editions forms) and three unittest schemas.
-var jsonDiffSchemas = []string{
-	"google/protobuf/test_messages_proto2.proto",
-	"google/protobuf/test_messages_proto3.proto",
-	"editions/golden/test_messages_proto2_editions.proto",
-	"editions/golden/test_messages_proto3_editions.proto",
-	"conformance/test_protos/test_messages_edition2023.proto",
+// their editions forms), three unittest schemas, and (through
+// withGoogleapis) the googleapis schemas of TestDifferential.
+var jsonDiffSchemas = []diffSchema{
+	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
+	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
+	{"protobuf", []string{"editions/golden/test_messages_proto2_editions.proto"}},
+	{"protobuf", []string{"editions/golden/test_messages_proto3_editions.proto"}},
+	{"protobuf", []string{"conformance/test_protos/test_messages_edition2023.proto"}},
 	// proto3 optional fields, every well-known type in every position,
 	// and maps of every key and value kind.
-	"google/protobuf/unittest_proto3_optional.proto",
-	"google/protobuf/unittest_well_known_types.proto",
-	"google/protobuf/map_unittest.proto",
+	{"protobuf", []string{"google/protobuf/unittest_proto3_optional.proto"}},
+	{"protobuf", []string{"google/protobuf/unittest_well_known_types.proto"}},
+	{"protobuf", []string{"google/protobuf/map_unittest.proto"}},
 }
 
 // TestJSONDifferential generates jsonDiffSchemas and runs
@@ -38,7 +39,11 @@ var jsonDiffSchemas = []string{
 // generated ProtoJSON methods are compared with
 // google.golang.org/protobuf/encoding/protojson (over dynamicpb) on random
 // values in both directions, under each option, and on a table of valid and
-// invalid JSON inputs (see that file).
+// invalid JSON inputs (see that file); and testdata/jsonedge.go.txt's
+// hand-written edge values and inputs and every field of every message
+// type given each of a list of JSON values. The schemas include
+// real-world googleapis files and the well-known types as top-level
+// messages (and, under PROTOPLAY_DIFF_HEAVY, the large googleapis files).
 func TestJSONDifferential(t *testing.T) {
 	runDifferential(t, "JSON", "-skip", "^TestText")
 }
@@ -47,7 +52,8 @@ func TestJSONDifferential(t *testing.T) {
 // TestJSONDifferential: the generated text-format methods are compared with
 // google.golang.org/protobuf/encoding/prototext (over dynamicpb) on random
 // values in both directions, under each option, and on a table of valid and
-// invalid text inputs and mutations of valid ones (see that file); and
+// invalid text inputs and mutations of valid ones (see that file), with
+// jsonedge.go.txt's text-format edge inputs and field tokens; and
 // compiler/payload's text format (FormatValue, ParseValue) with the
 // generated MarshalProtoText and UnmarshalProtoText (TestTextPayloadAdapter).
 func TestTextDifferential(t *testing.T) {
@@ -55,7 +61,8 @@ func TestTextDifferential(t *testing.T) {
 }
 
 // runDifferential builds the differential module (the generated code of
-// jsonDiffSchemas, their descriptors, jsondiff.go.txt and textdiff.go.txt)
+// jsonDiffSchemas, their descriptors, jsondiff.go.txt, textdiff.go.txt and
+// jsonedge.go.txt)
 // and runs go test in it with the given -run or -skip pattern.
 func runDifferential(t *testing.T, what, flag, pattern string) {
 	if testing.Short() {
@@ -68,10 +75,66 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 	extra := map[string]string{}
 	imports := map[string]string{}
 	var reg, resolvers strings.Builder
-	for si, file := range jsonDiffSchemas {
-		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{"protobuf"}, Files: []string{file}, NoGenerate: true})
+	schemas := withGoogleapis(jsonDiffSchemas)
+	// Each schema's files are compiled together; one descriptor set per
+	// file, whose last file is that file (the root payload.NewSchema and
+	// the registry use).
+	si := 0
+	for _, sch := range schemas {
+		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: importRoots(sch.root), Files: sch.files, NoGenerate: true})
 		if err := res.Err(); err != nil {
-			t.Fatalf("%s: %v", file, err)
+			t.Fatalf("%s: %v", sch.files[0], err)
+		}
+		for _, fd := range res.Files {
+			set := &descriptorpb.FileDescriptorSet{}
+			inSet := map[string]bool{}
+			var addSet func(f protoreflect.FileDescriptor)
+			addSet = func(f protoreflect.FileDescriptor) {
+				if inSet[f.Path()] {
+					return
+				}
+				if _, wkt := gogen.WellKnownImportPath(f.Path()); wkt {
+					f = standardFile(t, f.Path())
+				}
+				inSet[f.Path()] = true
+				for i := 0; i < f.Imports().Len(); i++ {
+					addSet(f.Imports().Get(i).FileDescriptor)
+				}
+				set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
+			}
+			addSet(fd)
+			opts := rehomePerFile(fd, diffPackageRoot[sch.root])
+			out, diags := gogen.Generate(withDeps(fd), opts)
+			for _, d := range diags {
+				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
+			}
+			for _, f := range out {
+				if !genSeen[f.Name] {
+					genSeen[f.Name] = true
+					gen = append(gen, f)
+				}
+			}
+			path, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
+			alias := fmt.Sprintf("p%d", si)
+			imports[alias] = path
+			fmt.Fprintf(&resolvers, "\t%s.%s,\n", alias, gogen.ProtoJSONResolverName(fd.Path()))
+			gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+				fmt.Fprintf(&reg, "\t{schema: %d, name: %q, new: func() message { return new(%s.%s) }},\n", si, md.FullName(), alias, gogen.GoName(md))
+			})
+			desc, err := proto.Marshal(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra[fmt.Sprintf("jsondiff/schemas/%d.binpb", si)] = string(desc)
+			si++
+		}
+	}
+	// The well-known types as top-level messages (runtime/wkt's code):
+	// one schema per file (descriptor.proto left out: it is large and has
+	// no special JSON form), with the file's generated resolver.
+	for _, name := range gogen.WellKnownFiles() {
+		if name == "google/protobuf/descriptor.proto" {
+			continue
 		}
 		set := &descriptorpb.FileDescriptorSet{}
 		inSet := map[string]bool{}
@@ -80,32 +143,18 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 			if inSet[f.Path()] {
 				return
 			}
-			if _, wkt := gogen.WellKnownImportPath(f.Path()); wkt {
-				f = standardFile(t, f.Path())
-			}
 			inSet[f.Path()] = true
 			for i := 0; i < f.Imports().Len(); i++ {
 				addSet(f.Imports().Get(i).FileDescriptor)
 			}
 			set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
 		}
-		fd := res.Files[0]
+		fd := standardFile(t, name)
 		addSet(fd)
-		opts := rehomePerFile(fd, "dp")
-		out, diags := gogen.Generate(withDeps(fd), opts)
-		for _, d := range diags {
-			t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
-		}
-		for _, f := range out {
-			if !genSeen[f.Name] {
-				genSeen[f.Name] = true
-				gen = append(gen, f)
-			}
-		}
-		path, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
-		alias := fmt.Sprintf("p%d", si)
+		path, _ := gogen.WellKnownImportPath(name)
+		alias := "w" + strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], "pb")
 		imports[alias] = path
-		fmt.Fprintf(&resolvers, "\t%s.%s,\n", alias, gogen.ProtoJSONResolverName(fd.Path()))
+		fmt.Fprintf(&resolvers, "\t%s.%s,\n", alias, gogen.ProtoJSONResolverName(name))
 		gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 			fmt.Fprintf(&reg, "\t{schema: %d, name: %q, new: func() message { return new(%s.%s) }},\n", si, md.FullName(), alias, gogen.GoName(md))
 		})
@@ -114,9 +163,10 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 			t.Fatal(err)
 		}
 		extra[fmt.Sprintf("jsondiff/schemas/%d.binpb", si)] = string(desc)
+		si++
 	}
 	src := "// Code generated by compiler/gogen/json_differential_test.go. DO NOT EDIT.\n\npackage jsondiff\n\n" +
-		strings.Replace(gentest.ImportBlock(imports), "import (", "import (\n\tpjson \"github.com/protoplay/protoplay/runtime/protojson\"\n", 1) + "\nconst nSchemas = " + fmt.Sprint(len(jsonDiffSchemas)) + "\n\nvar registry = []entry{\n" + reg.String() + "}\n\n" +
+		strings.Replace(gentest.ImportBlock(imports), "import (", "import (\n\tpjson \"github.com/protoplay/protoplay/runtime/protojson\"\n", 1) + "\nconst nSchemas = " + fmt.Sprint(si) + "\n\nvar registry = []entry{\n" + reg.String() + "}\n\n" +
 		"// resolvers are the generated resolver functions of the schemas' files.\nvar resolvers = []func(string) pjson.Message{\n" + resolvers.String() + "}\n"
 	extra["jsondiff/registry_test.go"] = src
 	harness, err := os.ReadFile(filepath.Join("testdata", "jsondiff.go.txt"))
@@ -124,11 +174,13 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 		t.Fatal(err)
 	}
 	extra["jsondiff/jsondiff_test.go"] = string(harness)
-	textHarness, err := os.ReadFile(filepath.Join("testdata", "textdiff.go.txt"))
-	if err != nil {
-		t.Fatal(err)
+	for _, h := range []string{"textdiff", "jsonedge"} {
+		src, err := os.ReadFile(filepath.Join("testdata", h+".go.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		extra["jsondiff/"+h+"_test.go"] = string(src)
 	}
-	extra["jsondiff/textdiff_test.go"] = string(textHarness)
 	mod := gentest.WriteModule(t, gen, extra, true)
 	if keep := os.Getenv("PROTOPLAY_JSONDIFF_DIR"); keep != "" {
 		if err := os.CopyFS(keep, os.DirFS(mod)); err != nil {
