@@ -172,6 +172,35 @@ func standardFile(t *testing.T, name string) protoreflect.FileDescriptor {
 	return res.Files[0]
 }
 
+// descSet collects files with their imports, each once and after its
+// imports, into the FileDescriptorSet the reference side
+// (google.golang.org/protobuf) of the differential tests loads. A
+// well-known type file is replaced by the compiler's own (standardFile):
+// generated code uses runtime/wkt whatever version of the file the import
+// root holds (the corpus's api.proto has a newer field), so the reference
+// gets the files runtime/wkt was generated from.
+type descSet struct {
+	descriptorpb.FileDescriptorSet
+	seen map[string]bool
+}
+
+func (s *descSet) add(t *testing.T, f protoreflect.FileDescriptor) {
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if s.seen[f.Path()] {
+		return
+	}
+	if _, wkt := gogen.WellKnownImportPath(f.Path()); wkt {
+		f = standardFile(t, f.Path())
+	}
+	s.seen[f.Path()] = true
+	for i := 0; i < f.Imports().Len(); i++ {
+		s.add(t, f.Imports().Get(i).FileDescriptor)
+	}
+	s.File = append(s.File, protodesc.ToFileDescriptorProto(f))
+}
+
 // TestDifferential generates the diffSchemas and runs testdata/difftest.go.txt
 // (with difftest_check.go.txt and difftest_mutate.go.txt) against them in a
 // temporary module: every message type is compared with
@@ -221,30 +250,11 @@ func TestDifferential(t *testing.T) {
 		if err := res.Err(); err != nil {
 			t.Fatalf("%s: %v", s.files[0], err)
 		}
-		set := &descriptorpb.FileDescriptorSet{}
-		inSet := map[string]bool{}
-		var addSet func(f protoreflect.FileDescriptor)
-		addSet = func(f protoreflect.FileDescriptor) {
-			if inSet[f.Path()] {
-				return
-			}
-			if _, wkt := gogen.WellKnownImportPath(f.Path()); wkt {
-				// Generated code uses runtime/wkt whatever version of the
-				// file the import root holds (the corpus's api.proto has
-				// a newer field), so the reference gets the files
-				// runtime/wkt was generated from: the compiler's own.
-				f = standardFile(t, f.Path())
-			}
-			inSet[f.Path()] = true
-			for i := 0; i < f.Imports().Len(); i++ {
-				addSet(f.Imports().Get(i).FileDescriptor)
-			}
-			set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
-		}
+		var set descSet
 		pkgRoot := diffPackageRoot[s.root]
 		for _, fd := range res.Files {
 			var fdesc protoreflect.FileDescriptor = fd
-			addSet(fdesc)
+			set.add(t, fdesc)
 			opts := rehomePerFile(fdesc, pkgRoot)
 			out, diags := gogen.Generate(withDeps(fdesc), opts)
 			for _, d := range diags {
@@ -268,7 +278,7 @@ func TestDifferential(t *testing.T) {
 				entries = append(entries, regEntry{name: string(md.FullName()), alias: alias, goName: gogen.GoName(md)})
 			})
 		}
-		desc, err := proto.Marshal(set)
+		desc, err := proto.Marshal(&set.FileDescriptorSet)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,7 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/compiler/gogen"
@@ -86,23 +84,8 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 			t.Fatalf("%s: %v", sch.files[0], err)
 		}
 		for _, fd := range res.Files {
-			set := &descriptorpb.FileDescriptorSet{}
-			inSet := map[string]bool{}
-			var addSet func(f protoreflect.FileDescriptor)
-			addSet = func(f protoreflect.FileDescriptor) {
-				if inSet[f.Path()] {
-					return
-				}
-				if _, wkt := gogen.WellKnownImportPath(f.Path()); wkt {
-					f = standardFile(t, f.Path())
-				}
-				inSet[f.Path()] = true
-				for i := 0; i < f.Imports().Len(); i++ {
-					addSet(f.Imports().Get(i).FileDescriptor)
-				}
-				set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
-			}
-			addSet(fd)
+			var set descSet
+			set.add(t, fd)
 			opts := rehomePerFile(fd, diffPackageRoot[sch.root])
 			out, diags := gogen.Generate(withDeps(fd), opts)
 			for _, d := range diags {
@@ -121,7 +104,7 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 			gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 				fmt.Fprintf(&reg, "\t{schema: %d, name: %q, new: func() message { return new(%s.%s) }},\n", si, md.FullName(), alias, gogen.GoName(md))
 			})
-			desc, err := proto.Marshal(set)
+			desc, err := proto.Marshal(&set.FileDescriptorSet)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,21 +119,9 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 		if name == "google/protobuf/descriptor.proto" {
 			continue
 		}
-		set := &descriptorpb.FileDescriptorSet{}
-		inSet := map[string]bool{}
-		var addSet func(f protoreflect.FileDescriptor)
-		addSet = func(f protoreflect.FileDescriptor) {
-			if inSet[f.Path()] {
-				return
-			}
-			inSet[f.Path()] = true
-			for i := 0; i < f.Imports().Len(); i++ {
-				addSet(f.Imports().Get(i).FileDescriptor)
-			}
-			set.File = append(set.File, protodesc.ToFileDescriptorProto(f))
-		}
 		fd := standardFile(t, name)
-		addSet(fd)
+		var set descSet
+		set.add(t, fd)
 		path, _ := gogen.WellKnownImportPath(name)
 		alias := "w" + strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], "pb")
 		imports[alias] = path
@@ -158,7 +129,7 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 		gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 			fmt.Fprintf(&reg, "\t{schema: %d, name: %q, new: func() message { return new(%s.%s) }},\n", si, md.FullName(), alias, gogen.GoName(md))
 		})
-		desc, err := proto.Marshal(set)
+		desc, err := proto.Marshal(&set.FileDescriptorSet)
 		if err != nil {
 			t.Fatal(err)
 		}
