@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -257,14 +256,8 @@ func TestFiles(t *testing.T) {
 	})
 
 	t.Run("the workspace downloads as a zip of its sources", func(t *testing.T) {
-		dir := t.TempDir()
-		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
-		}); err != nil {
-			t.Fatal(err)
-		}
-		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=files-menu-button]`)), chromedp.Click(chromedp.CSS(`[data-testid=menu-download-workspace]`)))
-		got := readZip(t, filepath.Join(dir, "protoplay-workspace.zip"))
+		got := download(t, ctx, "protoplay-workspace.zip",
+			chromedp.Click(chromedp.CSS(`[data-testid=files-menu-button]`)), chromedp.Click(chromedp.CSS(`[data-testid=menu-download-workspace]`)))
 		if want := eval[map[string]string](t, ctx, `__protoplay.sources()`); !reflect.DeepEqual(got, want) {
 			t.Errorf("zip holds %v, want the workspace %v", keys(got), keys(want))
 		}

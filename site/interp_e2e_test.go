@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -186,15 +185,8 @@ func TestGoInterpreter(t *testing.T) {
 		}
 		// The .zip's main.go is the program, and the module builds and
 		// runs it offline.
-		dir := t.TempDir()
-		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
-		}); err != nil {
-			t.Fatal(err)
-		}
 		selectTab(t, ctx, "tab-go")
-		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
-		got := readZip(t, filepath.Join(dir, "protoplay-go.zip"))
+		got := downloadZip(t, ctx)
 		if got["main.go"] != prog {
 			t.Fatalf("the .zip's main.go:\n%s", got["main.go"])
 		}

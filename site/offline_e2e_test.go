@@ -1,11 +1,8 @@
 package site_test
 
 import (
-	"archive/zip"
 	"context"
-	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -65,42 +62,22 @@ func TestDownloadOffline(t *testing.T) {
 // protoplay-go.zip, name to text.
 func downloadZip(t *testing.T, ctx context.Context) map[string]string {
 	t.Helper()
+	return download(t, ctx, "protoplay-go.zip", chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+}
+
+// download lets the browser save files into a new temporary folder, runs
+// actions (the clicks that start a download) and returns the files of the
+// zip called name that arrives there (readZip), name to text.
+func download(t *testing.T, ctx context.Context, name string, actions ...chromedp.Action[chromedp.Void]) map[string]string {
+	t.Helper()
 	dir := t.TempDir()
 	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
-	zipPath := filepath.Join(dir, "protoplay-go.zip")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if st, err := os.Stat(zipPath); err == nil && st.Size() > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no protoplay-go.zip downloaded")
-		}
-	}
-	time.Sleep(200 * time.Millisecond) // let the write finish
-	zr, err := zip.OpenReader(zipPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	got := map[string]string{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc) // checks the CRC-32 too
-		rc.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f.Name, err)
-		}
-		got[f.Name] = string(b)
-	}
-	return got
+	do(t, ctx, actions...)
+	return readZip(t, filepath.Join(dir, name))
 }
 
 // TestCoreChangesPerOptions: the page's Core keeps the generated Go it

@@ -7,12 +7,10 @@ package site_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -66,14 +64,7 @@ func TestServicesTab(t *testing.T) {
 	// The .zip is a Go module with no requirements: the service files are
 	// left out of it, the google/api, google/type and longrunning files the
 	// example imports are in it, and it builds and runs offline.
-	dir := t.TempDir()
-	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
-	}); err != nil {
-		t.Fatal(err)
-	}
-	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
-	zipped := readZip(t, filepath.Join(dir, "protoplay-go.zip"))
+	zipped := downloadZip(t, ctx)
 	for name := range zipped {
 		if strings.HasSuffix(name, "_grpc.pb.go") {
 			t.Errorf("the zip holds service code %s", name)
