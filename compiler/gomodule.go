@@ -82,13 +82,23 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 	if mod == "" {
 		mod = opts.Module
 	}
+	placeDeps := false // the request's dependencies go under mod (moduleOfTops)
 	if mod == "" {
 		pkgs, err := gogen.GoPackages(files, opts)
 		if err != nil {
 			return nil, &Error{Kind: KindSchema, Offset: -1, Message: err.Error()}
 		}
 		if mod, err = gogen.LocalRuntimeRoot(pkgs, opts); err != nil {
-			return nil, &Error{Kind: KindUsage, Offset: -1, Message: err.Error()}
+			// Files that others of the request import may be copies of
+			// their dependencies, with Go packages of their own (an API
+			// uploaded with the google/api or google/type files it uses):
+			// the module is then the one of the files no other imports, and
+			// those dependencies are placed as imported files are.
+			root, tops, ok := moduleOfTops(files, req.Files, opts)
+			if !ok {
+				return nil, &Error{Kind: KindUsage, Offset: -1, Message: err.Error()}
+			}
+			mod, pkgs, placeDeps = root, tops, true
 		}
 		for _, p := range pkgs {
 			if p == mod {
@@ -97,6 +107,19 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 					return nil, &Error{Kind: KindUsage, Offset: -1, Message: fmt.Sprintf("package %s sits where main.go goes; give a module path above it", p)}
 				}
 				break
+			}
+		}
+	}
+	if placeDeps {
+		for _, fd := range files {
+			if _, mapped := opts.ImportMap[fd.Path()]; mapped || !importedByOthers(files, fd.Path()) {
+				continue
+			}
+			if ip, name := gogen.GoPackageOf(fd, opts); ip != mod && !strings.HasPrefix(ip, mod+"/") {
+				if opts.ImportMap == nil {
+					opts.ImportMap = map[string]string{}
+				}
+				opts.ImportMap[fd.Path()] = mod + "/" + ip + ";" + name
 			}
 		}
 	}
@@ -180,6 +203,42 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 		File{Name: "main.go", Content: main})
 	sortFiles(out.Files)
 	return out, nil
+}
+
+// importedByOthers tells whether a file of files other than the one at
+// path imports it.
+func importedByOthers(files []protoreflect.FileDescriptor, path string) bool {
+	for _, fd := range files {
+		if fd.Path() == path {
+			continue
+		}
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			if imps.Get(i).Path() == path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moduleOfTops is the module path of the request's files that no other of
+// them imports (the API rather than the dependencies uploaded with it),
+// and their Go packages; ok is false when they have none in common.
+func moduleOfTops(files []protoreflect.FileDescriptor, req Sources, opts Options) (mod string, pkgs []string, ok bool) {
+	seen := map[string]bool{}
+	for _, fd := range files {
+		if _, in := req[fd.Path()]; !in || importedByOthers(files, fd.Path()) {
+			continue
+		}
+		if ip, _ := gogen.GoPackageOf(fd, opts); !seen[ip] {
+			seen[ip] = true
+			pkgs = append(pkgs, ip)
+		}
+	}
+	sort.Strings(pkgs)
+	mod, err := gogen.LocalRuntimeRoot(pkgs, opts)
+	return mod, pkgs, err == nil && len(pkgs) > 0
 }
 
 func sortFiles(fs []File) {

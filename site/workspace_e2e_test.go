@@ -31,10 +31,15 @@ var storeAPI = map[string]string{
 
 package acme.store.v1;
 
+import "google/type/latlng.proto";
+
+option go_package = "example.com/store/v1;storepb";
+
 // An item on sale.
 message Item {
   string sku = 1;
   int64 price_cents = 2;
+  google.type.LatLng warehouse = 3;
 }
 `,
 	"acme/store/v1/order.proto": `syntax = "proto3";
@@ -42,10 +47,14 @@ message Item {
 package acme.store.v1;
 
 import "acme/store/v1/item.proto";
+import "google/protobuf/timestamp.proto";
+
+option go_package = "example.com/store/v1;storepb";
 
 message Order {
   repeated Item items = 1;
   string note = 2;
+  google.protobuf.Timestamp placed_at = 3;
 }
 `,
 	"acme/store/v1/service.proto": `syntax = "proto3";
@@ -53,6 +62,8 @@ message Order {
 package acme.store.v1;
 
 import "acme/store/v1/order.proto";
+
+option go_package = "example.com/store/v1;storepb";
 
 message PlaceOrderRequest {
   Order order = 1;
@@ -107,7 +118,7 @@ func TestRealWorkspace(t *testing.T) {
 		if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
 			t.Errorf("the uploaded files do not find each other: %q", d)
 		}
-		if msg := eval[string](t, ctx, `document.querySelector('[data-testid=toast]').innerText`); !strings.Contains(msg, "the paths the imports use") {
+		if msg := eval[string](t, ctx, `document.querySelector('[data-testid=toast]').innerText`); !strings.Contains(msg, "where the imports look for them") {
 			t.Errorf("toast %q does not say the files were placed by their imports", msg)
 		}
 	})
@@ -122,7 +133,10 @@ func TestRealWorkspace(t *testing.T) {
 			w, _ := zw.Create("store-main/" + name)
 			w.Write([]byte(strings.Replace(storeAPI[name], "\n\n", "\n\n// From the zip.\n", 1)))
 		}
-		w, _ := zw.Create("store-main/README.md")
+		// The repository's copy of a dependency, as googleapis' holds.
+		w, _ := zw.Create("store-main/google/type/latlng.proto")
+		w.Write([]byte("syntax = \"proto3\";\n\npackage google.type;\n\noption go_package = \"google.golang.org/genproto/googleapis/type/latlng;latlng\";\n\nmessage LatLng {\n  double latitude = 1;\n  double longitude = 2;\n}\n"))
+		w, _ = zw.Create("store-main/README.md")
 		w.Write([]byte("# store"))
 		zw.Close()
 		zp := filepath.Join(dir, "store-main.zip")
@@ -134,7 +148,7 @@ func TestRealWorkspace(t *testing.T) {
 		settle(t, ctx, n)
 		got := eval[[]string](t, ctx, fileTabs)
 		sort.Strings(got)
-		want := []string{"acme/store/v1/item.proto", "acme/store/v1/order.proto", "acme/store/v1/service.proto", "example.proto"}
+		want := []string{"acme/store/v1/item.proto", "acme/store/v1/order.proto", "acme/store/v1/service.proto", "example.proto", "google/type/latlng.proto"}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("tabs %q, want %q (the zip's files replacing the uploaded ones, at their import paths)", got, want)
 		}
@@ -147,6 +161,25 @@ func TestRealWorkspace(t *testing.T) {
 		if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
 			t.Errorf("diagnostics after the zip: %q", d)
 		}
+	})
+
+	t.Run("the API with its dependencies' copies downloads as a Go module that builds offline", func(t *testing.T) {
+		// The zip's own copy of google/type/latlng.proto (a package of its
+		// own, google.golang.org/genproto/...) goes into the module as the
+		// imported files do. First the address book goes, as a person
+		// clears the workspace for the API.
+		n := eval[int](t, ctx, compiles)
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=file-tab][data-name="example.proto"]`)))
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=files-menu-button]`)), chromedp.Click(chromedp.CSS(`[data-testid=menu-delete]`)))
+		settle(t, ctx, n)
+		got := download(t, ctx, "protoplay-go.zip", chromedp.Click(chromedp.CSS(`[data-testid=download]`)))
+		if msg := eval[string](t, ctx, `document.querySelector('[data-testid=toast]').innerText`); strings.Contains(msg, "generated files only") {
+			t.Fatalf("the page says the .zip is incomplete: %q", msg)
+		}
+		if _, ok := got["google.golang.org/genproto/googleapis/type/latlng/latlng.pb.go"]; !ok {
+			t.Errorf("the zip lacks the copy of google/type/latlng.proto's Go")
+		}
+		checkModuleZip(t, got, "example.com/store", "v1/item.pb.go", "timestamppb")
 	})
 
 	// A fresh page for the rest, whatever the uploads above did.
@@ -186,8 +219,8 @@ func TestRealWorkspace(t *testing.T) {
 			chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierCtrl)),
 		)
 		time.Sleep(400 * time.Millisecond)
-		if f, l := activeFile(t, ctx), cursorLine(t, ctx); f != "acme/store/v1/order.proto" || l != 8 {
-			t.Fatalf("Ctrl-click on Order went to %s:%d, want acme/store/v1/order.proto:8", f, l)
+		if f, l := activeFile(t, ctx), cursorLine(t, ctx); f != "acme/store/v1/order.proto" || l != 11 {
+			t.Fatalf("Ctrl-click on Order went to %s:%d, want acme/store/v1/order.proto:11", f, l)
 		}
 		if msg := eval[string](t, ctx, `document.querySelector('[data-testid=toast]').innerText`); !strings.Contains(msg, "Alt+←") {
 			t.Errorf("toast %q does not say how to go back", msg)
@@ -209,7 +242,7 @@ func TestRealWorkspace(t *testing.T) {
 		if f := activeFile(t, ctx); f != "acme/store/v1/order.proto" {
 			t.Errorf("Alt+→ left %s in view, want acme/store/v1/order.proto", f)
 		}
-		do(t, ctx, script(`const v = __protoplay.editor, l = v.state.doc.line(9); v.dispatch({selection: {anchor: l.from + l.text.indexOf("Item") + 1}})`), chromedp.KeyEvent(kb.F12))
+		do(t, ctx, script(`const v = __protoplay.editor, l = v.state.doc.line(12); v.dispatch({selection: {anchor: l.from + l.text.indexOf("Item") + 1}})`), chromedp.KeyEvent(kb.F12))
 		time.Sleep(300 * time.Millisecond)
 		if f := activeFile(t, ctx); f != "acme/store/v1/item.proto" {
 			t.Fatalf("F12 on Item left %s in view, want acme/store/v1/item.proto", f)

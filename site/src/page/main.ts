@@ -504,9 +504,18 @@ function addFiles(input: { name: string; content: string }[]) {
   }
   selectFile(last!);
   onEdit();
-  const added = list.length === 1 ? `Added ${list[0].name}` : `Added ${list.length} files`;
-  const where = moved.length === 1 ? `${moved[0][0]} as ${moved[0][1]}` : `${moved.length} files`;
-  toast(moved.length ? `${added}; ${where}, the path${moved.length === 1 ? "" : "s"} the imports use` : added);
+  // Say where moved files went: one by its names, several by the folder
+  // given or taken away.
+  let where = "";
+  if (moved.length === 1) where = ` as ${moved[0][1]}`;
+  else if (moved.length) {
+    const [from, to] = moved[0];
+    const lost = from.endsWith(to) ? from.slice(0, from.length - to.length) : "";
+    const got = to.endsWith(from) ? to.slice(0, to.length - from.length) : "";
+    where = lost ? ` without their folder ${lost}` : got ? ` under ${got}` : ` at new paths`;
+  }
+  const what = list.length === 1 ? list[0].name : `${list.length} files`;
+  toast(moved.length ? `Added ${moved.length === 1 ? moved[0][0] : what}${where}, where the imports look for ${moved.length === 1 ? "it" : "them"}` : `Added ${what}`);
 }
 
 async function readDropped(list: FileList | File[]) {
