@@ -55,9 +55,14 @@ const GoModuleVersion = "1.23"
 // Module compiles req.Files and returns them as a Go module that needs no
 // network and no other module (imported files other than the well-known
 // types are generated into it, at <module>/<their import path>): `go build ./... && go run .` in a folder
-// holding Files works offline. A schema with errors is an *Error of
-// KindSchema; a module path that does not hold every generated package,
-// or generated packages that share no prefix, an *Error of KindUsage, as
+// holding Files works offline. When the generated packages share no
+// import path prefix, the module is the one of the request's files that no
+// other of them imports, and the files they import whose packages lie
+// outside it (copies of dependencies such as google/type/*.proto, uploaded
+// with the API) are generated into it as imported files are. A schema with
+// errors is an *Error of KindSchema; a module path that does not hold
+// every generated package, or files no other imports whose packages share
+// no prefix, an *Error of KindUsage, as
 // is a build whose runtime sources cannot be loaded (the playground's
 // core, offline before its prefetch; the message names the module's
 // runtime).
