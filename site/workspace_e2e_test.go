@@ -121,6 +121,23 @@ func TestRealWorkspace(t *testing.T) {
 		if msg := eval[string](t, ctx, `document.querySelector('[data-testid=toast]').innerText`); !strings.Contains(msg, "where the imports look for them") {
 			t.Errorf("toast %q does not say the files were placed by their imports", msg)
 		}
+
+		// An unrelated item.proto picked later is not put over the
+		// workspace's acme/store/v1/item.proto.
+		other := filepath.Join(t.TempDir(), "item.proto")
+		os.WriteFile(other, []byte("syntax = \"proto3\";\npackage other;\nmessage Thing {}\n"), 0o644)
+		n = eval[int](t, ctx, compiles)
+		do(t, ctx, chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=upload-input]`), []string{other}))
+		settle(t, ctx, n)
+		if got, want := eval[[]string](t, ctx, fileTabs), []string{"example.proto", "acme/store/v1/order.proto", "acme/store/v1/item.proto", "item.proto"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("tabs %q, want %q", got, want)
+		}
+		if src := eval[string](t, ctx, `__protoplay.sources()["acme/store/v1/item.proto"]`); !strings.Contains(src, "message Item") {
+			t.Errorf("acme/store/v1/item.proto was replaced:\n%s", src)
+		}
+		n = eval[int](t, ctx, compiles)
+		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=file-tab][data-name="item.proto"] [data-testid=close-file]`)))
+		settle(t, ctx, n)
 	})
 
 	t.Run("a repository's .zip, its own folder first, lands at the import paths", func(t *testing.T) {

@@ -446,10 +446,13 @@ byId("add-file").onclick = addFile;
 // uploaded file whose name is the end of an import path in the workspace
 // or the upload (or whose name ends with one) takes that path, when only
 // one import path fits; the other uploaded files of its folder move with
-// it. Returns the list renamed and the files moved, old name to new.
-function placeByImports(list: { name: string; content: string }[], workspace: string[]): { list: { name: string; content: string }[]; moved: [string, string][] } {
+// it. workspace is the files there, name to text. Returns the list renamed and the files moved, old name to new.
+function placeByImports(
+  list: { name: string; content: string }[],
+  workspace: Map<string, string>,
+): { list: { name: string; content: string }[]; moved: [string, string][] } {
   const imports = new Set<string>();
-  for (const text of [...workspace, ...list.map((e) => e.content)]) {
+  for (const text of [...workspace.values(), ...list.map((e) => e.content)]) {
     for (const m of text.matchAll(/\bimport\s+(?:public\s+|weak\s+)?"([^"]+)"/g)) imports.add(m[1]);
   }
   // Not the files every workspace can import (a bare status.proto is
@@ -460,7 +463,10 @@ function placeByImports(list: { name: string; content: string }[], workspace: st
   const moves = new Map<string, { strip: string; add: string }>(); // by the folder it applies to
   for (const { name } of list) {
     if (imports.has(name)) continue;
-    const fits = [...imports].filter((i) => !builtIn.test(i) && (i.endsWith("/" + name) || name.endsWith("/" + i)));
+    // A bare name goes under a folder only where no file is yet (an
+    // unrelated common.proto must not replace google/.../common.proto); a
+    // name that ends with a whole import path is that file.
+    const fits = [...imports].filter((i) => !builtIn.test(i) && ((i.endsWith("/" + name) && !workspace.has(i)) || name.endsWith("/" + i)));
     if (fits.length !== 1) continue;
     const i = fits[0];
     const move = i.length > name.length ? { strip: "", add: i.slice(0, i.length - name.length) } : { strip: name.slice(0, name.length - i.length), add: "" };
@@ -486,10 +492,7 @@ function placeByImports(list: { name: string; content: string }[], workspace: st
 // name is replaced, others are added.
 function addFiles(input: { name: string; content: string }[]) {
   if (!input.length) return;
-  const { list, moved } = placeByImports(
-    input,
-    files.map((f) => (f === active ? editor.state : f.state).doc.toString()),
-  );
+  const { list, moved } = placeByImports(input, new Map(files.map((f) => [f.name, (f === active ? editor.state : f.state).doc.toString()])));
   let last: FileEntry | undefined;
   for (const { name, content } of list) {
     const old = files.find((f) => f.name === name);
