@@ -93,6 +93,19 @@ func lineInView(t *testing.T, ctx context.Context, n int) bool {
 	return eval[bool](t, ctx, `(() => { const v = __protoplay.editor, r = v.scrollDOM.getBoundingClientRect(), c = v.coordsAtPos(v.state.doc.line(`+itoa(n)+`).from); return !!c && c.top >= r.top && c.bottom <= r.bottom; })()`)
 }
 
+// toastActionContrast is the WCAG contrast ratio of the toast's action
+// button's text against its background (the toast's where the button's
+// own is transparent).
+const toastActionContrast = `(() => {
+	const b = document.querySelector('[data-testid=toast-action]');
+	const rgb = (s) => s.match(/[\d.]+/g).map(Number);
+	const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+	let bg = rgb(getComputedStyle(b).backgroundColor);
+	if (bg.length === 4 && bg[3] === 0) bg = rgb(getComputedStyle(b.parentElement).backgroundColor);
+	const a = lum(rgb(getComputedStyle(b).color)), c = lum(bg);
+	return (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);
+})()`
+
 func TestRealWorkspace(t *testing.T) {
 	ctx := openExample(t)
 	dir := t.TempDir()
@@ -241,6 +254,10 @@ func TestRealWorkspace(t *testing.T) {
 		}
 		if msg := eval[string](t, ctx, `document.querySelector('[data-testid=toast]').innerText`); !strings.Contains(msg, "Alt+←") {
 			t.Errorf("toast %q does not say how to go back", msg)
+		}
+		// Its Back button can be read: its label against what is behind it.
+		if c := eval[float64](t, ctx, toastActionContrast); c < 4.5 {
+			t.Errorf("the toast's Back button has a contrast of %.2f (want at least 4.5, WCAG AA)", c)
 		}
 
 		// Back: Alt+←, in the editor.
