@@ -296,6 +296,24 @@ func TestRealWorkspace(t *testing.T) {
 		if l := cursorLine(t, ctx); l != usedAt {
 			t.Errorf("cursor on line %d, want %d", l, usedAt)
 		}
+
+		// Ctrl-click on an import's path opens that file; Alt+← comes back.
+		do(t, ctx, script(`__protoplay.editor.scrollDOM.scrollTop = 0`))
+		time.Sleep(200 * time.Millisecond)
+		xy = eval[[]float64](t, ctx, `(() => { const v = __protoplay.editor, l = v.state.doc.line(5); const c = v.coordsAtPos(l.from + l.text.indexOf("order.proto") + 2); return [c.left + 1, (c.top + c.bottom) / 2]; })()`)
+		do(t, ctx,
+			chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierCtrl)),
+			chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierCtrl)),
+		)
+		time.Sleep(300 * time.Millisecond)
+		if f, l := activeFile(t, ctx), cursorLine(t, ctx); f != "acme/store/v1/order.proto" || l != 1 {
+			t.Errorf("Ctrl-click on the import of acme/store/v1/order.proto went to %s:%d", f, l)
+		}
+		do(t, ctx, chromedp.KeyEvent(kb.ArrowLeft, chromedp.KeyModifiers(chromedp.ModifierAlt)))
+		time.Sleep(300 * time.Millisecond)
+		if f, l := activeFile(t, ctx), cursorLine(t, ctx); f != "acme/report/v1/report.proto" || l != 5 {
+			t.Errorf("Alt+← from the imported file went to %s:%d, want acme/report/v1/report.proto:5", f, l)
+		}
 	})
 
 	t.Run("an example, then back to one's files long after the Undo is gone", func(t *testing.T) {

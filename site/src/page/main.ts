@@ -161,7 +161,25 @@ const help = symbolHelp({
   file: () => active.name,
   symbols: () => symbols,
   goto: (d: Declaration) => gotoDeclaration(d),
+  open: (name: string) => openImported(name),
 });
+
+// openImported shows the workspace's file an import names (F12 or
+// Ctrl/⌘-click on the import's path), keeping the way back as go to
+// definition does; false when the workspace has no such file.
+function openImported(name: string): boolean {
+  const f = files.find((f) => f.name === name);
+  if (!f) {
+    toast(`${name} is not a file of the workspace${/^google\//.test(name) ? " (a built-in file)" : ""}`);
+    return false;
+  }
+  const from = active;
+  back.push(here());
+  forward.length = 0;
+  selectFile(f, 0);
+  if (f !== from) toast(`${isMac ? "⌃-" : "Alt+←"} goes back to ${from.name}`, { label: "Back", run: () => void goBack() });
+  return true;
+}
 
 // Go to definition keeps where it left (back) and where Back left
 // (forward): Alt+← (⌃- on a Mac) returns to the place before the jump, in
