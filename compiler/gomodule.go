@@ -55,9 +55,14 @@ const GoModuleVersion = "1.23"
 // Module compiles req.Files and returns them as a Go module that needs no
 // network and no other module (imported files other than the well-known
 // types are generated into it, at <module>/<their import path>): `go build ./... && go run .` in a folder
-// holding Files works offline. A schema with errors is an *Error of
-// KindSchema; a module path that does not hold every generated package,
-// or generated packages that share no prefix, an *Error of KindUsage, as
+// holding Files works offline. When the generated packages share no
+// import path prefix, the module is the one of the request's files that no
+// other of them imports, and the files they import whose packages lie
+// outside it (copies of dependencies such as google/type/*.proto, uploaded
+// with the API) are generated into it as imported files are. A schema with
+// errors is an *Error of KindSchema; a module path that does not hold
+// every generated package, or files no other imports whose packages share
+// no prefix, an *Error of KindUsage, as
 // is a build whose runtime sources cannot be loaded (the playground's
 // core, offline before its prefetch; the message names the module's
 // runtime).
@@ -82,13 +87,23 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 	if mod == "" {
 		mod = opts.Module
 	}
+	placeDeps := false // the request's dependencies go under mod (moduleOfTops)
 	if mod == "" {
 		pkgs, err := gogen.GoPackages(files, opts)
 		if err != nil {
 			return nil, &Error{Kind: KindSchema, Offset: -1, Message: err.Error()}
 		}
 		if mod, err = gogen.LocalRuntimeRoot(pkgs, opts); err != nil {
-			return nil, &Error{Kind: KindUsage, Offset: -1, Message: err.Error()}
+			// Files that others of the request import may be copies of
+			// their dependencies, with Go packages of their own (an API
+			// uploaded with the google/api or google/type files it uses):
+			// the module is then the one of the files no other imports, and
+			// those dependencies are placed as imported files are.
+			root, tops, ok := moduleOfTops(files, req.Files, opts)
+			if !ok {
+				return nil, &Error{Kind: KindUsage, Offset: -1, Message: err.Error()}
+			}
+			mod, pkgs, placeDeps = root, tops, true
 		}
 		for _, p := range pkgs {
 			if p == mod {
@@ -97,6 +112,19 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 					return nil, &Error{Kind: KindUsage, Offset: -1, Message: fmt.Sprintf("package %s sits where main.go goes; give a module path above it", p)}
 				}
 				break
+			}
+		}
+	}
+	if placeDeps {
+		for _, fd := range files {
+			if _, mapped := opts.ImportMap[fd.Path()]; mapped || !importedByOthers(files, fd.Path()) {
+				continue
+			}
+			if ip, name := gogen.GoPackageOf(fd, opts); ip != mod && !strings.HasPrefix(ip, mod+"/") {
+				if opts.ImportMap == nil {
+					opts.ImportMap = map[string]string{}
+				}
+				opts.ImportMap[fd.Path()] = mod + "/" + ip + ";" + name
 			}
 		}
 	}
@@ -180,6 +208,42 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 		File{Name: "main.go", Content: main})
 	sortFiles(out.Files)
 	return out, nil
+}
+
+// importedByOthers tells whether a file of files other than the one at
+// path imports it.
+func importedByOthers(files []protoreflect.FileDescriptor, path string) bool {
+	for _, fd := range files {
+		if fd.Path() == path {
+			continue
+		}
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			if imps.Get(i).Path() == path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moduleOfTops is the module path of the request's files that no other of
+// them imports (the API rather than the dependencies uploaded with it),
+// and their Go packages; ok is false when they have none in common.
+func moduleOfTops(files []protoreflect.FileDescriptor, req Sources, opts Options) (mod string, pkgs []string, ok bool) {
+	seen := map[string]bool{}
+	for _, fd := range files {
+		if _, in := req[fd.Path()]; !in || importedByOthers(files, fd.Path()) {
+			continue
+		}
+		if ip, _ := gogen.GoPackageOf(fd, opts); !seen[ip] {
+			seen[ip] = true
+			pkgs = append(pkgs, ip)
+		}
+	}
+	sort.Strings(pkgs)
+	mod, err := gogen.LocalRuntimeRoot(pkgs, opts)
+	return mod, pkgs, err == nil && len(pkgs) > 0
 }
 
 func sortFiles(fs []File) {

@@ -95,6 +95,20 @@ message A { b.B b = 1; google.protobuf.Any any = 2; google.protobuf.Duration d =
 import "google/protobuf/field_mask.proto";
 message B { string s = 1; google.protobuf.FieldMask mask = 2; }`,
 		}, "services=none", "example.org/m", []string{"protoplay/runtime/wire", "protoplay/runtime/wkt/anypb", "protoplay/runtime/wkt/durationpb", "protoplay/runtime/wkt/fieldmaskpb"}},
+		// Copies of the API's dependencies among its files (a .zip of
+		// googleapis holds google/type/*.proto too), with Go packages
+		// outside the API's: they go into the module as imported files do.
+		{"dependencies among the files", compiler.Sources{
+			"acme/v1/api.proto": `syntax = "proto3"; package acme.v1; option go_package = "example.com/acme/v1;acmepb";
+import "google/type/latlng.proto"; import "vendor/dep/dep.proto";
+message Place { google.type.LatLng at = 1; dep.Tag tag = 2; string name = 3; }`,
+			"google/type/latlng.proto": `syntax = "proto3"; package google.type;
+option go_package = "google.golang.org/genproto/googleapis/type/latlng;latlng";
+message LatLng { double latitude = 1; double longitude = 2; }`,
+			"vendor/dep/dep.proto": `syntax = "proto3"; package dep; option go_package = "other.org/dep";
+import "google/type/latlng.proto";
+message Tag { string key = 1; google.type.LatLng near = 2; }`,
+		}, "", "example.com/acme", []string{"protoplay/runtime/wire", "google.golang.org/genproto/googleapis/type/latlng", "other.org/dep"}},
 		{"googleapis imports, services=grpc left out", compiler.Sources{"library/v1/library.proto": read("../testdata/examples/service.proto")}, "services=grpc",
 			"example.com/library", []string{"protoplay/runtime/wire", "protoplay/runtime/wkt/timestamppb", "google.golang.org/genproto/googleapis/type/date", "cloud.google.com/go/longrunning/autogen/longrunningpb"}},
 	} {
@@ -156,6 +170,14 @@ func TestModuleErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "share no import path prefix") {
 		t.Errorf("no common prefix: err %v", err)
 	}
+	// Two files no other imports, of unrelated packages: still no module.
+	src["c.proto"] = `syntax = "proto3"; package c; option go_package = "c.example/c"; message C {}`
+	src["b.proto"] = `syntax = "proto3"; package b; option go_package = "b.example/b"; import "c.proto"; message B { c.C c = 1; }`
+	if _, err := w.Module(context.Background(), compiler.ModuleRequest{Files: src}); err == nil || !strings.Contains(err.Error(), "share no import path prefix") {
+		t.Errorf("two top files with no common prefix: err %v", err)
+	}
+	delete(src, "c.proto")
+	src["b.proto"] = `syntax = "proto3"; package b; option go_package = "b.example/b"; message B {}`
 	_, err = w.Module(context.Background(), compiler.ModuleRequest{Files: src, Module: "a.example"})
 	if err == nil || !strings.Contains(err.Error(), "does not start with module= prefix") {
 		t.Errorf("module path not holding b.example/b: err %v", err)

@@ -18,6 +18,18 @@ export interface SymbolSource {
   symbols(): SymbolsResult | null;
   // goto shows a declaration (in its file, the cursor on its name).
   goto(d: Declaration): void;
+  // open shows the file an import names, when the workspace has it; false
+  // when it does not (a built-in file, a missing one).
+  open?(name: string): boolean;
+}
+
+// importAt is the path of the import statement's string at pos, or null.
+export function importAt(doc: Text, pos: number): string | null {
+  const line = doc.lineAt(pos);
+  const m = /^\s*import\s+(?:public\s+|weak\s+)?"([^"]*)"/.exec(line.text);
+  if (!m) return null;
+  const from = line.from + m[0].length - m[1].length - 1;
+  return pos >= from && pos <= from + m[1].length + 1 ? m[1] : null;
 }
 
 type Pos = { line: number; column: number; endLine: number; endColumn: number };
@@ -125,12 +137,21 @@ function completionSource(src: SymbolSource) {
 // symbolHelp is the hover, go-to-definition and completion of a .proto
 // editor.
 export function symbolHelp(src: SymbolSource): Extension {
-  const gotoAt = (view: EditorView, pos: number): boolean => {
-    const res = src.symbols();
-    if (!res) return false;
+  // gotoAt goes to what is named at pos; with click, the cursor is put at
+  // pos first (a Ctrl/⌘-click: the way back returns there).
+  const gotoAt = (view: EditorView, pos: number, click = false): boolean => {
+    const res = src.symbols() ?? { symbols: [], references: [] };
     const hit = symbolAt(view.state.doc, src.file(), pos, res);
-    if (!hit) return false;
-    src.goto(hit.decl);
+    // On an import's path: that file.
+    const name = hit ? null : importAt(view.state.doc, pos);
+    if (!hit && name === null) return false;
+    const before = view.state.selection;
+    if (click) view.dispatch({ selection: { anchor: pos } });
+    if (hit) src.goto(hit.decl);
+    else if (!src.open?.(name!)) {
+      if (click) view.dispatch({ selection: before });
+      return false;
+    }
     return true;
   };
   return [
@@ -147,7 +168,7 @@ export function symbolHelp(src: SymbolSource): Extension {
       mousedown(e, view) {
         if (!(e.ctrlKey || e.metaKey) || e.button !== 0) return false;
         const pos = view.posAtCoords({ x: e.clientX, y: e.clientY });
-        if (pos === null || !gotoAt(view, pos)) return false;
+        if (pos === null || !gotoAt(view, pos, true)) return false;
         e.preventDefault();
         return true;
       },

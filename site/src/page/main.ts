@@ -7,8 +7,8 @@ import editionsExample from "../../../testdata/examples/editions.proto";
 import fleetExample from "../../../testdata/examples/fleet.proto";
 import proto2Example from "../../../testdata/examples/proto2.proto";
 import serviceExample from "../../../testdata/examples/service.proto";
-import { ChangeSet, EditorState } from "@codemirror/state";
-import { EditorView } from "@codemirror/view";
+import { ChangeSet, EditorState, Prec, type StateEffect } from "@codemirror/state";
+import { EditorView, keymap } from "@codemirror/view";
 import type { CheckResult, CompileResult, Declaration, Diagnostic, FileChange, GeneratedFile, SymbolsResult, WireField } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { CallError, compileWasm, Core, type HeldFile } from "../lib/client";
@@ -133,6 +133,9 @@ interface FileEntry {
   name: string;
   state: EditorState;
   diags: Diagnostic[];
+  // scroll is where the editor was scrolled when another file was shown:
+  // coming back to the file shows the same place.
+  scroll?: StateEffect<unknown>;
 }
 
 let files: FileEntry[] = [];
@@ -158,7 +161,41 @@ const help = symbolHelp({
   file: () => active.name,
   symbols: () => symbols,
   goto: (d: Declaration) => gotoDeclaration(d),
+  open: (name: string) => openImported(name),
 });
+
+// openImported shows the workspace's file an import names (F12 or
+// Ctrl/⌘-click on the import's path), keeping the way back as go to
+// definition does; false when the workspace has no such file.
+function openImported(name: string): boolean {
+  const f = files.find((f) => f.name === name);
+  if (!f) {
+    toast(`${name} is not a file of the workspace${/^google\//.test(name) ? " (a built-in file)" : ""}`);
+    return false;
+  }
+  const from = active;
+  back.push(here());
+  forward.length = 0;
+  selectFile(f, 0);
+  if (f !== from) toast(`${isMac ? "⌃-" : "Alt+←"} goes back to ${from.name}`, { label: "Back", run: () => void goBack() });
+  return true;
+}
+
+// Go to definition keeps where it left (back) and where Back left
+// (forward): Alt+← (⌃- on a Mac) returns to the place before the jump, in
+// its file, scrolled as it was; Alt+→ (⌃⇧- on a Mac) goes forward again.
+// A place is its file and the cursor; a deleted file's places are skipped.
+interface Place {
+  file: FileEntry;
+  pos: number;
+  scroll: StateEffect<unknown>;
+}
+const back: Place[] = [];
+const forward: Place[] = [];
+
+function here(): Place {
+  return { file: active, pos: editor.state.selection.main.head, scroll: editor.scrollSnapshot() };
+}
 
 function gotoDeclaration(d: Declaration) {
   const f = files.find((f) => f.name === d.file);
@@ -166,12 +203,45 @@ function gotoDeclaration(d: Declaration) {
     toast(`${d.name} is declared in ${d.file}, a built-in file`);
     return;
   }
+  const from = active;
+  back.push(here());
+  forward.length = 0;
   selectFile(f);
-  selectFile(f, rangeOf(editor.state.doc, d).from);
+  const pos = rangeOf(editor.state.doc, d).from;
+  editor.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
+  editor.focus();
+  if (f !== from) toast(`${d.name.slice(d.name.lastIndexOf(".") + 1)} is in ${f.name}; ${isMac ? "⌃-" : "Alt+←"} goes back to ${from.name}`, { label: "Back", run: () => void goBack() });
 }
 
+// goBack and goForward move through the places of go to definition;
+// false when there is none (the key then does what it does in the editor).
+function goBack(): boolean {
+  return travel(back, forward);
+}
+function goForward(): boolean {
+  return travel(forward, back);
+}
+function travel(from: Place[], to: Place[]): boolean {
+  let p: Place | undefined;
+  while ((p = from.pop()) && !files.includes(p.file));
+  if (!p) return false;
+  to.push(here());
+  selectFile(p.file);
+  const pos = Math.min(p.pos, editor.state.doc.length);
+  editor.dispatch({ selection: { anchor: pos }, effects: p.scroll });
+  editor.focus();
+  return true;
+}
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+const travelKeys = Prec.high(
+  keymap.of([
+    { key: "Alt-ArrowLeft", mac: "Ctrl--", run: goBack },
+    { key: "Alt-ArrowRight", mac: "Ctrl-Shift--", run: goForward },
+  ]),
+);
+
 function newFile(name: string, text: string): FileEntry {
-  return { name, state: EditorState.create({ doc: text, extensions: [protoExtensions(onEdit), help] }), diags: [] };
+  return { name, state: EditorState.create({ doc: text, extensions: [protoExtensions(onEdit), help, travelKeys] }), diags: [] };
 }
 
 function sources(): Files {
@@ -182,10 +252,14 @@ function sources(): Files {
 }
 
 function selectFile(f: FileEntry, pos?: number) {
-  if (active && active !== f) active.state = editor.state;
+  if (active && active !== f) {
+    active.state = editor.state;
+    active.scroll = editor.scrollSnapshot();
+  }
   if (active !== f) {
     active = f;
     editor.setState(f.state);
+    if (f.scroll && pos === undefined) editor.dispatch({ effects: f.scroll });
     applyDiagnostics(f);
   }
   if (pos !== undefined) {
@@ -382,10 +456,61 @@ function addFile() {
 }
 byId("add-file").onclick = addFile;
 
-// addFiles puts uploaded or dropped files in the workspace: a file of the
-// same name is replaced, others are added.
-function addFiles(list: { name: string; content: string }[]) {
-  if (!list.length) return;
+// placeByImports names uploaded files by the paths imports look for them
+// under. A file picker gives bare names (query.proto) and a .zip of a
+// repository has the repository's own folder first
+// (googleapis-master/google/...), while the files import each other by
+// their paths from the proto root (google/firestore/v1/query.proto): an
+// uploaded file whose name is the end of an import path in the workspace
+// or the upload (or whose name ends with one) takes that path, when only
+// one import path fits; the other uploaded files of its folder move with
+// it. workspace is the files there, name to text. Returns the list renamed and the files moved, old name to new.
+function placeByImports(
+  list: { name: string; content: string }[],
+  workspace: Map<string, string>,
+): { list: { name: string; content: string }[]; moved: [string, string][] } {
+  const imports = new Set<string>();
+  for (const text of [...workspace.values(), ...list.map((e) => e.content)]) {
+    for (const m of text.matchAll(/\bimport\s+(?:public\s+|weak\s+)?"([^"]+)"/g)) imports.add(m[1]);
+  }
+  // Not the files every workspace can import (a bare status.proto is
+  // not google/rpc/status.proto).
+  const builtIn = /^google\/(protobuf|api|type|rpc|longrunning)\//;
+  const dirOf = (n: string) => n.slice(0, n.lastIndexOf("/") + 1);
+  // A move is: strip prefix `strip` from the name, then put `add` before it.
+  const moves = new Map<string, { strip: string; add: string }>(); // by the folder it applies to
+  for (const { name } of list) {
+    if (imports.has(name)) continue;
+    // A bare name goes under a folder only where no file is yet (an
+    // unrelated common.proto must not replace google/.../common.proto); a
+    // name that ends with a whole import path is that file.
+    const fits = [...imports].filter((i) => !builtIn.test(i) && ((i.endsWith("/" + name) && !workspace.has(i)) || name.endsWith("/" + i)));
+    if (fits.length !== 1) continue;
+    const i = fits[0];
+    const move = i.length > name.length ? { strip: "", add: i.slice(0, i.length - name.length) } : { strip: name.slice(0, name.length - i.length), add: "" };
+    if (!moves.has(dirOf(name))) moves.set(dirOf(name), move);
+  }
+  const moved: [string, string][] = [];
+  const out = list.map((e) => {
+    let move = moves.get(dirOf(e.name));
+    // A repository's folder stripped from one file is stripped from every
+    // file under it.
+    if (!move) for (const m of moves.values()) if (m.strip && e.name.startsWith(m.strip)) move = m;
+    if (!move || imports.has(e.name)) return e;
+    const name = move.add + e.name.slice(move.strip.length);
+    if (name === e.name || !name) return e;
+    moved.push([e.name, name]);
+    return { name, content: e.content };
+  });
+  return { list: out, moved };
+}
+
+// addFiles puts uploaded or dropped files in the workspace, named by the
+// paths imports look for them under (placeByImports): a file of the same
+// name is replaced, others are added.
+function addFiles(input: { name: string; content: string }[]) {
+  if (!input.length) return;
+  const { list, moved } = placeByImports(input, new Map(files.map((f) => [f.name, (f === active ? editor.state : f.state).doc.toString()])));
   let last: FileEntry | undefined;
   for (const { name, content } of list) {
     const old = files.find((f) => f.name === name);
@@ -400,7 +525,18 @@ function addFiles(list: { name: string; content: string }[]) {
   }
   selectFile(last!);
   onEdit();
-  toast(list.length === 1 ? `Added ${list[0].name}` : `Added ${list.length} files`);
+  // Say where moved files went: one by its names, several by the folder
+  // given or taken away.
+  let where = "";
+  if (moved.length === 1) where = ` as ${moved[0][1]}`;
+  else if (moved.length) {
+    const [from, to] = moved[0];
+    const lost = from.endsWith(to) ? from.slice(0, from.length - to.length) : "";
+    const got = to.endsWith(from) ? to.slice(0, to.length - from.length) : "";
+    where = lost ? ` without their folder ${lost}` : got ? ` under ${got}` : ` at new paths`;
+  }
+  const what = list.length === 1 ? list[0].name : `${list.length} files`;
+  toast(moved.length ? `Added ${moved.length === 1 ? moved[0][0] : what}${where}, where the imports look for ${moved.length === 1 ? "it" : "them"}` : `Added ${what}`);
 }
 
 async function readDropped(list: FileList | File[]) {
@@ -1420,23 +1556,53 @@ const examples: { title: string; name: string; text: string }[] = [
   { title: "Fleet API (large, googleapis-style, 1,700 lines)", name: "fleet/v1/fleet.proto", text: fleetExample },
 ];
 
-function openExample(ex: (typeof examples)[number]) {
-  const before = files;
-  const beforeActive = active;
+// An example replaces the workspace; the files it replaced are kept
+// (yours) until another example replaces one's own files again, and the
+// Examples menu's first item brings them back, long after the Undo of the
+// toast is gone. Going back keeps the example in their place when it was
+// edited (the same item swaps again).
+let yours: { files: FileEntry[]; active: FileEntry } | null = null;
+
+// isExampleAsOpened tells a workspace that is one example as the menu
+// opened it (nothing to keep when another replaces it).
+function isExampleAsOpened(): boolean {
+  return files.length === 1 && examples.some((ex) => ex.name === files[0].name && ex.text === (files[0] === active ? editor.state : files[0].state).doc.toString());
+}
+
+function replaceWorkspace(next: FileEntry[], nextActive: FileEntry) {
   active.state = editor.state;
-  files = [newFile(ex.name, ex.text)];
+  active.scroll = editor.scrollSnapshot();
+  if (!isExampleAsOpened()) yours = { files, active };
+  files = next;
   active = undefined as unknown as FileEntry;
-  selectFile(files[0]);
+  selectFile(nextActive);
   onEdit();
+}
+
+function openExample(ex: (typeof examples)[number]) {
+  const f = newFile(ex.name, ex.text);
+  const kept = yours;
+  const before = { files, active };
+  replaceWorkspace([f], f);
   toast(`Opened the ${ex.title.replace(/ \(.*/, "")} example`, {
     label: "Undo",
     run: () => {
-      files = before;
-      active = undefined as unknown as FileEntry;
-      selectFile(beforeActive);
-      onEdit();
+      replaceWorkspace(before.files, before.active);
+      yours = kept;
     },
   });
+}
+
+function backToYours() {
+  if (!yours) return;
+  const { files: mine, active: mineActive } = yours;
+  yours = null;
+  replaceWorkspace(mine, mineActive);
+}
+
+function yoursLabel(): string {
+  const names = yours!.files.map((f) => f.name.slice(f.name.lastIndexOf("/") + 1));
+  return `← Back to your files (${names.length === 1 ? names[0] : `${names.length} files: ${names.slice(0, 2).join(", ")}${names.length > 2 ? ", …" : ""}`})`;
 }
 
 const examplesButton = byId("examples-button");
@@ -1472,6 +1638,15 @@ examplesButton.onclick = () => {
     });
   }
   if (!examplesMenu.hidden) return closeExamples();
+  examplesMenu.querySelector("[data-testid=examples-yours]")?.remove();
+  if (yours) {
+    const b = el("button", { role: "menuitem", "data-testid": "examples-yours", title: yours.files.map((f) => f.name).join("\n") }, yoursLabel());
+    b.onclick = () => {
+      closeExamples();
+      backToYours();
+    };
+    examplesMenu.prepend(b);
+  }
   examplesMenu.hidden = false;
   examplesButton.setAttribute("aria-expanded", "true");
   examplesMenu.querySelector<HTMLElement>("button")?.focus();
