@@ -257,6 +257,7 @@ func printReport(w io.Writer, out string, e *Extra) {
 		if b.Load != "" {
 			pf("Load average (1, 5, 15 min) before -> after: %s (2 cores).\n\n", b.Load)
 		}
+		printEdits(pf, b)
 		for _, l := range b.Lines {
 			pf("- %s\n", l)
 		}
