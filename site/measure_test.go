@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -57,7 +58,7 @@ func TestMeasure(t *testing.T) {
 	}
 
 	small := map[string]any{"files": []map[string]string{{"name": "example.proto", "text": readFile(t, "../testdata/example/example.proto")}}, "active": "example.proto", "options": ""}
-	t.Run("small", func(t *testing.T) { measureEdits(t, "example.proto (42 lines)", small, 40) })
+	t.Run("small", func(t *testing.T) { measureEdits(t, "example", "example.proto (42 lines)", small, 40) })
 
 	root := filepath.Join(shared, "corpus/googleapis")
 	big := needShared(t, "corpus/googleapis/google/privacy/dlp/v2/storage.proto")
@@ -77,7 +78,7 @@ func TestMeasure(t *testing.T) {
 		}
 	})
 	t.Run("big", func(t *testing.T) {
-		measureEdits(t, bigName, bigSession, 40)
+		measureEdits(t, "storage.proto", bigName, bigSession, 40)
 	})
 	dlpText := readFile(t, filepath.Join(root, "google/privacy/dlp/v2/dlp.proto"))
 	dlpFiles := []map[string]string{
@@ -85,7 +86,7 @@ func TestMeasure(t *testing.T) {
 		{"name": "google/privacy/dlp/v2/dlp.proto", "text": dlpText},
 	}
 	t.Run("dlp", func(t *testing.T) {
-		measureEdits(t, fmt.Sprintf("google/privacy/dlp/v2/dlp.proto (%d lines, + storage.proto; googleapis imports bundled)", strings.Count(dlpText, "\n")),
+		measureEdits(t, "dlp.proto", fmt.Sprintf("google/privacy/dlp/v2/dlp.proto (%d lines, + storage.proto; googleapis imports bundled)", strings.Count(dlpText, "\n")),
 			map[string]any{"files": dlpFiles, "active": "google/privacy/dlp/v2/dlp.proto", "options": ""}, 40)
 	})
 }
@@ -119,7 +120,27 @@ func coldStart(t *testing.T, ctx context.Context, what string) {
 	goChecksDone(t, ctx, what+", example.proto")
 }
 
-func measureEdits(t *testing.T, name string, session map[string]any, n int) {
+// editResult is one schema's edit measurement, logged as one JSON line
+// after "edit result " for bench/cmd/benchrun, which reads it (its
+// editResult has the same fields) into the issue 14 targets table. Times
+// in ms; P50/P95 of the page's edit -> new Go on screen, Core* of the time
+// in the core (CompileResult.elapsedMs), Native* of the same compiles with
+// compiler.Workspace in this process; First is the session's first compile
+// in the core, Full a warm full compile (engine warm, nothing cached).
+type editResult struct {
+	Schema                     string
+	Edits                      int
+	P50, P95, CoreP50, CoreP95 float64
+	NativeP50, NativeP95       float64
+	First, Full                float64
+	NativeFirst, NativeFull    float64
+	Load                       string
+}
+
+// measureEdits measures n edits of session's active file (see edit), the
+// session's first compile and a warm full compile, in the browser and
+// natively; schema is the short name of the edit result line.
+func measureEdits(t *testing.T, schema, name string, session map[string]any, n int) {
 	ctx, url := startBrowser(t)
 	// dlp.proto's first (cold) compile can pass the page's 10 s limit on
 	// a loaded machine; the page would then continue it in a second try,
@@ -159,6 +180,17 @@ func measureEdits(t *testing.T, name string, session map[string]any, n int) {
 	nat = nat[5:]
 	t.Logf("%s: native (compiler.Workspace, the CLI's code): first compile %.1f ms, warm full compile %.1f ms, edit median %.1f ms, p95 %.1f ms; wasm/native %.1fx (edit core medians), %.1fx (warm full compiles), first compile %.1fx; load %s",
 		name, nfirst, nfull, pct(nat, 50), pct(nat, 95), pct(core, 50)/pct(nat, 50), full/nfull, first/nfirst, loadAvg())
+	r, err := json.Marshal(editResult{
+		Schema: schema, Edits: n,
+		P50: pct(lat, 50), P95: pct(lat, 95), CoreP50: pct(core, 50), CoreP95: pct(core, 95),
+		NativeP50: pct(nat, 50), NativeP95: pct(nat, 95),
+		First: first, Full: full, NativeFirst: nfirst, NativeFull: nfull,
+		Load: loadAvg(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("edit result %s", r)
 }
 
 // fullOptions are generator options no other compile of the measurement

@@ -134,3 +134,32 @@ func TestMissingSemicolonNote(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingImportEveryImporter: a file several files import and nobody
+// supplies is an error at each of those imports (protoc reports each
+// importer), not only at the first one protocompile resolved it for; a
+// file importing something else, and a comment or string that mentions
+// the name, get nothing.
+func TestMissingImportEveryImporter(t *testing.T) {
+	imp := func(pkg, extra string) string {
+		return "syntax = \"proto3\";\npackage " + pkg + ";\n" + extra + "import \"gone.proto\";\nmessage M { int32 a = 1; }\n"
+	}
+	srcs := map[string]string{
+		"a.proto": imp("a", ""),
+		"b.proto": imp("b", "// gone.proto was here\nimport \"c.proto\";\n"),
+		"c.proto": "syntax = \"proto3\";\npackage c;\nmessage C { string s = 1; } // \"gone.proto\"\n",
+		"d.proto": "syntax = \"proto3\";\npackage d;\nimport \"c.proto\";\nmessage D { c.C c = 1; }\n",
+	}
+	res := Compile(context.Background(), Request{Sources: srcs})
+	var got []string
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.SeverityError {
+			got = append(got, fmt.Sprintf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message))
+		}
+	}
+	msg := "gone.proto: file not found in the sources or import paths: file does not exist"
+	want := []string{"a.proto:3:8: " + msg, "b.proto:5:8: " + msg}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"path"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -230,7 +231,10 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		files[i] = path.Clean(strings.ReplaceAll(f, "\\", "/"))
 	}
 
-	defer func() { res.Diagnostics = append(res.Diagnostics, missingSemicolonNotes(&req, res.Diagnostics)...) }()
+	defer func() {
+		res.Diagnostics = append(res.Diagnostics, missingSemicolonNotes(&req, res.Diagnostics)...)
+		res.Diagnostics = append(res.Diagnostics, missingImportErrors(&req, files, res.Diagnostics)...)
+	}()
 	cache := req.Cache.lookup(&req)
 	linked, err := compileFilesCached(ctx, &req, files, false, cache, &res.Diagnostics)
 	res.Diagnostics = append(res.Diagnostics, cache.warningsOfReused()...)
@@ -255,6 +259,80 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	cache.store(linked, res.Diagnostics)
 	res.Files = descriptors(linked)
 	return res
+}
+
+// missingImportErrors repeats each "file not found" error of an import at
+// every other import of the same file, as protoc reports "Import ... was
+// not found" for each importer: protocompile resolves a file once and
+// reports a failure only at the first import that asked for it, so a
+// file that several files import (and that was deleted or misnamed)
+// would show one error among them. The importers looked at are the
+// request's Sources and its files to compile (the CLI's roots); they are
+// parsed again only here, when such an error was reported.
+func missingImportErrors(req *Request, files []string, ds []diag.Diagnostic) []diag.Diagnostic {
+	missing := map[string]diag.Diagnostic{} // import path -> the error reported
+	for _, d := range ds {
+		if d.Severity != diag.SeverityError {
+			continue
+		}
+		if name, ok := strings.CutSuffix(d.Message, ": "+errNotFound.Error()); ok && d.Line > 0 {
+			if _, seen := missing[name]; !seen {
+				missing[name] = d
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	names := append([]string(nil), files...)
+	for name := range req.Sources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	names = slices.Compact(names)
+	r := &sourceResolver{req: req}
+	var out []diag.Diagnostic
+	for _, name := range names {
+		src, err := r.find(name)
+		if err != nil {
+			continue
+		}
+		var file *ast.FileNode
+		for _, decl := range importsOf(name, src, &file) {
+			d, ok := missing[decl.Name.AsString()]
+			if !ok {
+				continue
+			}
+			at := file.NodeInfo(decl.Name).Start()
+			d.File, d.Line, d.Column, d.EndLine, d.EndColumn = name, at.Line, at.Col, 0, 0
+			if end := file.NodeInfo(decl.Name).End(); end.Line > 0 {
+				d.EndLine, d.EndColumn = end.Line, end.Col
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// importsOf returns the import declarations of the file name with text
+// src, and sets *file to its AST; none when it does not parse or imports
+// nothing (a quick look at the text first).
+func importsOf(name, src string, file **ast.FileNode) []*ast.ImportNode {
+	if !strings.Contains(src, "import") {
+		return nil
+	}
+	f, err := parser.Parse(name, strings.NewReader(src), reporter.NewHandler(nil))
+	if err != nil {
+		return nil
+	}
+	*file = f
+	var imps []*ast.ImportNode
+	for _, decl := range f.Decls {
+		if imp, ok := decl.(*ast.ImportNode); ok {
+			imps = append(imps, imp)
+		}
+	}
+	return imps
 }
 
 // missingSemicolonNotes adds, for each "expecting ';'" syntax error whose

@@ -36,6 +36,7 @@ var (
 	flagSkipScale = flag.Bool("skip-scaling", false, "skip the generation-scaling rows (protoplay gen over 1,000, 10,000 and 20,000 messages)")
 	flagScaleOnly = flag.Bool("scaling-only", false, "only measure and print the generation-scaling rows")
 	flagSuiteOnly = flag.Bool("suite-only", false, "only generate and run the go test suite's interleaved rounds and print its tables (no overhead, size, compiler, scaling, browser or gRPC rows)")
+	flagBrowsOnly = flag.Bool("browser-only", false, "only measure and print the playground in chromium (wasm sizes, site TestMeasure; needs make site and chromium, as make bench does)")
 	flagSkipGRPC  = flag.Bool("skip-grpc", false, "skip the gRPC row (a unary call over bufconn, protoplay vs protoc-gen-go + protoc-gen-go-grpc)")
 )
 
@@ -56,6 +57,14 @@ func main() {
 		}
 		extra := loadExtra()
 		printReport(os.Stdout, string(out), extra)
+		return
+	}
+	if *flagBrowsOnly {
+		extra := &Extra{}
+		if err := measureBrowser(extra); err != nil {
+			fatal(err)
+		}
+		printBrowser(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, extra.Browser)
 		return
 	}
 	if *flagScaleOnly {

@@ -246,20 +246,8 @@ func printReport(w io.Writer, out string, e *Extra) {
 		}
 	}
 	printScaling(pf, e)
-	if b := e.Browser; b != nil {
-		pf("\n### the playground in chromium: wasm sizes, compile latency and the checks of the generated Go (site/measure_test.go)\n\n")
-		if b.Note != "" {
-			pf("%s\n", b.Note)
-			return
-		}
-		pf("| module | raw | gzip | brotli |\n|---|---:|---:|---:|\n| core (protoplay.wasm) | %d | %d | %d |\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
-		pf("| interpreter (interp.wasm, fetched after the first output) | %d | %d | %d |\n\n", b.InterpRaw, b.InterpGzip, b.InterpBrotli)
-		if b.Load != "" {
-			pf("Load average (1, 5, 15 min) before -> after: %s (2 cores).\n\n", b.Load)
-		}
-		for _, l := range b.Lines {
-			pf("- %s\n", l)
-		}
+	if e.Browser != nil {
+		printBrowser(pf, e.Browser)
 	}
 }
 
@@ -278,4 +266,24 @@ func indexOf(xs []string, s string) int {
 		}
 	}
 	return len(xs)
+}
+
+// printBrowser prints the playground's section: the wasm sizes, the load,
+// the edit results with issue 14's targets (printEdits) and TestMeasure's
+// report lines.
+func printBrowser(pf func(string, ...any), b *Browser) {
+	pf("\n### the playground in chromium: wasm sizes, compile latency and the checks of the generated Go (site/measure_test.go)\n\n")
+	if b.Note != "" {
+		pf("%s\n", b.Note)
+		return
+	}
+	pf("| module | raw | gzip | brotli |\n|---|---:|---:|---:|\n| core (protoplay.wasm) | %d | %d | %d |\n", b.WasmRaw, b.WasmGzip, b.WasmBrotli)
+	pf("| interpreter (interp.wasm, fetched after the first output) | %d | %d | %d |\n\n", b.InterpRaw, b.InterpGzip, b.InterpBrotli)
+	if b.Load != "" {
+		pf("Load average (1, 5, 15 min) before -> after: %s (2 cores).\n\n", b.Load)
+	}
+	printEdits(pf, b)
+	for _, l := range b.Lines {
+		pf("- %s\n", l)
+	}
 }
