@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +64,60 @@ func TestLeanModules(t *testing.T) {
 	test.Env = append(os.Environ(), env...)
 	if out, err := test.CombinedOutput(); err != nil {
 		t.Errorf("tests against the patched modules: %v\n%s", err, out)
+	}
+}
+
+// The protocompile options.go patch's claim (lean_options_noop.go.txt):
+// skipping the first pass's clones of an element with nothing to
+// interpret changes no descriptor and no diagnostic. compiler/frontend's
+// TestDescriptorDump (the corpus, testdata/cases and golden schemas, and
+// invalid inputs, a request's own descriptor.proto among them) writes a
+// digest of every compiled FileDescriptorProto and every diagnostic; run
+// against protocompile as released and as patched, the two must be equal.
+func TestLeanOptionsSameDescriptors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the frontend's tests twice")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := leanEnv(root, "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dump := func(name string, env []string) []byte {
+		out := filepath.Join(dir, name)
+		cmd := exec.Command("go", "test", "-count=1", "-run", "^TestDescriptorDump$", "./compiler/frontend")
+		cmd.Dir = root
+		cmd.Env = append(append(os.Environ(), "PROTOPLAY_DESCRIPTOR_DUMP="+out), env...)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("TestDescriptorDump (%s): %v\n%s", name, err, b)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	plain := dump("released", []string{"GOWORK=off"})
+	lean := dump("patched", env)
+	// Not vacuous: the schemas were compiled, and the clone that fails in
+	// the first pass (dumpInvalid's descriptor.proto) was reported.
+	for _, want := range []string{"testdata/golden/editions_features.proto", "== invalid 4\n", "contains invalid UTF-8"} {
+		if !bytes.Contains(plain, []byte(want)) {
+			t.Fatalf("the dump lacks %q:\n%s", want, plain)
+		}
+	}
+	if !bytes.Equal(plain, lean) {
+		pl, ll := strings.Split(string(plain), "\n"), strings.Split(string(lean), "\n")
+		for i := 0; i < len(pl) && i < len(ll); i++ {
+			if pl[i] != ll[i] {
+				t.Fatalf("the patched protocompile differs at line %d of the dump:\nreleased: %s\npatched:  %s", i+1, pl[i], ll[i])
+			}
+		}
+		t.Fatalf("the patched protocompile's dump has %d lines, the released one's %d", len(ll), len(pl))
 	}
 }
 
