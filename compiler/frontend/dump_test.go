@@ -86,7 +86,8 @@ message M { optional int32 a = 1 [(x) = "\xff\xfe"]; optional int32 b = 2 [(x) =
 	},
 }
 
-// TestDescriptorDump writes, for each schema of ../shared/corpus, of
+// TestDescriptorDump writes, for each schema of ../shared/corpus (and
+// dlp.proto with storage.proto as the page compiles them), of
 // testdata/cases and testdata/golden and of dumpInvalid, the SHA-256 of
 // the FileDescriptorProto (deterministic bytes, source info included) of
 // every file it compiles to, imports included, and its diagnostics, to the
@@ -175,6 +176,17 @@ func TestDescriptorDump(t *testing.T) {
 			root, rel, _ := strings.Cut(n, "/")
 			dump(n, Request{FS: fsys, ImportPaths: []string{root}, Files: []string{rel}})
 		}
+		// As the page compiles them: the two files as sources, their
+		// googleapis imports the embedded descriptors (googleapisSet).
+		srcs := map[string]string{}
+		for _, n := range []string{"google/privacy/dlp/v2/dlp.proto", "google/privacy/dlp/v2/storage.proto"} {
+			text, err := os.ReadFile(filepath.Join(corpus, "googleapis", n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs[n] = string(text)
+		}
+		dump("page dlp.proto", Request{Sources: srcs})
 	}
 	for _, dir := range []string{"cases", "golden"} {
 		dir = filepath.Join("..", "..", "testdata", dir)
