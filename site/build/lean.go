@@ -38,9 +38,9 @@ import (
 // protocompile behaves the same for the core.
 //
 // github.com/bufbuild/protocompile: options/options.go gets
-// lean_options_noop.go.txt's firstPassNoOp. interpretOptions interprets an
-// element's options in two passes (standard options first, custom ones
-// second) and, since the core's descriptor.proto is compiled from source
+// lean_options.go.txt's firstPassNoOp and extensionsByNumber.
+// interpretOptions interprets an element's options in two passes
+// (standard options first, custom ones second) and, since the core's descriptor.proto is compiled from source
 // (an "override" for protocompile), each pass clones the options message
 // into a dynamicpb message of that descriptor.proto and back, proto.Marshal
 // and Unmarshal each way: also in the first pass for an element whose only
@@ -74,8 +74,8 @@ import (
 //go:embed lean_std_imports.go.txt
 var leanStdImports []byte
 
-//go:embed lean_options_noop.go.txt
-var leanOptionsNoOp []byte
+//go:embed lean_options.go.txt
+var leanOptions []byte
 
 // A modulePatch changes files of a module for the core's build.
 type modulePatch struct {
@@ -120,7 +120,7 @@ var leanPatches = []modulePatch{
 					if err != nil {
 						return nil, err
 					}
-					return append(src, leanOptionsNoOp...), nil
+					return append(src, leanOptions...), nil
 				},
 			},
 		},

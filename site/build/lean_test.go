@@ -67,9 +67,10 @@ func TestLeanModules(t *testing.T) {
 	}
 }
 
-// The protocompile options.go patch's claim (lean_options_noop.go.txt):
+// The protocompile options.go patch's claim (lean_options.go.txt):
 // skipping the first pass's clones of an element with nothing to
-// interpret changes no descriptor and no diagnostic. compiler/frontend's
+// interpret, and remembering FindExtensionByNumber's answers, change no
+// descriptor and no diagnostic. compiler/frontend's
 // TestDescriptorDump (the corpus, testdata/cases and golden schemas, and
 // invalid inputs, a request's own descriptor.proto among them) writes a
 // digest of every compiled FileDescriptorProto and every diagnostic; run
