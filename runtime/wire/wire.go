@@ -209,23 +209,20 @@ func SizeVarint(v uint64) int {
 
 // SizeTagVarint is tagLen + SizeVarint(v): the size in bytes of a record
 // whose tag takes tagLen bytes and whose value is the varint v. Generated
-// Size calls it with a constant tagLen (1 to 5). A one-byte value (under
-// 0x80, the common case) costs a compare and an add; larger values fold
-// the tag into SizeVarint's multiply-add, so the tag costs no instruction.
+// Size calls it with a constant tagLen (1 to 5), which folds into
+// SizeVarint's multiply-add, so the tag costs no instruction. It has no
+// branch: a fast path for values under 0x80 (a compare and an add) ran
+// fewer instructions but made GoogleMessage1's Size about 35% slower in
+// wall time (27.4 against 19.5 ns, proto3; 28.7 against 23.0, proto2),
+// each inlined call adding a taken branch around its slow path.
 func SizeTagVarint(tagLen int, v uint64) int {
-	if v < 0x80 {
-		return tagLen + 1
-	}
 	return int((9*uint(bits.Len64(v|1)) + 64 + 64*uint(tagLen)) >> 6)
 }
 
 // SizeTagBytes is tagLen + SizeBytes(n): the size in bytes of a LEN record
 // whose tag takes tagLen bytes and whose value holds n bytes, computed as
-// [SizeTagVarint] computes it (a compare and an add for n < 0x80).
+// [SizeTagVarint] computes it, without a branch.
 func SizeTagBytes(tagLen, n int) int {
-	if uint(n) < 0x80 {
-		return n + tagLen + 1
-	}
 	return n + int((9*uint(bits.Len64(uint64(n)|1))+64+64*uint(tagLen))>>6)
 }
 
