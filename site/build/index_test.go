@@ -10,7 +10,9 @@ import (
 // Chromium a fetch() served from a preload gets none of the wasm code
 // cache (V8.WasmCodeCaching counted a miss on every visit), so each visit
 // compiled the module's functions again; without the preload the second
-// visit's first compile took 226 ms in the core instead of 578 ms.
+// visit's first compile took 235–653 ms in the core instead of 910–3,158 ms
+// (TestMeasure, six alternating runs on a loaded machine; see README,
+// Performance).
 func TestIndexDoesNotPreloadTheCore(t *testing.T) {
 	html, err := os.ReadFile("../index.html")
 	if err != nil {
