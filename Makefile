@@ -27,7 +27,8 @@ test-short: ## run the fast tests only
 	$(GO) test -short ./...
 	cd codec && $(GO) test -short ./...
 
-generate: ## regenerate runtime/wkt, the TypeScript contract, the golden files (generated Go, payload views) and the interpreter's symbol tables from the current code
+generate: ## regenerate the embedded standard files, runtime/wkt, the TypeScript contract, the golden files (generated Go, payload views) and the interpreter's symbol tables from the current code
+	$(GO) test ./compiler/frontend -run 'TestStandardSet' -update
 	$(GO) test ./compiler -run 'TestWellKnownTypes|TestTypeScriptContract' -update
 	$(GO) test ./compiler/gogen -run 'TestGolden' -update
 	$(GO) test ./compiler/payload -run 'TestGolden' -update

@@ -53,6 +53,8 @@ func TestMeasure(t *testing.T) {
 				do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url))
 				waitJS(t, ctx, "first output", `__protoplay.stats.firstOutputMs > 0`, 60*time.Second)
 				coldStart(t, ctx, "repeat visit")
+				hits, loads := wasmCodeCacheHits(t, ctx)
+				t.Logf("repeat visit: Chromium's wasm code cache (V8.WasmCodeCaching) served %d of the %d modules compiled by streaming in this profile (the core and the interpreter, first visit and repeat visit)", hits, loads)
 			}
 		})
 	}
@@ -99,6 +101,45 @@ func goChecksDone(t *testing.T, ctx context.Context, what string) {
 	s := eval[map[string]float64](t, ctx, `({compiled: __protoplay.stats.firstCompiledMs, start: __protoplay.stats.interpStartMs, ready: __protoplay.stats.interpReadyMs, done: __protoplay.stats.goChecksDoneMs, round: __protoplay.stats.goChecksLastMs, types: document.querySelectorAll('[data-testid=check-result][data-go=pass]').length, all: document.querySelectorAll('[data-testid=check-result]').length})`)
 	t.Logf("%s: checks of the generated Go done %.0f ms after the first compiled output (core's first output at %.0f ms; interpreter download from %.0f ms, ready at %.0f ms; the round of checks itself %.0f ms; %.0f of %.0f types green)",
 		what, s["done"]-s["compiled"], s["compiled"], s["start"], s["ready"], s["round"], s["types"], s["all"])
+}
+
+// wasmCodeCacheHits reads Chromium's V8.WasmCodeCaching histogram from
+// chrome://histograms (in a tab of its own, which also collects the
+// renderers' samples): how many modules compiled by streaming got their
+// machine code from the code cache, of how many.
+func wasmCodeCacheHits(t *testing.T, ctx context.Context) (hits, loads int) {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	// The page asks the renderers for their samples when it loads and
+	// lists what has arrived by then: load it until the histogram is there
+	// and expanded. Its buckets (0 miss, 1 hit, 2 invalid entry, 3 no cache
+	// handler) read "1  --O   (2 = 40.0%) {60.0%}".
+	var got map[string]int
+	for deadline := time.Now().Add(20 * time.Second); got == nil && time.Now().Before(deadline); {
+		if err := chromedp.Do(tab, chromedp.Navigate("chrome://histograms/")); err != nil {
+			t.Fatalf("chrome://histograms: %v", err)
+		}
+		for i := 0; i < 5 && got == nil; i++ {
+			time.Sleep(400 * time.Millisecond)
+			got = eval[map[string]int](t, tab, `(() => {
+				const h = document.querySelector('.histogram-header[histogram-name="V8.WasmCodeCaching"]');
+				if (!h) return null;
+				const body = h.nextElementSibling ? h.nextElementSibling.textContent : "";
+				if (!/\(\d+ =/.test(body)) { h.click(); return null; }
+				const out = {};
+				for (const m of body.matchAll(/^\s*(\d+)\s+-*O\s+\((\d+) =/gm)) out[m[1]] = Number(m[2]);
+				return out;
+			})()`)
+		}
+	}
+	for b, n := range got {
+		loads += n
+		if b == "1" {
+			hits += n
+		}
+	}
+	return hits, loads
 }
 
 // loadAvg is the machine's 1-minute load average, for the report lines

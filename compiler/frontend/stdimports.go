@@ -2,16 +2,15 @@ package frontend
 
 import (
 	"context"
-	"embed"
-	"io"
+	_ "embed"
 	"slices"
 	"sync"
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
 	"github.com/bufbuild/protocompile/reporter"
-	"github.com/bufbuild/protocompile/wellknownimports"
 	"github.com/protoplay/protoplay/compiler/gogen"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
@@ -19,9 +18,9 @@ import (
 // standardFiles are the files every compilation can import without
 // supplying them, as protoc bundles them: the well-known type files
 // (gogen.WellKnownFiles, descriptor.proto included), plugin.proto and the
-// language feature files (cpp, go, java). protocompile's wellknownimports
-// holds the source of all but go_features.proto, which protoplay embeds
-// (see bundledFiles).
+// language feature files (cpp, go, java). Their descriptors are embedded
+// (standardSet), compiled from protocompile's wellknownimports copies of
+// protoc's sources and, for go_features.proto, bundled/google/protobuf's.
 var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/compiler/plugin.proto",
 	"google/protobuf/cpp_features.proto",
@@ -29,13 +28,10 @@ var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/java_features.proto",
 )
 
-// std holds the standard files, each compiled from source (with comments)
-// the first time a compilation imports it, with the standard files it
-// imports, and shared by every later Compile call. Parsing descriptor.proto
-// alone costs milliseconds and tens of thousands of allocations natively
-// (hundreds of milliseconds in the browser's first compile), which the
-// playground would otherwise pay on every keystroke; a schema importing only
-// timestamp.proto never pays for api.proto or plugin.proto.
+// std holds the standard files, each linked the first time a compilation
+// imports it, with the standard files it imports, and shared by every later
+// Compile call: a schema importing only timestamp.proto never pays for
+// api.proto or plugin.proto.
 var std struct {
 	mu    sync.Mutex
 	files map[string]*stdFile
@@ -43,7 +39,73 @@ var std struct {
 
 type stdFile struct {
 	once sync.Once
-	file linker.File // nil if it failed to compile
+	file linker.File // nil if it failed to link
+}
+
+// standardSet holds the standard files (standardFiles) as protocompile
+// compiles them from source, source info (comments and spans) included: a
+// FileDescriptorSet, each file after the files it imports, written by
+// TestStandardSet (go test ./compiler/frontend -run TestStandardSet
+// -update, part of make generate) from the source text protoc bundles
+// (protocompile's wellknownimports, and bundled/google/protobuf for
+// go_features.proto), which the test checks it against byte for byte. A
+// compilation links a standard file from its descriptor instead of parsing
+// its source: descriptor.proto, which option interpretation needs in every
+// compilation, is 1,300 lines of mostly comments, and parsing it was the
+// largest part of the first compile in the browser (before the engine has
+// compiled the parser's code). The files are the Protocol Buffers
+// project's, under its BSD-3-Clause license (bundled/LICENSE).
+//
+//go:embed bundled/standard.binpb
+var standardSet []byte
+
+// standardProtos splits standardSet into each file's encoded
+// FileDescriptorProto, by path, without decoding them: a compilation
+// decodes only the files it imports.
+var standardProtos = sync.OnceValue(func() map[string][]byte {
+	m := make(map[string][]byte, len(standardFiles))
+	for b := standardSet; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			panic("frontend: embedded standard.binpb: " + protowire.ParseError(n).Error())
+		}
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType { // FileDescriptorSet.file
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				panic("frontend: embedded standard.binpb: " + protowire.ParseError(n).Error())
+			}
+			b = b[n:]
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			panic("frontend: embedded standard.binpb: " + protowire.ParseError(n).Error())
+		}
+		b = b[n:]
+		m[protoName(v)] = v
+	}
+	return m
+})
+
+// protoName is the name (field 1) of an encoded FileDescriptorProto, ""
+// if it has none.
+func protoName(b []byte) string {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return ""
+		}
+		b = b[n:]
+		if num == 1 && typ == protowire.BytesType {
+			v, _ := protowire.ConsumeBytes(b)
+			return string(v)
+		}
+		if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+			return ""
+		}
+		b = b[n:]
+	}
+	return ""
 }
 
 // googleapisSet holds the descriptors (without source info, so without
@@ -92,7 +154,24 @@ func isStandard(name string) bool {
 	return ok
 }
 
-// standardFile returns the compiled standard file name, if it is one.
+// standardDescriptor returns the descriptor of the standard file name
+// (standardSet or googleapisSet), nil if it is not one.
+func standardDescriptor(name string) *descriptorpb.FileDescriptorProto {
+	if b, ok := standardProtos()[name]; ok {
+		fdp := new(descriptorpb.FileDescriptorProto)
+		if err := proto.Unmarshal(b, fdp); err != nil {
+			return nil
+		}
+		return fdp
+	}
+	if fdp, ok := googleapis()[name]; ok {
+		// protocompile links a copy of it.
+		return fdp
+	}
+	return nil
+}
+
+// standardFile returns the linked standard file name, if it is one.
 func standardFile(name string) (linker.File, bool) {
 	if !isStandard(name) {
 		return nil, false
@@ -108,20 +187,21 @@ func standardFile(name string) (linker.File, bool) {
 	}
 	std.mu.Unlock()
 	e.once.Do(func() {
-		bundled := bundledSources()
+		fdp := standardDescriptor(name)
+		if fdp == nil {
+			return
+		}
 		c := protocompile.Compiler{
-			// The file itself from protocompile's bundled sources; the
-			// standard files it imports compiled (and cached) on their own.
+			// The file itself from its descriptor; the standard files it
+			// imports linked (and cached) on their own.
 			Resolver: protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
-				if path != name {
-					if f, ok := standardFile(path); ok {
-						return protocompile.SearchResult{Desc: f}, nil
-					}
+				if path == name {
+					return protocompile.SearchResult{Proto: fdp}, nil
 				}
-				if fdp, ok := googleapis()[path]; ok {
-					return protocompile.SearchResult{Proto: proto.Clone(fdp).(*descriptorpb.FileDescriptorProto)}, nil
+				if f, ok := standardFile(path); ok {
+					return protocompile.SearchResult{Desc: f}, nil
 				}
-				return bundled.FindFileByPath(path)
+				return protocompile.SearchResult{}, errNotFound
 			}),
 			Reporter:       reporter.NewReporter(func(err reporter.ErrorWithPos) error { return err }, nil),
 			SourceInfoMode: protocompile.SourceInfoStandard,
@@ -131,40 +211,15 @@ func standardFile(name string) (linker.File, bool) {
 		if err == nil && len(files) == 1 {
 			e.file = files[0]
 		}
-		// On failure the file is compiled with each request instead.
+		// On failure (which TestStandardSet rules out) the file is not
+		// found.
 	})
 	return e.file, e.file != nil
 }
 
-func notFound(string) (protocompile.SearchResult, error) {
-	return protocompile.SearchResult{}, errNotFound
-}
-
-// bundledFiles holds the source of the standard files protocompile does not
-// bundle: google/protobuf/go_features.proto, copied unchanged from
-// google.golang.org/protobuf v1.36.12 (src/google/protobuf), the version
-// whose gofeaturespb package this module links. It is the protobuf
-// project's file, under its BSD-3-Clause license (bundled/LICENSE).
-//
-//go:embed bundled/google/protobuf/*.proto
-var bundledFiles embed.FS
-
-// bundledSources resolves the source text of every standard file:
-// protocompile's copies, then bundledFiles.
-func bundledSources() protocompile.Resolver {
-	return protocompile.CompositeResolver{
-		wellknownimports.WithStandardImports(protocompile.ResolverFunc(notFound)),
-		&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) {
-			return bundledFiles.Open("bundled/" + path)
-		}},
-	}
-}
-
-// standardResolver serves the precompiled standard files for names the
-// request's own sources do not hold; a standard file that failed to
-// precompile is compiled from its bundled source with the request.
+// standardResolver serves the standard files for names the request's own
+// sources do not hold.
 func standardResolver(r protocompile.Resolver) protocompile.Resolver {
-	bundled := bundledSources()
 	return protocompile.ResolverFunc(func(name string) (protocompile.SearchResult, error) {
 		res, err := r.FindFileByPath(name)
 		if err == nil {
@@ -172,9 +227,6 @@ func standardResolver(r protocompile.Resolver) protocompile.Resolver {
 		}
 		if f, ok := standardFile(name); ok {
 			return protocompile.SearchResult{Desc: f}, nil
-		}
-		if res, berr := bundled.FindFileByPath(name); berr == nil {
-			return res, nil
 		}
 		return protocompile.SearchResult{}, err
 	})

@@ -406,6 +406,7 @@ type embedded struct{ name, dir string }
 
 var embeddedData = []embedded{
 	{"googleapis: descriptors of google/api, google/type, google/rpc and google/longrunning", "compiler/frontend/googleapis"},
+	{"Protocol Buffers: descriptors of the .proto files protoc bundles (google/protobuf)", "compiler/frontend/bundled"},
 }
 
 // npmEntries: the bundled npm packages by name.

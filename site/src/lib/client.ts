@@ -207,7 +207,9 @@ export class Core {
 // (total 0: unknown, the bytes counted so far stand for it). It
 // hands compileStreaming the fetch's own Response, which lets the browser
 // compile as bytes arrive and cache the machine code for the next visit;
-// a clone of the body is only counted. The total is the uncompressed size
+// a clone of the body is only counted (the clone does not stop Chromium's
+// code cache; a <link rel="preload"> of the same URL, which this fetch
+// would be served from, does: see site/index.html). The total is the uncompressed size
 // the build recorded: Content-Length counts compressed bytes. A failed
 // load rejects with wasmLoadError: what was fetched, what came back and
 // what to do (advice, or the npm package's guess by the symptoms).
