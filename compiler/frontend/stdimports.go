@@ -165,8 +165,9 @@ func standardDescriptor(name string) *descriptorpb.FileDescriptorProto {
 		return fdp
 	}
 	if fdp, ok := googleapis()[name]; ok {
-		// protocompile links a copy of it.
-		return fdp
+		// A copy: the map is shared by every compilation, and protocompile
+		// is free to change what it links.
+		return proto.Clone(fdp).(*descriptorpb.FileDescriptorProto)
 	}
 	return nil
 }
