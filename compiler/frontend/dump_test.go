@@ -11,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bufbuild/protocompile/protoutil"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // dumpEnv names the file TestDescriptorDump writes; without it the test
@@ -114,15 +113,7 @@ func TestDescriptorDump(t *testing.T) {
 			for i := 0; i < imps.Len(); i++ {
 				walk(imps.Get(i).FileDescriptor)
 			}
-			var fdp *descriptorpb.FileDescriptorProto
-			if r, ok := fd.(interface {
-				FileDescriptorProto() *descriptorpb.FileDescriptorProto
-			}); ok {
-				fdp = r.FileDescriptorProto()
-			} else {
-				fdp = protodesc.ToFileDescriptorProto(fd)
-			}
-			data, err := proto.MarshalOptions{Deterministic: true}.Marshal(fdp)
+			data, err := proto.MarshalOptions{Deterministic: true}.Marshal(protoutil.ProtoFromFileDescriptor(fd))
 			if err != nil {
 				t.Fatalf("%s: %s: %v", name, fd.Path(), err)
 			}
