@@ -46,8 +46,11 @@ clean:
 	rm -rf site/dist
 
 .PHONY: conformance
-conformance: ## build the conformance testee and run the Go conformance runner against it
-	$(GO) test -count=1 -v -run 'TestConformance' ./cmd/conformance-testee
+conformance: ## run Google's official conformance runner (protobuf 33.2) against protoplay's testee and protobuf-go's (conformance/run.sh)
+	conformance/run.sh
+
+# make test runs the official suite too.
+test: conformance
 
 # ---- The playground: wasm/ (the core for the browser) and site/ (the page).
 # site/dist is built from the page's sources, the Go that goes into the wasm

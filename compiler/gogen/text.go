@@ -45,14 +45,31 @@ func (g *generator) genEnumText(jf *jen.File, ed protoreflect.EnumDescriptor) {
 			jen.Op("*").Id("x").Op("=").Lit(int(v.Number())),
 			jen.Return(jen.Nil())))
 	}
-	jf.Comment("// DecodeProtoText reads an enum value from d into x: a declared value's name, or")
-	jf.Comment("// any number that fits in int32 (as prototext, for closed enums too).")
+	// An open enum takes any int32 number; a closed one only the numbers it
+	// declares, as protobuf's C++ parser and the conformance suite's
+	// ClosedEnumFieldWithUnknownNumber require (prototext takes any).
+	number := []jen.Code{jen.Op("*").Id("x").Op("=").Id(name).Call(jen.Id("num")), jen.Return(jen.Nil())}
+	if ed.IsClosed() {
+		var nums []jen.Code
+		seen := map[protoreflect.EnumNumber]bool{}
+		for i := 0; i < vals.Len(); i++ {
+			if n := vals.Get(i).Number(); !seen[n] {
+				seen[n] = true
+				nums = append(nums, jen.Lit(int(n)))
+			}
+		}
+		number = []jen.Code{jen.Switch(jen.Id("num")).Block(jen.Case(nums...).Block(number...)),
+			jen.Return(jen.Id("d").Dot("UnknownEnum").Call(jen.Lit(string(ed.FullName()))))}
+		jf.Comment("// DecodeProtoText reads an enum value from d into x: a declared value's name or")
+		jf.Comment("// number (the enum is closed).")
+	} else {
+		jf.Comment("// DecodeProtoText reads an enum value from d into x: a declared value's name, or")
+		jf.Comment("// any number that fits in int32 (the enum is open).")
+	}
 	jf.Func().Params(jen.Id("x").Op("*").Id(name)).Id("DecodeProtoText").Params(jen.Id("d").Op("*").Add(pt("Decoder"))).Error().Block(
 		jen.List(jen.Id("name"), jen.Id("num"), jen.Id("isName"), jen.Err()).Op(":=").Id("d").Dot("EnumValue").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Op("!").Id("isName")).Block(
-			jen.Op("*").Id("x").Op("=").Id(name).Call(jen.Id("num")),
-			jen.Return(jen.Nil())),
+		jen.If(jen.Op("!").Id("isName")).Block(number...),
 		jen.Switch(jen.Id("name")).Block(cases...),
 		jen.Return(jen.Id("d").Dot("UnknownEnum").Call(jen.Lit(string(ed.FullName())))),
 	)

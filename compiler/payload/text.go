@@ -532,6 +532,11 @@ func (x *dynJSON) decodeTextValue(d *prototext.Decoder, fd protoreflect.FieldDes
 			return protoreflect.Value{}, err
 		}
 		if !isName {
+			// A closed enum takes only the numbers it declares (as the
+			// generated DecodeProtoText does).
+			if fd.Enum().IsClosed() && fd.Enum().Values().ByNumber(protoreflect.EnumNumber(num)) == nil {
+				return protoreflect.Value{}, d.UnknownEnum(string(fd.Enum().FullName()))
+			}
 			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(num)), nil
 		}
 		if ev := fd.Enum().Values().ByName(protoreflect.Name(name)); ev != nil {

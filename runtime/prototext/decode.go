@@ -373,6 +373,12 @@ func (d *Decoder) float(kind string) (float64, error) {
 			return math.Inf(-1), nil
 		}
 	case scalarNumber:
+		// The spec's float values are FLOAT and DEC_INT literals: an
+		// OCT_INT such as 012 or a HEX_INT is not one (the conformance
+		// suite's FloatFieldNoOctal and FloatFieldNoNegativeOctal).
+		if tok.num&(numOct|numHex) != 0 {
+			break
+		}
 		n, err := strconv.ParseFloat(tok.str, 64)
 		if err == nil || err.(*strconv.NumError).Err == strconv.ErrRange {
 			return n, nil
@@ -381,8 +387,9 @@ func (d *Decoder) float(kind string) (float64, error) {
 	return 0, d.invalid(tok, kind)
 }
 
-// Float64 reads a number (integers included, suffix 'f' allowed; out of
-// range is ±Inf) or inf, infinity, nan (any case, '-' allowed before inf).
+// Float64 reads a number (decimal integers included, suffix 'f' allowed;
+// out of range is ±Inf; octal and hex integers are not float values) or
+// inf, infinity, nan (any case, '-' allowed before inf).
 func (d *Decoder) Float64() (float64, error) { return d.float("double") }
 
 // Float32 reads a float as Float64 does and rounds it to float32.

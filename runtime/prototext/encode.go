@@ -284,8 +284,9 @@ func indexNeedEscapeString(s string) int {
 }
 
 // Unknown writes the unknown fields u (a generated message's unknown
-// field bytes) under EmitUnknown, and nothing otherwise. Malformed bytes
-// end the output of u.
+// field bytes) under EmitUnknown, and nothing otherwise: each as its field
+// number and value, a LEN value that parses as a message in braces (see
+// unknown). Malformed bytes end the output of u.
 func (e *Encoder) Unknown(u *[]byte) {
 	if !e.opts.EmitUnknown || u == nil {
 		return
@@ -293,9 +294,14 @@ func (e *Encoder) Unknown(u *[]byte) {
 	e.unknown(*u, wire.MaxUnknownGroupDepth)
 }
 
-// unknown writes the fields of b; depth is how many levels of groups are
-// still allowed (wire.MaxUnknownGroupDepth for an unknown field, as
-// generated Unmarshal accepts them).
+// unknown writes the fields of b; depth is how many levels of groups and
+// embedded messages are still allowed (wire.MaxUnknownGroupDepth for an
+// unknown field, as generated Unmarshal accepts them). A LEN value that
+// parses as a message (isMessage) is written as one, "5 { 1: 2 }", as
+// protobuf's C++ TextFormat prints unknown fields, so that the output
+// parses back against a schema that declares the field as a message (the
+// conformance suite's MessageUnknownFields_Print); other LEN values are
+// byte strings.
 func (e *Encoder) unknown(b []byte, depth int) {
 	for len(b) > 0 {
 		num, typ, n := wire.ConsumeTag(b)
@@ -331,7 +337,13 @@ func (e *Encoder) unknown(b []byte, depth int) {
 			if n < 0 {
 				return
 			}
-			e.ByteString(name, v)
+			if depth > 0 && isMessage(v, depth) {
+				e.StartMessage(name)
+				e.unknown(v, depth-1)
+				e.EndMessage()
+			} else {
+				e.ByteString(name, v)
+			}
 			b = b[n:]
 		case wire.StartGroupType:
 			v, n := wire.ConsumeGroup(num, b, depth)
@@ -346,4 +358,25 @@ func (e *Encoder) unknown(b []byte, depth int) {
 			return
 		}
 	}
+}
+
+// isMessage reports whether b, a LEN value, parses as a non-empty message:
+// records with valid tags and wire types up to its end, groups matched
+// within depth levels.
+func isMessage(b []byte, depth int) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for len(b) > 0 {
+		num, typ, n := wire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		m := wire.ConsumeFieldValue(num, typ, b[n:], depth-1)
+		if m < 0 {
+			return false
+		}
+		b = b[n+m:]
+	}
+	return true
 }

@@ -109,14 +109,43 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// TestUnknown: EmitUnknown writes unknown fields as prototext does.
+// TestUnknown: EmitUnknown writes unknown fields as protobuf's C++
+// TextFormat does: prototext's form, except that a LEN value that parses
+// as a message is written as one (the conformance suite's
+// MessageUnknownFields_Print: the output must parse back against a schema
+// where that field is a message).
 func TestUnknown(t *testing.T) {
-	// 1: varint 150, 2: fixed32, 3: LEN "hi", 4: group {5: 1}, 6: fixed64.
-	u := []byte{0x08, 0x96, 0x01, 0x15, 1, 0, 0, 0, 0x1a, 2, 'h', 'i', 0x23, 0x28, 0x01, 0x24, 0x31, 0xff, 0, 0, 0, 0, 0, 0, 0}
+	// 1: varint 150, 2: fixed32, 3: LEN "h" (a tag without its value), 4:
+	// group {5: 1}, 6: fixed64, 7: LEN {1: 111}, 8: LEN {9 {1: 2}}, 9: LEN
+	// "" (empty), 10: LEN holding an END_GROUP alone.
+	u := []byte{0x08, 0x96, 0x01, 0x15, 1, 0, 0, 0, 0x1a, 1, 'h', 0x23, 0x28, 0x01, 0x24, 0x31, 0xff, 0, 0, 0, 0, 0, 0, 0,
+		0x3a, 2, 0x08, 0x6f, 0x42, 4, 0x4a, 2, 0x08, 0x02, 0x4a, 0, 0x52, 1, 0x0c}
 	e, _ := prototext.NewEncoder(nil, prototext.MarshalOptions{EmitUnknown: true})
 	e.Unknown(&u)
-	if got, want := string(e.Bytes()), `1:150 2:0x1 3:"hi" 4:{5:1} 6:0xff`; got != want {
+	if got, want := string(e.Bytes()), `1:150 2:0x1 3:"h" 4:{5:1} 6:0xff 7:{1:111} 8:{9:{1:2}} 9:"" 10:"\x0c"`; got != want {
 		t.Errorf("unknown: %q, want %q", got, want)
+	}
+	// The conformance suite's case: field 1003 holding {1: 111}.
+	u = []byte{0xda, 0x3e, 0x02, 0x08, 0x6f}
+	e, _ = prototext.NewEncoder(nil, prototext.MarshalOptions{EmitUnknown: true, Multiline: true, Indent: "  "})
+	e.Unknown(&u)
+	if got, want := string(e.Bytes()), "1003: {\n  1: 111\n}"; got != want {
+		t.Errorf("unknown message: %q, want %q", got, want)
+	}
+	// Embedded messages nested past MaxUnknownGroupDepth end as bytes, and
+	// the output stays linear in the input.
+	deep := []byte{0x08, 0x01}
+	for range 2 * wire.MaxUnknownGroupDepth {
+		deep = append(wire.AppendVarint([]byte{0x0a}, uint64(len(deep))), deep...)
+	}
+	e, _ = prototext.NewEncoder(nil, prototext.MarshalOptions{EmitUnknown: true})
+	e.Unknown(&deep)
+	out := string(e.Bytes())
+	if got, want := strings.Count(out, "{"), wire.MaxUnknownGroupDepth; got != want {
+		t.Errorf("nested unknown messages: %d levels written as messages, want %d", got, want)
+	}
+	if len(out) > 8*len(deep) {
+		t.Errorf("nested unknown messages: %d bytes of text for %d bytes", len(out), len(deep))
 	}
 	e, _ = prototext.NewEncoder(nil, prototext.MarshalOptions{})
 	e.Unknown(&u)
@@ -152,6 +181,13 @@ func TestDecoderValues(t *testing.T) {
 		{"v: -1", u64, nil}, {"v: 1.5f", f64, 1.5}, {"v: .5", f64, 0.5}, {"v: -Infinity", f64, math.Inf(-1)}, {"v: 1e400", f64, math.Inf(1)},
 		{"v: 5", f64, 5.0}, {"v: 1e", f64, nil}, {`v: "a" 'b' "\x41\101\u00e9\U0001F600\n\?"`, str, "abAAé😀\n?"}, {`v: "\400"`, str, nil},
 		{`v: "\ud83d"`, str, nil}, {"v: \"a\nb\"", str, nil}, {"v: \"\xff\"", str, nil}, {`v: "\q"`, str, nil}, {`v: "a`, str, nil},
+		// Float values are FLOAT and DEC_INT literals: not OCT_INT or HEX_INT
+		// (FloatFieldNoOctal, FloatFieldNoNegativeOctal).
+		{"v: 012", f64, nil}, {"v: -012", f64, nil}, {"v: 0x1", f64, nil}, {"v: 0", f64, 0.0}, {"v: -0", f64, math.Copysign(0, -1)}, {"v: 10", f64, 10.0},
+		// Escapes name code points, never surrogates, alone or as a UTF-16
+		// pair (StringLiteral*UnicodeEscapeSurrogate*).
+		{`v: '\ud801\udc37'`, str, nil}, {`v: '\U0000d801\udc37'`, str, nil}, {`v: '\ud801\U0000dc37'`, str, nil}, {`v: "\udc37"`, str, nil},
+		{`v: "\U0000d800"`, str, nil}, {`v: "\U00010437"`, str, "\U00010437"}, {`v: "\ud7ff\ue000"`, str, "\ud7ff\ue000"},
 		{"v: t", boo, true}, {"v: False", boo, false}, {"v: 1", boo, true}, {"v: 2", boo, nil}, {"v: TRUE", boo, nil},
 	} {
 		got, err := read(c.in, c.f)

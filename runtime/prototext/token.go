@@ -602,7 +602,7 @@ func (t *tokenizer) strings() (token, error) {
 
 // quoted reads one quoted string with its escapes: \a \b \f \n \r \t \v
 // \\ \' \" \?, octal \ooo (up to 3 digits, at most \377), hex \xh or \xhh,
-// \uhhhh (a UTF-16 surrogate pair as two of them) and \Uhhhhhhhh. Raw
+// \uhhhh and \Uhhhhhhhh (a code point that is not a surrogate). Raw
 // newlines, NUL bytes and invalid UTF-8 are errors.
 func (t *tokenizer) quoted() (string, error) {
 	in := t.in
@@ -669,20 +669,15 @@ func (t *tokenizer) quoted() (string, error) {
 				if utf8.MaxRune < v || err != nil {
 					return "", t.syntax("invalid Unicode escape code " + strconv.Quote(string(in[:n])) + " in string")
 				}
-				in = in[n:]
-				r := rune(v)
-				if utf16.IsSurrogate(r) {
-					if len(in) < 6 {
-						return "", t.eof()
-					}
-					v, err := strconv.ParseUint(string(in[2:6]), 16, 16)
-					r = utf16.DecodeRune(r, rune(v))
-					if in[0] != '\\' || in[1] != 'u' || r == utf8.RuneError || err != nil {
-						return "", t.syntax("invalid Unicode escape code " + strconv.Quote(string(in[:6])) + " in string")
-					}
-					in = in[6:]
+				// A surrogate code point is not a character: the spec's
+				// escapes name code points, and a UTF-16 pair written as
+				// two escapes is refused as C++ refuses it (the conformance
+				// suite's StringLiteral*UnicodeEscapeSurrogate* tests).
+				if r := rune(v); utf16.IsSurrogate(r) {
+					return "", t.syntax("invalid Unicode escape code " + strconv.Quote(string(in[:n])) + " in string: a surrogate code point (a UTF-16 pair is written as one \\U escape)")
 				}
-				out = utf8.AppendRune(out, r)
+				out = utf8.AppendRune(out, rune(v))
+				in = in[n:]
 			default:
 				return "", t.syntax("invalid escape code " + strconv.Quote(string(in[:2])) + " in string")
 			}

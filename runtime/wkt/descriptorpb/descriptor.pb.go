@@ -182,16 +182,20 @@ func (x *Edition) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 	return false, d.UnknownEnumName("google.protobuf.Edition")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = Edition(num)
-		return nil
+		switch num {
+		case 0, 900, 998, 999, 1000, 1001, 1, 2, 99997, 99998, 99999, 2147483647:
+			*x = Edition(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.Edition")
 	}
 	switch name {
 	case "EDITION_UNKNOWN":
@@ -4417,16 +4421,20 @@ func (x *ExtensionRangeOptions_VerificationState) DecodeProtoJSON(d *protojson.D
 	return false, d.UnknownEnumName("google.protobuf.ExtensionRangeOptions.VerificationState")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *ExtensionRangeOptions_VerificationState) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = ExtensionRangeOptions_VerificationState(num)
-		return nil
+		switch num {
+		case 0, 1:
+			*x = ExtensionRangeOptions_VerificationState(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.ExtensionRangeOptions.VerificationState")
 	}
 	switch name {
 	case "DECLARATION":
@@ -5926,16 +5934,20 @@ func (x *FieldDescriptorProto_Type) DecodeProtoJSON(d *protojson.Decoder) (ok bo
 	return false, d.UnknownEnumName("google.protobuf.FieldDescriptorProto.Type")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FieldDescriptorProto_Type) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FieldDescriptorProto_Type(num)
-		return nil
+		switch num {
+		case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18:
+			*x = FieldDescriptorProto_Type(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FieldDescriptorProto.Type")
 	}
 	switch name {
 	case "TYPE_DOUBLE":
@@ -6086,16 +6098,20 @@ func (x *FieldDescriptorProto_Label) DecodeProtoJSON(d *protojson.Decoder) (ok b
 	return false, d.UnknownEnumName("google.protobuf.FieldDescriptorProto.Label")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FieldDescriptorProto_Label) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FieldDescriptorProto_Label(num)
-		return nil
+		switch num {
+		case 1, 3, 2:
+			*x = FieldDescriptorProto_Label(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FieldDescriptorProto.Label")
 	}
 	switch name {
 	case "LABEL_OPTIONAL":
@@ -10544,16 +10560,20 @@ func (x *FileOptions_OptimizeMode) DecodeProtoJSON(d *protojson.Decoder) (ok boo
 	return false, d.UnknownEnumName("google.protobuf.FileOptions.OptimizeMode")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FileOptions_OptimizeMode) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FileOptions_OptimizeMode(num)
-		return nil
+		switch num {
+		case 1, 2, 3:
+			*x = FileOptions_OptimizeMode(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FileOptions.OptimizeMode")
 	}
 	switch name {
 	case "SPEED":
@@ -13357,16 +13377,20 @@ func (x *FieldOptions_CType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.CType")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FieldOptions_CType) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FieldOptions_CType(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FieldOptions_CType(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FieldOptions.CType")
 	}
 	switch name {
 	case "STRING":
@@ -13471,16 +13495,20 @@ func (x *FieldOptions_JSType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, er
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.JSType")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FieldOptions_JSType) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FieldOptions_JSType(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FieldOptions_JSType(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FieldOptions.JSType")
 	}
 	switch name {
 	case "JS_NORMAL":
@@ -13585,16 +13613,20 @@ func (x *FieldOptions_OptionRetention) DecodeProtoJSON(d *protojson.Decoder) (ok
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.OptionRetention")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FieldOptions_OptionRetention) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FieldOptions_OptionRetention(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FieldOptions_OptionRetention(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FieldOptions.OptionRetention")
 	}
 	switch name {
 	case "RETENTION_UNKNOWN":
@@ -13756,16 +13788,20 @@ func (x *FieldOptions_OptionTargetType) DecodeProtoJSON(d *protojson.Decoder) (o
 	return false, d.UnknownEnumName("google.protobuf.FieldOptions.OptionTargetType")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FieldOptions_OptionTargetType) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FieldOptions_OptionTargetType(num)
-		return nil
+		switch num {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9:
+			*x = FieldOptions_OptionTargetType(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FieldOptions.OptionTargetType")
 	}
 	switch name {
 	case "TARGET_TYPE_UNKNOWN":
@@ -18701,16 +18737,20 @@ func (x *MethodOptions_IdempotencyLevel) DecodeProtoJSON(d *protojson.Decoder) (
 	return false, d.UnknownEnumName("google.protobuf.MethodOptions.IdempotencyLevel")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *MethodOptions_IdempotencyLevel) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = MethodOptions_IdempotencyLevel(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = MethodOptions_IdempotencyLevel(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.MethodOptions.IdempotencyLevel")
 	}
 	switch name {
 	case "IDEMPOTENCY_UNKNOWN":
@@ -20640,16 +20680,20 @@ func (x *FeatureSet_FieldPresence) DecodeProtoJSON(d *protojson.Decoder) (ok boo
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.FieldPresence")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_FieldPresence) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_FieldPresence(num)
-		return nil
+		switch num {
+		case 0, 1, 2, 3:
+			*x = FeatureSet_FieldPresence(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.FieldPresence")
 	}
 	switch name {
 	case "FIELD_PRESENCE_UNKNOWN":
@@ -20754,16 +20798,20 @@ func (x *FeatureSet_EnumType) DecodeProtoJSON(d *protojson.Decoder) (ok bool, er
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.EnumType")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_EnumType) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_EnumType(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FeatureSet_EnumType(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.EnumType")
 	}
 	switch name {
 	case "ENUM_TYPE_UNKNOWN":
@@ -20865,16 +20913,20 @@ func (x *FeatureSet_RepeatedFieldEncoding) DecodeProtoJSON(d *protojson.Decoder)
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.RepeatedFieldEncoding")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_RepeatedFieldEncoding) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_RepeatedFieldEncoding(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FeatureSet_RepeatedFieldEncoding(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.RepeatedFieldEncoding")
 	}
 	switch name {
 	case "REPEATED_FIELD_ENCODING_UNKNOWN":
@@ -20976,16 +21028,20 @@ func (x *FeatureSet_Utf8Validation) DecodeProtoJSON(d *protojson.Decoder) (ok bo
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.Utf8Validation")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_Utf8Validation) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_Utf8Validation(num)
-		return nil
+		switch num {
+		case 0, 2, 3:
+			*x = FeatureSet_Utf8Validation(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.Utf8Validation")
 	}
 	switch name {
 	case "UTF8_VALIDATION_UNKNOWN":
@@ -21087,16 +21143,20 @@ func (x *FeatureSet_MessageEncoding) DecodeProtoJSON(d *protojson.Decoder) (ok b
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.MessageEncoding")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_MessageEncoding) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_MessageEncoding(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FeatureSet_MessageEncoding(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.MessageEncoding")
 	}
 	switch name {
 	case "MESSAGE_ENCODING_UNKNOWN":
@@ -21198,16 +21258,20 @@ func (x *FeatureSet_JsonFormat) DecodeProtoJSON(d *protojson.Decoder) (ok bool, 
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.JsonFormat")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_JsonFormat) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_JsonFormat(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = FeatureSet_JsonFormat(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.JsonFormat")
 	}
 	switch name {
 	case "JSON_FORMAT_UNKNOWN":
@@ -24656,16 +24720,20 @@ func (x *GeneratedCodeInfo_Annotation_Semantic) DecodeProtoJSON(d *protojson.Dec
 	return false, d.UnknownEnumName("google.protobuf.GeneratedCodeInfo.Annotation.Semantic")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *GeneratedCodeInfo_Annotation_Semantic) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = GeneratedCodeInfo_Annotation_Semantic(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = GeneratedCodeInfo_Annotation_Semantic(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.GeneratedCodeInfo.Annotation.Semantic")
 	}
 	switch name {
 	case "NONE":

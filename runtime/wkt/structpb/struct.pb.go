@@ -81,7 +81,7 @@ func (x *NullValue) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 }
 
 // DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// any number that fits in int32 (the enum is open).
 func (x *NullValue) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {

