@@ -18,6 +18,7 @@ import (
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/internal/gentest"
+	"github.com/protoplay/protoplay/internal/version"
 )
 
 var exampleDir = filepath.Join(gentest.RepoRoot(), "testdata", "example")
@@ -466,7 +467,7 @@ func TestBuf(t *testing.T) {
 // the plugin is run.
 func TestCommandLine(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := cli([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "protoc-gen-protoplay go1.") || errb.Len() != 0 {
+	if code := cli([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "protoc-gen-protoplay "+version.String()+" (go1.") || errb.Len() != 0 {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 	out.Reset()
