@@ -39,7 +39,7 @@ fmt: ## gofmt the tree
 
 demo: ## generate Go for the example schema and print it
 	$(GO) run ./cmd/protoplay gen -I testdata/example -o .cache/demo example.proto
-	@find .cache/demo -name '*.go' -exec cat {} +
+	@find .cache/demo -name '*.go' -not -path '*/protoplay/runtime/*' -exec cat {} +
 
 clean:
 	rm -rf bin .cache
