@@ -39,7 +39,7 @@ fmt: ## gofmt the tree
 
 demo: ## generate Go for the example schema and print it
 	$(GO) run ./cmd/protoplay gen -I testdata/example -o .cache/demo example.proto
-	@find .cache/demo -name '*.go' -exec cat {} +
+	@find .cache/demo -name '*.go' -not -path '*/protoplay/runtime/*' -exec cat {} +
 
 clean:
 	rm -rf bin .cache
@@ -65,15 +65,39 @@ SITE_INPUTS := site/index.html site/tsconfig.json site/package-lock.json \
 site: site/dist/index.html ## build the playground page into site/dist (wasm, bundles, .gz/.br)
 
 site/node_modules/.package-lock.json: site/package-lock.json
+	@echo "make: installing the page's libraries (npm ci)"
 	cd site && npm ci --no-audit --no-fund
 
-site/dist/index.html: site/node_modules/.package-lock.json $(SITE_INPUTS)
-	cd site && node node_modules/typescript/bin/tsc -p .
-	$(GO) run ./site/build -out site/dist
+# The brotli quality of site/dist's .br files. make site (and so make test
+# and a release) uses 11, the smallest files, which takes minutes on the two
+# wasm modules; make serve uses SERVE_BROTLI, seconds, for a page on
+# 127.0.0.1 (site/build caches each .br under .cache/brotli by content and
+# quality, and a quick build reuses a quality 11 one). .cache/site-brotli
+# records the quality site/dist has; site/dist is rebuilt when a build asks
+# for a better one, so make site after make serve compresses again and
+# make serve after make site does not.
+SITE_BROTLI ?= 11
+SERVE_BROTLI ?= 5
+SERVE_ADDR ?= 127.0.0.1:8080
 
-serve: site ## build everything and serve the playground on http://127.0.0.1:8080
+site/dist/index.html: site/node_modules/.package-lock.json $(SITE_INPUTS) .cache/site-brotli-wanted
+	@echo "make: type-checking the page (tsc)"
+	cd site && node node_modules/typescript/bin/tsc -p .
+	$(GO) run ./site/build -out site/dist -brotli $(SITE_BROTLI)
+	@echo $(SITE_BROTLI) > .cache/site-brotli
+
+.cache/site-brotli-wanted: FORCE
+	@mkdir -p .cache; have=$$(cat .cache/site-brotli 2>/dev/null || echo -1); \
+	  if [ ! -e $@ ] || [ $(SITE_BROTLI) -gt "$$have" ]; then touch $@; fi
+
+.PHONY: FORCE
+FORCE:
+
+serve: ## build the page (brotli quality SERVE_BROTLI) and serve it on http://SERVE_ADDR (127.0.0.1:8080)
+	@$(MAKE) --no-print-directory site SITE_BROTLI=$(SERVE_BROTLI)
+	@echo "make: building bin/protoplay with the page embedded"
 	$(GO) build -tags playground -o bin/protoplay ./cmd/protoplay
-	bin/protoplay serve --addr 127.0.0.1:8080
+	bin/protoplay serve --addr $(SERVE_ADDR)
 
 chromium: ## install Debian's chromium for the browser tests when it is missing
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -130,8 +130,9 @@ func wireSource(syms map[string]reflect.Value) string {
 // New loads files (generated Go files, names relative to opt.Root) into a
 // new interpreter. It reports an error when a file cannot be parsed or
 // type-checked by the interpreter, with the file's position. Interpreted
-// code can import the generated packages and the packages of
-// symbols.Packages, nothing else (no os, no net, no unsafe).
+// code can import the generated packages, the packages of
+// symbols.Packages and a sandboxed os (sandbox.go), nothing else (no
+// net, no os/exec, no syscall/js, no unsafe).
 func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 	files := make([]File, len(list))
 	for i, f := range list {
@@ -168,7 +169,10 @@ func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	in := yaegi.New(yaegi.Options{GoPath: ".", SourcecodeFilesystem: fs, Stdout: stdout, Stderr: stderr, Stdin: bytes.NewReader(nil)})
+	syms["os/os"] = osSymbols(stdout, stderr)
+	// Restricted (the default): os's environment is the interpreter's
+	// own, empty; os.Args is {"main"}.
+	in := yaegi.New(yaegi.Options{GoPath: ".", SourcecodeFilesystem: fs, Stdout: stdout, Stderr: stderr, Stdin: bytes.NewReader(nil), Args: []string{"main"}, Env: []string{}})
 	// Use loads yaegi's own source of the generic standard library
 	// packages (with fmt); the replacements of stdgeneric.go then
 	// redefine the functions yaegi cannot run from it.

@@ -349,6 +349,16 @@ func (s *Session) Run(req RunRequest) (*RunResult, error) {
 	frames, rest := panicFrames(stderr.String())
 	res.Stdout, res.Stderr = stdout.String(), rest
 	var p yaegi.Panic
+	if errors.As(err, &p) {
+		if code, ok := exitStatus(p.Value); ok {
+			// os.Exit: not a panic. Status 0 is a normal end; another
+			// is reported as go run reports it.
+			err = nil
+			if code != 0 {
+				res.Error = &Problem{Message: exitCode(code).String()}
+			}
+		}
+	}
 	switch {
 	case err == nil:
 	case errors.As(err, &p):

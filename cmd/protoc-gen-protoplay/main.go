@@ -18,6 +18,7 @@ import (
 	"os"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/version"
 )
 
 func main() {
@@ -26,12 +27,13 @@ func main() {
 
 // cli is the plugin's command line: no arguments reads a
 // CodeGeneratorRequest from stdin and writes the response to stdout;
-// --version prints the version (the Go toolchain and the revision it was
-// built from, as protoc-gen-go's --version does); anything else is a
+// --version prints the version (protoplay's, internal/version, then the
+// Go toolchain and the revision it was built from, as protoc-gen-go's
+// --version does); anything else is a
 // usage error (exit 2).
 func cli(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
-		fmt.Fprintln(stdout, "protoc-gen-protoplay", compiler.Version())
+		fmt.Fprintf(stdout, "protoc-gen-protoplay %s (%s)\n", version.String(), compiler.Version())
 		return 0
 	}
 	if len(args) > 0 {

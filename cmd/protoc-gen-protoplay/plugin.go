@@ -76,6 +76,8 @@ func respond(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorRespons
 	if err != nil {
 		return fail(err.Error())
 	}
+	// runtime=local unless runtime=import, as protoplay gen.
+	opts = opts.WithToolDefaults()
 	res := compiler.GenerateFromDescriptors(req.GetProtoFile(), req.GetFileToGenerate(), opts)
 	if err := res.Err(); err != nil {
 		return fail(err.Error())

@@ -18,6 +18,7 @@ import (
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/internal/gentest"
+	"github.com/protoplay/protoplay/internal/version"
 )
 
 var exampleDir = filepath.Join(gentest.RepoRoot(), "testdata", "example")
@@ -65,14 +66,16 @@ func request(t *testing.T, req compiler.Request, param string) *pluginpb.CodeGen
 	return out
 }
 
-// compileOutput is what compiler.Compile generates for the same input.
+// compileOutput is what compiler.Compile generates for the same input,
+// with the command-line tools' defaults (runtime=local unless
+// runtime=import), as the plugin and protoplay gen apply them.
 func compileOutput(t *testing.T, req compiler.Request, param string) []compiler.File {
 	t.Helper()
 	opts, err := compiler.ParseOptions(param)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Options = opts
+	req.Options = opts.WithToolDefaults()
 	res := compiler.Compile(context.Background(), req)
 	if err := res.Err(); err != nil {
 		t.Fatalf("compile: %v", err)
@@ -318,7 +321,7 @@ func TestProtoc(t *testing.T) {
 			out := t.TempDir()
 			cmd := exec.Command(protoc, "--plugin=protoc-gen-protoplay="+bin, "--protoplay_out="+out, "-I", dir, name)
 			if b, err := cmd.CombinedOutput(); err != nil {
-				res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(dir), Files: []string{name}})
+				res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(dir), Files: []string{name}, Options: compiler.Options{}.WithToolDefaults()})
 				if res.HasErrors() {
 					t.Errorf("%s: protoc and compiler.Compile both reject it; protoc says:\n%s", name, b)
 				} else if strings.Contains(string(b), "--protoplay_out:") {
@@ -372,7 +375,7 @@ func TestProtoc(t *testing.T) {
 				}
 				continue
 			}
-			res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(root), Files: []string{name}})
+			res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(root), Files: []string{name}, Options: compiler.Options{}.WithToolDefaults()})
 			if err := res.Err(); err != nil {
 				// protoc checked the file and the plugin linked protoc's
 				// descriptors; compiler.Compile's own checks are protocompile's.
@@ -466,7 +469,7 @@ func TestBuf(t *testing.T) {
 // the plugin is run.
 func TestCommandLine(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := cli([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "protoc-gen-protoplay go1.") || errb.Len() != 0 {
+	if code := cli([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "protoc-gen-protoplay "+version.String()+" (go1.") || errb.Len() != 0 {
 		t.Errorf("--version: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 	out.Reset()
@@ -486,14 +489,15 @@ func TestGenprotoNote(t *testing.T) {
 	src := map[string]string{"shop/v1/shop.proto": "syntax = \"proto3\";\npackage shop;\nimport \"google/api/annotations.proto\";\nimport \"google/type/date.proto\";\n" +
 		"option go_package = \"example.com/shop/v1\";\nmessage Order { google.type.Date placed = 1; }\n" +
 		"service Shop { rpc Get(Order) returns (Order) { option (google.api.http) = {get: \"/v1/orders\"}; } }\n"}
-	resp, notes := respond(request(t, compiler.Request{Sources: src, Files: []string{"shop/v1/shop.proto"}}, ""))
+	// runtime=import: the files counted are the generated ones only.
+	resp, notes := respond(request(t, compiler.Request{Sources: src, Files: []string{"shop/v1/shop.proto"}}, "runtime=import"))
 	const m = "Mgoogle/type/date.proto=example.com/shop/v1/google.golang.org/genproto/googleapis/type/date"
 	if resp.GetError() != "" || len(resp.GetFile()) != 1 || len(notes) != 1 ||
 		!strings.Contains(notes[0], "example.com/shop/v1/shop.pb.go imports google.golang.org/genproto/googleapis/type/date") ||
 		!strings.Contains(notes[0], "--protoplay_opt="+m) {
 		t.Fatalf("error %q, %d files, notes %q", resp.GetError(), len(resp.GetFile()), notes)
 	}
-	resp, notes = respond(request(t, compiler.Request{Sources: src, Files: []string{"shop/v1/shop.proto", "google/type/date.proto"}}, m))
+	resp, notes = respond(request(t, compiler.Request{Sources: src, Files: []string{"shop/v1/shop.proto", "google/type/date.proto"}}, m+",runtime=import"))
 	if resp.GetError() != "" || len(resp.GetFile()) != 2 || len(notes) != 0 {
 		t.Errorf("with date.proto generated under %s: error %q, %d files, notes %q", m, resp.GetError(), len(resp.GetFile()), notes)
 	}

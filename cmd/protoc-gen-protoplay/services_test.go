@@ -11,6 +11,8 @@ import (
 // The plugin takes the services= option as protoc-gen-go-grpc and
 // protoc-gen-connect-go users pass theirs (--protoplay_opt=services=grpc,
 // buf's opt: services=grpc+connect) and answers with the service files.
+// Service code imports github.com/protoplay/protoplay/codec, so with
+// services= the runtime is imported too (no runtime=local default).
 func TestServicesOption(t *testing.T) {
 	src := map[string]string{"api/echo.proto": `syntax = "proto3";
 package echo.v1;
@@ -20,7 +22,7 @@ message Req {}
 service Echo { rpc Say(Req) returns (Req); rpc Chat(stream Req) returns (stream Req); }
 `}
 	for _, tc := range []struct{ param, want string }{
-		{"", "example.com/echo/echov1/echo.pb.go"},
+		{"runtime=import", "example.com/echo/echov1/echo.pb.go"},
 		{"paths=source_relative,services=grpc", "api/echo.pb.go api/echo_grpc.pb.go"},
 		{"paths=source_relative,services=grpc,services=connect", "api/echo.pb.go api/echo_grpc.pb.go api/echov1connect/echo.connect.go"},
 		{"services=grpc+connect", "example.com/echo/echov1/echo.pb.go example.com/echo/echov1/echo_grpc.pb.go example.com/echo/echov1/echov1connect/echo.connect.go"},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/cliflag"
 	"github.com/protoplay/protoplay/internal/genprotonote"
 )
 
@@ -88,23 +89,23 @@ func (l *genLimits) explain(d compiler.Diagnostic) string {
 
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=import|local")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module)")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: protoplay gen [-I DIR]... [-o DIR] [--opt KEY=VALUE]... [--timeout D] [--max-memory N]... FILE.proto...")
+		fmt.Fprintln(fs.Output(), "usage: protoplay gen [-I DIR]... [-o DIR] [--opt KEY=VALUE]... [--timeout D] [--max-memory N]... FILE.proto...")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return parseStatus(err)
+	files, err := cliflag.Parse(fs, args, stdout, stderr)
+	if err != nil {
+		return cliflag.Status(err)
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		fs.Usage()
-		return 2
+		return cliflag.StatusUsage
 	}
 	var o compiler.Options
 	for _, opt := range opts {
@@ -120,7 +121,10 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	res, err := lim.compile(*roots, fs.Args(), compiler.Request{Options: o})
+	// runtime=local unless --opt runtime=import: the output builds in the
+	// user's module as it is (gogen.Options.WithToolDefaults).
+	o = o.WithToolDefaults()
+	res, err := lim.compile(*roots, files, compiler.Request{Options: o})
 	if err != nil {
 		fmt.Fprintln(stderr, "protoplay gen:", err)
 		return 1

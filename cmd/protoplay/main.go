@@ -7,18 +7,27 @@
 //	protoplay decode --raw [--in auto|binary|hex|base64]
 //	protoplay check  [-I DIR]... [--generated] FILE.proto...
 //	protoplay serve  [--addr HOST:PORT]
+//	protoplay version              (or --version)
 //
-// Exit status: 0 on success (and for -h), 1 when the input is rejected, 2
-// on bad usage.
+// Flags and files may come in any order, as protoc and buf take them; -I
+// takes its directory as -I DIR, -IDIR, -I=DIR or --proto_path=DIR (see
+// internal/cliflag). -h and --help print the usage to standard output.
+//
+// Exit status: 0 on success (and for -h, --help, --version), 1 when the
+// input is rejected (a schema or payload error, a file that cannot be
+// read or written, a limit passed), 2 on bad usage (an unknown command or
+// flag, a missing argument, a bad flag or option value).
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+
+	"github.com/protoplay/protoplay/internal/cliflag"
+	"github.com/protoplay/protoplay/internal/version"
 )
 
 // command is one subcommand: it parses its own flags from args and returns
@@ -29,11 +38,12 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"gen":    {"generate Go code from .proto files", runGen},
-	"encode": {"encode a JSON or text value to binary, hex or base64", runEncode},
-	"decode": {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
-	"check":  {"round-trip a sample of every message type through binary and JSON", runCheck},
-	"serve":  {"serve the playground page on a local address", runServe},
+	"gen":     {"generate Go code from .proto files", runGen},
+	"encode":  {"encode a JSON or text value to binary, hex or base64", runEncode},
+	"decode":  {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
+	"check":   {"round-trip a sample of every message type through binary and JSON", runCheck},
+	"serve":   {"serve the playground page on a local address", runServe},
+	"version": {"print protoplay's version", runVersion},
 }
 
 func main() {
@@ -41,36 +51,43 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 2 && args[0] == "help" {
-		if _, ok := commands[args[1]]; ok {
-			// "protoplay help gen" is "protoplay gen -h".
-			args = []string{args[1], "-h"}
-		}
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return cliflag.StatusUsage
+	}
+	switch {
+	case args[0] == "--version" || args[0] == "-version":
+		args[0] = "version"
+	case cliflag.IsHelp(args[0]) || args[0] == "help" && len(args) == 1:
+		usage(stdout)
+		return cliflag.StatusOK
+	case args[0] == "help":
+		// "protoplay help gen" is "protoplay gen -h".
+		args = []string{args[1], "-h"}
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "protoplay: unknown command %q\n", args[0])
 		usage(stderr)
-		return 2
+		return cliflag.StatusUsage
 	}
 	return cmd.run(args[1:], stdin, stdout, stderr)
 }
 
-// parseStatus is the exit status for a command whose flags did not parse:
-// 0 when -h or --help asked for the usage (which the flag set printed), 2
-// for bad usage.
-func parseStatus(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+// runVersion prints "protoplay vX.Y.Z" (internal/version).
+func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("protoplay version", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), "usage: protoplay version (or protoplay --version)") }
+	rest, err := cliflag.Parse(fs, args, stdout, stderr)
+	if err != nil {
+		return cliflag.Status(err)
 	}
-	return 2
+	if len(rest) > 0 {
+		fs.Usage()
+		return cliflag.StatusUsage
+	}
+	fmt.Fprintln(stdout, "protoplay", version.String())
+	return cliflag.StatusOK
 }
 
 func usage(w io.Writer) {
@@ -84,5 +101,6 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'protoplay <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'protoplay <command> -h' for a command's flags. Flags and files may come in any order.")
+	fmt.Fprintln(w, "Exit status: 0 ok, 1 the input was rejected, 2 bad usage.")
 }

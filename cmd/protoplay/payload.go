@@ -8,27 +8,8 @@ import (
 	"io"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/internal/cliflag"
 )
-
-// parseInterleaved parses flags that may come before or after positional
-// arguments ("--type T file.proto --out hex") and returns the positionals.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
 
 // readInput reads standard input, refusing more than compiler.MaxInputBytes.
 func readInput(stdin io.Reader) ([]byte, error) {
@@ -83,19 +64,18 @@ func oneOf(v string, allowed ...string) bool {
 
 func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay encode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	roots := importFlags(fs)
 	typ := fs.String("type", "", "message type `PKG.Message` of the value (required)")
 	in := fs.String("in", "json", "input format: json or text")
 	out := fs.String("out", "binary", "output encoding: binary, hex or base64")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: protoplay encode [-I DIR]... --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64]")
-		fmt.Fprintln(stderr, "Reads a value from standard input and writes its binary encoding to standard output.")
+		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64]")
+		fmt.Fprintln(fs.Output(), "Reads a value from standard input and writes its binary encoding to standard output.")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterleaved(fs, args)
+	files, err := cliflag.Parse(fs, args, stdout, stderr)
 	if err != nil {
-		return parseStatus(err)
+		return cliflag.Status(err)
 	}
 	if *typ == "" || len(files) == 0 || !oneOf(*in, "json", "text") || !oneOf(*out, "binary", "hex", "base64") {
 		fs.Usage()
@@ -122,7 +102,6 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay decode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	roots := importFlags(fs)
 	typ := fs.String("type", "", "message type `PKG.Message` of the payload (required unless --raw)")
 	in := fs.String("in", "auto", "input encoding: auto, binary, hex or base64")
@@ -130,14 +109,14 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	raw := fs.Bool("raw", false, "decode without a schema, like protoc --decode_raw, as a listing")
 	delimited := fs.Bool("delimited", false, "read a stream of messages, each preceded by its varint length")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: protoplay decode [-I DIR]... --type PKG.Message FILE.proto... [--in auto|binary|hex|base64] [--out json|text|wire] [--delimited]")
-		fmt.Fprintln(stderr, "       protoplay decode --raw [--in auto|binary|hex|base64] [--delimited]")
-		fmt.Fprintln(stderr, "Reads a payload from standard input and writes it decoded to standard output.")
+		fmt.Fprintln(fs.Output(), "usage: protoplay decode [-I DIR]... --type PKG.Message FILE.proto... [--in auto|binary|hex|base64] [--out json|text|wire] [--delimited]")
+		fmt.Fprintln(fs.Output(), "       protoplay decode --raw [--in auto|binary|hex|base64] [--delimited]")
+		fmt.Fprintln(fs.Output(), "Reads a payload from standard input and writes it decoded to standard output.")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterleaved(fs, args)
+	files, err := cliflag.Parse(fs, args, stdout, stderr)
 	if err != nil {
-		return parseStatus(err)
+		return cliflag.Status(err)
 	}
 	if !oneOf(*in, "auto", "binary", "hex", "base64") || !oneOf(*out, "json", "text", "wire") ||
 		(*raw && (*typ != "" || len(files) > 0)) || (!*raw && (*typ == "" || len(files) == 0)) {
@@ -205,18 +184,17 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	roots := importFlags(fs)
 	generated := fs.Bool("generated", false, "check the generated Go code instead: build it with the go command on PATH and, for every message type, decode the sample's reference encoding with the generated Unmarshal and compare Marshal, Size, Clone and Equal, and require the probes (the empty payload, invalid UTF-8) to be refused exactly as the reference refuses them: the checks the playground runs in the browser")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: protoplay check [-I DIR]... [--generated] FILE.proto...")
-		fmt.Fprintln(stderr, "For every message type: sample -> binary -> value, sample -> JSON -> value, binary -> JSON -> binary;")
-		fmt.Fprintln(stderr, "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal; probes refused as the reference refuses them.")
+		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--generated] FILE.proto...")
+		fmt.Fprintln(fs.Output(), "For every message type: sample -> binary -> value, sample -> JSON -> value, binary -> JSON -> binary;")
+		fmt.Fprintln(fs.Output(), "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal; probes refused as the reference refuses them.")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterleaved(fs, args)
+	files, err := cliflag.Parse(fs, args, stdout, stderr)
 	if err != nil {
-		return parseStatus(err)
+		return cliflag.Status(err)
 	}
 	if len(files) == 0 {
 		fs.Usage()

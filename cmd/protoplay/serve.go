@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/protoplay/protoplay/internal/cliflag"
 	"github.com/protoplay/protoplay/site"
 )
 
@@ -21,18 +22,18 @@ import (
 // the browser; the server only hands out files.
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0 picks a free one)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: protoplay serve [--addr HOST:PORT]")
+		fmt.Fprintln(fs.Output(), "usage: protoplay serve [--addr HOST:PORT]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return parseStatus(err)
+	rest, err := cliflag.Parse(fs, args, stdout, stderr)
+	if err != nil {
+		return cliflag.Status(err)
 	}
-	if fs.NArg() > 0 {
+	if len(rest) > 0 {
 		fs.Usage()
-		return 2
+		return cliflag.StatusUsage
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

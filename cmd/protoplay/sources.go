@@ -21,8 +21,8 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // importFlags registers -I/--proto_path on fs.
 func importFlags(fs *flag.FlagSet) *multiFlag {
 	var roots multiFlag
-	fs.Var(&roots, "I", "import root `DIR` (repeatable; default: the current directory)")
-	fs.Var(&roots, "proto_path", "same as -I")
+	fs.Var(&roots, "I", "import root `DIR` (repeatable; also -IDIR, -I=DIR; default: the current directory)")
+	fs.Var(&roots, "proto_path", "same as -I (--proto_path=DIR)")
 	return &roots
 }
 

@@ -53,7 +53,8 @@ type Options struct {
 	// no code. See services.go.
 	GRPC, Connect bool
 	// Runtime, parameter runtime=import|local, says where the generated code
-	// finds protoplay's runtime. "import" (default, or "") imports
+	// finds protoplay's runtime. "import" (or "", the default here; the
+	// command-line tools default to "local", see WithToolDefaults) imports
 	// github.com/protoplay/protoplay/runtime/wire and runtime/wkt/*. "local"
 	// writes the runtime packages the output imports (runtime/wire and the
 	// runtime/wkt packages it uses, with their own dependencies) into the
@@ -69,6 +70,27 @@ type Options struct {
 	// share one runtime. Service code (services=) still imports grpc-go,
 	// connect-go and github.com/protoplay/protoplay/codec. See runtime.go.
 	Runtime string
+}
+
+// ToolRuntime is the runtime= of protoplay's command-line tools
+// (protoplay gen and protoc-gen-protoplay) when their options give none:
+// "local", so that what someone who installed the tools generates builds
+// in their own module with no further step (github.com/protoplay/protoplay
+// is not on the module proxy yet, so code importing its runtime does not
+// build outside this repository). runtime=import asks for the import. The
+// zero Options, as the library, the playground and the npm package use
+// them, keep "import".
+const ToolRuntime = "local"
+
+// WithToolDefaults returns o with the defaults of the command-line tools
+// applied: Runtime ToolRuntime unless a runtime= option set it or o asks
+// for service code (services=), which imports
+// github.com/protoplay/protoplay/codec, so needs that module anyway.
+func (o Options) WithToolDefaults() Options {
+	if o.Runtime == "" && !o.GRPC && !o.Connect {
+		o.Runtime = ToolRuntime
+	}
+	return o
 }
 
 // DefaultImportPrefix is the default of Options.DefaultImportPrefix.
@@ -131,9 +153,7 @@ func (o *Options) Set(kv string) error {
 		return o.setServices(v)
 	case k == "runtime":
 		switch v {
-		case "import":
-			o.Runtime = ""
-		case "local":
+		case "import", "local":
 			o.Runtime = v
 		default:
 			return fmt.Errorf(`option runtime=%q: want "import" or "local"`, v)

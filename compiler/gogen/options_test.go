@@ -51,11 +51,28 @@ func TestEnumMapsOption(t *testing.T) {
 	}
 }
 
-// runtime=import is the default: the same output as no option.
-func TestRuntimeImportIsDefault(t *testing.T) {
+// runtime=import is the zero Options' default; the command-line tools'
+// default (WithToolDefaults) is runtime=local, which an explicit
+// runtime=import overrides, and the last runtime= given wins.
+func TestRuntimeDefaults(t *testing.T) {
 	o, err := gogen.ParseOptions("runtime=local,runtime=import")
-	if err != nil || o.Runtime != "" || o.String() != "" {
+	if err != nil || o.Runtime != "import" || o.String() != "runtime=import" {
 		t.Fatalf("runtime=import after local: %+v (%q), %v", o, o.String(), err)
+	}
+	if back, err := gogen.ParseOptions(o.String()); err != nil || back.Runtime != "import" {
+		t.Fatalf("ParseOptions(%q) = %+v, %v", o.String(), back, err)
+	}
+	if got := o.WithToolDefaults().Runtime; got != "import" {
+		t.Errorf("WithToolDefaults of runtime=import: %q, want import", got)
+	}
+	if got := (gogen.Options{}).WithToolDefaults().Runtime; got != "local" {
+		t.Errorf("WithToolDefaults of no runtime=: %q, want local", got)
+	}
+	if got, _ := gogen.ParseOptions("services=grpc"); got.WithToolDefaults().Runtime != "" {
+		t.Errorf("WithToolDefaults with services=grpc: %q, want the import (service code imports the module)", got.WithToolDefaults().Runtime)
+	}
+	if got, _ := gogen.ParseOptions("paths=source_relative"); got.Runtime != "" {
+		t.Errorf("no runtime= parses to Runtime %q, want \"\" (import)", got.Runtime)
 	}
 }
 

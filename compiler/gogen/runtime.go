@@ -76,7 +76,9 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 	if !ok {
 		var err error
 		if root, err = LocalRuntimeRoot(importPaths, g.opts); err != nil {
-			return nil, err
+			// runtime=local is the command-line tools' default, so
+			// the way back to the import is worth saying.
+			return nil, fmt.Errorf("%v; or runtime=import to import github.com/protoplay/protoplay/runtime from a module that provides it", err)
 		}
 	}
 	local := root + "/protoplay"

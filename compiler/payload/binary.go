@@ -18,7 +18,11 @@ const (
 	// (so whitespace alone is an empty payload), else Base64 if it parses
 	// as base64, else Binary. Text that is valid
 	// both as hex and as base64 (for example "0a08") is taken as hex; force
-	// Base64 for it.
+	// Base64 for it. Text written as hex (only hex digits, or short groups
+	// like "0a 0g") that is not valid hex is an error at the offending
+	// byte, never read as base64 ("0a02413", an odd number of digits,
+	// would pass as base64); text of base64's alphabet that is neither is
+	// an error naming both failures; only other bytes are taken as Binary.
 	Auto Encoding = "auto"
 	// Binary is the payload bytes as they are.
 	Binary Encoding = "binary"
@@ -55,13 +59,25 @@ func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 			// Nothing but whitespace: an empty payload (as empty hex).
 			return []byte{}, Hex, nil
 		}
-		if b, err := parseHex(input); err == nil {
+		b, hexErr := parseHex(input)
+		if hexErr == nil {
 			return b, Hex, nil
 		}
+		he := hexErr.(*diag.Error)
+		if looksHex(input) {
+			// Written as hex: a mistake in it is reported as one, not
+			// read as base64 (which "0a02413" would pass as).
+			return nil, Hex, &diag.Error{Kind: diag.KindEncoding, Offset: he.Offset,
+				Message: "not valid hex: " + he.Message + " (the input is written as hex, so it was not tried as base64 or binary; choose base64 as the input encoding if it is base64)"}
+		}
 		if looksBase64(input) {
-			if b, err := parseBase64(input); err == nil {
+			b, b64Err := parseBase64(input)
+			if b64Err == nil {
 				return b, Base64, nil
 			}
+			be := b64Err.(*diag.Error)
+			return nil, Base64, &diag.Error{Kind: diag.KindEncoding, Offset: be.Offset,
+				Message: "not valid base64: " + be.Message + "; not valid hex either (at input byte " + itoa(he.Offset) + ": " + he.Message + "); choose binary as the input encoding to read the bytes as they are"}
 		}
 		return input, Binary, nil
 	}
@@ -158,6 +174,44 @@ func quoteByte(c byte) string {
 		return "'" + string(rune(c)) + "'"
 	}
 	return "0x" + hex.EncodeToString([]byte{c})
+}
+
+// looksHex reports whether in is written as hex, even if not valid hex:
+// only hex digits, whitespace, commas and 0x or \x prefixes; or two or
+// more groups (split at whitespace and commas) of at most 4 characters,
+// at least half of them only hex digits, as bytes are written by hand
+// ("0a 0g", "0x0a,0xz1"), in text with no control bytes. Base64 has no
+// separators inside but line breaks, which come after long lines.
+func looksHex(in []byte) bool {
+	only := true
+	for _, c := range in {
+		if _, ok := unhex(c); !ok && !isSpace(c) && c != ',' && c != 'x' && c != 'X' && c != '\\' {
+			only = false
+			break
+		}
+	}
+	if only {
+		return true
+	}
+	for _, c := range in {
+		if (c < 0x20 && !isSpace(c)) || c >= 0x7f {
+			return false // not text: binary
+		}
+	}
+	groups := strings.FieldsFunc(string(in), func(r rune) bool { return r < 0x80 && (isSpace(byte(r)) || r == ',') })
+	if len(groups) < 2 {
+		return false
+	}
+	hexGroups := 0
+	for _, g := range groups {
+		if len(g) > 4 {
+			return false
+		}
+		if _, err := parseHex([]byte(g)); err == nil {
+			hexGroups++
+		}
+	}
+	return 2*hexGroups >= len(groups)
 }
 
 func looksBase64(in []byte) bool {

@@ -75,6 +75,52 @@ func TestParseBinary(t *testing.T) {
 	}
 }
 
+// Auto reads text as the format it is written in: a mistake in hex is a
+// hex error at its byte, never base64 read by accident ("0a02413", an odd
+// number of digits, is valid base64 of 5 bytes); text of base64's alphabet
+// that is neither says both why; other bytes are binary.
+func TestParseBinaryAutoErrors(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		offset int
+		want   []string // substrings of the message
+	}{
+		{"0a02413", 6, []string{"at input byte 6: not valid hex: odd number of hex digits", "not tried as base64"}},
+		{"0a 02 41 3", 9, []string{"not valid hex: odd number of hex digits"}},
+		{"0a 0g", 4, []string{"at input byte 4: not valid hex: not a hex digit: 'g'", "not tried as base64"}},
+		{"0x0a,0xzz", 7, []string{"not valid hex: not a hex digit: 'z'"}},
+		{"CJYBx", 4, []string{"at input byte 4: not valid base64: invalid base64", "not valid hex either (at input byte 1: not a hex digit: 'J')", "choose binary"}},
+		{"CJYB\nCJYBx", 9, []string{"not valid base64", "not valid hex either"}},
+	} {
+		_, _, err := ParseBinary([]byte(c.in), Auto)
+		var e *diag.Error
+		if !errors.As(err, &e) || e.Kind != diag.KindEncoding || e.Offset != c.offset {
+			t.Errorf("ParseBinary(%q, auto) error = %v, want diag.KindEncoding at input byte %d", c.in, err, c.offset)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(e.Error(), w) {
+				t.Errorf("ParseBinary(%q, auto) error %q, want it to say %q", c.in, e.Error(), w)
+			}
+		}
+	}
+	// Still read: base64 in groups of four, wrapped base64, binary that
+	// happens to hold short printable runs.
+	for _, c := range []struct {
+		in   string
+		want Encoding
+	}{
+		{"CJYB AQID", Base64},
+		{"CJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYBCJYB\nCJYB", Base64},
+		{"\n\x02ab\n\x02cd", Binary},
+		{"\x08\x96\x01 \x12\x03tea", Binary},
+	} {
+		if _, got, err := ParseBinary([]byte(c.in), Auto); err != nil || got != c.want {
+			t.Errorf("ParseBinary(%q, auto) = %s, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+}
+
 func TestFormatBinary(t *testing.T) {
 	b := []byte{0x08, 0x96, 0x01}
 	for enc, want := range map[Encoding]string{Binary: "\x08\x96\x01", Hex: "08 96 01", Base64: "CJYB"} {

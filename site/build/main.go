@@ -10,7 +10,9 @@
 // with Go's wasm_exec.js inlined, and the page, site/src/page/main.ts),
 // names every asset by its content
 // hash so it can be cached forever, writes index.html pointing at them, and
-// precompresses each file as .gz and .br (github.com/andybalholm/brotli).
+// precompresses each file as .gz and .br (github.com/andybalholm/brotli,
+// at -brotli quality: 11 by default, make serve asks for 5). Each step
+// prints a line as it begins and ends (progress.go).
 //
 // The page's libraries come from site/node_modules (make site runs npm ci
 // first); nothing else is fetched.
@@ -47,13 +49,18 @@ func main() {
 	root := flag.String("root", ".", "repository root `dir`")
 	goCmd := flag.String("go", "go", "the go `command` used to build the wasm")
 	dev := flag.Bool("dev", false, "quick build for working on the page: no minification, inline source maps, no brotli")
+	quality := flag.Int("brotli", 11, "brotli `quality` of the .br files, 0 to 11: 11 (the default, make site) is the smallest and takes minutes on the wasm; make serve asks for a quick one")
 	npm := flag.String("npm", "", "build the npm package `dir` (see npm.go) instead of the page")
 	flag.Parse()
 	var err error
 	if *npm != "" {
 		err = runNPM(*root, *npm, *goCmd)
 	} else {
-		err = run(*root, *out, *goCmd, *dev)
+		if *quality < 0 || *quality > 11 {
+			fmt.Fprintln(os.Stderr, "site/build: -brotli: want a quality from 0 to 11")
+			os.Exit(2)
+		}
+		err = run(*root, *out, *goCmd, *dev, *quality)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "site/build:", err)
@@ -97,15 +104,18 @@ func newBuilder(root, out, goCmd, target string) (*builder, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return &builder{root: root, site: site, out: out, notices: nt}, version, nil
+	return &builder{root: root, site: site, out: out, notices: nt, brotliQuality: 11, prog: newProgress()}, version, nil
 }
 
-func run(root, out, goCmd string, dev bool) error {
+func run(root, out, goCmd string, dev bool, quality int) error {
+	prog := newProgress()
+	prep := prog.step("preparing %s (the go command's module list, for the notices)", out)
 	b, version, err := newBuilder(root, out, goCmd, "make site")
 	if err != nil {
 		return err
 	}
-	b.dev = dev
+	prep("")
+	b.dev, b.brotliQuality, b.prog = dev, quality, prog
 	// The page's bundles ship as app.js (main.ts) and worker.js.
 	b.notices.rename = func(base string) string { return strings.Replace(base, "main.", "app.", 1) }
 
@@ -113,10 +123,12 @@ func run(root, out, goCmd string, dev bool) error {
 	// The page's core leaves out the runtime's sources (pageWasmTags);
 	// they are an asset of their own, fetched only for runtime=local
 	// output and the .zip.
+	done := b.prog.step("building the core, ./wasm (GOOS=js GOARCH=wasm go build; minutes when the go command's cache is cold)")
 	wasm, err := b.buildWasm(goCmd, "./wasm", pageWasmTags...)
 	if err != nil {
 		return err
 	}
+	done(mb(len(wasm)))
 	runtimeAsset, err := runtimeSourcesAsset()
 	if err != nil {
 		return err
@@ -134,10 +146,12 @@ func run(root, out, goCmd string, dev bool) error {
 	}
 	// The interpreter's module (wasm/interp), which the page fetches only
 	// after the core's first output is on screen.
+	done = b.prog.step("building the interpreter, ./wasm/interp (GOOS=js GOARCH=wasm go build)")
 	interpWasm, err := b.buildWasm(goCmd, "./wasm/interp")
 	if err != nil {
 		return err
 	}
+	done(mb(len(interpWasm)))
 	if err := b.notices.addWasm("interp.wasm", interpWasm); err != nil {
 		return err
 	}
@@ -155,6 +169,7 @@ func run(root, out, goCmd string, dev bool) error {
 	}
 
 	// The Worker first: the page needs its hashed name.
+	done = b.prog.step("bundling the Worker and the page (esbuild)")
 	worker, err := b.bundle("src/lib/worker.ts", nil, wasmExec)
 	if err != nil {
 		return err
@@ -181,6 +196,7 @@ func run(root, out, goCmd string, dev bool) error {
 	if err != nil {
 		return err
 	}
+	done(fmt.Sprintf("app.js %s, worker.js %s", mb(len(page[".js"])), mb(len(worker[".js"]))))
 	appJS := hashedName("app.js", page[".js"])
 	appCSS := hashedName("app.css", page[".css"])
 	if err := b.write(appJS, page[".js"]); err != nil {
@@ -217,9 +233,15 @@ func run(root, out, goCmd string, dev bool) error {
 	if err := b.writeLicenses("LICENSE.txt", version); err != nil {
 		return err
 	}
+	what := fmt.Sprintf("compressing %d files (gzip -9, brotli quality %d, cached in .cache/brotli)", len(b.written), b.brotliQuality)
+	if b.dev {
+		what = fmt.Sprintf("compressing %d files (gzip -9; -dev: no brotli)", len(b.written))
+	}
+	done = b.prog.step("%s", what)
 	if err := b.compress(); err != nil {
 		return err
 	}
+	done("")
 	b.report(time.Since(start))
 	return nil
 }
@@ -255,8 +277,10 @@ func prebuildExample(root string) (string, error) {
 type builder struct {
 	root, site, out string
 	dev             bool
+	brotliQuality   int // of the .br files (-brotli)
 	written         []string
-	notices         *notices // what the bundles and the wasm ship
+	notices         *notices  // what the bundles and the wasm ship
+	prog            *progress // prints each step as it goes
 }
 
 // writeLicenses writes protoplay's LICENSE (as licenseName) and the
@@ -557,11 +581,13 @@ func (b *builder) write(name string, data []byte) error {
 
 // compress writes name.gz and name.br beside each file when that saves at
 // least a tenth, so the server can send the smaller form as is. Brotli is
-// github.com/andybalholm/brotli (a Go port of Google's encoder) at quality
-// 11 with a 16 MiB window, so every machine builds the same .br files with
-// no brotli command installed; quality 11 on the wasm takes tens of seconds,
-// so each .br is cached under .cache/brotli by the SHA-256 of its input
-// (and skipped by -dev builds). The files are compressed in parallel.
+// github.com/andybalholm/brotli (a Go port of Google's encoder) at
+// b.brotliQuality (-brotli; 11 for make site) with a 16 MiB window, so
+// every machine builds the same .br files with no brotli command
+// installed; quality 11 on the two wasm modules takes minutes, so each .br
+// is cached under .cache/brotli by the SHA-256 of its input and the
+// quality (and skipped by -dev builds). The files are compressed in
+// parallel; each one over 1 MB says when it is done.
 func (b *builder) compress() error {
 	var g errgroup
 	for _, name := range b.written {
@@ -590,9 +616,13 @@ func (b *builder) compressOne(name string) error {
 	if b.dev {
 		return nil
 	}
-	br, err := b.brotli(data)
+	t0 := time.Now()
+	br, from, err := b.brotliFrom(data)
 	if err != nil {
 		return fmt.Errorf("brotli %s: %w", name, err)
+	}
+	if len(data) > 1e6 && b.prog != nil {
+		b.prog.printf("  %s: %s, brotli %s (%s) in %.1fs", name, mb(len(data)), mb(len(br)), from, time.Since(t0).Seconds())
 	}
 	if len(br) < len(data)*9/10 {
 		return os.WriteFile(p+".br", br, 0o644)
@@ -600,29 +630,40 @@ func (b *builder) compressOne(name string) error {
 	return nil
 }
 
-// brotli compresses data at quality 11, through the cache.
+// brotli compresses data at b.brotliQuality, through the cache.
 func (b *builder) brotli(data []byte) ([]byte, error) {
+	br, _, err := b.brotliFrom(data)
+	return br, err
+}
+
+// brotliFrom is brotli, also saying where the bytes came from: the cache
+// at the quality asked for or a better one (a quick build reuses what a
+// make site left), or compressed now.
+func (b *builder) brotliFrom(data []byte) ([]byte, string, error) {
 	sum := sha256.Sum256(data)
-	cache := filepath.Join(b.root, ".cache", "brotli", hex.EncodeToString(sum[:])+".br")
-	if br, err := os.ReadFile(cache); err == nil {
-		return br, nil
+	key := filepath.Join(b.root, ".cache", "brotli", hex.EncodeToString(sum[:]))
+	for q := 11; q >= b.brotliQuality; q-- {
+		if br, err := os.ReadFile(fmt.Sprintf("%s.q%d.br", key, q)); err == nil {
+			return br, fmt.Sprintf("quality %d, cached", q), nil
+		}
 	}
+	cache := fmt.Sprintf("%s.q%d.br", key, b.brotliQuality)
 	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 11, LGWin: 24})
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: b.brotliQuality, LGWin: 24})
 	if _, err := w.Write(data); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := w.Close(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err == nil {
 		tmp := cache + ".tmp"
 		if os.WriteFile(tmp, buf.Bytes(), 0o644) == nil {
 			os.Rename(tmp, cache)
 		}
-		pruneCache(filepath.Dir(cache), 16)
+		pruneCache(filepath.Dir(cache), 24)
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), fmt.Sprintf("quality %d", b.brotliQuality), nil
 }
 
 // pruneCache removes all but the keep most recently written .br files of

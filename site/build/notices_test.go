@@ -79,7 +79,7 @@ func TestPageNotices(t *testing.T) {
 		skipOrFail(t, "site/node_modules is missing (make site runs npm ci)")
 	}
 	out := t.TempDir()
-	if err := run(root, out, "go", true); err != nil {
+	if err := run(root, out, "go", true, 11); err != nil {
 		t.Fatal(err)
 	}
 	text := trimmedFile(t, filepath.Join(out, noticesName))

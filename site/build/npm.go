@@ -33,6 +33,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	ppversion "github.com/protoplay/protoplay/internal/version"
 )
 
 func runNPM(root, out, goCmd string) error {
@@ -240,7 +242,7 @@ var semverRE = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
 // moduleVersion is the Go module's version as npm wants it: the VERSION
 // file at the root when there is one, else the latest v* tag (git
 // describe; commits past it make a -dev prerelease), else
-// 0.0.0-dev.<commits>.g<hash>.
+// internal/version's Base as a prerelease: <Base>-dev.<commits>.g<hash>.
 func moduleVersion(root string) (string, error) {
 	if b, err := os.ReadFile(filepath.Join(root, "VERSION")); err == nil {
 		v := strings.TrimPrefix(strings.TrimSpace(string(b)), "v")
@@ -268,11 +270,12 @@ func moduleVersion(root string) (string, error) {
 			return d, nil
 		}
 	}
+	base := strings.TrimPrefix(ppversion.Base, "v")
 	n, h := git("rev-list", "--count", "HEAD"), git("rev-parse", "--short=10", "HEAD")
 	if n == "" || h == "" {
-		return "0.0.0-dev", nil
+		return base + "-dev", nil
 	}
-	return fmt.Sprintf("0.0.0-dev.%s.g%s", n, h), nil
+	return fmt.Sprintf("%s-dev.%s.g%s", base, n, h), nil
 }
 
 // relImport matches a relative module specifier in a declaration file:

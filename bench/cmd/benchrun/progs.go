@@ -343,7 +343,10 @@ func measureCompiler(shared string, e *Extra) error {
 			var bin string
 			if side == "protoplay" {
 				bin = pp
-				args = append([]string{"gen", "-I", "googleapis", "-I", "protobuf", "-o", out}, files...)
+				// runtime=import: the generated files only, as protoc-gen-go
+				// writes them (and googleapis' packages share no import
+				// path prefix to put a local runtime under).
+				args = append([]string{"gen", "-I", "googleapis", "-I", "protobuf", "-o", out, "--opt", "runtime=import"}, files...)
 			} else {
 				bin = protoc
 				args = append([]string{"-I", "googleapis", "-I", "protobuf", "--plugin=protoc-gen-go=" + pg, "--go_out=" + out}, files...)

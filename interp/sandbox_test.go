@@ -1,0 +1,114 @@
+package interp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/interp"
+)
+
+// A program of the Run tab that uses the standard library beyond what
+// the generated code imports: time, os (Args, the environment, Stdout,
+// Stderr, Exit), encoding/json, encoding/hex, sort, strings, log and
+// bufio, with the example's generated code.
+func TestSessionRunStandardLibrary(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	const program = `package main
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	addressbookv1 "example.com/addressbook/v1"
+)
+
+type row struct {
+	Name string ` + "`json:\"name\"`" + `
+	ID   int32  ` + "`json:\"id\"`" + `
+}
+
+func main() {
+	start := time.Now()
+	time.Sleep(2 * time.Millisecond)
+	if time.Since(start) < 2*time.Millisecond {
+		fmt.Println("slept too little")
+	}
+	people := []*addressbookv1.Person{{Name: "Grace", Id: 2}, {Name: "Ada", Id: 1}}
+	sort.Slice(people, func(i, j int) bool { return people[i].Name < people[j].Name })
+	var rows []row
+	for _, p := range people {
+		rows = append(rows, row{p.Name, p.Id})
+	}
+	j, err := json.Marshal(rows)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Fprintln(os.Stdout, string(j))
+	b, _ := people[0].Marshal()
+	os.Stdout.WriteString(hex.EncodeToString(b) + "\n")
+	names := []string{"b", "a"}
+	sort.Strings(names)
+	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintf(w, "%s args=%d home=%q\n", strings.Join(names, ","), len(os.Args), os.Getenv("HOME"))
+	w.Flush()
+	os.Setenv("GREETING", "hi")
+	fmt.Println(os.ExpandEnv("$GREETING there"))
+	log.SetFlags(0)
+	log.Println("to stderr")
+	fmt.Fprintln(os.Stderr, "also stderr")
+	sc := bufio.NewScanner(strings.NewReader("x\ny\n"))
+	n := 0
+	for sc.Scan() {
+		n++
+	}
+	fmt.Println("lines:", n, time.Duration(90)*time.Second)
+	os.Exit(3)
+	fmt.Println("not reached")
+}
+`
+	r, err := s.Run(interp.RunRequest{Source: program})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `[{"name":"Ada","id":1},{"name":"Grace","id":2}]` + "\n" +
+		"0a034164611001\n" +
+		"a,b args=1 home=\"\"\n" +
+		"hi there\n" +
+		"lines: 2 1m30s\n"
+	if r.Stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.Stdout, want)
+	}
+	if r.Stderr != "to stderr\nalso stderr\n" {
+		t.Errorf("stderr: %q", r.Stderr)
+	}
+	if r.Panicked || r.Error == nil || r.Error.Message != "exit status 3" {
+		t.Errorf("os.Exit(3): panicked %v, error %+v; want exit status 3", r.Panicked, r.Error)
+	}
+
+	// os.Exit(0) is a normal end; what reaches outside the interpreter
+	// does not compile.
+	r, err = s.Run(interp.RunRequest{Source: "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"done\")\n\tos.Exit(0)\n}\n"})
+	if err != nil || r.Error != nil || r.Stdout != "done\n" {
+		t.Errorf("os.Exit(0): %+v, %v", r, err)
+	}
+	for _, src := range []string{
+		"package main\n\nimport \"os\"\n\nfunc main() {\n\tos.WriteFile(\"x\", nil, 0o644)\n}\n",
+		"package main\n\nimport \"os\"\n\nfunc main() {\n\tos.Stdout.Close()\n}\n",
+		"package main\n\nimport \"os/exec\"\n\nfunc main() {\n\texec.Command(\"ls\").Run()\n}\n",
+		"package main\n\nimport \"net/http\"\n\nfunc main() {\n\thttp.Get(\"http://example.com\")\n}\n",
+		"package main\n\nimport \"unsafe\"\n\nfunc main() {\n\t_ = unsafe.Sizeof(0)\n}\n",
+	} {
+		r, err := s.Run(interp.RunRequest{Source: src})
+		if err != nil || r.Error == nil || r.Panicked {
+			t.Errorf("%s: ran (%+v, %v); want a compile error", strings.Split(src, "\n")[2], r, err)
+		}
+	}
+}
