@@ -301,7 +301,7 @@ function rejection(message: string, detail: CoreError | undefined, limits?: { ti
   if (detail && stopped) {
     detail = { ...detail, kind: "limit", limit: stopped.limit };
     message = limitMessage(stopped, limits) ?? message;
-  } else if (detail?.kind === "limit" && limits && (detail.limit === "Deadline" || detail.limit === "MaxMemoryBytes")) {
+  } else if (detail?.kind === "limit" && limits && (detail.limit === "Deadline" || detail.limit === "MaxMemoryBytes") && !message.startsWith("protoplay: stopped: ")) {
     message = limitMessage(detail, limits) ?? message;
   }
   return new ProtoplayError(message, diagnostics, detail);

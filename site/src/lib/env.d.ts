@@ -53,7 +53,7 @@ declare module "node:child_process" {
   ): {
     send(m: unknown): boolean;
     on(event: string, f: (...a: any[]) => void): void;
-    kill(): boolean;
+    kill(signal?: "SIGKILL" | "SIGTERM"): boolean;
     channel?: { ref(): void; unref(): void };
     stderr: { on(event: "data", f: (d: unknown) => void): void; ref?(): void; unref?(): void } | null;
     ref(): void;
