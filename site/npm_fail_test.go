@@ -6,10 +6,16 @@ package site_test
 // truth about itself.
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // copyTestdata copies the files of site/testdata/npm/NAME into dir.
@@ -81,3 +87,197 @@ func TestNPMPackageNodeRecoveryAfterKill(t *testing.T) {
 	}
 }
 
+// failedStartScript starts the core from a URL that answers 404 with
+// initialize({ wasmURL, timeoutMs }), then makes three calls at once
+// (each must reject once, naming the same URL: the options are kept),
+// then initialize()s again with the right URL, which must work; and
+// initialize() with options once started rejects with kind "argument".
+const failedStartScript = `
+import * as pp from "protoplay";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+const out = { unhandled: [], progress: [] };
+process.on("unhandledRejection", (e) => out.unhandled.push(String(e?.message ?? e)));
+pp.onLoadProgress((loaded, total) => out.progress.push([loaded, total]));
+const srv = createServer((req, res) => { res.writeHead(404, { "content-type": "text/html" }); res.end("<!doctype html><title>Not Found</title>"); });
+await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+const bad = "http://127.0.0.1:" + srv.address().port + "/assets/protoplay.wasm";
+const err = (e) => ({ message: e.message, kind: e.kind, is: e instanceof pp.ProtoplayError });
+try { await pp.initialize({ wasmURL: bad, timeoutMs: 4321 }); out.first = "started"; } catch (e) { out.first = err(e); }
+const calls = await Promise.allSettled([pp.compile('syntax = "proto3";'), pp.decodeRaw("0801"), pp.coreVersion()]);
+out.calls = calls.map((r) => (r.status === "rejected" ? err(r.reason) : "ok"));
+out.progressFailed = out.progress.length;
+const good = createRequire(import.meta.url).resolve("protoplay/protoplay.wasm");
+try { await pp.initialize({ wasmURL: good, timeoutMs: 4321 }); out.second = "started"; } catch (e) { out.second = err(e); }
+out.version = await pp.coreVersion();
+out.ready = pp.isReady();
+try { await pp.initialize({ timeoutMs: 1 }); out.third = "accepted"; } catch (e) { out.third = err(e); }
+out.done = out.progress.filter(([l, t]) => l === t && t > 0).length;
+srv.close();
+console.log(JSON.stringify(out));
+`
+
+type jsError struct {
+	Message, Kind string
+	Is            bool
+}
+
+// TestNPMPackageNodeFailedStart: a failed start rejects its caller and
+// each call waiting on it once (no unhandled rejection), says what was
+// fetched and what came back (a 404 is a 404, not an index.html
+// fallback), keeps the options for the next start (the calls after it name
+// the same URL), and initialize() can be called again with the right
+// ones. The download's progress says "done" (loaded === total) once, on
+// success only.
+func TestNPMPackageNodeFailedStart(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "failed-start.mjs"), failedStartScript)
+	var out struct {
+		Unhandled      []string
+		Progress       [][2]int
+		First          jsError
+		Calls          []jsError
+		ProgressFailed int
+		Second, Third  json.RawMessage
+		Version        string
+		Ready          bool
+		Done           int
+	}
+	runNode(t, dir, &out, "failed-start.mjs")
+	t.Logf("failed start: %+v", out.First)
+	if len(out.Unhandled) > 0 {
+		t.Errorf("unhandled rejections: %q", out.Unhandled)
+	}
+	for _, want := range []string{"protoplay: could not load protoplay.wasm from http://127.0.0.1:", "/assets/protoplay.wasm: HTTP 404", "has no file at that URL"} {
+		if !strings.Contains(out.First.Message, want) {
+			t.Errorf("the failed start's message %q lacks %q", out.First.Message, want)
+		}
+	}
+	if strings.Contains(out.First.Message, "index.html") || !out.First.Is || out.First.Kind != "internal" {
+		t.Errorf("the failed start: %+v, want a ProtoplayError of kind internal that does not guess an index.html fallback", out.First)
+	}
+	if len(out.Calls) != 3 {
+		t.Fatalf("calls: %+v", out.Calls)
+	}
+	for i, c := range out.Calls {
+		if !c.Is || !strings.Contains(c.Message, "/assets/protoplay.wasm: HTTP 404") {
+			t.Errorf("call %d after the failed start: %+v, want a ProtoplayError naming the same URL (the options kept)", i, c)
+		}
+	}
+	if string(out.Second) != `"started"` || out.Version == "" || !out.Ready {
+		t.Errorf("initialize() with the right URL after a failed start: %s (version %q, ready %v)", out.Second, out.Version, out.Ready)
+	}
+	var third jsError
+	if err := json.Unmarshal(out.Third, &third); err != nil || third.Kind != "argument" || !third.Is {
+		t.Errorf("initialize({ timeoutMs }) once started: %s, want a ProtoplayError of kind argument", out.Third)
+	}
+	if out.ProgressFailed != 0 && out.Progress[out.ProgressFailed-1][0] == out.Progress[out.ProgressFailed-1][1] {
+		t.Errorf("progress said done on a failed load: %v", out.Progress[:out.ProgressFailed])
+	}
+	if out.Done != 1 {
+		t.Errorf("progress said done %d times, want once: %v", out.Done, out.Progress)
+	}
+}
+
+// failedStartPage starts the browser entry from a URL that answers 404,
+// with an element on the page and three calls, counting the Workers
+// started and terminated and the unhandled rejections; then starts it
+// again from the right URL.
+const failedStartPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>failed start</title>
+<script>
+  window.workers = { started: 0, terminated: 0 };
+  const W = window.Worker;
+  window.Worker = class extends W {
+    constructor(...a) { super(...a); workers.started++; }
+    terminate() { workers.terminated++; super.terminate(); }
+  };
+  window.unhandled = [];
+  addEventListener("unhandledrejection", (e) => unhandled.push(String(e.reason?.message ?? e.reason)));
+  window.events = [];
+  document.addEventListener("protoplay-error", (e) => events.push({ type: e.type, id: e.target.id, message: e.detail.message }));
+  document.addEventListener("protoplay-compiled", (e) => events.push({ type: e.type, id: e.target.id }));
+  window.progress = [];
+</script>
+<script type="module">
+  import * as pp from "./node_modules/protoplay/index.js";
+  import "./node_modules/protoplay/element.js";
+  pp.onLoadProgress((loaded, total) => progress.push([loaded, total]));
+  const err = (e) => ({ message: e.message, kind: e.kind, is: e instanceof pp.ProtoplayError });
+  const out = {};
+  try { await pp.initialize({ wasmURL: "./assets/protoplay.wasm", timeoutMs: 4321 }); out.first = "started"; } catch (e) { out.first = err(e); }
+  document.body.insertAdjacentHTML("beforeend", '<protoplay-editor id="a">syntax = "proto3"; message A { int32 x = 1; }</protoplay-editor>');
+  const calls = await Promise.allSettled([pp.compile('syntax = "proto3";'), pp.decodeRaw("0801"), pp.coreVersion()]);
+  out.calls = calls.map((r) => (r.status === "rejected" ? err(r.reason) : "ok"));
+  window.failed = out;
+  window.retry = async () => {
+    await pp.initialize({ wasmURL: "./node_modules/protoplay/protoplay.wasm" });
+    const r = await pp.compile('syntax = "proto3"; message B { int32 y = 1; }');
+    return r.generated.length;
+  };
+</script>
+</head><body></body></html>`
+
+// TestNPMPackageFailedStartBrowser: in chromium, a start from a URL that
+// answers 404 leaves no Worker running and no unhandled rejection, with
+// an element and three calls waiting on it; each call rejects naming the
+// URL given to initialize(); initialize() again with the right URL works.
+func TestNPMPackageFailedStartBrowser(t *testing.T) {
+	dir := installPackage(t)
+	chromium := chromiumPath()
+	if chromium == "" {
+		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
+	}
+	writeFile(t, filepath.Join(dir, "index.html"), failedStartPage)
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	ctx := launchChromium(t, chromium)
+	do(t, ctx, chromedp.Navigate(srv.URL+"/index.html"))
+	msg := firstEvent(t, ctx, "protoplay-error", "a")
+	deadline := time.Now().Add(60 * time.Second)
+	for !eval[bool](t, ctx, `!!window.failed`) {
+		if time.Now().After(deadline) {
+			t.Fatal("the calls after the failed start did not settle")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	var failed struct {
+		First jsError
+		Calls []jsError
+	}
+	if err := json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify(window.failed)`)), &failed); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("failed start: %+v; the element's error: %s", failed.First, msg)
+	want := "protoplay: could not load protoplay.wasm from " + srv.URL + "/assets/protoplay.wasm: HTTP 404"
+	if !strings.HasPrefix(failed.First.Message, want) || !failed.First.Is || strings.Contains(failed.First.Message, "index.html") {
+		t.Errorf("the failed start: %+v, want a ProtoplayError starting %q, not guessing an index.html fallback", failed.First, want)
+	}
+	for i, c := range append(failed.Calls, jsError{Message: msg, Is: true}) {
+		if !c.Is || !strings.HasPrefix(c.Message, want) {
+			t.Errorf("call %d after the failed start: %+v, want %q (the options kept)", i, c, want)
+		}
+	}
+	if w := eval[string](t, ctx, `JSON.stringify(workers)`); w != `{"started":0,"terminated":0}` && eval[int](t, ctx, `workers.started - workers.terminated`) != 0 {
+		t.Errorf("Workers after the failed start: %s, want none running", w)
+	}
+	if u := eval[string](t, ctx, `JSON.stringify(unhandled)`); u != "[]" {
+		t.Errorf("unhandled rejections: %s", u)
+	}
+	if p := eval[string](t, ctx, `JSON.stringify(progress.filter(([l, t]) => t > 0 && l >= t))`); p != "[]" {
+		t.Errorf("progress said done on a failed load: %s", p)
+	}
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`retry()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("initialize() with the right URL after the failed start: %v", err)
+	}
+	if n != 1 {
+		t.Errorf("compile after initialize() with the right URL generated %d files", n)
+	}
+	if w := eval[int](t, ctx, `workers.started - workers.terminated`); w != 1 {
+		t.Errorf("%d Workers running after the retry, want 1", w)
+	}
+	if p := eval[int](t, ctx, `progress.filter(([l, t]) => t > 0 && l >= t).length`); p != 1 {
+		t.Errorf("progress said done %d times, want once: %s", p, eval[string](t, ctx, `JSON.stringify(progress)`))
+	}
+}
