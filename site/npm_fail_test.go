@@ -281,3 +281,78 @@ func TestNPMPackageFailedStartBrowser(t *testing.T) {
 		t.Errorf("progress said done %d times, want once: %s", p, eval[string](t, ctx, `JSON.stringify(progress)`))
 	}
 }
+
+// hostScript imports the package's ES module, then its CommonJS entry,
+// and uses both: the process's globals must not change (no fs, path, Go
+// or process stand-ins of Go's wasm_exec.js), one core serves both
+// (one child process), and a ProtoplayError of one is an instance of the
+// other's class.
+const hostScript = `
+import { createRequire } from "node:module";
+import fs from "node:fs";
+const before = Object.getOwnPropertyNames(globalThis);
+const g = { fs: globalThis.fs, path: globalThis.path, Go: globalThis.Go, crypto: globalThis.crypto, process: globalThis.process };
+const esm = await import("protoplay");
+const cjs = createRequire(import.meta.url)("protoplay");
+const out = {};
+const changed = () => [
+  ...Object.getOwnPropertyNames(globalThis).filter((n) => !before.includes(n)),
+  ...Object.keys(g).filter((k) => globalThis[k] !== g[k]),
+];
+out.afterImport = changed();
+const a = await esm.compile('syntax = "proto3"; message A { int32 x = 1; }');
+const b = await cjs.compile('syntax = "proto3"; message B { int32 y = 1; }');
+out.compiled = a.generated.length + b.generated.length;
+out.afterCalls = changed();
+out.readyBoth = esm.isReady() && cjs.isReady();
+const children = [];
+for (const d of fs.readdirSync("/proc")) {
+  if (!/^\d+$/.test(d)) continue;
+  try {
+    const stat = fs.readFileSync("/proc/" + d + "/stat", "utf8");
+    if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) children.push(Number(d));
+  } catch {}
+}
+out.children = children.length;
+try { await cjs.encode("syntax = 'proto3'; message A { int32 x = 1; }", "A", "{ x: 1 }"); } catch (e) {
+  out.cjsErrorIsESM = e instanceof esm.ProtoplayError;
+  out.cjsErrorIsCJS = e instanceof cjs.ProtoplayError;
+}
+try { await esm.decode("syntax = 'proto3'; message A { int32 x = 1; }", "A", "0a05ff"); } catch (e) {
+  out.esmErrorIsCJS = e instanceof cjs.ProtoplayError;
+}
+out.plainError = new Error("x") instanceof esm.ProtoplayError;
+console.log(JSON.stringify(out));
+`
+
+// TestNPMPackageNodeHost: importing the package in Node changes nothing in
+// the host process (no globals: a second Go WebAssembly program in the
+// process finds none of ours), even after calls; the ES module and the
+// CommonJS entry loaded together share one core, and instanceof
+// ProtoplayError holds across them.
+func TestNPMPackageNodeHost(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "host.mjs"), hostScript)
+	var out struct {
+		AfterImport, AfterCalls                     []string
+		Compiled, Children                          int
+		ReadyBoth                                   bool
+		CjsErrorIsESM, CjsErrorIsCJS, EsmErrorIsCJS bool
+		PlainError                                  bool
+	}
+	runNode(t, dir, &out, "host.mjs")
+	t.Logf("%+v", out)
+	if len(out.AfterImport) > 0 || len(out.AfterCalls) > 0 {
+		t.Errorf("globals changed: by the imports %q, by the calls %q", out.AfterImport, out.AfterCalls)
+	}
+	if out.Compiled != 2 || !out.ReadyBoth {
+		t.Errorf("compiled %d files (want 2), both ready %v", out.Compiled, out.ReadyBoth)
+	}
+	if out.Children != 1 {
+		t.Errorf("%d core processes for the ES module and the CommonJS entry, want 1", out.Children)
+	}
+	if !out.CjsErrorIsESM || !out.CjsErrorIsCJS || !out.EsmErrorIsCJS || out.PlainError {
+		t.Errorf("instanceof ProtoplayError across the entries: cjs error is esm's %v, cjs's %v; esm error is cjs's %v; a plain Error is one: %v",
+			out.CjsErrorIsESM, out.CjsErrorIsCJS, out.EsmErrorIsCJS, out.PlainError)
+	}
+}

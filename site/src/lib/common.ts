@@ -352,6 +352,30 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
   };
 }
 
+// sharedAPI is an API whose state (the core, its options, the progress
+// listeners) is the process's under key, made at the first use of any copy
+// of this module (an ES module and a CommonJS entry loaded together);
+// nothing is set on globalThis before.
+export function sharedAPI(key: symbol, start: (options: InitializeOptions, progress: Progress) => Promise<Backend>): API {
+  const g = globalThis as unknown as Record<symbol, API | undefined>;
+  const api = (): API => (g[key] ??= createAPI(start));
+  return {
+    initialize: (o) => api().initialize(o),
+    compile: (f, o) => api().compile(f, o),
+    encode: (f, t, v, o) => api().encode(f, t, v, o),
+    decode: (f, t, i, o) => api().decode(f, t, i, o),
+    decodeRaw: (i, o) => api().decodeRaw(i, o),
+    wireView: (f, t, i, o) => api().wireView(f, t, i, o),
+    sample: (f, t) => api().sample(f, t),
+    check: (f) => api().check(f),
+    coreVersion: () => api().coreVersion(),
+    onLoadProgress: (l) => api().onLoadProgress(l),
+    get ready() {
+      return g[key]?.ready ?? false;
+    },
+  };
+}
+
 // rejection is the ProtoplayError of a failed call: message is the core's
 // (or the Worker client's) text, detail the core's error. A schema whose
 // compilation a limit stopped (an error diagnostic naming it) makes an
