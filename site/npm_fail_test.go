@@ -6,12 +6,17 @@ package site_test
 // truth about itself.
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -355,4 +360,91 @@ func TestNPMPackageNodeHost(t *testing.T) {
 		t.Errorf("instanceof ProtoplayError across the entries: cjs error is esm's %v, cjs's %v; esm error is cjs's %v; a plain Error is one: %v",
 			out.CjsErrorIsESM, out.CjsErrorIsCJS, out.EsmErrorIsCJS, out.PlainError)
 	}
+}
+
+// orphanScript compiles a schema that takes many seconds, and prints the
+// core's process id once the compile is under way.
+const orphanScript = `
+import * as pp from "protoplay";
+import fs from "node:fs";
+let big = 'syntax = "proto3";\npackage big;\n';
+for (let i = 0; i < 8000; i++) big += "message M" + i + " { int32 a = 1; string b = 2; repeated M" + i + " c = 3; }\n";
+await pp.initialize();
+const done = pp.compile({ "big.proto": big });
+for (const d of fs.readdirSync("/proc")) {
+  if (!/^\d+$/.test(d)) continue;
+  try {
+    const stat = fs.readFileSync("/proc/" + d + "/stat", "utf8");
+    if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) console.log(d);
+  } catch {}
+}
+await done;
+console.log("done");
+`
+
+// TestNPMPackageNodeNoOrphan: SIGTERM or SIGINT to the parent during a
+// compile (a container stop, a nodemon restart) ends the core's process
+// too, within seconds, not when its compile ends.
+func TestNPMPackageNodeNoOrphan(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "orphan.mjs"), orphanScript)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command("node", "orphan.mjs")
+			cmd.Dir = dir
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			line, err := bufio.NewReader(stdout).ReadString('\n')
+			pid, perr := strconv.Atoi(strings.TrimSpace(line))
+			if err != nil || perr != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("orphan.mjs printed %q (%v, %v), want the core's pid", line, err, perr)
+			}
+			// Wait until the core is at work (it has used 0.3 s of CPU
+			// more than when its pid was printed).
+			start, deadline := cpuTicks(pid), time.Now().Add(60*time.Second)
+			for cpuTicks(pid) < start+30 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			cmd.Wait()
+			killed := time.Now()
+			alive := func() bool {
+				b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+				s := string(b)
+				return err == nil && !strings.Contains(s[strings.LastIndex(s, ")"):], ") Z ")
+			}
+			for alive() && time.Since(killed) < 10*time.Second {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if alive() {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the core's process %d still runs %v after its parent ended by %v", pid, time.Since(killed).Round(time.Millisecond), sig)
+			}
+			t.Logf("the core's process ended %v after its parent (%v)", time.Since(killed).Round(time.Millisecond), sig)
+		})
+	}
+}
+
+// cpuTicks is the CPU time a process has used, in clock ticks (utime +
+// stime of /proc/PID/stat; 100 a second on Linux); 0 when it is gone.
+func cpuTicks(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndex(s, ")")+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.Atoi(f[11])
+	k, _ := strconv.Atoi(f[12])
+	return u + k
 }

@@ -33,7 +33,7 @@ declare const __PROTOPLAY_NODE_WORKER__: string;
 
 declare module "node:worker_threads" {
   export class Worker {
-    constructor(code: string, options?: { eval?: boolean; workerData?: unknown; name?: string });
+    constructor(code: string, options?: { eval?: boolean; workerData?: unknown; name?: string; transferList?: unknown[] });
     postMessage(m: unknown): void;
     on(event: "message", f: (m: any) => void): this;
     on(event: "error", f: (e: Error) => void): this;

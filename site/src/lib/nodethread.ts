@@ -62,7 +62,8 @@ function childProcess(bytes: Uint8Array, limits: { timeoutMs: number; memoryLimi
   const kill = () => child.kill("SIGKILL");
   proc.on("exit", kill);
   child.on("exit", () => proc.off("exit", kill));
-  child.send({ type: "init", bytes, limits });
+  // The code again, for the core's thread in the child (node-worker.ts).
+  child.send({ type: "init", bytes, limits, code: __PROTOPLAY_NODE_WORKER__ });
   return {
     send: (m) => child.send(m),
     on: (event: any, f: any) => child.on(event, f),
