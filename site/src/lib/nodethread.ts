@@ -20,7 +20,7 @@ import type { FromWorker } from "./messages";
 interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 // How long past the time limit a call may run before the core is
@@ -154,19 +154,24 @@ export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Ui
       const t = current;
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          if (!t.pending.has(id)) return;
-          const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
-          const p = t.pending.get(id)!;
-          t.pending.delete(id);
-          p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
-          // The calls behind it on this core end with it; the next call
-          // starts a new core.
-          const behind = `stopped: the core was restarted because another call ran over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
-          t.kill!(behind, { kind: "limit", limit: "Deadline", message: behind, offset: -1 });
-        }, limits.timeoutMs + graceMs);
-        t.pending.set(id, { resolve, reject, timer });
+        const p: Pending = { resolve, reject };
+        t.pending.set(id, p);
         hold(t);
+        // The clock starts when the core is ready: a new core's start
+        // (compiling the wasm: seconds on a busy machine) is not the call's.
+        t.ready.then(() => {
+          if (!t.pending.has(id)) return;
+          p.timer = setTimeout(() => {
+            if (!t.pending.has(id)) return;
+            const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
+            t.pending.delete(id);
+            p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
+            // The calls behind it on this core end with it; the next call
+            // starts a new core.
+            const behind = `stopped: the core was restarted because another call ran over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
+            t.kill!(behind, { kind: "limit", limit: "Deadline", message: behind, offset: -1 });
+          }, limits.timeoutMs + graceMs);
+        }, () => {});
         t.ch.send({ type: "call", id, method, params });
       });
     },
