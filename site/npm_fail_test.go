@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -123,8 +124,8 @@ console.log(JSON.stringify(out));
 `
 
 type jsError struct {
-	Message, Kind string
-	Is            bool
+	Message, Kind, Name string
+	Is                  bool
 }
 
 // TestNPMPackageNodeFailedStart: a failed start rejects its caller and
@@ -208,7 +209,7 @@ const failedStartPage = `<!doctype html>
   import * as pp from "./node_modules/protoplay/index.js";
   import "./node_modules/protoplay/element.js";
   pp.onLoadProgress((loaded, total) => progress.push([loaded, total]));
-  const err = (e) => ({ message: e.message, kind: e.kind, is: e instanceof pp.ProtoplayError });
+  const err = (e) => ({ message: e.message, kind: e.kind, is: e instanceof pp.ProtoplayError, name: e.constructor.name });
   const out = {};
   try { await pp.initialize({ wasmURL: "./assets/protoplay.wasm", timeoutMs: 4321 }); out.first = "started"; } catch (e) { out.first = err(e); }
   document.body.insertAdjacentHTML("beforeend", '<protoplay-editor id="a">syntax = "proto3"; message A { int32 x = 1; }</protoplay-editor>');
@@ -255,6 +256,9 @@ func TestNPMPackageFailedStartBrowser(t *testing.T) {
 	}
 	t.Logf("failed start: %+v; the element's error: %s", failed.First, msg)
 	want := "protoplay: could not load protoplay.wasm from " + srv.URL + "/assets/protoplay.wasm: HTTP 404"
+	if failed.First.Name != "ProtoplayError" {
+		t.Errorf("the error's class is named %q in the browser's bundle, want ProtoplayError", failed.First.Name)
+	}
 	if !strings.HasPrefix(failed.First.Message, want) || !failed.First.Is || strings.Contains(failed.First.Message, "index.html") {
 		t.Errorf("the failed start: %+v, want a ProtoplayError starting %q, not guessing an index.html fallback", failed.First, want)
 	}
@@ -447,4 +451,89 @@ func cpuTicks(pid int) int {
 	u, _ := strconv.Atoi(f[11])
 	k, _ := strconv.Atoi(f[12])
 	return u + k
+}
+
+// argumentsScript makes calls with arguments of the wrong type: each must
+// reject (not throw) with a ProtoplayError of kind "argument".
+const argumentsScript = `
+import * as pp from "protoplay";
+const schema = 'syntax = "proto3"; message A { int32 x = 1; }';
+const calls = {
+  "compile(42)": () => pp.compile(42),
+  "compile({ 'a.proto': 1 })": () => pp.compile({ "a.proto": 1 }),
+  "compile(schema, 'x')": () => pp.compile(schema, "x"),
+  "encode(schema, 5, {})": () => pp.encode(schema, 5, {}),
+  "decode(schema, 'A', 42)": () => pp.decode(schema, "A", 42),
+  "decodeRaw({})": () => pp.decodeRaw({}),
+  "wireView(schema, 'A', null)": () => pp.wireView(schema, "A", null),
+  "sample(null, 'A')": () => pp.sample(null, "A"),
+  "check([])": () => pp.check([]),
+  "initialize('x')": () => pp.initialize("x"),
+};
+const out = {};
+for (const [name, f] of Object.entries(calls)) {
+  let p;
+  try { p = f(); } catch (e) { out[name] = { threw: true, message: e.message }; continue; }
+  try { await p; out[name] = { resolved: true }; } catch (e) { out[name] = { kind: e.kind, is: e instanceof pp.ProtoplayError, name: e.constructor.name, message: e.message }; }
+}
+console.log(JSON.stringify(out));
+`
+
+// TestNPMPackageNodeReadableErrors: an uncaught ProtoplayError in Node
+// prints what a person can read (the class by its name, no line of
+// minified code thousands of characters long), and arguments of the
+// wrong type reject with a ProtoplayError of kind "argument" saying what
+// was given.
+func TestNPMPackageNodeReadableErrors(t *testing.T) {
+	dir := installPackage(t)
+	for _, ext := range []string{"mjs", "cjs"} {
+		t.Run("uncaught-"+ext, func(t *testing.T) {
+			script := `import * as pp from "protoplay";` + "\nawait pp.compile('syntax = \"proto3\";\\nmessage A { int32 x = ; }\\n');\n"
+			if ext == "cjs" {
+				script = `const pp = require("protoplay");` + "\npp.compile('syntax = \"proto3\";\\nmessage A { int32 x = ; }\\n');\n"
+			}
+			writeFile(t, filepath.Join(dir, "uncaught."+ext), script)
+			cmd := exec.Command("node", "uncaught."+ext)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("node uncaught.%s exited 0: %s", ext, out)
+			}
+			text := string(out)
+			t.Logf("an uncaught ProtoplayError (%d bytes):\n%s", len(text), text)
+			if !strings.Contains(text, "ProtoplayError: schema.proto:2:23: syntax error") || !strings.Contains(text, "kind: 'schema'") {
+				t.Errorf("the output does not show a ProtoplayError by name with its message and kind")
+			}
+			if regexp.MustCompile(`\b\w{1,3} \[ProtoplayError\]`).MatchString(text) {
+				t.Errorf("the class is printed by a minified name")
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if len(l) > 300 {
+					t.Errorf("a line of %d characters: %.120q...", len(l), l)
+				}
+			}
+			if len(text) > 3000 {
+				t.Errorf("%d bytes printed for one error, want under 3000", len(text))
+			}
+		})
+	}
+	t.Run("arguments", func(t *testing.T) {
+		writeFile(t, filepath.Join(dir, "arguments.mjs"), argumentsScript)
+		var out map[string]struct {
+			Threw, Resolved bool
+			Kind, Name      string
+			Is              bool
+			Message         string
+		}
+		runNode(t, dir, &out, "arguments.mjs")
+		if len(out) != 10 {
+			t.Errorf("%d results, want 10: %+v", len(out), out)
+		}
+		for call, r := range out {
+			t.Logf("%s: %+v", call, r)
+			if r.Threw || r.Resolved || r.Kind != "argument" || !r.Is || r.Name != "ProtoplayError" || !strings.HasPrefix(r.Message, "protoplay: ") {
+				t.Errorf("%s: %+v, want a rejection with a ProtoplayError of kind argument", call, r)
+			}
+		}
+	})
 }
