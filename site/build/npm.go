@@ -73,11 +73,18 @@ func runNPM(root, out, goCmd string) error {
 		return err
 	}
 
-	// The package's bundles: minified, entries named without a hash, CSS
-	// loaded as text (the element puts the palette in its shadow root).
+	// The package's bundles: entries named without a hash, CSS loaded as
+	// text (the element puts the palette in its shadow root), class and
+	// function names kept (an error prints as ProtoplayError). The
+	// browser's are minified; Node's are not, so an uncaught error shows
+	// a line of code a person can read, not a line of thousands of
+	// characters.
 	esbuild := func(o api.BuildOptions) (map[string][]byte, error) {
 		o.EntryNames = "[name]"
-		o.MinifyWhitespace, o.MinifySyntax, o.MinifyIdentifiers = true, true, true
+		o.KeepNames = true
+		if o.Platform != api.PlatformNode {
+			o.MinifyWhitespace, o.MinifySyntax, o.MinifyIdentifiers = true, true, true
+		}
 		o.Loader = map[string]api.Loader{".proto": api.LoaderText, ".css": api.LoaderText}
 		return b.esbuild(o, wasmExec)
 	}

@@ -62,6 +62,7 @@ export class Core {
   private readyPromise!: Promise<void>;
   private markReady!: () => void;
   restarts = 0;
+  private closed?: Error;
   moduleReadyMs = 0; // when the wasm was downloaded and compiled, since navigation start
   // held is the generated Go of the last "generate" result of each
   // options string (CompileRequest.options), by file name: the next call
@@ -74,8 +75,10 @@ export class Core {
 
   constructor(private opts: CoreOptions) {
     this.module = opts.module;
-    this.module.then(() => (this.moduleReadyMs = performance.now()));
-    this.module.catch((e) => opts.onFatal(`loading the compiler: ${e?.message ?? e}`));
+    this.module.then(
+      () => (this.moduleReadyMs = performance.now()),
+      (e) => opts.onFatal(`loading the compiler: ${e?.message ?? e}`),
+    );
     this.spawn();
   }
 
@@ -131,6 +134,7 @@ export class Core {
   }
 
   private send<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
+    if (this.closed) return Promise.reject(this.closed);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const p: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
@@ -151,7 +155,23 @@ export class Core {
     this.worker = w;
     w.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
     w.onerror = (e) => this.opts.onFatal(e.message || "the compiler Worker failed to start");
-    this.module.then((module) => w.postMessage({ type: "init", module, env: this.opts.env }));
+    this.module.then(
+      (module) => w.postMessage({ type: "init", module, env: this.opts.env }),
+      () => {}, // said by onFatal
+    );
+  }
+
+  // close ends the Worker for good: the calls waiting on it reject with
+  // err, and later calls too.
+  close(err: Error) {
+    this.closed = err;
+    this.worker.terminate();
+    const failed = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of failed) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
   }
 
   private onMessage(m: FromWorker) {

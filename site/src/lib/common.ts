@@ -120,6 +120,14 @@ export type Payload = Uint8Array | string;
 // it describes, as hex and base64.
 export type WireViewResult = ViewResult;
 
+// Kind is ProtoplayError.kind: the core's error kinds (ErrorKind), and
+// "argument" for an argument of the wrong type, found before any call.
+export type Kind = ErrorKind | "argument";
+
+// brand marks a ProtoplayError of any copy of this module (the ES module
+// and the CommonJS entry loaded in one process), for instanceof.
+const brand = Symbol.for("protoplay.ProtoplayError");
+
 // ProtoplayError is how every function rejects. kind says what is at
 // fault (detail.kind): "schema" when the schema does not compile, with
 // diagnostics holding the schema's diagnostics (file, 1-based line and
@@ -127,20 +135,33 @@ export type WireViewResult = ViewResult;
 // (detail.limit names it, and the diagnostic it stopped, if any, is in
 // diagnostics); "payload", "encoding", "json", "text", "type", "value"
 // when the input is, detail saying where (offset and path in the payload,
-// line and column in JSON or text); "usage" for a bad argument and
-// "internal" for a fault of protoplay itself (a core that failed to
-// start, a recovered panic).
+// line and column in JSON or text); "argument" for an argument of the
+// wrong type (a number for a schema...), "usage" for a request the core
+// refuses (an option value that does not exist) and "internal" for a
+// fault of protoplay itself (a core that failed to start, a recovered
+// panic). `e instanceof ProtoplayError` holds across copies of the
+// package in one process (import and require).
 export class ProtoplayError extends Error {
-  readonly kind: ErrorKind;
+  readonly kind: Kind;
   readonly diagnostics: Diagnostic[];
   readonly detail?: CoreError;
-  constructor(message: string, diagnostics: Diagnostic[] = [], detail?: CoreError) {
+  constructor(message: string, diagnostics: Diagnostic[] = [], detail?: CoreError, kind?: Kind) {
     super(message);
     this.name = "ProtoplayError";
-    this.kind = detail?.kind ?? (diagnostics.some((d) => d.severity === "error") ? "schema" : "internal");
+    this.kind = kind ?? detail?.kind ?? (diagnostics.some((d) => d.severity === "error") ? "schema" : "internal");
     this.diagnostics = diagnostics;
     this.detail = detail;
   }
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[brand] === true;
+  }
+}
+Object.defineProperty(ProtoplayError.prototype, brand, { value: true });
+
+// argumentError is the ProtoplayError of kind "argument" for a bad
+// argument: message says which and what it must be.
+export function argumentError(message: string): ProtoplayError {
+  return new ProtoplayError(`protoplay: ${message}`, [], undefined, "argument");
 }
 
 export interface Backend {
@@ -192,36 +213,72 @@ export type Progress = (loaded: number, total: number) => void;
 export const version: string = __PROTOPLAY_VERSION__;
 
 export function createAPI(start: (options: InitializeOptions, progress: Progress) => Promise<Backend>): API {
+  // backend is the core started or starting; options those of the last
+  // initialize() call, kept for the start after a failed one.
   let backend: Promise<Backend> | undefined;
+  let options: InitializeOptions = {};
   let ready = false;
   const listeners = new Set<Progress>();
-  const progress: Progress = (loaded, total) => {
+  const report: Progress = (loaded, total) => {
     for (const l of listeners) l(loaded, total);
   };
+  // The backend reports the download as it goes; "done" (loaded ===
+  // total) is said here, once, when the core has started.
+  let seen = 0;
+  const progress: Progress = (loaded, total) => {
+    seen = Math.max(seen, loaded);
+    if (total > 0 && loaded >= total) return;
+    report(loaded, total);
+  };
 
-  function initialize(options?: InitializeOptions): Promise<void> {
-    if (backend) {
-      if (options && Object.keys(options).length > 0)
-        return Promise.reject(new Error("protoplay: initialize() was already called (options apply to the first call only)"));
-      return backend.then(() => undefined);
-    }
-    const b = (backend = start(options ?? {}, progress));
-    // A failed start can be retried.
+  // begin starts the core with options; a failed start leaves nothing
+  // behind (the backend cleans up), and the next call or initialize()
+  // tries again with the options kept.
+  function begin(): Promise<Backend> {
+    seen = 0;
+    const b = (backend = start(options, progress).catch((e: any) => {
+      throw e instanceof ProtoplayError ? e : new ProtoplayError(String(e?.message ?? e));
+    }));
     b.then(
-      () => (ready = true),
+      () => {
+        ready = true;
+        report(seen, seen);
+      },
       () => {
         if (backend === b) backend = undefined;
       },
     );
-    return b.then(() => undefined);
+    return b;
   }
 
-  // started is the backend, started with the defaults if need be. A
-  // failed start rejects the call that asked (and only it: the promise
-  // initialize() returns here is nobody's, so its rejection is handled).
+  async function initialize(opts?: InitializeOptions): Promise<void> {
+    const given = opts !== undefined && Object.keys(opts).length > 0;
+    if (opts !== undefined && (typeof opts !== "object" || opts === null)) throw argumentError("initialize: options must be an object");
+    if (backend) {
+      if (!given) {
+        await backend;
+        return;
+      }
+      // A start under way: these options are for the next one, if it fails.
+      try {
+        await backend;
+      } catch {
+        if (!backend) {
+          options = { ...opts };
+          await begin();
+          return;
+        }
+      }
+      if (ready) throw argumentError("initialize: the core has already started (options apply before the first call only)");
+    }
+    if (given) options = { ...opts };
+    await begin();
+  }
+
+  // started is the backend, started with the options kept if need be.
+  // A failed start rejects each call waiting on it (once each).
   function started(): Promise<Backend> {
-    if (!backend) initialize().catch(() => {});
-    return backend!;
+    return backend ?? begin();
   }
 
   async function call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
@@ -237,6 +294,7 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
   return {
     initialize,
     async compile(files, options = {}) {
+      options = optionsArg("compile", options);
       const r = await call(options.generate === false ? "compile" : "generate", {
         files: filesOf(files),
         options: optionString(options.options),
@@ -249,6 +307,7 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
       throw rejection(e.message, e, (await started()).limits);
     },
     async encode(files, type, value, options = {}) {
+      options = optionsArg("encode", options);
       // An object is JSON; text format comes only as a string (stringified,
       // an object would be read as text and fail at its first "{").
       if (typeof value !== "string" && options.format === "text") {
@@ -256,23 +315,26 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
         throw new ProtoplayError(message, [], { kind: "usage", message, offset: -1 });
       }
       const input = typeof value === "string" ? value : JSON.stringify(value);
-      const r = await call("encode", { files: filesOf(files), type, input, in: options.format ?? "json" });
+      const r = await call("encode", { files: filesOf(files), type: typeArg(type), input, in: options.format ?? "json" });
       return { ...r, bytes: fromHex(r.hex) };
     },
     async decode(files, type, input, options = {}) {
+      options = optionsArg("decode", options);
       const [text, encoding] = payloadOf(input, options.encoding);
-      return call("decode", { files: filesOf(files), type, input: text, encoding, out: options.format ?? "json" });
+      return call("decode", { files: filesOf(files), type: typeArg(type), input: text, encoding, out: options.format ?? "json" });
     },
     async decodeRaw(input, options = {}) {
+      options = optionsArg("decodeRaw", options);
       const [text, encoding] = payloadOf(input, options.encoding);
       return call("decodeRaw", { input: text, encoding });
     },
     async wireView(files, type, input, options = {}) {
+      options = optionsArg("wireView", options);
       const [text, encoding] = payloadOf(input, options.encoding);
-      return call("wireView", { files: filesOf(files), type, input: text, encoding });
+      return call("wireView", { files: filesOf(files), type: typeArg(type), input: text, encoding });
     },
     async sample(files, type) {
-      return (await call("sample", { files: filesOf(files), type })).value;
+      return (await call("sample", { files: filesOf(files), type: typeArg(type) })).value;
     },
     async check(files) {
       return (await call("check", { files: filesOf(files) })).results;
@@ -290,6 +352,30 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
   };
 }
 
+// sharedAPI is an API whose state (the core, its options, the progress
+// listeners) is the process's under key, made at the first use of any copy
+// of this module (an ES module and a CommonJS entry loaded together);
+// nothing is set on globalThis before.
+export function sharedAPI(key: symbol, start: (options: InitializeOptions, progress: Progress) => Promise<Backend>): API {
+  const g = globalThis as unknown as Record<symbol, API | undefined>;
+  const api = (): API => (g[key] ??= createAPI(start));
+  return {
+    initialize: (o) => api().initialize(o),
+    compile: (f, o) => api().compile(f, o),
+    encode: (f, t, v, o) => api().encode(f, t, v, o),
+    decode: (f, t, i, o) => api().decode(f, t, i, o),
+    decodeRaw: (i, o) => api().decodeRaw(i, o),
+    wireView: (f, t, i, o) => api().wireView(f, t, i, o),
+    sample: (f, t) => api().sample(f, t),
+    check: (f) => api().check(f),
+    coreVersion: () => api().coreVersion(),
+    onLoadProgress: (l) => api().onLoadProgress(l),
+    get ready() {
+      return g[key]?.ready ?? false;
+    },
+  };
+}
+
 // rejection is the ProtoplayError of a failed call: message is the core's
 // (or the Worker client's) text, detail the core's error. A schema whose
 // compilation a limit stopped (an error diagnostic naming it) makes an
@@ -301,7 +387,7 @@ function rejection(message: string, detail: CoreError | undefined, limits?: { ti
   if (detail && stopped) {
     detail = { ...detail, kind: "limit", limit: stopped.limit };
     message = limitMessage(stopped, limits) ?? message;
-  } else if (detail?.kind === "limit" && limits && (detail.limit === "Deadline" || detail.limit === "MaxMemoryBytes")) {
+  } else if (detail?.kind === "limit" && limits && (detail.limit === "Deadline" || detail.limit === "MaxMemoryBytes") && !message.startsWith("protoplay: stopped: ")) {
     message = limitMessage(detail, limits) ?? message;
   }
   return new ProtoplayError(message, diagnostics, detail);
@@ -309,7 +395,9 @@ function rejection(message: string, detail: CoreError | undefined, limits?: { ti
 
 export function filesOf(s: Schema): Files {
   if (typeof s === "string") return { "schema.proto": s };
-  if (!s || typeof s !== "object") throw new TypeError("protoplay: files must be an object of name -> .proto text, or a string");
+  if (!s || typeof s !== "object" || Array.isArray(s)) throw argumentError(`a schema is an object of file name -> .proto text, or one file's text; got ${typeName(s)}`);
+  for (const [name, text] of Object.entries(s))
+    if (typeof text !== "string") throw argumentError(`the schema's file ${JSON.stringify(name)} is ${typeName(text)}, not .proto text (a string)`);
   return s;
 }
 
@@ -328,6 +416,27 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 function payloadOf(input: Payload, encoding: Encoding | undefined): [string, Encoding] {
   if (typeof input === "string") return [input, encoding ?? "auto"];
-  if (!(input instanceof Uint8Array)) throw new TypeError("protoplay: a payload is a Uint8Array or hex/base64 text");
+  if (!(input instanceof Uint8Array)) throw argumentError(`a payload is a Uint8Array or hex/base64 text; got ${typeName(input)}`);
   return [toHex(input), "hex"];
+}
+
+// typeName says what a bad argument is, for its error.
+function typeName(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return `an object (${Object.prototype.toString.call(v).slice(8, -1)})`;
+  return typeof v === "string" ? "a string" : `${typeof v === "undefined" ? "" : "a "}${typeof v}`;
+}
+
+// typeArg checks a message type's full name.
+function typeArg(type: unknown): string {
+  if (typeof type !== "string" || type === "") throw argumentError(`a message type is its full name as a string ("pkg.Message"); got ${typeName(type)}`);
+  return type;
+}
+
+// optionsArg checks an options argument: undefined or an object.
+function optionsArg<T extends object>(fn: string, o: T | undefined): T {
+  if (o === undefined) return {} as T;
+  if (typeof o !== "object" || o === null || Array.isArray(o)) throw argumentError(`${fn}: options must be an object; got ${typeName(o)}`);
+  return o;
 }

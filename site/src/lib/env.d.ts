@@ -33,7 +33,7 @@ declare const __PROTOPLAY_NODE_WORKER__: string;
 
 declare module "node:worker_threads" {
   export class Worker {
-    constructor(code: string, options?: { eval?: boolean; workerData?: unknown; name?: string });
+    constructor(code: string, options?: { eval?: boolean; workerData?: unknown; name?: string; transferList?: unknown[] });
     postMessage(m: unknown): void;
     on(event: "message", f: (m: any) => void): this;
     on(event: "error", f: (e: Error) => void): this;
@@ -53,7 +53,7 @@ declare module "node:child_process" {
   ): {
     send(m: unknown): boolean;
     on(event: string, f: (...a: any[]) => void): void;
-    kill(): boolean;
+    kill(signal?: "SIGKILL" | "SIGTERM"): boolean;
     channel?: { ref(): void; unref(): void };
     stderr: { on(event: "data", f: (d: unknown) => void): void; ref?(): void; unref?(): void } | null;
     ref(): void;

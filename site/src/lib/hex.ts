@@ -4,9 +4,11 @@
 // toHex writes b as lower-case hex digits, two per byte, unspaced.
 export function toHex(b: Uint8Array): string {
   let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
+  for (let i = 0; i < b.length; i++) s += hexByte[b[i]];
   return s;
 }
+
+const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 // fromHex reads pairs of hex digits, skipping every other character
 // (the core's spaces); an odd last digit is dropped.

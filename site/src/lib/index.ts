@@ -29,22 +29,25 @@ function defaultWasmURL(): URL {
 
 async function start(options: InitializeOptions, progress: Progress): Promise<Backend> {
   const base = (globalThis as any).location?.href as string | undefined;
+  // The module first: a core that cannot load starts no Worker.
   const module = options.wasmModule
-    ? Promise.resolve(options.wasmModule)
-    : compileWasm(
+    ? options.wasmModule
+    : await compileWasm(
         options.wasmURL ? new URL(String(options.wasmURL), base) : defaultWasmURL(),
         options.wasmURL ? 0 : __PROTOPLAY_WASM_SIZE__,
         progress,
-      );
+      ).catch((e: any) => {
+        throw e instanceof ProtoplayError ? e : new ProtoplayError(String(e?.message ?? e));
+      });
   if (options.worker === false) {
     const { runInThread } = await import("./inthread");
-    return runInThread(await module, limitsOf(options));
+    return runInThread(module, limitsOf(options));
   }
   let fail!: (e: Error) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));
   let version = "";
   const core = new Core({
-    module,
+    module: Promise.resolve(module),
     newWorker() {
       // The Worker's code ships inside this module (a Blob), so neither a
       // bundler nor a server has to know about a second file.
@@ -59,11 +62,17 @@ async function start(options: InitializeOptions, progress: Progress): Promise<Ba
     },
     onRestart() {},
     onFatal(message) {
-      // A failed load is a wasmLoadError, which says all.
-      fail(new ProtoplayError(message.replace(/^loading the compiler: (?=protoplay: )/, "").replace(/^(?!protoplay: )/, "protoplay: ")));
+      fail(new ProtoplayError(message.replace(/^(?!protoplay: )/, "protoplay: ")));
     },
   });
-  await Promise.race([core.ready, failed]);
+  try {
+    await Promise.race([core.ready, failed]);
+  } catch (e) {
+    // A core that failed to start leaves no Worker behind.
+    core.close(e as Error);
+    throw e;
+  }
+  failed.catch(() => {});
   return {
     call: (method, params) => core.call(method, params),
     get version() {

@@ -4,10 +4,13 @@
 // not keep the process alive while no call is pending, so a script ends
 // as soon as its work is done. initialize({ worker: false }) runs the
 // core on the calling thread instead.
-import "./node-globals";
+//
+// Importing it changes nothing in the process: Go's wasm_exec.js, which
+// sets globalThis.Go, fs, path and process, is loaded only for worker:
+// false (it runs in the core's process otherwise). The ES module and the
+// CommonJS entry of one version share one core (and ProtoplayError).
 import { readFile } from "node:fs/promises";
-import { createAPI, limitsOf, type Backend, type InitializeOptions, type Progress } from "./common";
-import { runInThread } from "./inthread";
+import { limitsOf, sharedAPI, type Backend, type InitializeOptions, type Progress } from "./common";
 import { runInChild } from "./nodethread";
 import { isWasm, wasmLoadError } from "./wasmload";
 
@@ -16,7 +19,12 @@ export * from "./common";
 async function start(options: InitializeOptions, progress: Progress): Promise<Backend> {
   const limits = limitsOf(options);
   const where = options.wasmURL ?? new URL("./protoplay.wasm", import.meta.url);
-  if (options.worker === false) return runInThread(options.wasmModule ?? (await loadWasm(where, progress, true)), limits);
+  if (options.worker === false) {
+    // On this thread: Go's globals (wasm_exec.js) are needed here.
+    await import("./node-globals");
+    const { runInThread } = await import("./inthread");
+    return runInThread(options.wasmModule ?? (await loadWasm(where, progress, true)), limits);
+  }
   if (options.wasmModule) return runInChild({ module: options.wasmModule }, limits);
   const bytes = await loadWasm(where, progress, false);
   try {
@@ -64,7 +72,7 @@ async function loadWasm(where: string | URL, progress: Progress, compile: boolea
   }
 }
 
-const api = createAPI(start);
+const api = sharedAPI(Symbol.for(`protoplay.node ${__PROTOPLAY_VERSION__}`), start);
 export const { initialize, compile, encode, decode, decodeRaw, wireView, sample, check, coreVersion, onLoadProgress } = api;
 // isReady is true once the core has started.
 export const isReady = (): boolean => api.ready;

@@ -20,7 +20,7 @@ import type { FromWorker } from "./messages";
 interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 // How long past the time limit a call may run before the core is
@@ -57,10 +57,13 @@ function childProcess(bytes: Uint8Array, limits: { timeoutMs: number; memoryLimi
   });
   // The core's own complaints (a Go panic) go to this process's stderr.
   child.stderr?.on("data", (d: unknown) => proc.stderr.write(d));
-  const kill = () => child.kill();
+  // SIGKILL: a core that does not answer may be stopped or stuck in a
+  // stage that handles no signal.
+  const kill = () => child.kill("SIGKILL");
   proc.on("exit", kill);
   child.on("exit", () => proc.off("exit", kill));
-  child.send({ type: "init", bytes, limits });
+  // The code again, for the core's thread in the child (node-worker.ts).
+  child.send({ type: "init", bytes, limits, code: __PROTOPLAY_NODE_WORKER__ });
   return {
     send: (m) => child.send(m),
     on: (event: any, f: any) => child.on(event, f),
@@ -82,50 +85,62 @@ function workerThread(module: WebAssembly.Module, limits: { timeoutMs: number; m
 }
 
 // runInChild starts the core in a child process from the .wasm's bytes,
-// or in a worker thread from a compiled module.
+// or in a worker thread from a compiled module. Each core started has its
+// own calls: a core killed for the time limit rejects those waiting on it
+// (kind "limit"), and its exit, which comes later, is not the next core's.
 export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Uint8Array }, limits: { timeoutMs: number; memoryLimit: number }): Promise<Backend> {
-  let current: { ch: Channel; ready: Promise<string> } | undefined;
-  const pending = new Map<number, Pending>();
+  interface Instance {
+    ch: Channel;
+    ready: Promise<string>;
+    pending: Map<number, Pending>;
+    kill?(message: string, detail: CoreError): void;
+  }
+  let current: Instance | undefined;
   let nextId = 1;
 
-  const hold = () => current?.ch.hold(pending.size > 0);
+  const hold = (t: Instance) => t.ch.hold(t.pending.size > 0);
 
-  function start(): { ch: Channel; ready: Promise<string> } {
+  function start(): Instance {
     const ch = core.module ? workerThread(core.module, limits) : childProcess(core.bytes!, limits);
     let started!: (v: string) => void, failed!: (e: Error) => void;
     const ready = new Promise<string>((res, rej) => ((started = res), (failed = rej)));
     ready.catch(() => {}); // a restart's failure is its calls'
-    const t = { ch, ready };
-    const end = (message: string) => {
+    const t: Instance = { ch, ready, pending: new Map() };
+    // end rejects the calls still waiting on this core, with detail.
+    const end = (message: string, detail: CoreError) => {
       if (current === t) current = undefined;
       failed(new ProtoplayError(`protoplay: ${message}`));
-      for (const [id, p] of pending) {
+      for (const [id, p] of t.pending) {
         clearTimeout(p.timer);
-        pending.delete(id);
-        p.reject(new CallFailed(`protoplay: ${message}`, { kind: "internal", message, offset: -1 }));
+        t.pending.delete(id);
+        p.reject(new CallFailed(`protoplay: ${message}`, detail));
       }
+    };
+    const internal = (message: string): CoreError => ({ kind: "internal", message, offset: -1 });
+    t.kill = (message: string, detail: CoreError) => {
+      end(message, detail);
+      ch.kill();
     };
     ch.on("message", (m: FromWorker) => {
       switch (m.type) {
         case "ready":
           started(m.version);
-          hold();
+          hold(t);
           return;
         case "fatal":
-          end(`the core failed to start: ${m.message}`);
-          ch.kill();
+          t.kill!(`the core failed to start: ${m.message}`, internal(m.message));
           return;
       }
-      const p = pending.get(m.id);
+      const p = t.pending.get(m.id);
       if (!p) return;
-      pending.delete(m.id);
+      t.pending.delete(m.id);
       clearTimeout(p.timer);
       if (m.type === "result") p.resolve(m.result);
       else p.reject(new CallFailed(m.message, m.detail));
-      hold();
+      hold(t);
     });
-    ch.on("error", (e) => end(`the core's process failed: ${e?.message ?? e}`));
-    ch.on("exit", (code) => end(`the core's process exited (code ${code})`));
+    ch.on("error", (e) => end(`the core's process failed: ${e?.message ?? e}`, internal(String(e?.message ?? e))));
+    ch.on("exit", (code) => end(`the core's process exited (code ${code})`, internal(`exit code ${code}`)));
     return t;
   }
 
@@ -139,17 +154,24 @@ export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Ui
       const t = current;
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          if (!pending.has(id)) return;
-          const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
-          const p = pending.get(id)!;
-          pending.delete(id);
-          p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
-          if (current === t) current = undefined;
-          t.ch.kill();
-        }, limits.timeoutMs + graceMs);
-        pending.set(id, { resolve, reject, timer });
-        hold();
+        const p: Pending = { resolve, reject };
+        t.pending.set(id, p);
+        hold(t);
+        // The clock starts when the core is ready: a new core's start
+        // (compiling the wasm: seconds on a busy machine) is not the call's.
+        t.ready.then(() => {
+          if (!t.pending.has(id)) return;
+          p.timer = setTimeout(() => {
+            if (!t.pending.has(id)) return;
+            const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
+            t.pending.delete(id);
+            p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
+            // The calls behind it on this core end with it; the next call
+            // starts a new core.
+            const behind = `stopped: the core was restarted because another call ran over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
+            t.kill!(behind, { kind: "limit", limit: "Deadline", message: behind, offset: -1 });
+          }, limits.timeoutMs + graceMs);
+        }, () => {});
         t.ch.send({ type: "call", id, method, params });
       });
     },

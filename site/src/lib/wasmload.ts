@@ -44,11 +44,17 @@ export function wasmAdvice(f: LoadFailure): string {
     return 'Vite\'s dev server pre-bundled protoplay away from its .wasm: add optimizeDeps: { exclude: ["protoplay"] } to vite.config.';
   if (/^file:|^\//.test(f.url))
     return "Pass the file's location as initialize({ wasmURL }) (a path or a file: URL) before the first call, or reinstall the package (protoplay.wasm belongs beside node.js).";
-  const where = html
-    ? "The server answered with a page, not the file (a missing file behind a fallback to index.html). "
-    : f.status === 404
-      ? "The file is not where the bundle expects it. "
-      : "";
+  // A page with a success status is a missing file behind a fallback to
+  // index.html; any 404 (with a page or not) is a file that is not there.
+  const ok = f.status !== undefined && f.status >= 200 && f.status < 300;
+  const where =
+    f.status === 404
+      ? "The server has no file at that URL: it is not where the bundle expects it. "
+      : html && ok
+        ? "The server answered with a page, not the file (a missing file behind a fallback to index.html). "
+        : html
+          ? "The server answered with an error page, not the file. "
+          : "";
   return (
     where +
     "protoplay.wasm must be served beside the script that imports protoplay, as application/wasm; " +
