@@ -26,6 +26,8 @@ package payload
 
 import (
 	"errors"
+	"fmt"
+
 	"github.com/protoplay/protoplay/compiler/diag"
 	"sort"
 	"strings"
@@ -49,8 +51,14 @@ const (
 	// field's value, a group field's value and a map entry each count one
 	// level (so a map's message value is two below its map's message). It
 	// is also the recursion limit handed to google.golang.org/protobuf when
-	// decoding and parsing, which counts the same way, and runtime/wire's
-	// DefaultMaxDepth for generated code.
+	// decoding binary, which counts the same way, and runtime/wire's
+	// DefaultMaxDepth for generated code. JSON and text are counted as the
+	// binary form of the same value (runtime/protojson, runtime/prototext):
+	// a google.protobuf.Struct object inside a Value costs three levels
+	// (Struct, map entry, Value), a ListValue array two, and the entries of
+	// an empty map nothing. So what one reader accepts, the others read
+	// back once written (but for the message inside an Any, which JSON and
+	// text read inline and binary keeps as bytes).
 	MaxDepth = 100
 
 	// MaxUnknownDepth is the deepest nesting of groups inside one unknown
@@ -82,6 +90,9 @@ func AsError(err error) *diag.Error {
 	}
 	return &diag.Error{Kind: diag.KindValue, Message: err.Error(), Offset: -1}
 }
+
+// depthMessage is the message of every MaxDepth error.
+var depthMessage = fmt.Sprintf("nesting deeper than %d levels of messages, groups and map entries (MaxDepth)", MaxDepth)
 
 func checkSize(n int) error {
 	if n > MaxInputBytes {

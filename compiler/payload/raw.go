@@ -394,7 +394,7 @@ func partialEnd(vpos, errOffset int, children []Field) int {
 }
 
 func limitErr(pos int, path string) *diag.Error {
-	e := payloadErr(pos, path, "nesting deeper than %d messages or groups (MaxDepth)", MaxDepth)
+	e := payloadErr(pos, path, "%s", depthMessage)
 	e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
 	return e
 }
