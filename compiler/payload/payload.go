@@ -71,6 +71,14 @@ const (
 	// count here too (past the limit they are shown as bytes).
 	MaxUnknownDepth = 100
 
+	// MaxViewFields is the most fields and packed elements a wire view
+	// (DecodeRaw, WireView) lists, in byte order, nested ones included;
+	// the rest are decoded and checked but left out, and the View says
+	// how many and from which byte offset (View.Unlisted, UnlistedFrom).
+	// So a view, and a listing of it, grows with the payload only up to
+	// this many rows.
+	MaxViewFields = 100_000
+
 	// MaxViewBytesPerInputByte bounds what DecodeRaw and WireView allocate:
 	// at most this many bytes per input byte, plus MaxViewOverhead. The
 	// raw decoder also does at most MaxUnknownDepth passes over any byte.
