@@ -17,6 +17,8 @@ type (
 	// View is a wire view: a payload's fields, byte ranges and values as
 	// the wire format has them (see payload.View).
 	View = payload.View
+	// Field is one field or packed element of a View (see payload.Field).
+	Field = payload.Field
 	// CheckResult is the outcome of the round-trip checks on one message
 	// type (see Schema.Check).
 	CheckResult = payload.CheckResult
@@ -41,6 +43,11 @@ const (
 // MaxInputBytes is the largest payload or value input accepted, in bytes
 // (see payload.MaxInputBytes); larger input is an *Error of KindLimit.
 const MaxInputBytes = payload.MaxInputBytes
+
+// MaxViewFields is the most fields and packed elements a wire view lists;
+// the rest are checked but left out, and the View says how many and from
+// which byte (see payload.MaxViewFields).
+const MaxViewFields = payload.MaxViewFields
 
 // Message names one message type of a compiled schema, for a type picker.
 type Message struct {
@@ -106,6 +113,18 @@ func (s *Schema) Decode(typ string, input []byte, opt DecodeOptions) (*Decoded, 
 	return s.p.Decode(md, input, opt)
 }
 
+// DecodeEach is Decode handing each message to emit as it is decoded
+// instead of collecting them (see payload.Schema.DecodeEach): a stream of
+// millions of records is decoded in the memory of one. It returns the
+// input encoding used and the binary payload's size.
+func (s *Schema) DecodeEach(typ string, input []byte, opt DecodeOptions, emit func(text string) error) (Encoding, int, error) {
+	md, err := s.p.FindMessage(typ)
+	if err != nil {
+		return "", 0, err
+	}
+	return s.p.DecodeEach(md, input, opt, emit)
+}
+
 // WireView decodes payload, binary bytes of message type typ, into a wire
 // view whose fields carry their names and values. A malformed payload
 // still has a view of the fields before the fault, with the fault in
@@ -154,6 +173,10 @@ func FormatBinary(b []byte, enc Encoding) ([]byte, error) { return payload.Forma
 // by its length as a varint) into its records; a bad prefix is a
 // KindPayload error at its offset.
 func SplitDelimited(b []byte) ([]Record, error) { return payload.SplitDelimited(b) }
+
+// EachDelimited calls f with each record of a length-delimited stream in
+// turn, holding none of them (see payload.EachDelimited).
+func EachDelimited(b []byte, f func(Record) error) error { return payload.EachDelimited(b, f) }
 
 // Listing renders a wire view of payload as an annotated byte-by-byte
 // listing, one field per line, as `protoplay decode --out wire` prints it.

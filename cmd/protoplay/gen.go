@@ -18,9 +18,10 @@ import (
 	"github.com/protoplay/protoplay/internal/genprotonote"
 )
 
-// Defaults of gen's own limits (the compiler's are compiler.Max*).
+// Defaults of the limits every command has (see workLimits; the
+// compiler's are compiler.Max*).
 const (
-	// defaultTimeout bounds one gen run's wall time.
+	// defaultTimeout bounds one command's wall time.
 	defaultTimeout = 2 * time.Minute
 	// defaultMaxMemory bounds the memory the process holds from the OS.
 	// Generating 20,000 small messages (111 MB of Go) peaks near 0.6 GB.
@@ -31,8 +32,7 @@ const (
 
 // genLimits are gen's limit flags, each named in the error it gives.
 type genLimits struct {
-	timeout   time.Duration
-	maxMemory byteSize
+	workLimits
 	maxOutput byteSize
 	maxSource byteSize
 	maxNest   int
@@ -40,9 +40,8 @@ type genLimits struct {
 }
 
 func (l *genLimits) register(fs *flag.FlagSet) {
-	l.maxMemory, l.maxOutput, l.maxSource = defaultMaxMemory, compiler.MaxOutputBytes, compiler.MaxSourceBytes
-	fs.DurationVar(&l.timeout, "timeout", defaultTimeout, "stop with an error after this much wall time (0: no limit)")
-	fs.Var(&l.maxMemory, "max-memory", "stop with an error when the process holds more `BYTES` of memory from the OS (e.g. 2GiB, 512MiB; 0: no limit)")
+	l.workLimits.register(fs)
+	l.maxOutput, l.maxSource = compiler.MaxOutputBytes, compiler.MaxSourceBytes
 	fs.Var(&l.maxOutput, "max-output", "stop with an error after this many `BYTES` of generated Go (0: no limit)")
 	fs.Var(&l.maxSource, "max-source", "refuse a .proto file larger than this many `BYTES` (0: no limit)")
 	fs.IntVar(&l.maxNest, "max-nesting", compiler.MaxNesting, "refuse a .proto file whose brackets { [ ( < nest deeper than this (0: no limit)")

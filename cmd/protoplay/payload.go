@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -18,7 +19,7 @@ func readInput(stdin io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > compiler.MaxInputBytes {
-		return nil, fmt.Errorf("standard input exceeds the limit of %d bytes", compiler.MaxInputBytes)
+		return nil, fmt.Errorf("at byte %d: standard input exceeds the limit of %d bytes (MaxInputBytes)", compiler.MaxInputBytes, compiler.MaxInputBytes)
 	}
 	return b, nil
 }
@@ -62,14 +63,20 @@ func oneOf(v string, allowed ...string) bool {
 	return false
 }
 
+// writeOut writes the output buffered by a command to stdout: all of it
+// once the work is done, nothing when a limit stopped it.
+func writeOut(stdout io.Writer, out *bytes.Buffer) { stdout.Write(out.Bytes()) }
+
 func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay encode", flag.ContinueOnError)
 	roots := importFlags(fs)
 	typ := fs.String("type", "", "message type `PKG.Message` of the value (required)")
 	in := fs.String("in", "json", "input format: json or text")
 	out := fs.String("out", "binary", "output encoding: binary, hex or base64")
+	var lim workLimits
+	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64]")
+		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64] [--timeout D] [--max-memory N]")
 		fmt.Fprintln(fs.Output(), "Reads a value from standard input and writes its binary encoding to standard output.")
 		fs.PrintDefaults()
 	}
@@ -81,23 +88,33 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	s, ok := loadSchema(*roots, files, stderr)
-	if !ok {
-		return 1
-	}
-	input, err := readInput(stdin)
+	var buf bytes.Buffer
+	status := 0
+	err = lim.run(func() error {
+		s, ok := loadSchema(*roots, files, stderr)
+		if !ok {
+			status = 1
+			return nil
+		}
+		input, err := readInput(stdin)
+		if err != nil {
+			return err
+		}
+		b, err := s.Encode(*typ, input, compiler.Format(*in), compiler.Encoding(*out))
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		if *out != "binary" {
+			buf.WriteByte('\n')
+		}
+		return nil
+	})
 	if err != nil {
 		return inputError(stderr, "encode", err)
 	}
-	b, err := s.Encode(*typ, input, compiler.Format(*in), compiler.Encoding(*out))
-	if err != nil {
-		return inputError(stderr, "encode", err)
-	}
-	stdout.Write(b)
-	if *out != "binary" {
-		fmt.Fprintln(stdout)
-	}
-	return 0
+	writeOut(stdout, &buf)
+	return status
 }
 
 func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -105,13 +122,16 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	typ := fs.String("type", "", "message type `PKG.Message` of the payload (required unless --raw)")
 	in := fs.String("in", "auto", "input encoding: auto, binary, hex or base64")
-	out := fs.String("out", "json", "output: json, text, or wire (an annotated byte-by-byte listing)")
+	out := fs.String("out", "json", "output: json, text, or wire (an annotated byte-by-byte listing of at most MaxViewFields fields)")
 	raw := fs.Bool("raw", false, "decode without a schema, like protoc --decode_raw, as a listing")
 	delimited := fs.Bool("delimited", false, "read a stream of messages, each preceded by its varint length")
+	var lim workLimits
+	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay decode [-I DIR]... --type PKG.Message FILE.proto... [--in auto|binary|hex|base64] [--out json|text|wire] [--delimited]")
-		fmt.Fprintln(fs.Output(), "       protoplay decode --raw [--in auto|binary|hex|base64] [--delimited]")
+		fmt.Fprintln(fs.Output(), "usage: protoplay decode [-I DIR]... --type PKG.Message FILE.proto... [--in auto|binary|hex|base64] [--out json|text|wire] [--delimited] [--timeout D] [--max-memory N]")
+		fmt.Fprintln(fs.Output(), "       protoplay decode --raw [--in auto|binary|hex|base64] [--delimited] [--timeout D] [--max-memory N]")
 		fmt.Fprintln(fs.Output(), "Reads a payload from standard input and writes it decoded to standard output.")
+		fmt.Fprintf(fs.Output(), "A listing (--raw, --out wire) shows the first %d fields and packed elements (MaxViewFields), and messages of a stream, in byte order; the rest are checked and counted on a last line.\n", compiler.MaxViewFields)
 		fs.PrintDefaults()
 	}
 	files, err := cliflag.Parse(fs, args, stdout, stderr)
@@ -123,71 +143,112 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var s *compiler.Schema
-	if !*raw {
-		var ok bool
-		if s, ok = loadSchema(*roots, files, stderr); !ok {
-			return 1
-		}
-	}
-	input, err := readInput(stdin)
-	if err != nil {
-		return inputError(stderr, "decode", err)
-	}
-	if !*raw && *out != "wire" {
-		dec, err := s.Decode(*typ, input, compiler.DecodeOptions{In: compiler.Encoding(*in), Out: compiler.Format(*out), Delimited: *delimited})
-		if dec != nil {
-			for _, m := range dec.Messages {
-				io.WriteString(stdout, m)
+	var buf bytes.Buffer
+	status := 0
+	err = lim.run(func() error {
+		var s *compiler.Schema
+		if !*raw {
+			var ok bool
+			if s, ok = loadSchema(*roots, files, stderr); !ok {
+				status = 1
+				return nil
 			}
 		}
+		input, err := readInput(stdin)
 		if err != nil {
-			return inputError(stderr, "decode", err)
+			return err
 		}
-		return 0
-	}
-	// A listing: raw, or the wire view against the type.
-	b, _, err := compiler.ParseBinary(input, compiler.Encoding(*in))
+		if !*raw && *out != "wire" {
+			// On an error in a stream, the messages before it are
+			// written too.
+			_, _, err := s.DecodeEach(*typ, input, compiler.DecodeOptions{In: compiler.Encoding(*in), Out: compiler.Format(*out), Delimited: *delimited},
+				func(text string) error {
+					buf.WriteString(text)
+					return nil
+				})
+			return err
+		}
+		view := compiler.DecodeRaw
+		if !*raw {
+			view = func(p []byte) (*compiler.View, error) { return s.WireView(*typ, p) }
+		}
+		return listing(&buf, input, compiler.Encoding(*in), *delimited, view)
+	})
 	if err != nil {
+		if !isLimit(err) {
+			writeOut(stdout, &buf)
+		}
 		return inputError(stderr, "decode", err)
 	}
-	view := compiler.DecodeRaw
-	if !*raw {
-		view = func(p []byte) (*compiler.View, error) { return s.WireView(*typ, p) }
+	writeOut(stdout, &buf)
+	return status
+}
+
+// listing writes the wire listing of input (a stream of records when
+// delimited) to w. Listings are cut at compiler.MaxViewFields rows: a
+// view lists at most that many fields and elements, and a stream stops
+// listing messages once its headers and fields reach that many, checking
+// the rest and saying how many were left out.
+func listing(w *bytes.Buffer, input []byte, enc compiler.Encoding, delimited bool, view func([]byte) (*compiler.View, error)) error {
+	b, _, err := compiler.ParseBinary(input, enc)
+	if err != nil {
+		return err
 	}
-	recs := []compiler.Record{{Bytes: b}}
-	if *delimited {
-		if recs, err = compiler.SplitDelimited(b); err != nil {
-			return inputError(stderr, "decode", err)
-		}
-	}
-	status := 0
-	for i, r := range recs {
-		if *delimited {
-			fmt.Fprintf(stdout, "# message %d at byte %d (offsets below are within the message)\n", i, r.Offset)
-		}
-		v, err := view(r.Bytes)
+	if !delimited {
+		v, err := view(b)
 		if v != nil {
-			io.WriteString(stdout, compiler.Listing(v, r.Bytes))
+			w.WriteString(compiler.Listing(v, b))
+		}
+		return err
+	}
+	rows, i := 0, 0
+	unlisted, unlistedFrom := 0, 0
+	err = compiler.EachDelimited(b, func(r compiler.Record) error {
+		defer func() { i++ }()
+		v, err := view(r.Bytes)
+		if rows < compiler.MaxViewFields {
+			fmt.Fprintf(w, "# message %d at byte %d (offsets below are within the message)\n", i, r.Offset)
+			if v != nil {
+				w.WriteString(compiler.Listing(v, r.Bytes))
+				rows += 1 + listedFields(v.Fields)
+			}
+		} else {
+			if unlisted == 0 {
+				unlistedFrom = r.Offset
+			}
+			unlisted++
 		}
 		if err != nil {
-			if pe, ok := err.(*compiler.Error); ok && *delimited {
+			if pe, ok := err.(*compiler.Error); ok {
 				pe.Record = i
 			}
-			fmt.Fprintf(stderr, "protoplay decode: %v\n", err)
-			status = 1
-			break
+			return err
 		}
+		return nil
+	})
+	if unlisted > 0 {
+		fmt.Fprintf(w, "# ... %d more messages from byte %d on, checked but not listed (MaxViewFields = %d)\n", unlisted, unlistedFrom, compiler.MaxViewFields)
 	}
-	return status
+	return err
+}
+
+// listedFields counts the fields and elements of a view's tree.
+func listedFields(fs []compiler.Field) int {
+	n := len(fs)
+	for _, f := range fs {
+		n += listedFields(f.Children)
+	}
+	return n
 }
 
 func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay check", flag.ContinueOnError)
 	roots := importFlags(fs)
 	generated := fs.Bool("generated", false, "check the generated Go code instead: build it with the go command on PATH and, for every message type, decode the sample's reference encoding with the generated Unmarshal and compare Marshal, Size, Clone and Equal, and require the probes (the empty payload, invalid UTF-8) to be refused exactly as the reference refuses them: the checks the playground runs in the browser")
+	var lim workLimits
+	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--generated] FILE.proto...")
+		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--generated] [--timeout D] [--max-memory N] FILE.proto...")
 		fmt.Fprintln(fs.Output(), "For every message type: sample -> binary -> value, sample -> JSON -> value, binary -> JSON -> binary;")
 		fmt.Fprintln(fs.Output(), "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal; probes refused as the reference refuses them.")
 		fs.PrintDefaults()
@@ -200,30 +261,41 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if *generated {
-		return runCheckGenerated(*roots, files, "", stdout, stderr)
-	}
-	s, ok := loadSchema(*roots, files, stderr)
-	if !ok {
-		return 1
-	}
-	failed := 0
-	results := s.Check()
-	for _, r := range results {
-		if r.Pass {
-			fmt.Fprintf(stdout, "ok    %s (sample: %d bytes)\n", r.Type, r.Size)
-			continue
+	var buf bytes.Buffer
+	status := 0
+	err = lim.run(func() error {
+		if *generated {
+			status = runCheckGenerated(*roots, files, "", &buf, stderr)
+			return nil
 		}
-		failed++
-		where := ""
-		if r.Path != "" {
-			where = " at " + r.Path
+		s, ok := loadSchema(*roots, files, stderr)
+		if !ok {
+			status = 1
+			return nil
 		}
-		fmt.Fprintf(stdout, "FAIL  %s: %s step%s: %s\n", r.Type, r.Step, where, r.Message)
+		failed := 0
+		results := s.Check()
+		for _, r := range results {
+			if r.Pass {
+				fmt.Fprintf(&buf, "ok    %s (sample: %d bytes)\n", r.Type, r.Size)
+				continue
+			}
+			failed++
+			where := ""
+			if r.Path != "" {
+				where = " at " + r.Path
+			}
+			fmt.Fprintf(&buf, "FAIL  %s: %s step%s: %s\n", r.Type, r.Step, where, r.Message)
+		}
+		fmt.Fprintf(&buf, "%d message types, %d failed\n", len(results), failed)
+		if failed > 0 {
+			status = 1
+		}
+		return nil
+	})
+	if err != nil {
+		return inputError(stderr, "check", err)
 	}
-	fmt.Fprintf(stdout, "%d message types, %d failed\n", len(results), failed)
-	if failed > 0 {
-		return 1
-	}
-	return 0
+	writeOut(stdout, &buf)
+	return status
 }

@@ -506,10 +506,16 @@ func (g *generator) decodeMap(fn *fieldNames) []jen.Code {
 	loop = append(loop, key...)
 	loop = append(loop, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Add(f).Index(jen.Id("k")), jen.Id("ok")).Block(jen.Return(jen.Id("d").Dot("DuplicateKey").Call())))
 	loop = append(loop, g.decodeValue(vd, func(v jen.Code) jen.Code { return f.Clone().Index(jen.Id("k")).Op("=").Add(v) })...)
+	// MapStart counts the entries' level of nesting (as binary and text
+	// do) when the object has members; MapEnd after the loop undoes it.
 	return []jen.Code{
-		jen.If(jen.Err().Op(":=").Id("d").Dot("ObjectStart").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("MapStart").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Make(g.fieldType(fd))),
-		jen.For().Block(loop...),
+		jen.If(jen.Id("more")).Block(
+			jen.For().Block(loop...),
+			jen.Id("d").Dot("MapEnd").Call(),
+		),
 	}
 }
 

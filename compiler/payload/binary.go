@@ -267,18 +267,34 @@ type Record struct {
 // prefix's offset.
 func SplitDelimited(b []byte) ([]Record, error) {
 	var recs []Record
-	for pos := 0; pos < len(b); {
-		n, l := protowire.ConsumeVarint(b[pos:])
-		if l < 0 {
-			return recs, &diag.Error{Kind: diag.KindPayload, Message: "bad length prefix: " + protowire.ParseError(l).Error(), Offset: pos, Record: len(recs)}
+	err := EachDelimited(b, func(r Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	return recs, err
+}
+
+// EachDelimited calls f with each record of a length-delimited stream in
+// turn (see SplitDelimited), holding none of them: for streams of millions
+// of records. It stops at the first bad prefix (an *diag.Error of kind
+// diag.KindPayload at the prefix's offset, Record its index) or the first
+// error f returns, and returns that error.
+func EachDelimited(b []byte, f func(Record) error) error {
+	n := 0
+	for pos := 0; pos < len(b); n++ {
+		l, m := protowire.ConsumeVarint(b[pos:])
+		if m < 0 {
+			return &diag.Error{Kind: diag.KindPayload, Message: "bad length prefix: " + protowire.ParseError(m).Error(), Offset: pos, Record: n}
 		}
-		if n > uint64(len(b)-pos-l) {
-			return recs, &diag.Error{Kind: diag.KindPayload, Offset: pos, Record: len(recs),
-				Message: "length prefix of " + utoa(n) + " bytes exceeds the " + itoa(len(b)-pos-l) + " bytes left"}
+		if l > uint64(len(b)-pos-m) {
+			return &diag.Error{Kind: diag.KindPayload, Offset: pos, Record: n,
+				Message: "length prefix of " + utoa(l) + " bytes exceeds the " + itoa(len(b)-pos-m) + " bytes left"}
 		}
-		start := pos + l
-		recs = append(recs, Record{Offset: start, Bytes: b[start : start+int(n)]})
-		pos = start + int(n)
+		start := pos + m
+		if err := f(Record{Offset: start, Bytes: b[start : start+int(l)]}); err != nil {
+			return err
+		}
+		pos = start + int(l)
 	}
-	return recs, nil
+	return nil
 }

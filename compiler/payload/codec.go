@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -141,18 +142,37 @@ type Decoded struct {
 // invalid UTF-8 in a proto3 string); diag.KindLimit for input over
 // MaxInputBytes or nesting over MaxDepth.
 func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt DecodeOptions) (*Decoded, error) {
-	b, enc, err := ParseBinary(input, opt.In)
-	if err != nil {
+	out := &Decoded{Messages: []string{}}
+	var err error
+	out.Encoding, out.Size, err = s.DecodeEach(md, input, opt, func(text string) error {
+		out.Messages = append(out.Messages, text)
+		return nil
+	})
+	if err != nil && out.Encoding == "" {
 		return nil, err
 	}
-	out := &Decoded{Encoding: enc, Size: len(b), Messages: []string{}}
-	recs := []Record{{Offset: 0, Bytes: b}}
-	if opt.Delimited {
-		if recs, err = SplitDelimited(b); err != nil {
-			return out, err
-		}
+	return out, err
+}
+
+// DecodeEach is Decode handing each message, as it is decoded and
+// written, to emit instead of collecting them, so that a stream of
+// millions of records is decoded in the memory of one. It returns the
+// input encoding used and the binary payload's size, and the first error
+// (Decode's errors, or emit's, returned as is). A record with the same
+// bytes as the one before it is written as that one was, without decoding
+// it again.
+func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt DecodeOptions, emit func(text string) error) (Encoding, int, error) {
+	b, enc, err := ParseBinary(input, opt.In)
+	if err != nil {
+		return "", 0, err
 	}
-	for i, r := range recs {
+	var prev []byte
+	prevText, i := "", 0
+	one := func(r Record) error {
+		defer func() { i++ }()
+		if i > 0 && bytes.Equal(r.Bytes, prev) {
+			return emit(prevText)
+		}
 		m, err := s.Unmarshal(md, r.Bytes)
 		if err != nil {
 			e := AsError(err)
@@ -160,17 +180,21 @@ func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt Dec
 				e.Offset += r.Offset
 			}
 			e.Record = i
-			return out, e
+			return e
 		}
 		text, err := s.FormatValue(m, opt.Out)
 		if err != nil {
 			e := AsError(err)
 			e.Record = i
-			return out, e
+			return e
 		}
-		out.Messages = append(out.Messages, text)
+		prev, prevText = r.Bytes, text
+		return emit(text)
 	}
-	return out, nil
+	if opt.Delimited {
+		return enc, len(b), EachDelimited(b, one)
+	}
+	return enc, len(b), one(Record{Bytes: b})
 }
 
 // Unmarshal decodes a binary payload as message type md. A malformed

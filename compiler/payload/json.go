@@ -86,7 +86,7 @@ func jsonError(err error) *diag.Error {
 	e := &diag.Error{Kind: diag.KindJSON, Message: pe.Msg, Offset: -1, Line: pe.Line, Column: pe.Column}
 	switch {
 	case errors.Is(err, protojson.ErrDepth):
-		e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
+		e.Kind, e.Limit, e.Message = diag.KindLimit, "MaxDepth", depthMessage
 	case pe.Offset < 0:
 		e.Kind = diag.KindValue
 	}
@@ -518,11 +518,19 @@ func (x *dynJSON) decodeField(d *protojson.Decoder, fd protoreflect.FieldDescrip
 
 // decodeMap reads a map field: an object whose member names are the keys
 // (parsed for bool and integer keys), each given at most once.
+//
+// A map with entries counts one level of nesting for them (MapStart), as
+// the binary and text readers count map entries.
 func (x *dynJSON) decodeMap(d *protojson.Decoder, fd protoreflect.FieldDescriptor) error {
-	if err := d.ObjectStart(); err != nil {
+	more, err := d.MapStart()
+	if err != nil {
 		return err
 	}
 	mp := x.m.Mutable(fd).Map()
+	if !more {
+		return nil
+	}
+	defer d.MapEnd()
 	for {
 		key, ok, err := d.Key()
 		if err != nil {

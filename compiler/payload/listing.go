@@ -17,7 +17,8 @@ const maxListedBytes = 12
 // wire type and value, with children indented under their parent and a
 // closing line for each message, group or packed field. payload must be
 // the bytes the View was made from. A View with an Error ends with an
-// "error at byte N" line.
+// "error at byte N" line. A View cut at MaxViewFields has a line saying
+// how many fields and elements were left out, from which byte on.
 func Listing(v *View, payload []byte) string {
 	type line struct {
 		off   int
@@ -72,6 +73,10 @@ func Listing(v *View, payload []byte) string {
 			off = strconv.Itoa(l.off)
 		}
 		fmt.Fprintf(&b, "%6s  %-*s  %s\n", off, width, l.bytes, l.text)
+	}
+	if v.Unlisted > 0 {
+		fmt.Fprintf(&b, "%6d  %-*s  ... %d more fields and elements from byte %d on, checked but not listed (MaxViewFields = %d)\n",
+			v.UnlistedFrom, width, "", v.Unlisted, v.UnlistedFrom, MaxViewFields)
 	}
 	if v.Error != nil {
 		fmt.Fprintf(&b, "error %s\n", v.Error.Error())

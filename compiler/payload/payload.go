@@ -26,6 +26,8 @@ package payload
 
 import (
 	"errors"
+	"fmt"
+
 	"github.com/protoplay/protoplay/compiler/diag"
 	"sort"
 	"strings"
@@ -49,8 +51,14 @@ const (
 	// field's value, a group field's value and a map entry each count one
 	// level (so a map's message value is two below its map's message). It
 	// is also the recursion limit handed to google.golang.org/protobuf when
-	// decoding and parsing, which counts the same way, and runtime/wire's
-	// DefaultMaxDepth for generated code.
+	// decoding binary, which counts the same way, and runtime/wire's
+	// DefaultMaxDepth for generated code. JSON and text are counted as the
+	// binary form of the same value (runtime/protojson, runtime/prototext):
+	// a google.protobuf.Struct object inside a Value costs three levels
+	// (Struct, map entry, Value), a ListValue array two, and the entries of
+	// an empty map nothing. So what one reader accepts, the others read
+	// back once written (but for the message inside an Any, which JSON and
+	// text read inline and binary keeps as bytes).
 	MaxDepth = 100
 
 	// MaxUnknownDepth is the deepest nesting of groups inside one unknown
@@ -62,6 +70,14 @@ const (
 	// raw decode every field is unknown, and LEN values read as messages
 	// count here too (past the limit they are shown as bytes).
 	MaxUnknownDepth = 100
+
+	// MaxViewFields is the most fields and packed elements a wire view
+	// (DecodeRaw, WireView) lists, in byte order, nested ones included;
+	// the rest are decoded and checked but left out, and the View says
+	// how many and from which byte offset (View.Unlisted, UnlistedFrom).
+	// So a view, and a listing of it, grows with the payload only up to
+	// this many rows.
+	MaxViewFields = 100_000
 
 	// MaxViewBytesPerInputByte bounds what DecodeRaw and WireView allocate:
 	// at most this many bytes per input byte, plus MaxViewOverhead. The
@@ -82,6 +98,9 @@ func AsError(err error) *diag.Error {
 	}
 	return &diag.Error{Kind: diag.KindValue, Message: err.Error(), Offset: -1}
 }
+
+// depthMessage is the message of every MaxDepth error.
+var depthMessage = fmt.Sprintf("nesting deeper than %d levels of messages, groups and map entries (MaxDepth)", MaxDepth)
 
 func checkSize(n int) error {
 	if n > MaxInputBytes {

@@ -27,6 +27,15 @@ type View struct {
 	Fields []Field `json:"fields"`
 	// Error, when set, says where and why decoding stopped.
 	Error *diag.Error `json:"error,omitempty"`
+	// Unlisted is the number of fields and packed elements left out of
+	// the view: it lists the first MaxViewFields in byte order (a field
+	// counts one, and each field or element inside it one more), and
+	// those after are decoded and checked but not listed. 0 when the
+	// view is complete.
+	Unlisted int `json:"unlisted,omitempty"`
+	// UnlistedFrom is the byte offset of the first field or element left
+	// out (when Unlisted > 0): every field starting there or later is.
+	UnlistedFrom int `json:"unlistedFrom,omitempty"`
 }
 
 // Field is one field (a tag and its value) of a payload, or one element of
@@ -87,6 +96,9 @@ type Field struct {
 	// decodes: an overlong varint, an unknown enum number, invalid UTF-8
 	// in a string, a wire type that does not match the schema.
 	Note string `json:"note,omitempty"`
+
+	// unlisted marks a field past MaxViewFields: decoded, not listed.
+	unlisted bool
 }
 
 // Alternative is another reading of a field's bytes.
@@ -140,8 +152,7 @@ func WireTypeName(wt int) string {
 // error. Input over MaxInputBytes gives diag.KindLimit. DecodeRaw allocates at
 // most MaxViewBytesPerInputByte per input byte plus MaxViewOverhead.
 func DecodeRaw(payload []byte) (*View, error) {
-	return newView("", payload, func() ([]Field, *diag.Error) {
-		d := rawDecoder{b: payload}
+	return newView("", payload, func(d *rawDecoder) ([]Field, *diag.Error) {
 		// Without a schema every field is unknown: the top level is depth 0
 		// of MaxUnknownDepth.
 		fields, _, err := d.fields(0, len(payload), 0, "", 0)
@@ -153,14 +164,18 @@ func DecodeRaw(payload []byte) (*View, error) {
 // decode): after the size check, walk reads the top-level fields, and the
 // View holds those read and the *diag.Error that stopped it, if any (also
 // returned as the error).
-func newView(typ string, payload []byte, walk func() ([]Field, *diag.Error)) (*View, error) {
+func newView(typ string, payload []byte, walk func(*rawDecoder) ([]Field, *diag.Error)) (*View, error) {
 	v := &View{Type: typ, Size: len(payload), Fields: []Field{}}
 	if err := checkSize(len(payload)); err != nil {
 		v.Error = err.(*diag.Error)
 		return v, err
 	}
-	fields, err := walk()
+	d := &rawDecoder{b: payload, unlistedFrom: -1}
+	fields, err := walk(d)
 	v.Fields = append(v.Fields, fields...)
+	if d.unlisted > 0 {
+		v.Unlisted, v.UnlistedFrom = d.unlisted, d.unlistedFrom
+	}
 	if err != nil {
 		v.Error = err
 		return v, err
@@ -170,7 +185,30 @@ func newView(typ string, payload []byte, walk func() ([]Field, *diag.Error)) (*V
 
 type rawDecoder struct {
 	b []byte
+	// listed counts the fields and elements listed so far, unlisted
+	// those left out past MaxViewFields, from byte unlistedFrom on.
+	listed, unlisted, unlistedFrom int
+	// groupEndAt is where the EGROUP tag that ended the last group read
+	// starts.
+	groupEndAt int
 }
+
+// list reports whether the field or packed element at pos, the next in
+// byte order, is listed: the first MaxViewFields are.
+func (d *rawDecoder) list(pos int) bool {
+	if d.listed < MaxViewFields {
+		d.listed++
+		return true
+	}
+	if d.unlisted == 0 {
+		d.unlistedFrom = pos
+	}
+	d.unlisted++
+	return false
+}
+
+// room is how many more fields the view lists.
+func (d *rawDecoder) room() int { return MaxViewFields - d.listed }
 
 // readTag reads and checks a tag at pos. On failure it returns an *diag.Error.
 func readTag(b []byte, pos, end int, path string) (num protowire.Number, wt int, n int, err *diag.Error) {
@@ -255,12 +293,14 @@ func (d *rawDecoder) fields(start, end, depth int, path string, group protowire.
 			return out, next, nil
 		}
 		if err != nil {
-			if f != nil {
+			if f != nil && !f.unlisted {
 				out = append(out, *f)
 			}
 			return out, next, err
 		}
-		out = append(out, *f)
+		if !f.unlisted {
+			out = append(out, *f)
+		}
 		pos = next
 	}
 	return out, pos, groupUnclosed(pos, path, group)
@@ -301,9 +341,11 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 		if err := groupEnd(pos, path, num, group); err != nil {
 			return nil, pos, false, err
 		}
+		d.groupEndAt = pos
 		return nil, pos + n, true, nil
 	}
 	f = &Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num), WireType: wt}
+	f.unlisted = !d.list(pos)
 	fpath := joinPath(path, "#"+strconv.Itoa(int(num)))
 	vpos := pos + n
 	f.ValueOffset = vpos
@@ -362,7 +404,7 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 			f.Length = f.ValueLength + n
 			return f, np, false, err
 		}
-		f.ValueLength = endGroupStart(vpos, children) - vpos
+		f.ValueLength = d.groupEndAt - vpos
 		next = np
 		f.Length = next - pos
 		return f, next, false, nil
@@ -370,16 +412,6 @@ func (d *rawDecoder) field(pos, end, depth int, path string, group protowire.Num
 	next = f.ValueOffset + f.ValueLength
 	f.Length = next - pos
 	return f, next, false, nil
-}
-
-// endGroupStart finds where the EGROUP tag of a group whose fields start at
-// vpos begins: right after the last child.
-func endGroupStart(vpos int, children []Field) int {
-	if len(children) == 0 {
-		return vpos
-	}
-	last := children[len(children)-1]
-	return last.Offset + last.Length
 }
 
 // partialEnd is where a group cut short by an error at errOffset ends in a
@@ -394,7 +426,7 @@ func partialEnd(vpos, errOffset int, children []Field) int {
 }
 
 func limitErr(pos int, path string) *diag.Error {
-	e := payloadErr(pos, path, "nesting deeper than %d messages or groups (MaxDepth)", MaxDepth)
+	e := payloadErr(pos, path, "%s", depthMessage)
 	e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
 	return e
 }
@@ -423,12 +455,13 @@ func lenValue(b []byte, pos, end int, path string) (int, int, *diag.Error) {
 func (d *rawDecoder) classifyLen(f *Field, vs, ve, depth int, path string) {
 	v := d.b[vs:ve]
 	if len(v) > 0 && depth < MaxUnknownDepth && validMessage(v, depth+1) {
+		before := d.unlisted
 		children, _, err := d.fields(vs, ve, depth+1, path, 0)
 		if err == nil {
 			f.Type = "message"
 			f.Nested = true
 			f.Children = children
-			if flat(children) {
+			if d.unlisted == before && flat(children) {
 				if utf8.Valid(v) && printable(v) {
 					f.Alternatives = append(f.Alternatives, Alternative{"string", strconv.Quote(string(v))})
 				}

@@ -65,7 +65,7 @@ func textError(err error) *diag.Error {
 	e := &diag.Error{Kind: diag.KindText, Message: pe.Msg, Offset: -1, Line: pe.Line, Column: pe.Column}
 	switch {
 	case errors.Is(err, prototext.ErrDepth):
-		e.Kind, e.Limit = diag.KindLimit, "MaxDepth"
+		e.Kind, e.Limit, e.Message = diag.KindLimit, "MaxDepth", depthMessage
 	case pe.Offset < 0:
 		e.Kind = diag.KindValue
 	}

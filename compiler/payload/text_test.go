@@ -118,7 +118,7 @@ func TestTextErrors(t *testing.T) {
 		{"1: 1", diag.KindText, 1, 1, "cannot specify field by number: 1"},
 		{"kids { key: \"a\" value { a: x } }", diag.KindText, 1, 28, "invalid value for int32 type: x"},
 		{"sub {\n  a: 1\n", diag.KindText, 3, 1, "unexpected end of input"},
-		{strings.Repeat("sub {", MaxDepth) + strings.Repeat("}", MaxDepth), diag.KindLimit, 1, 500, "exceeded maximum recursion depth"},
+		{strings.Repeat("sub {", MaxDepth) + strings.Repeat("}", MaxDepth), diag.KindLimit, 1, 500, "nesting deeper than 100 levels of messages, groups and map entries (MaxDepth)"},
 		{"G { x: 1 } g { x: 2 }", diag.KindText, 1, 12, `non-repeated field "g" is repeated`}, // the group field's own name
 	}
 	for _, c := range cases {

@@ -30,8 +30,8 @@ import (
 // MaxViewOverhead.
 func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*View, error) {
 	md = s.resolve(md)
-	return newView(string(md.FullName()), payload, func() ([]Field, *diag.Error) {
-		w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+	return newView(string(md.FullName()), payload, func(d *rawDecoder) ([]Field, *diag.Error) {
+		w := wireWalker{s: s, raw: d}
 		fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
 		return fields, err
 	})
@@ -39,7 +39,7 @@ func (s *Schema) WireView(md protoreflect.MessageDescriptor, payload []byte) (*V
 
 type wireWalker struct {
 	s   *Schema
-	raw rawDecoder
+	raw *rawDecoder
 	// keyTags collects, in check, the offsets of the tags of map entry
 	// keys with the wrong wire type, and of the END_GROUP tag of such a
 	// key sent as a group (see Schema.Unmarshal).
@@ -75,6 +75,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			if err := groupEnd(pos, path, num, group); err != nil {
 				return out, pos, err
 			}
+			w.raw.groupEndAt = pos
 			return out, pos + n, nil
 		}
 		fd, name := w.lookup(md, num)
@@ -98,7 +99,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			// An unknown field's value is read raw, its nesting counted
 			// from 0 of MaxUnknownDepth, apart from depth.
 			f, next, _, err := w.raw.field(pos, end, 0, path, group)
-			if f != nil {
+			if f != nil && !f.unlisted {
 				f.Unknown = true
 				if fd != nil {
 					f.Name = name
@@ -113,7 +114,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			continue
 		}
 		f := Field{Offset: pos, TagLength: n, Tag: hex.EncodeToString(b[pos : pos+n]), Number: int32(num),
-			WireType: wt, Name: name, Type: typeName(fd), ValueOffset: pos + n}
+			WireType: wt, Name: name, Type: typeName(fd), ValueOffset: pos + n, unlisted: !w.raw.list(pos)}
 		var err2 *diag.Error
 		var next int
 		switch {
@@ -145,7 +146,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 				f.ValueLength = partialEnd(f.ValueOffset, err2.Offset, f.Children) - f.ValueOffset
 				next = f.ValueOffset + f.ValueLength
 			} else {
-				f.ValueLength = endGroupStart(f.ValueOffset, f.Children) - f.ValueOffset
+				f.ValueLength = w.raw.groupEndAt - f.ValueOffset
 				next = np
 			}
 		default:
@@ -163,7 +164,7 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			}
 		}
 		if err2 != nil {
-			if f.Nested {
+			if f.Nested && !f.unlisted {
 				// A partly read message or group: keep it, so the view
 				// shows the path down to the failure.
 				f.Length = max(next, f.ValueOffset) - pos
@@ -172,7 +173,9 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			return out, err2.Offset, err2
 		}
 		f.Length = next - pos
-		out = append(out, f)
+		if !f.unlisted {
+			out = append(out, f)
+		}
 		pos = next
 	}
 	return out, pos, groupUnclosed(pos, path, group)
@@ -231,9 +234,21 @@ func (w *wireWalker) packed(f *Field, fd protoreflect.FieldDescriptor, end int, 
 			}
 		}
 	}
-	f.Children = make([]Field, 0, n)
+	f.Children = make([]Field, 0, max(0, min(n, w.raw.room())))
 	for pos, i := vs, 0; pos < ve; i++ {
 		e := Field{Offset: pos, Number: f.Number, WireType: want, Name: f.Name, Type: f.Type, ValueOffset: pos}
+		listed := w.raw.list(pos)
+		if !listed {
+			// Past MaxViewFields: check the element without formatting it.
+			next, ok := checkRaw(b, pos, ve, 0, want, 0)
+			if !ok {
+				_, _, err := scalarValue(b, &e, fd, want, ve, "")
+				err.Path = path + "[" + strconv.Itoa(i) + "]"
+				return ve, err
+			}
+			pos = next
+			continue
+		}
 		_, next, err := scalarValue(b, &e, fd, want, ve, "")
 		if err != nil {
 			err.Path = path + "[" + strconv.Itoa(i) + "]"
@@ -392,7 +407,7 @@ func (s *Schema) wellFormed(md protoreflect.MessageDescriptor, payload []byte) b
 // entry keys that have the wrong wire type (nil when there are none, the
 // common case, which allocates nothing).
 func (s *Schema) checkPayload(md protoreflect.MessageDescriptor, payload []byte) (ok bool, keyTags []int) {
-	w := wireWalker{s: s, raw: rawDecoder{b: payload}}
+	w := wireWalker{s: s, raw: &rawDecoder{b: payload}}
 	_, ok = w.check(md, 0, len(payload), 1, 0)
 	return ok, w.keyTags
 }

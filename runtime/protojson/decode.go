@@ -29,7 +29,10 @@ type UnmarshalOptions struct {
 	Resolver Resolver
 	// RecursionLimit is how deeply messages may nest, the outermost
 	// counting 1; 0 means wire.DefaultMaxDepth (100), the limit of the
-	// binary decoder.
+	// binary decoder. Levels are counted as the binary decoder counts
+	// them for the same value: a message, a group and the entries of a
+	// non-empty map each one level (so a Struct object inside a Value is
+	// three levels, a ListValue array two).
 	RecursionLimit int
 }
 
@@ -287,6 +290,28 @@ func (d *Decoder) ObjectStart() error {
 	d.last = '{'
 	return nil
 }
+
+// MapStart reads the '{' of a map field's object. If the object has
+// members, it counts one level of nesting for the map entries, as the
+// binary and text readers do (a map entry is a message of its own on the
+// wire), and returns more true: read the members with Key until it
+// reports the end, then call MapEnd. An empty object is read whole and
+// counts nothing (the binary form of an empty map has no entries), more
+// false. Beyond the limit it fails with ErrDepth at the first key.
+func (d *Decoder) MapStart() (more bool, err error) {
+	if err := d.ObjectStart(); err != nil {
+		return false, err
+	}
+	d.skipSpace()
+	if d.pos < len(d.in) && d.in[d.pos] == '}' {
+		_, _, err := d.KeyRaw()
+		return false, err
+	}
+	return true, d.Enter()
+}
+
+// MapEnd ends the entries MapStart counted.
+func (d *Decoder) MapEnd() { d.Leave() }
 
 // Key reads the next member name of the object being read and the colon
 // after it, or the '}' that ends the object, in which case ok is false.

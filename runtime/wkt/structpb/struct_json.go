@@ -31,23 +31,29 @@ func (x *Struct) EncodeProtoJSON(e *protojson.Encoder) error {
 
 // DecodeProtoJSON reads a JSON object into x's fields; a key given twice is
 // an error.
+//
+// Nesting is counted as in the binary and text forms, whose messages the
+// JSON form stands for: the Struct one level, its fields (a map) one more
+// when it has any, and each Value one more; so every JSON object inside a
+// Value costs three levels and every array (a ListValue, see there) two,
+// and what UnmarshalJSON accepts, Unmarshal accepts once written by
+// Marshal.
 func (x *Struct) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
 	}
 	defer d.Leave()
-	return x.decodeFields(d)
-}
-
-// decodeFields reads the object without counting a level of nesting: a
-// Struct inside a Value counts once, for the Value, as in protojson.
-func (x *Struct) decodeFields(d *protojson.Decoder) error {
-	if err := d.ObjectStart(); err != nil {
+	more, err := d.MapStart()
+	if err != nil {
 		return err
 	}
 	if x.Fields == nil {
 		x.Fields = map[string]*Value{}
 	}
+	if !more {
+		return nil
+	}
+	defer d.MapEnd()
 	for {
 		k, ok, err := d.Key()
 		if err != nil {
@@ -79,16 +85,14 @@ func (x *ListValue) EncodeProtoJSON(e *protojson.Encoder) error {
 	return nil
 }
 
-// DecodeProtoJSON reads a JSON array into x's values.
+// DecodeProtoJSON reads a JSON array into x's values. The ListValue
+// counts one level of nesting and each Value one more, as in the binary
+// form (see Struct.DecodeProtoJSON).
 func (x *ListValue) DecodeProtoJSON(d *protojson.Decoder) error {
 	if err := d.Enter(); err != nil {
 		return err
 	}
 	defer d.Leave()
-	return x.decodeValues(d)
-}
-
-func (x *ListValue) decodeValues(d *protojson.Decoder) error {
 	if err := d.ArrayStart(); err != nil {
 		return err
 	}
@@ -166,13 +170,13 @@ func (x *Value) DecodeProtoJSON(d *protojson.Decoder) error {
 		x.Kind = &Value_StringValue{StringValue: v}
 	case protojson.Object:
 		s := new(Struct)
-		if err := s.decodeFields(d); err != nil {
+		if err := s.DecodeProtoJSON(d); err != nil {
 			return err
 		}
 		x.Kind = &Value_StructValue{StructValue: s}
 	case protojson.Array:
 		l := new(ListValue)
-		if err := l.decodeValues(d); err != nil {
+		if err := l.DecodeProtoJSON(d); err != nil {
 			return err
 		}
 		x.Kind = &Value_ListValue{ListValue: l}

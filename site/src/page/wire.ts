@@ -65,6 +65,10 @@ export function renderWire(host: HTMLElement, view: ViewResult) {
     }
   };
   add(view.fields, tree, 0);
+  if (view.unlisted) {
+    // The core lists the first MaxViewFields fields; the rest were checked.
+    tree.append(el("div", "field more", `… ${view.unlisted} more fields from byte ${view.unlistedFrom ?? 0} on, checked but not listed`));
+  }
   if (view.error) {
     const e = el("div", "field error", `✗ ${view.error.message}${view.error.offset >= 0 ? ` (at byte ${view.error.offset})` : ""}`);
     tree.append(e);

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/protoplay/protoplay/compiler"
+)
+
+// workLimits are the limits every command shares, with the same flags
+// and defaults: --timeout (defaultTimeout) bounds the wall time of the
+// command's work and --max-memory (defaultMaxMemory) the memory the
+// process holds from the OS. A command over either stops with an error
+// naming the limit and the flag that raises it, and writes no output.
+type workLimits struct {
+	timeout   time.Duration
+	maxMemory byteSize
+}
+
+func (l *workLimits) register(fs *flag.FlagSet) {
+	l.maxMemory = defaultMaxMemory
+	fs.DurationVar(&l.timeout, "timeout", defaultTimeout, "stop with an error after this much wall time (0: no limit)")
+	fs.Var(&l.maxMemory, "max-memory", "stop with an error when the process holds more `BYTES` of memory from the OS (e.g. 2GiB, 512MiB; 0: no limit)")
+}
+
+// limitError is the error of workLimits.run when a limit stopped the
+// work.
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string { return e.msg }
+
+// isLimit reports whether err is a limitError.
+func isLimit(err error) bool {
+	var le *limitError
+	return errors.As(err, &le)
+}
+
+func (l *workLimits) timeoutError() error {
+	return &limitError{fmt.Sprintf("stopped: over the time limit of %v (raise it with --timeout)", l.timeout)}
+}
+
+func (l *workLimits) memoryError(m uint64) error {
+	return &limitError{fmt.Sprintf("stopped: memory in use %s, over the limit of %s (raise it with --max-memory)", byteSize(m).ceilMiB(), l.maxMemory)}
+}
+
+// run runs work under the limits. A watchdog reads the clock and the
+// process's memory every memoryPoll and returns an error naming the limit
+// as soon as one is passed, whatever work is doing (work is left to
+// finish on its own; the process exits right after). Otherwise it
+// returns work's error. While work runs, the garbage collector works
+// harder as the memory limit nears, so garbage alone seldom passes it.
+func (l *workLimits) run(work func() error) error {
+	if l.maxMemory > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(l.maxMemory)))
+	}
+	done := make(chan error, 1)
+	go func() { done <- work() }()
+	var deadline <-chan time.Time
+	if l.timeout > 0 {
+		t := time.NewTimer(l.timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	tick := time.NewTicker(memoryPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-deadline:
+			return l.timeoutError()
+		case <-tick.C:
+			if l.maxMemory > 0 {
+				if m := compiler.MemoryInUse(); m > uint64(l.maxMemory) {
+					return l.memoryError(m)
+				}
+			}
+		}
+	}
+}
