@@ -38,7 +38,8 @@ var typedNilCorpus = []string{
 }
 
 // TestTypedNilOneof generates every message with a real oneof of
-// typedNilSchemas and typedNilCorpus, and runs testdata/typednil.go.txt
+// typedNilSchemas and typedNilCorpus, and with the well-known types'
+// (runtime/wkt: google.protobuf.Value) runs testdata/typednil.go.txt
 // against them: each exported method of the message (found by reflection,
 // so future methods are covered), called with one oneof member set to a
 // typed nil ((*M_A)(nil)), must give what it gives on the empty message,
@@ -141,6 +142,30 @@ func TestTypedNilOneof(t *testing.T) {
 				imports[alias] = path
 			}
 		}
+	}
+	// The well-known types (runtime/wkt, generated, with hand-written
+	// methods beside: google.protobuf.Value's JSON encoder).
+	for _, name := range gogen.WellKnownFiles() {
+		fd := standardFile(t, name)
+		goNames := gogen.OneofGoNames([]protoreflect.FileDescriptor{fd}, gogen.Options{})
+		path, _ := gogen.WellKnownImportPath(name)
+		alias := fmt.Sprintf("p%d", len(imports))
+		gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+			oneofs := goNames[md.FullName()]
+			if len(oneofs) == 0 {
+				return
+			}
+			imports[alias] = path
+			typ := alias + "." + gogen.GoName(md)
+			fmt.Fprintf(&reg, "\t{name: %q, new: func() any { return new(%s) }, members: []member{\n", "wkt:"+string(md.FullName()), typ)
+			for _, o := range oneofs {
+				for _, w := range o[1:] {
+					fmt.Fprintf(&reg, "\t\t{%q, func(m any) { m.(*%s).%s = (*%s.%s)(nil) }},\n", w, typ, o[0], alias, w)
+				}
+			}
+			reg.WriteString("\t}},\n")
+			types++
+		})
 	}
 	src, err := os.ReadFile(filepath.Join("testdata", "typednil.go.txt"))
 	if err != nil {
