@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/protoplay/protoplay/compiler/descheck"
+	"github.com/protoplay/protoplay/internal/gentest"
 )
 
 // TestCase53Descriptors runs the requests of case 53
@@ -94,5 +98,59 @@ func TestEditionRange(t *testing.T) {
 	}
 	if !strings.Contains(resp.GetError(), "no files to generate") {
 		t.Errorf("empty request: error %q", resp.GetError())
+	}
+}
+
+// TestCase53Program runs case 53's own program (testdata/case53/main.go.txt,
+// copied from ../shared/cases/53_plugin_unvalidated_descriptors) against
+// the built plugin, over stdin and stdout as protoc would: no request gets
+// an "internal error", and each defect protoc-gen-go refuses is an error
+// with no files.
+func TestCase53Program(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the plugin and the case's program")
+	}
+	bin := filepath.Join(t.TempDir(), "protoc-gen-protoplay")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "case53", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := gentest.WriteModule(t, nil, map[string]string{"c53/main.go": string(src)}, true)
+	cmd := exec.Command("go", "run", "./c53")
+	cmd.Dir = mod
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "PLUGIN="+bin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("case 53's program: %v\n%s", err, out)
+	}
+	lines := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if label, rest, ok := strings.Cut(line, "  "); ok && strings.Contains(rest, "exit=") {
+			lines[strings.TrimSpace(label)] = rest
+		}
+	}
+	if strings.Contains(string(out), "internal error") {
+		t.Errorf("an internal error:\n%s", out)
+	}
+	for label, want := range map[string]string{
+		"field number 0":           `files=0 error="a.proto: invalid descriptor: message field \"a.M.x\" has an invalid number: 0"`,
+		"invalid message name":     `files=0 error="a.proto: invalid descriptor: descriptor \"a\" has an invalid nested name: \"1 bad-name\""`,
+		"oneof_index out of range": `files=0 error="a.proto: invalid descriptor: message field \"a.M.x\" has an invalid oneof index: 5"`,
+		"edition 2024":             `files=0 error="a.proto: invalid descriptor: edition EDITION_2024 is not supported`,
+		"edition MAX":              `files=0 error="a.proto: invalid descriptor: edition EDITION_MAX is not supported`,
+		"duplicate message":        `files=0 error="a.proto: invalid descriptor: descriptor \"a.M\" already declared"`,
+		"file without name":        `files=0 error="invalid descriptor: proto_file entry 0 has no name`,
+		"unresolved type_name":     `files=0 error="a.proto: invalid descriptor: message field \"a.M.x\" cannot resolve type: \"nope.Missing\" not found"`,
+		"good":                     `files=1 error=""`,
+	} {
+		if got, ok := lines[label]; !ok || !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to contain %q", label, got, want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("program output:\n%s", out)
 	}
 }
