@@ -224,19 +224,30 @@ func messageSetStandIn(f *descriptorpb.FileDescriptorProto, sets map[string]bool
 			}
 		}
 	}
+	// A stand-in's ranges end at 2^29 (exclusive); those wholly above go,
+	// and [2^29-1, 2^29) holds the extensions cut to 2^29-1 when no range
+	// does.
 	var fix func(mds []*descriptorpb.DescriptorProto)
 	fix = func(mds []*descriptorpb.DescriptorProto) {
 		for _, md := range mds {
 			if md.GetOptions().GetMessageSetWireFormat() {
 				md.Options.MessageSetWireFormat = nil
+				var kept []*descriptorpb.DescriptorProto_ExtensionRange
+				top := false
 				for _, r := range md.GetExtensionRange() {
+					if r.GetStart() > maxFieldNumber {
+						continue
+					}
 					if r.GetEnd() > maxFieldNumber+1 {
 						r.End = proto.Int32(maxFieldNumber + 1)
 					}
-					if r.GetStart() > maxFieldNumber {
-						r.Start = proto.Int32(maxFieldNumber)
-					}
+					top = top || r.GetEnd() == maxFieldNumber+1
+					kept = append(kept, r)
 				}
+				if !top {
+					kept = append(kept, &descriptorpb.DescriptorProto_ExtensionRange{Start: proto.Int32(maxFieldNumber), End: proto.Int32(maxFieldNumber + 1)})
+				}
+				md.ExtensionRange = kept
 			}
 			cut(md.GetExtension())
 			fix(md.GetNestedType())

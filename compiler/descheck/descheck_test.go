@@ -169,7 +169,16 @@ func TestValid(t *testing.T) {
 		MessageType: []*descriptorpb.DescriptorProto{{Name: s("Item"), Extension: []*descriptorpb.FieldDescriptorProto{{
 			Name: s("item"), Number: i32(1 << 30), Extendee: s(".set.S"), Type: descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
 			TypeName: s(".user.Item"), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()}}}}}
-	for _, files := range [][]*descriptorpb.FileDescriptorProto{{good()}, {p2}, {ed}, {set, user}, {user, set}} {
+	// A MessageSet whose ranges lie above 2^29-1 (two of them: the
+	// stand-in must not make them overlap), with an extension there.
+	high := proto.Clone(set).(*descriptorpb.FileDescriptorProto)
+	high.Name = s("high.proto")
+	high.Package = s("high")
+	high.MessageType[0].ExtensionRange = []*descriptorpb.DescriptorProto_ExtensionRange{{Start: i32(1 << 29), End: i32(1<<29 + 10)}, {Start: i32(1 << 30), End: i32(1<<30 + 10)}}
+	highUser := proto.Clone(user).(*descriptorpb.FileDescriptorProto)
+	highUser.Name, highUser.Dependency = s("high_user.proto"), []string{"high.proto"}
+	highUser.MessageType[0].Extension[0].Extendee = s(".high.S")
+	for _, files := range [][]*descriptorpb.FileDescriptorProto{{good()}, {p2}, {ed}, {set, user}, {user, set}, {high, highUser}} {
 		if ds := descheck.Files(files); len(ds) != 0 {
 			t.Errorf("%s: %v", files[0].GetName(), ds)
 		}
