@@ -36,6 +36,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"github.com/protoplay/protoplay/compiler/descheck"
 	"github.com/protoplay/protoplay/compiler/diag"
 	"github.com/protoplay/protoplay/compiler/frontend"
 	"github.com/protoplay/protoplay/compiler/gogen"
@@ -256,9 +257,14 @@ func generate(files []protoreflect.FileDescriptor, opts Options, cache *Generate
 // GenerateFromDescriptors is the protoc plugin's entry point: it links the
 // files of a CodeGeneratorRequest (protos: the files to generate and their
 // whole import closure, as protoc sends them) with the same linker Compile
-// uses, and generates Go for files. Problems, in the request or in
+// uses, and generates Go for files. The descriptors are first checked as
+// protodesc.NewFiles checks them (see package descheck): the linker trusts
+// what a parser would have refused. Problems, in the request or in
 // generation, are error diagnostics; it never panics.
 func GenerateFromDescriptors(protos []*descriptorpb.FileDescriptorProto, files []string, opts Options) *Result {
+	if ds := descheck.Files(protos); len(ds) > 0 {
+		return &Result{Diagnostics: ds}
+	}
 	fe := frontend.Link(protos, files)
 	res := &Result{Files: fe.Files, Diagnostics: fe.Diagnostics}
 	if res.HasErrors() {

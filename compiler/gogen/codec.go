@@ -306,13 +306,9 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 				continue
 			}
 			// A nil wrapper pointer is no member, as in protobuf-go.
-			var cases []jen.Code
-			for _, m := range fn.oneof.fields {
-				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-					jen.If(jen.Id("x").Op("!=").Nil()).Block(
-						jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName))))))
-			}
-			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Type())).Block(cases...))
+			body = append(body, oneofSwitch("x", jen.Id("m").Dot(fn.oneof.goName), fn.oneof, func(m *fieldNames) []jen.Code {
+				return []jen.Code{jen.Id("n").Op("+=").Add(fieldSize(m.desc, jen.Id("x").Dot(m.goName)))}
+			}))
 		}
 	}
 	for t, fs := range bools {

@@ -1,5 +1,7 @@
 package gogen
 
+import "google.golang.org/protobuf/reflect/protoreflect"
+
 // Internal lists, for the external tests.
 var (
 	PrinterLocals = printerLocals
@@ -11,6 +13,28 @@ func StdImportPaths() map[string]string {
 	out := map[string]string{}
 	for _, s := range stdImports {
 		out[s.path] = s.name
+	}
+	return out
+}
+
+// OneofGoNames returns, by message full name, the real oneofs of the
+// messages of files in declaration order, each as its struct field's Go
+// name followed by the wrapper type names of its members, as
+// Generate(files, opts) names them. Messages without one are left out.
+func OneofGoNames(files []protoreflect.FileDescriptor, opts Options) map[protoreflect.FullName][][]string {
+	g, _ := newGeneratorMemo(files, opts, nil)
+	out := map[protoreflect.FullName][][]string{}
+	for name, mn := range g.msgs {
+		for _, o := range mn.oneofs {
+			if o.desc.IsSynthetic() {
+				continue
+			}
+			names := []string{o.goName}
+			for _, f := range o.fields {
+				names = append(names, f.wrapper)
+			}
+			out[name] = append(out[name], names)
+		}
 	}
 	return out
 }

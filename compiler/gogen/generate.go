@@ -210,10 +210,39 @@ func newGeneratorMemo(files []protoreflect.FileDescriptor, opts Options, memo *d
 	diags = append(diags, g.checkImportCycles()...)
 	diags = append(diags, g.checkOutputPaths(files)...)
 	diags = append(diags, g.checkServices()...)
+	diags = append(diags, checkJSONNames(files)...)
 	if len(diags) == 0 {
 		diags = append(diags, g.checkServiceOutputs(files)...)
 	}
 	return g, diags
+}
+
+// checkJSONNames refuses a field whose json_name is not UTF-8: generated
+// MarshalJSON writes the name as a JSON string, which must be UTF-8 (RFC
+// 8259, section 8.1), and protojson fails on every message holding such a
+// field. Other json_names are escaped where they are written (see
+// protojson.Encoder.Name).
+func checkJSONNames(files []protoreflect.FileDescriptor) []diag.Diagnostic {
+	var diags []diag.Diagnostic
+	var fields func(fds protoreflect.FieldDescriptors)
+	var msgs func(mds protoreflect.MessageDescriptors)
+	fields = func(fds protoreflect.FieldDescriptors) {
+		for i := 0; i < fds.Len(); i++ {
+			if fd := fds.Get(i); !utf8.ValidString(fd.JSONName()) {
+				diags = append(diags, diagAt(fd, "field %s: json_name %s is not valid UTF-8, which ProtoJSON cannot write", fd.FullName(), strconv.QuoteToASCII(fd.JSONName())))
+			}
+		}
+	}
+	msgs = func(mds protoreflect.MessageDescriptors) {
+		for i := 0; i < mds.Len(); i++ {
+			fields(mds.Get(i).Fields())
+			msgs(mds.Get(i).Messages())
+		}
+	}
+	for _, fd := range files {
+		msgs(fd.Messages())
+	}
+	return diags
 }
 
 func (g *generator) nameFile(f *fileNames) {

@@ -239,12 +239,10 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 			if o.fields[0] != fn {
 				continue
 			}
-			var cases []jen.Code
-			for _, m := range o.fields {
-				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(
-					append([]jen.Code{jsonNameCall(m.desc)}, g.encodeValue(m.desc, jen.Id("x").Dot(m.goName))...)...))
-			}
-			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(o.goName).Assert(jen.Type())).Block(cases...))
+			// A nil wrapper pointer is no member, as in protojson.
+			body = append(body, oneofSwitch("x", jen.Id("m").Dot(o.goName), o, func(m *fieldNames) []jen.Code {
+				return append([]jen.Code{jsonNameCall(m.desc)}, g.encodeValue(m.desc, jen.Id("x").Dot(m.goName))...)
+			}))
 		}
 	}
 	body = append(body, jen.Id("e").Dot("EndObject").Call(), jen.Return(jen.Nil()))

@@ -55,6 +55,12 @@ func TestHostileSchemaText(t *testing.T) {
 		// newline continues a line comment on the next line.
 		line := strings.NewReplacer("\x00", "", "\n", "\n//").Replace(text)
 		comment := strings.NewReplacer("\x00", "", "*/", "* /").Replace(text)
+		// A json_name that is not UTF-8 is refused (see
+		// TestJSONNameNotUTF8); the others are kept.
+		jsonName := protoString(text)
+		if !utf8.ValidString(text) {
+			jsonName = "x"
+		}
 		name := fmt.Sprintf("h%02d.proto", i)
 		srcs[name] = fmt.Sprintf(`syntax = "proto2";
 package h%02d;
@@ -65,7 +71,7 @@ option go_package = "example.com/h/h%02d";
 //%[3]s leading
 message M { //%[3]s trailing
   /*%[4]s block */
-  optional string s = 1 [json_name = "j%[5]s", default = "%[5]s"]; //%[3]s
+  optional string s = 1 [json_name = "j%[6]s", default = "%[5]s"]; //%[3]s
   optional bytes b = 2 [default = "%[5]s"];
   //%[3]s
   oneof o {
@@ -79,7 +85,7 @@ message M { //%[3]s trailing
   }
   optional E e = 4 [default = E_ZERO, deprecated = true];
 }
-`, i, i, line, comment, protoString(text))
+`, i, i, line, comment, protoString(text), jsonName)
 		files = append(files, name)
 	}
 	// A file path is printed in the header comment, above the package
@@ -117,5 +123,33 @@ message M { //%[3]s trailing
 	dir := gentest.WriteModule(t, gen, nil, false)
 	if out, err := gentest.Go(t, dir, "vet", "./..."); err != nil {
 		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+}
+
+// Issue 24, kind 2: a json_name that is not UTF-8 cannot be written as
+// JSON (protojson fails on every message holding the field), so it is
+// refused with the field's position, in each field form.
+func TestJSONNameNotUTF8(t *testing.T) {
+	src := `syntax = "proto2";
+package u;
+message M {
+  optional int32 a = 1 [json_name = "ok\u00e9"];
+  optional int32 b = 2 [json_name = "b\xff"];
+  message N { repeated string c = 3 [json_name = "\xe9"]; }
+  oneof o { int32 d = 4 [json_name = "d\xed\xa0\x80"]; }
+}
+`
+	res := compiler.Compile(t.Context(), compiler.Request{Sources: map[string]string{"u.proto": src}, Files: []string{"u.proto"}})
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, d.String())
+	}
+	want := []string{
+		`u.proto:5:3: field u.M.b: json_name "b\xff" is not valid UTF-8, which ProtoJSON cannot write`,
+		`u.proto:6:15: field u.M.N.c: json_name "\xe9" is not valid UTF-8, which ProtoJSON cannot write`,
+		`u.proto:7:13: field u.M.d: json_name "d\xed\xa0\x80" is not valid UTF-8, which ProtoJSON cannot write`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(res.Generated) != 0 {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s (and no output; got %d files)", strings.Join(got, "\n"), strings.Join(want, "\n"), len(res.Generated))
 	}
 }

@@ -177,11 +177,10 @@ func (g *generator) genEncodeText(jf *jen.File, mn *messageNames) {
 			if o.fields[0] != fn {
 				continue
 			}
-			var cases []jen.Code
-			for _, m := range o.fields {
-				cases = append(cases, jen.Case(jen.Op("*").Id(m.wrapper)).Block(g.encodeTextValue(m.desc, textName(m.desc), jen.Id("x").Dot(m.goName))...))
-			}
-			body = append(body, jen.Switch(jen.Id("x").Op(":=").Id("m").Dot(o.goName).Assert(jen.Type())).Block(cases...))
+			// A nil wrapper pointer is no member, as in prototext.
+			body = append(body, oneofSwitch("x", jen.Id("m").Dot(o.goName), o, func(m *fieldNames) []jen.Code {
+				return g.encodeTextValue(m.desc, textName(m.desc), jen.Id("x").Dot(m.goName))
+			}))
 		}
 	}
 	if !g.opts.DropUnknown {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -102,17 +103,27 @@ func (e *Encoder) StartArray() { e.sep(); e.buf = append(e.buf, '[') }
 func (e *Encoder) EndArray() { e.buf = append(e.buf, ']') }
 
 // Name writes an object member's name and the colon after it: jsonName,
-// or protoName under UseProtoNames. Both are known-valid names from the
-// schema, so they are written without escaping.
+// or protoName under UseProtoNames, as a JSON string escaped as protojson
+// escapes it ('"', '\\' and control characters; a json_name may hold any
+// text).
 func (e *Encoder) Name(jsonName, protoName string) {
 	e.sep()
-	e.buf = append(e.buf, '"')
+	name := jsonName
 	if e.opts.UseProtoNames {
-		e.buf = append(e.buf, protoName...)
-	} else {
-		e.buf = append(e.buf, jsonName...)
+		name = protoName
 	}
-	e.buf = append(e.buf, '"', ':')
+	if indexNeedEscape(name) == len(name) {
+		e.buf = append(e.buf, '"')
+		e.buf = append(e.buf, name...)
+		e.buf = append(e.buf, '"', ':')
+		return
+	}
+	// Escaped as protojson escapes names (a json_name may hold any
+	// character). Bytes that are not UTF-8, which protojson refuses and
+	// the generator does not accept in a json_name, become U+FFFD so that
+	// the output stays JSON.
+	e.buf, _ = appendString(e.buf, strings.ToValidUTF8(name, "\uFFFD"))
+	e.buf = append(e.buf, ':')
 }
 
 // Key writes an arbitrary string as an object member's name (a map key or

@@ -8,6 +8,11 @@ import (
 	"testing"
 
 	gjson "google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/protoplay/protoplay/runtime/protojson"
@@ -68,6 +73,49 @@ func TestStringEscaping(t *testing.T) {
 		if got := string(e.Bytes()); got != compact(t, want) {
 			t.Errorf("String(%q) = %s, protojson %s", s, got, want)
 		}
+	}
+}
+
+// TestNameEscaping: Name writes a json_name holding any text as protojson
+// writes the same field's name (issue 24, case 52), and a proto name
+// (UseProtoNames) as it is.
+func TestNameEscaping(t *testing.T) {
+	for _, name := range []string{"plain", "a\"b\\c", "x\ny", "t\x01", "\x00\x1f\x7f", "\b\f\r\t", "<>&/", "\u2028\u2029", "é日😀", ""} {
+		fdp := &descriptorpb.FileDescriptorProto{Name: proto.String("n.proto"), Package: proto.String("n"), Syntax: proto.String("proto3"),
+			MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("M"), Field: []*descriptorpb.FieldDescriptorProto{{
+				Name: proto.String("f"), Number: proto.Int32(1), JsonName: proto.String(name),
+				Type: descriptorpb.FieldDescriptorProto_TYPE_INT32.Enum(), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()}}}}}
+		fd, err := protodesc.NewFile(fdp, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		md := fd.Messages().Get(0)
+		m := dynamicpb.NewMessage(md)
+		m.Set(md.Fields().Get(0), protoreflect.ValueOfInt32(1))
+		for _, protoNames := range []bool{false, true} {
+			want, err := gjson.MarshalOptions{UseProtoNames: protoNames}.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := protojson.NewEncoder(nil, protojson.MarshalOptions{UseProtoNames: protoNames})
+			e.StartObject()
+			e.Name(name, "f")
+			e.Int32(1)
+			e.EndObject()
+			if got := string(e.Bytes()); got != strings.ReplaceAll(compact(t, want), " ", "") {
+				t.Errorf("Name(%q) (UseProtoNames %v) = %s, protojson %s", name, protoNames, got, want)
+			}
+		}
+	}
+	// Not UTF-8 (which the generator refuses in a json_name, and protojson
+	// fails on): still a JSON string.
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	e.StartObject()
+	e.Name("a\xffb", "f")
+	e.Int32(1)
+	e.EndObject()
+	if got := string(e.Bytes()); got != "{\"a\uFFFDb\":1}" {
+		t.Errorf("Name of invalid UTF-8 = %q", got)
 	}
 }
 

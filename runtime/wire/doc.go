@@ -99,6 +99,15 @@
 //     other member and from no member, whatever its value; a nil wrapper
 //     pointer is no member. Unknown fields compare as in [UnknownEqual].
 //
+// A oneof holding a nil wrapper pointer (M{O: (*M_A)(nil)}) has no member
+// set, in every method: Size, Marshal, CheckInitialized, Clone, Equal, the
+// member getters (which return the member's default), the ProtoJSON and
+// text encoders and String; GetO returns the field as it is. protobuf-go
+// reads such a message the same way (its message reflection reports no
+// member, so proto.Size, proto.Marshal, protojson, prototext and proto.Equal
+// see none), but protoc-gen-go's member getters dereference the nil pointer
+// and panic.
+//
 // Errors from Marshal, Unmarshal and CheckInitialized are *Error values
 // whose Path names the field reached the same way in all three: "inner",
 // "items[3].name", "by_name[\"k\"]" (a map value, by its key).

@@ -1080,27 +1080,39 @@ func (m *Value) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	switch x := m.Kind.(type) {
 	case *Value_NullValue:
-		e.Literal("null_value", x.NullValue.String())
+		if x != nil {
+			e.Literal("null_value", x.NullValue.String())
+		}
 	case *Value_NumberValue:
-		e.Float64("number_value", x.NumberValue)
+		if x != nil {
+			e.Float64("number_value", x.NumberValue)
+		}
 	case *Value_StringValue:
-		if err := e.StringUTF8("string_value", x.StringValue, "google.protobuf.Value.string_value"); err != nil {
-			return err
+		if x != nil {
+			if err := e.StringUTF8("string_value", x.StringValue, "google.protobuf.Value.string_value"); err != nil {
+				return err
+			}
 		}
 	case *Value_BoolValue:
-		e.Bool("bool_value", x.BoolValue)
+		if x != nil {
+			e.Bool("bool_value", x.BoolValue)
+		}
 	case *Value_StructValue:
-		e.StartMessage("struct_value")
-		if err := x.StructValue.EncodeProtoText(e); err != nil {
-			return err
+		if x != nil {
+			e.StartMessage("struct_value")
+			if err := x.StructValue.EncodeProtoText(e); err != nil {
+				return err
+			}
+			e.EndMessage()
 		}
-		e.EndMessage()
 	case *Value_ListValue:
-		e.StartMessage("list_value")
-		if err := x.ListValue.EncodeProtoText(e); err != nil {
-			return err
+		if x != nil {
+			e.StartMessage("list_value")
+			if err := x.ListValue.EncodeProtoText(e); err != nil {
+				return err
+			}
+			e.EndMessage()
 		}
-		e.EndMessage()
 	}
 	e.Unknown(m.unknownFields)
 	return nil

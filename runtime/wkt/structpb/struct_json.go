@@ -112,30 +112,44 @@ func (x *ListValue) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// EncodeProtoJSON writes the JSON value x holds. A Value with no kind set,
-// and a number_value that is NaN or infinite, are errors (JSON has no
-// such numbers).
+// EncodeProtoJSON writes the JSON value x holds. A Value with no kind set
+// (a nil wrapper pointer such as (*Value_NullValue)(nil) counts as none, as
+// in protojson), and a number_value that is NaN or infinite, are errors
+// (JSON has no such numbers).
 func (x *Value) EncodeProtoJSON(e *protojson.Encoder) error {
 	switch k := x.GetKind().(type) {
 	case *Value_NullValue:
-		e.Null()
-	case *Value_NumberValue:
-		if math.IsNaN(k.NumberValue) || math.IsInf(k.NumberValue, 0) {
-			return protojson.EncodeError(protojson.ErrInvalidValue, "google.protobuf.Value.number_value: invalid value (NaN or infinite)")
+		if k != nil {
+			e.Null()
+			return nil
 		}
-		e.Float64(k.NumberValue)
+	case *Value_NumberValue:
+		if k != nil {
+			if math.IsNaN(k.NumberValue) || math.IsInf(k.NumberValue, 0) {
+				return protojson.EncodeError(protojson.ErrInvalidValue, "google.protobuf.Value.number_value: invalid value (NaN or infinite)")
+			}
+			e.Float64(k.NumberValue)
+			return nil
+		}
 	case *Value_StringValue:
-		return e.String(k.StringValue, "google.protobuf.Value.string_value")
+		if k != nil {
+			return e.String(k.StringValue, "google.protobuf.Value.string_value")
+		}
 	case *Value_BoolValue:
-		e.Bool(k.BoolValue)
+		if k != nil {
+			e.Bool(k.BoolValue)
+			return nil
+		}
 	case *Value_StructValue:
-		return k.StructValue.EncodeProtoJSON(e)
+		if k != nil {
+			return k.StructValue.EncodeProtoJSON(e)
+		}
 	case *Value_ListValue:
-		return k.ListValue.EncodeProtoJSON(e)
-	default:
-		return protojson.EncodeError(protojson.ErrInvalidValue, "google.protobuf.Value: none of the oneof fields is set")
+		if k != nil {
+			return k.ListValue.EncodeProtoJSON(e)
+		}
 	}
-	return nil
+	return protojson.EncodeError(protojson.ErrInvalidValue, "google.protobuf.Value: none of the oneof fields is set")
 }
 
 // DecodeProtoJSON reads any JSON value into x: null, a bool, a number (or

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/protoplay/protoplay/compiler/descheck"
+	"github.com/protoplay/protoplay/internal/gentest"
+)
+
+// TestCase53Descriptors runs the requests of case 53
+// (../shared/cases/53_plugin_unvalidated_descriptors/main.go, ported):
+// one file a.proto, message M { int32 x = 1; }, and one defect per
+// request. Each defect that protoc-gen-go v1.36.12 refuses (protodesc's
+// reason in its words) is an error in the response naming the file and the
+// reason, never generated code or an "internal error". Expected texts: the
+// case's README and protoc-gen-go's output in its run.sh.
+func TestCase53Descriptors(t *testing.T) {
+	s := proto.String
+	good := &descriptorpb.FileDescriptorProto{Name: s("a.proto"), Package: s("a"), Syntax: s("proto3"),
+		Options: &descriptorpb.FileOptions{GoPackage: s("example.com/a;a")},
+		MessageType: []*descriptorpb.DescriptorProto{{Name: s("M"), Field: []*descriptorpb.FieldDescriptorProto{{Name: s("x"), Number: proto.Int32(1),
+			Type: descriptorpb.FieldDescriptorProto_TYPE_INT32.Enum(), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(), JsonName: s("x")}}}}}
+	edit := func(f func(*descriptorpb.FileDescriptorProto)) *descriptorpb.FileDescriptorProto {
+		c := proto.Clone(good).(*descriptorpb.FileDescriptorProto)
+		f(c)
+		return c
+	}
+	for _, tc := range []struct {
+		name string
+		file *descriptorpb.FileDescriptorProto
+		want string // "" for files generated
+	}{
+		{"good", good, ""},
+		{"field number 0", edit(func(f *descriptorpb.FileDescriptorProto) { f.MessageType[0].Field[0].Number = proto.Int32(0) }),
+			`a.proto: invalid descriptor: message field "a.M.x" has an invalid number: 0`},
+		{"invalid message name", edit(func(f *descriptorpb.FileDescriptorProto) { f.MessageType[0].Name = s("1 bad-name") }),
+			`a.proto: invalid descriptor: descriptor "a" has an invalid nested name: "1 bad-name"`},
+		{"oneof_index out of range", edit(func(f *descriptorpb.FileDescriptorProto) { f.MessageType[0].Field[0].OneofIndex = proto.Int32(5) }),
+			`a.proto: invalid descriptor: message field "a.M.x" has an invalid oneof index: 5`},
+		{"edition 2024", edit(func(f *descriptorpb.FileDescriptorProto) {
+			f.Syntax, f.Edition = s("editions"), descriptorpb.Edition_EDITION_2024.Enum()
+		}), `a.proto: invalid descriptor: edition EDITION_2024 is not supported: protoplay compiles proto2, proto3 and edition 2023 files`},
+		{"edition MAX", edit(func(f *descriptorpb.FileDescriptorProto) {
+			f.Syntax, f.Edition = s("editions"), descriptorpb.Edition_EDITION_MAX.Enum()
+		}), `a.proto: invalid descriptor: edition EDITION_MAX is not supported: protoplay compiles proto2, proto3 and edition 2023 files`},
+		{"duplicate message", edit(func(f *descriptorpb.FileDescriptorProto) { f.MessageType = append(f.MessageType, f.MessageType[0]) }),
+			`a.proto: invalid descriptor: descriptor "a.M" already declared`},
+		{"file without name", edit(func(f *descriptorpb.FileDescriptorProto) { f.Name = nil }),
+			`invalid descriptor: proto_file entry 0 has no name (file path must be populated)`},
+		// protoc-gen-go generates this one too.
+		{"map_entry on a top-level message", edit(func(f *descriptorpb.FileDescriptorProto) {
+			f.MessageType[0].Options = &descriptorpb.MessageOptions{MapEntry: proto.Bool(true)}
+		}), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gen := []string{tc.file.GetName()}
+			resp := generate(&pluginpb.CodeGeneratorRequest{FileToGenerate: gen, ProtoFile: []*descriptorpb.FileDescriptorProto{tc.file}})
+			if tc.want == "" {
+				if resp.Error != nil || len(resp.File) != 1 {
+					t.Fatalf("error %q, %d files; want a.pb.go", resp.GetError(), len(resp.File))
+				}
+				return
+			}
+			if resp.GetError() != tc.want || len(resp.File) != 0 {
+				t.Errorf("error %q (%d files)\nwant %q and no files", resp.GetError(), len(resp.File), tc.want)
+			}
+		})
+	}
+}
+
+// TestEditionRange: the response's maximum_edition is the newest edition
+// the descriptor check accepts, so protoc (which refuses a file above a
+// plugin's maximum) and a direct caller meet the same limit.
+func TestEditionRange(t *testing.T) {
+	var out bytes.Buffer
+	req, _ := proto.Marshal(&pluginpb.CodeGeneratorRequest{})
+	if err := run(bytes.NewReader(req), &out); err != nil {
+		t.Fatal(err)
+	}
+	var resp pluginpb.CodeGeneratorResponse
+	if err := proto.Unmarshal(out.Bytes(), &resp); err != nil {
+		t.Fatal(err)
+	}
+	if got := descriptorpb.Edition(resp.GetMaximumEdition()); got != descheck.MaxEdition {
+		t.Errorf("maximum_edition %v, descheck.MaxEdition %v", got, descheck.MaxEdition)
+	}
+	if got := descriptorpb.Edition(resp.GetMinimumEdition()); got != descheck.MinEdition {
+		t.Errorf("minimum_edition %v, descheck.MinEdition %v", got, descheck.MinEdition)
+	}
+	if !strings.Contains(resp.GetError(), "no files to generate") {
+		t.Errorf("empty request: error %q", resp.GetError())
+	}
+}
+
+// TestCase53Program runs case 53's own program (testdata/case53/main.go.txt,
+// copied from ../shared/cases/53_plugin_unvalidated_descriptors) against
+// the built plugin, over stdin and stdout as protoc would: no request gets
+// an "internal error", and each defect protoc-gen-go refuses is an error
+// with no files.
+func TestCase53Program(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the plugin and the case's program")
+	}
+	bin := filepath.Join(t.TempDir(), "protoc-gen-protoplay")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "case53", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := gentest.WriteModule(t, nil, map[string]string{"c53/main.go": string(src)}, true)
+	cmd := exec.Command("go", "run", "./c53")
+	cmd.Dir = mod
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "PLUGIN="+bin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("case 53's program: %v\n%s", err, out)
+	}
+	lines := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if label, rest, ok := strings.Cut(line, "  "); ok && strings.Contains(rest, "exit=") {
+			lines[strings.TrimSpace(label)] = rest
+		}
+	}
+	if strings.Contains(string(out), "internal error") {
+		t.Errorf("an internal error:\n%s", out)
+	}
+	for label, want := range map[string]string{
+		"field number 0":           `files=0 error="a.proto: invalid descriptor: message field \"a.M.x\" has an invalid number: 0"`,
+		"invalid message name":     `files=0 error="a.proto: invalid descriptor: descriptor \"a\" has an invalid nested name: \"1 bad-name\""`,
+		"oneof_index out of range": `files=0 error="a.proto: invalid descriptor: message field \"a.M.x\" has an invalid oneof index: 5"`,
+		"edition 2024":             `files=0 error="a.proto: invalid descriptor: edition EDITION_2024 is not supported`,
+		"edition MAX":              `files=0 error="a.proto: invalid descriptor: edition EDITION_MAX is not supported`,
+		"duplicate message":        `files=0 error="a.proto: invalid descriptor: descriptor \"a.M\" already declared"`,
+		"file without name":        `files=0 error="invalid descriptor: proto_file entry 0 has no name`,
+		"unresolved type_name":     `files=0 error="a.proto: invalid descriptor: message field \"a.M.x\" cannot resolve type: \"nope.Missing\" not found"`,
+		"good":                     `files=1 error=""`,
+	} {
+		if got, ok := lines[label]; !ok || !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to contain %q", label, got, want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("program output:\n%s", out)
+	}
+}
