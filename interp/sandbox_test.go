@@ -86,17 +86,17 @@ func main() {
 	if r.Stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.Stdout, want)
 	}
-	if r.Stderr != "to stderr\nalso stderr\n" {
+	if r.Stderr != "to stderr\nalso stderr\nexit status 3\n" {
 		t.Errorf("stderr: %q", r.Stderr)
 	}
-	if r.Panicked || r.Error == nil || r.Error.Message != "exit status 3" {
-		t.Errorf("os.Exit(3): panicked %v, error %+v; want exit status 3", r.Panicked, r.Error)
+	if r.Panicked || r.Error != nil || r.ExitCode != 3 {
+		t.Errorf("os.Exit(3): panicked %v, error %+v, exit code %d; want exit code 3 and no error", r.Panicked, r.Error, r.ExitCode)
 	}
 
 	// os.Exit(0) is a normal end; what reaches outside the interpreter
 	// does not compile.
 	r, err = s.Run(interp.RunRequest{Source: "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"done\")\n\tos.Exit(0)\n}\n"})
-	if err != nil || r.Error != nil || r.Stdout != "done\n" {
+	if err != nil || r.Error != nil || r.Stdout != "done\n" || r.Stderr != "" || r.ExitCode != 0 {
 		t.Errorf("os.Exit(0): %+v, %v", r, err)
 	}
 	for _, src := range []string{

@@ -317,6 +317,10 @@ type RunResult struct {
 	Error *Problem `json:"error,omitempty"`
 	// Panicked is true when Error is a panic.
 	Panicked bool `json:"panicked,omitempty"`
+	// ExitCode is the status the program gave os.Exit (0 when main
+	// returned); a status other than 0 also ends Stderr with
+	// "exit status N", as go run prints it.
+	ExitCode int `json:"exitCode,omitempty"`
 	// ElapsedMs is the time the program ran, in milliseconds, after the
 	// generated code was loaded (LoadMs).
 	ElapsedMs float64 `json:"elapsedMs"`
@@ -351,11 +355,12 @@ func (s *Session) Run(req RunRequest) (*RunResult, error) {
 	var p yaegi.Panic
 	if errors.As(err, &p) {
 		if code, ok := exitStatus(p.Value); ok {
-			// os.Exit: not a panic. Status 0 is a normal end; another
-			// is reported as go run reports it.
+			// os.Exit: not a panic. A status other than 0 is said on
+			// stderr, as go run says it.
 			err = nil
+			res.ExitCode = code
 			if code != 0 {
-				res.Error = &Problem{Message: exitCode(code).String()}
+				res.Stderr += exitCode(code).String() + "\n"
 			}
 		}
 	}

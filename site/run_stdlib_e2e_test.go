@@ -1,0 +1,57 @@
+package site_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const runStderr = `document.querySelector('[data-testid=run-stderr]').textContent`
+
+// TestRunStandardLibrary: in the browser's Run tab, a program using time,
+// os (Args, the environment, Stdout, Stderr, Exit), encoding/json,
+// encoding/hex, sort, strings and bufio with the example's generated
+// code prints what Go prints (interp's TestSessionRunStandardLibrary,
+// natively); os.Exit(2) ends it with "exit status 2" on stderr, as go run
+// says it; a program importing os/exec does not compile.
+func TestRunStandardLibrary(t *testing.T) {
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url))
+	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	selectTab(t, ctx, "tab-run")
+	waitJS(t, ctx, "the example program in the editor", `__protoplay.runEditor.state.doc.toString().includes('addressbookv1.Person{')`, 10*time.Second)
+
+	const prog = "package main\n\nimport (\n\t\"bufio\"\n\t\"encoding/hex\"\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\t\"sort\"\n\t\"strings\"\n\t\"time\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\n" +
+		"func main() {\n" +
+		"\tstart := time.Now()\n" +
+		"\ttime.Sleep(5 * time.Millisecond)\n" +
+		"\tpeople := []*addressbookv1.Person{{Name: \"Grace\", Id: 2}, {Name: \"Ada\", Id: 1}}\n" +
+		"\tsort.Slice(people, func(i, j int) bool { return people[i].Name < people[j].Name })\n" +
+		"\tj, _ := json.Marshal(map[string]any{\"first\": people[0].Name, \"n\": len(people)})\n" +
+		"\tfmt.Fprintln(os.Stdout, string(j))\n" +
+		"\tb, _ := people[0].Marshal()\n" +
+		"\tw := bufio.NewWriter(os.Stdout)\n" +
+		"\tfmt.Fprintf(w, \"%s %s args=%d slept=%v\\n\", hex.EncodeToString(b), strings.ToUpper(\"ok\"), len(os.Args), time.Since(start) >= 5*time.Millisecond)\n" +
+		"\tw.Flush()\n" +
+		"\tfmt.Fprintln(os.Stderr, \"bye\")\n" +
+		"\tos.Exit(2)\n" +
+		"}\n"
+	typeInto(t, ctx, `__protoplay.runEditor`, prog)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+	waitJS(t, ctx, "the program's output", runState+` === 'done'`, 60*time.Second)
+	if got, want := eval[string](t, ctx, runStdout), "{\"first\":\"Ada\",\"n\":2}\n0a034164611001 OK args=1 slept=true\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if got := eval[string](t, ctx, runStderr); got != "bye\nexit status 2\n" {
+		t.Errorf("stderr %q, want bye and exit status 2", got)
+	}
+
+	typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nimport \"os/exec\"\n\nfunc main() {\n\texec.Command(\"ls\").Run()\n}\n")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+	waitJS(t, ctx, "the compile error", runState+` === 'compile-error'`, 30*time.Second)
+	if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "os/exec") {
+		t.Errorf("compile error %q, want it to name os/exec", e)
+	}
+}
