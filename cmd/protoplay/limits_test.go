@@ -20,7 +20,7 @@ func TestSameLimitsEveryCommand(t *testing.T) {
 		if code := run([]string{cmd, "-h"}, strings.NewReader(""), &out, &errb); code != 0 {
 			t.Fatalf("%s -h: exit %d", cmd, code)
 		}
-		h := errb.String()
+		h := out.String() // -h prints its usage to stdout
 		for _, want := range []string{
 			"-timeout duration\n    \tstop with an error after this much wall time (0: no limit) (default " + defaultTimeout.String() + ")",
 			"-max-memory BYTES\n    \tstop with an error when the process holds more BYTES of memory from the OS (e.g. 2GiB, 512MiB; 0: no limit) (default " + byteSize(defaultMaxMemory).String() + ")",
