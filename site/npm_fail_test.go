@@ -6,9 +6,12 @@ package site_test
 // truth about itself.
 
 import (
+	"archive/tar"
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -687,5 +690,93 @@ export const f = async (): Promise<number> => (await compile("syntax = \"proto3\
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("tsc %s (module %s, resolution %s): %v\n%s", c.name, c.module, c.resolution, err, out)
 		}
+	}
+}
+
+// TestNPMPackageTellsTheTruth: the package's README gives the sizes the
+// tarball has (protoplay.wasm, installed, packed: within 5%), says how
+// to get the package while it is not on the registry (make npm and the
+// tarball, not a bare npm install protoplay), and package.json says
+// where the code, the home page and the issues are.
+func TestNPMPackageTellsTheTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("npm package test skipped in -short mode")
+	}
+	tgz := packedTarball(t)
+	f, err := os.Open(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wasm, unpacked int64
+	var readme, pj string
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		unpacked += h.Size
+		switch h.Name {
+		case "package/protoplay.wasm":
+			wasm = h.Size
+		case "package/README.md", "package/package.json":
+			b, err := io.ReadAll(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Name == "package/README.md" {
+				readme = string(b)
+			} else {
+				pj = string(b)
+			}
+		}
+	}
+	t.Logf("protoplay.wasm %d B, unpacked %d B, tarball %d B", wasm, unpacked, fi.Size())
+	mb := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v * 1e6
+	}
+	near := func(what string, said float64, n int64) {
+		if d := said/float64(n) - 1; d > 0.05 || d < -0.05 {
+			t.Errorf("the README gives %s as %.1f MB; it is %.2f MB", what, said/1e6, float64(n)/1e6)
+		}
+	}
+	m := regexp.MustCompile(`The tarball is about ([\d.]+) MB; installed, the package is ([\d.]+) MB, ([\d.]+) MB of it .protoplay.wasm.`).FindStringSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README does not say the tarball's, the package's and the wasm's sizes")
+	}
+	near("the tarball", mb(m[1]), fi.Size())
+	near("the installed package", mb(m[2]), unpacked)
+	near("protoplay.wasm", mb(m[3]), wasm)
+	for _, m := range regexp.MustCompile(`compressed \(([\d.]+) MB;`).FindAllStringSubmatch(readme, -1) {
+		near("protoplay.wasm", mb(m[1]), wasm)
+	}
+	if strings.Contains(readme, "npm install protoplay\n") || !strings.Contains(readme, "make npm") || !strings.Contains(readme, ".cache/npm/protoplay-*.tgz") {
+		t.Error("the README's Install does not say to build the package with make npm and install the tarball")
+	}
+	var meta struct {
+		Homepage, Bugs string
+		Repository     struct{ Type, URL, Directory string }
+	}
+	if err := json.Unmarshal([]byte(pj), &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.Homepage == "" || meta.Bugs == "" || meta.Repository.URL == "" || meta.Repository.Directory != "site/npm" {
+		t.Errorf("package.json: homepage %q, bugs %q, repository %+v", meta.Homepage, meta.Bugs, meta.Repository)
 	}
 }
