@@ -205,7 +205,6 @@ const failedStartPage = `<!doctype html>
   addEventListener("unhandledrejection", (e) => unhandled.push(String(e.reason?.message ?? e.reason)));
   window.events = [];
   document.addEventListener("protoplay-error", (e) => events.push({ type: e.type, id: e.target.id, message: e.detail.message }));
-  document.addEventListener("protoplay-compiled", (e) => events.push({ type: e.type, id: e.target.id }));
   window.progress = [];
 </script>
 <script type="module">
