@@ -187,14 +187,23 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
+// comment writes text as a TSDoc comment (the Go doc it comes from), which
+// the declarations keep, so an editor shows it on hover.
 func (w *tsWriter) comment(indent, text string) {
-	text = strings.TrimSpace(text)
+	text = strings.TrimSpace(strings.ReplaceAll(text, "*/", "*\u2215"))
 	if text == "" {
 		return
 	}
-	for _, line := range strings.Split(text, "\n") {
-		fmt.Fprintf(&w.out, "%s// %s\n", indent, strings.TrimRight(line, " "))
+	lines := strings.Split(text, "\n")
+	if len(lines) == 1 {
+		fmt.Fprintf(&w.out, "%s/** %s */\n", indent, lines[0])
+		return
 	}
+	fmt.Fprintf(&w.out, "%s/**\n", indent)
+	for _, line := range lines {
+		fmt.Fprintf(&w.out, "%s%s\n", indent, strings.TrimRight(" * "+line, " "))
+	}
+	fmt.Fprintf(&w.out, "%s */\n", indent)
 }
 
 func (w *tsWriter) name(typ reflect.Type) string {

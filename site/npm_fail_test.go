@@ -6,9 +6,12 @@ package site_test
 // truth about itself.
 
 import (
+	"archive/tar"
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -202,7 +205,6 @@ const failedStartPage = `<!doctype html>
   addEventListener("unhandledrejection", (e) => unhandled.push(String(e.reason?.message ?? e.reason)));
   window.events = [];
   document.addEventListener("protoplay-error", (e) => events.push({ type: e.type, id: e.target.id, message: e.detail.message }));
-  document.addEventListener("protoplay-compiled", (e) => events.push({ type: e.type, id: e.target.id }));
   window.progress = [];
 </script>
 <script type="module">
@@ -536,4 +538,244 @@ func TestNPMPackageNodeReadableErrors(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestNPMPackageAreTheTypesWrong runs @arethetypeswrong/cli (site's
+// devDependencies) on the packed tarball: every entry point ("protoplay",
+// "protoplay/element", "protoplay/protoplay.wasm") must resolve to types
+// of the right module format under node10, node16 (CommonJS and ESM) and
+// bundler resolution. The element is an ES module only (it needs a
+// DOM): its "ESM (dynamic import only)" under node16 from CommonJS is
+// allowed for it, not for the package's root.
+func TestNPMPackageAreTheTypesWrong(t *testing.T) {
+	if testing.Short() {
+		t.Skip("npm package test skipped in -short mode")
+	}
+	tgz := packedTarball(t)
+	attw, err := filepath.Abs("node_modules/@arethetypeswrong/cli/dist/index.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(attw); err != nil {
+		skipOrFail(t, "site/node_modules lacks @arethetypeswrong/cli (run npm ci in site)")
+	}
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command("node", append([]string{attw, tgz, "--no-definitely-typed", "--no-color", "--no-emoji"}, args...)...)
+		cmd.Env = append(os.Environ(), "NO_UPDATE_NOTIFIER=1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// protoplay.iife.js is a plain script for CDNs (<script src>), not a
+	// module to import: it has no types.
+	table, err := run("--format", "ascii", "--exclude-entrypoints", "./element", "./protoplay.iife.js")
+	t.Logf("attw (the root and the wasm's URL):\n%s", table)
+	if err != nil {
+		t.Errorf("attw found problems: %v", err)
+	}
+	table, err = run("--format", "ascii", "--entrypoints", "./element", "--ignore-rules", "cjs-resolves-to-esm")
+	t.Logf("attw (the element, ES module only):\n%s", table)
+	if err != nil {
+		t.Errorf("attw found problems in protoplay/element: %v", err)
+	}
+}
+
+// docsScript lists the exports of the package's entry declarations
+// (TypeScript's own reading of them, through re-exports) with their doc
+// comments.
+const docsScript = `
+const ts = require(process.argv[2]);
+const entries = process.argv.slice(3);
+const program = ts.createProgram(entries, { strict: true, skipLibCheck: false, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ["lib.es2022.d.ts", "lib.dom.d.ts"] });
+const checker = program.getTypeChecker();
+const out = { diagnostics: ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")), entries: {} };
+for (const e of entries) {
+  const sf = program.getSourceFile(e);
+  const mod = checker.getSymbolAtLocation(sf);
+  out.entries[e] = {};
+  for (const s of checker.getExportsOfModule(mod)) {
+    const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    out.entries[e][s.name] = ts.displayPartsToString(target.getDocumentationComment(checker)).trim();
+  }
+}
+console.log(JSON.stringify(out));
+`
+
+// TestNPMPackageTypeDocs: every export of the package's entries
+// ("protoplay" for browsers and for Node, import and require, and
+// "protoplay/element") has a doc comment, which an editor shows on hover,
+// and no internal helper is exported.
+func TestNPMPackageTypeDocs(t *testing.T) {
+	dir := installPackage(t)
+	ts, err := filepath.Abs("node_modules/typescript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ts); err != nil {
+		skipOrFail(t, "site/node_modules has no typescript (run npm ci in site)")
+	}
+	writeFile(t, filepath.Join(dir, "docs.cjs"), docsScript)
+	types := "node_modules/protoplay/types/"
+	var out struct {
+		Diagnostics []string
+		Entries     map[string]map[string]string
+	}
+	runNode(t, dir, &out, "docs.cjs", ts, types+"index.d.ts", types+"node.d.ts", types+"node.d.cts", types+"element.d.ts")
+	if len(out.Diagnostics) > 0 {
+		t.Errorf("the declarations do not type-check: %q", out.Diagnostics)
+	}
+	internal := map[string]bool{"createAPI": true, "sharedAPI": true, "bindAPI": true, "limitsOf": true, "limitMessage": true,
+		"filesOf": true, "argumentError": true, "Backend": true, "Progress": true, "API": true, "runInThread": true, "runInChild": true}
+	for entry, exports := range out.Entries {
+		if len(exports) < 10 && !strings.HasSuffix(entry, "element.d.ts") {
+			t.Errorf("%s exports %d names: %v", entry, len(exports), exports)
+		}
+		for name, doc := range exports {
+			if internal[name] {
+				t.Errorf("%s exports the internal %s", entry, name)
+			}
+			if doc == "" {
+				t.Errorf("%s: %s has no doc comment", entry, name)
+			}
+		}
+	}
+}
+
+// TestNPMPackageElementTypes: the element's typings put only its
+// "protoplay-" events in the global DOM event maps ("compiled" is typed
+// on a ProtoplayEditor only), declare <protoplay-editor> for JSX with its
+// attributes, and type-check from CommonJS resolution (node10) through
+// typesVersions too.
+func TestNPMPackageElementTypes(t *testing.T) {
+	dir := installPackage(t)
+	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tsc); err != nil {
+		skipOrFail(t, "site/node_modules has no typescript (run npm ci in site)")
+	}
+	writeFile(t, filepath.Join(dir, "events.ts"), `import { ProtoplayEditor } from "protoplay/element";
+const e = new ProtoplayEditor();
+e.addEventListener("compiled", (ev) => console.log(ev.detail.generated.length));
+document.addEventListener("protoplay-error", (ev) => console.log(ev.detail.diagnostics.length));
+// @ts-expect-error: an un-prefixed event is not the whole document's
+document.addEventListener("compiled", (ev) => console.log(ev.detail.generated));
+export {};
+`)
+	writeFile(t, filepath.Join(dir, "jsx.tsx"), `import "protoplay/element";
+declare global {
+  namespace JSX {
+    interface Element {}
+  }
+}
+export const ok = <protoplay-editor type="demo.Person" panels="go,encode" height="420px" theme="dark" readonly />;
+// @ts-expect-error: not an attribute of the element
+export const bad = <protoplay-editor colour="red" />;
+`)
+	writeFile(t, filepath.Join(dir, "node10.ts"), `import { compile } from "protoplay";
+import { ProtoplayEditor } from "protoplay/element";
+import wasmURL from "protoplay/protoplay.wasm";
+export const f = async (): Promise<number> => (await compile("syntax = \"proto3\";")).generated.length + wasmURL.length + (ProtoplayEditor.name.length);
+`)
+	for _, c := range []struct{ name, module, resolution string }{
+		{"events.ts", "ESNext", "Bundler"},
+		{"jsx.tsx", "ESNext", "Bundler"},
+		{"node10.ts", "CommonJS", "Node10"},
+	} {
+		args := []string{tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--target", "ES2022", "--lib", "ES2022,DOM",
+			"--module", c.module, "--moduleResolution", c.resolution, "--jsx", "preserve", c.name}
+		cmd := exec.Command("node", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("tsc %s (module %s, resolution %s): %v\n%s", c.name, c.module, c.resolution, err, out)
+		}
+	}
+}
+
+// TestNPMPackageTellsTheTruth: the package's README gives the sizes the
+// tarball has (protoplay.wasm, installed, packed: within 5%), says how
+// to get the package while it is not on the registry (make npm and the
+// tarball, not a bare npm install protoplay), and package.json says
+// where the code, the home page and the issues are.
+func TestNPMPackageTellsTheTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("npm package test skipped in -short mode")
+	}
+	tgz := packedTarball(t)
+	f, err := os.Open(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wasm, unpacked int64
+	var readme, pj string
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		unpacked += h.Size
+		switch h.Name {
+		case "package/protoplay.wasm":
+			wasm = h.Size
+		case "package/README.md", "package/package.json":
+			b, err := io.ReadAll(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Name == "package/README.md" {
+				readme = string(b)
+			} else {
+				pj = string(b)
+			}
+		}
+	}
+	t.Logf("protoplay.wasm %d B, unpacked %d B, tarball %d B", wasm, unpacked, fi.Size())
+	mb := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v * 1e6
+	}
+	near := func(what string, said float64, n int64) {
+		if d := said/float64(n) - 1; d > 0.05 || d < -0.05 {
+			t.Errorf("the README gives %s as %.1f MB; it is %.2f MB", what, said/1e6, float64(n)/1e6)
+		}
+	}
+	m := regexp.MustCompile(`The tarball is about ([\d.]+) MB; installed, the package is ([\d.]+) MB, ([\d.]+) MB of it .protoplay.wasm.`).FindStringSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README does not say the tarball's, the package's and the wasm's sizes")
+	}
+	near("the tarball", mb(m[1]), fi.Size())
+	near("the installed package", mb(m[2]), unpacked)
+	near("protoplay.wasm", mb(m[3]), wasm)
+	for _, m := range regexp.MustCompile(`compressed \(([\d.]+) MB;`).FindAllStringSubmatch(readme, -1) {
+		near("protoplay.wasm", mb(m[1]), wasm)
+	}
+	if strings.Contains(readme, "npm install protoplay\n") || !strings.Contains(readme, "make npm") || !strings.Contains(readme, ".cache/npm/protoplay-*.tgz") {
+		t.Error("the README's Install does not say to build the package with make npm and install the tarball")
+	}
+	var meta struct {
+		Homepage, Bugs string
+		Repository     struct{ Type, URL, Directory string }
+	}
+	if err := json.Unmarshal([]byte(pj), &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.Homepage == "" || meta.Bugs == "" || meta.Repository.URL == "" || meta.Repository.Directory != "site/npm" {
+		t.Errorf("package.json: homepage %q, bugs %q, repository %+v", meta.Homepage, meta.Bugs, meta.Repository)
+	}
 }

@@ -210,6 +210,10 @@ func runNPM(root, out, goCmd string) error {
 		return err
 	}
 
+	if err := writeCTSDeclarations(filepath.Join(out, "types")); err != nil {
+		return err
+	}
+
 	// The template's text is kept as is (key order matters in "exports":
 	// the first matching condition wins); only the version is put in.
 	pj, err := os.ReadFile(filepath.Join(site, "npm", "package.json"))
@@ -311,4 +315,35 @@ func fixDeclarationImports(dir string) error {
 		})
 		return os.WriteFile(p, fixed, 0o644)
 	})
+}
+
+// relJSImport matches a relative module specifier ending in .js in a
+// declaration file.
+var relJSImport = regexp.MustCompile(`((?:from|import)\s*\(?\s*)"(\.{1,2}/[^"]+)\.js"`)
+
+// writeCTSDeclarations writes a .d.cts beside each .d.ts in dir, its
+// relative imports naming the .cjs files: the declarations of the
+// require() entry (node.cjs), which TypeScript (node16, nodenext) reads as
+// CommonJS. One .d.ts for both would be ESM to it, since the package's
+// type is module, and a CommonJS consumer would get TS1479.
+func writeCTSDeclarations(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".d.ts") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		cts := relJSImport.ReplaceAll(b, []byte(`$1"$2.cjs"`))
+		if err := os.WriteFile(filepath.Join(dir, strings.TrimSuffix(name, ".d.ts")+".d.cts"), cts, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

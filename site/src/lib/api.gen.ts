@@ -2,7 +2,7 @@
 // compiler.Methods; DO NOT EDIT. Regenerate with
 // go test ./compiler -run TestTypeScriptContract -update (make generate).
 
-// The JSON API of the core (compiler.Workspace.Call): each method's request and result, in the order of compiler.Methods.
+/** The JSON API of the core (compiler.Workspace.Call): each method's request and result, in the order of compiler.Methods. */
 export interface Methods {
   compile: [CompileRequest, CompileResult];
   generate: [CompileRequest, CompileResult];
@@ -18,245 +18,297 @@ export interface Methods {
 
 export type Method = keyof Methods;
 
-// ErrorKind is CoreError.kind: one of compiler/diag's Kind constants.
+/** ErrorKind is CoreError.kind: one of compiler/diag's Kind constants. */
 export type ErrorKind =
-  // hex or base64 text that does not decode: Offset is the input byte
+  /** hex or base64 text that does not decode: Offset is the input byte */
   | "encoding"
-  // a fault of protoplay itself (a recovered panic): please report it
+  /** a fault of protoplay itself (a recovered panic): please report it */
   | "internal"
-  // bad JSON input: Line and Column say where
+  /** bad JSON input: Line and Column say where */
   | "json"
-  // a limit stopped the work: Limit names it
+  /** a limit stopped the work: Limit names it */
   | "limit"
-  // malformed binary payload: Offset and Path say where
+  /** malformed binary payload: Offset and Path say where */
   | "payload"
-  // the schema does not compile: Diagnostics say why and where
+  /** the schema does not compile: Diagnostics say why and where */
   | "schema"
-  // bad text-format input: Line and Column say where
+  /** bad text-format input: Line and Column say where */
   | "text"
-  // unknown message type name: Suggestions lists near names
+  /** unknown message type name: Suggestions lists near names */
   | "type"
-  // a request that is malformed or names an option value that does not exist
+  /** a request that is malformed or names an option value that does not exist */
   | "usage"
-  // a value that cannot be represented (missing required field, bad UTF-8, ...)
+  /** a value that cannot be represented (missing required field, bad UTF-8, ...) */
   | "value";
 
-// CompileRequest asks for a schema's diagnostics and message types
-// (Compile) or also its Go code (Generate).
+/**
+ * CompileRequest asks for a schema's diagnostics and message types
+ * (Compile) or also its Go code (Generate).
+ */
 export interface CompileRequest {
   files: Record<string, string>;
-  // Options are generator options, "k=v,k=v" (see ParseOptions).
+  /** Options are generator options, "k=v,k=v" (see ParseOptions). */
   options?: string;
   limits?: CallLimits;
-  // Have, when present (even empty), asks for the Go code as changes
-  // to the generated files the caller holds (CompileResult.Changes
-  // instead of Generated): file name -> the Rev an earlier result of
-  // this workspace gave that file's content. A name or Rev the
-  // workspace does not know gets the whole file.
+  /**
+   * Have, when present (even empty), asks for the Go code as changes
+   * to the generated files the caller holds (CompileResult.Changes
+   * instead of Generated): file name -> the Rev an earlier result of
+   * this workspace gave that file's content. A name or Rev the
+   * workspace does not know gets the whole file.
+   */
   have?: Record<string, string>;
 }
 
-// CompileResult is the answer to a CompileRequest. A schema with errors is
-// a result (its diagnostics), not an *Error.
+/**
+ * CompileResult is the answer to a CompileRequest. A schema with errors is
+ * a result (its diagnostics), not an *Error.
+ */
 export interface CompileResult {
-  // Diagnostics holds every error and warning, sorted by position.
+  /** Diagnostics holds every error and warning, sorted by position. */
   diagnostics: Diagnostic[];
-  // Messages lists the message types of the files (empty on errors).
+  /** Messages lists the message types of the files (empty on errors). */
   messages: MessageInfo[];
-  // Generated is the Go code; empty for Compile and on errors, and
-  // when the request had Have (see Changes).
+  /**
+   * Generated is the Go code; empty for Compile and on errors, and
+   * when the request had Have (see Changes).
+   */
   generated: GeneratedFile[];
-  // Changes is the Go code when the request had Have: one entry per
-  // generated file, in path order, each the whole file or a change to
-  // the caller's copy. Absent for Compile and on errors.
+  /**
+   * Changes is the Go code when the request had Have: one entry per
+   * generated file, in path order, each the whole file or a change to
+   * the caller's copy. Absent for Compile and on errors.
+   */
   changes?: FileChange[];
-  // ElapsedMs is the time spent in the core, in milliseconds.
+  /** ElapsedMs is the time spent in the core, in milliseconds. */
   elapsedMs: number;
 }
 
-// EncodeRequest asks for the binary encoding of a value.
+/** EncodeRequest asks for the binary encoding of a value. */
 export interface EncodeRequest {
   files: Record<string, string>;
-  // Type is a message's full name, "pkg.Message".
+  /** Type is a message's full name, "pkg.Message". */
   type: string;
-  // Input is the value, in the In form.
+  /** Input is the value, in the In form. */
   input: string;
-  // In is the form of Input: "json" (the default) or "text".
+  /** In is the form of Input: "json" (the default) or "text". */
   in?: Format;
   limits?: CallLimits;
 }
 
-// Bytes is a binary payload in the two text encodings the page shows.
+/** Bytes is a binary payload in the two text encodings the page shows. */
 export interface BytesResult {
   hex: string;
   base64: string;
-  // Size is the payload's length in bytes.
+  /** Size is the payload's length in bytes. */
   size: number;
 }
 
-// DecodeRequest asks for a payload decoded as a value (Decode) or as a wire
-// view against its type (WireView).
+/**
+ * DecodeRequest asks for a payload decoded as a value (Decode) or as a wire
+ * view against its type (WireView).
+ */
 export interface DecodeRequest {
   files: Record<string, string>;
-  // Type is a message's full name, "pkg.Message".
+  /** Type is a message's full name, "pkg.Message". */
   type: string;
-  // Input is the payload as hex or base64 text.
+  /** Input is the payload as hex or base64 text. */
   input: string;
-  // Encoding says how Input is written; "auto" (the default) detects
-  // it. "binary" is refused: bytes do not cross as JSON text.
+  /**
+   * Encoding says how Input is written; "auto" (the default) detects
+   * it. "binary" is refused: bytes do not cross as JSON text.
+   */
   encoding?: Encoding;
-  // Out is the form of Decode's value: "json" (the default) or "text".
+  /** Out is the form of Decode's value: "json" (the default) or "text". */
   out?: Format;
   limits?: CallLimits;
 }
 
-// DecodeResult is the answer to Decode.
+/** DecodeResult is the answer to Decode. */
 export interface DecodeResult extends BytesResult {
-  // Value is the decoded message in the requested form.
+  /** Value is the decoded message in the requested form. */
   value: string;
-  // Encoding is the input encoding used ("hex" or "base64").
+  /** Encoding is the input encoding used ("hex" or "base64"). */
   encoding: Encoding;
 }
 
-// ViewResult is a wire view with the bytes it describes, normalised, so
-// that a page can draw them whatever encoding came in. A malformed payload
-// is a ViewResult whose View.Error says where it broke, not an *Error.
+/**
+ * ViewResult is a wire view with the bytes it describes, normalised, so
+ * that a page can draw them whatever encoding came in. A malformed payload
+ * is a ViewResult whose View.Error says where it broke, not an *Error.
+ */
 export interface ViewResult extends WireView {
   hex: string;
   base64: string;
 }
 
-// RawRequest asks for a payload decoded without a schema (DecodeRaw).
+/** RawRequest asks for a payload decoded without a schema (DecodeRaw). */
 export interface RawRequest {
-  // Input is the payload as hex or base64 text.
+  /** Input is the payload as hex or base64 text. */
   input: string;
-  // Encoding says how Input is written; "auto" (the default) detects it.
+  /** Encoding says how Input is written; "auto" (the default) detects it. */
   encoding?: Encoding;
   limits?: CallLimits;
 }
 
-// TypeRequest names a message type of a schema (Sample).
+/** TypeRequest names a message type of a schema (Sample). */
 export interface TypeRequest {
   files: Record<string, string>;
-  // Type is a message's full name, "pkg.Message".
+  /** Type is a message's full name, "pkg.Message". */
   type: string;
   limits?: CallLimits;
 }
 
-// SampleResult is the answer to Sample.
+/** SampleResult is the answer to Sample. */
 export interface SampleResult {
-  // Value is a value of the type with every field set, as JSON.
+  /** Value is a value of the type with every field set, as JSON. */
   value: string;
 }
 
-// CheckRequest asks for the round-trip checks of every message type.
+/** CheckRequest asks for the round-trip checks of every message type. */
 export interface CheckRequest {
   files: Record<string, string>;
   limits?: CallLimits;
 }
 
-// CheckReport is the answer to Check.
+/** CheckReport is the answer to Check. */
 export interface CheckReport {
   results: CheckResult[];
 }
 
-// SymbolsResult is the answer to Symbols: what an editor needs for hover,
-// go-to-definition and completion of a schema that compiles.
+/**
+ * SymbolsResult is the answer to Symbols: what an editor needs for hover,
+ * go-to-definition and completion of a schema that compiles.
+ */
 export interface SymbolsResult {
-  // Symbols are the declarations of the request's files (with their
-  // name's position) and the message and enum types of the files they
-  // import (with no position).
+  /**
+   * Symbols are the declarations of the request's files (with their
+   * name's position) and the message and enum types of the files they
+   * import (with no position).
+   */
   symbols: Declaration[];
-  // References are the type names written in the request's files (field
-  // types, extendees, method input and output types), each with the full
-  // name of the Declaration it resolves to.
+  /**
+   * References are the type names written in the request's files (field
+   * types, extendees, method input and output types), each with the full
+   * name of the Declaration it resolves to.
+   */
   references: Reference[];
 }
 
-// ModuleRequest asks for the generated Go as a Go module that builds
-// anywhere (Module): go.mod, the generated code, the runtime it needs
-// (runtime=local) and a main.go that round-trips a message.
+/**
+ * ModuleRequest asks for the generated Go as a Go module that builds
+ * anywhere (Module): go.mod, the generated code, the runtime it needs
+ * (runtime=local) and a main.go that round-trips a message.
+ */
 export interface ModuleRequest {
   files: Record<string, string>;
-  // Options are generator options, "k=v,k=v" (see ParseOptions).
-  // runtime=local and paths=import are implied, services= is ignored
-  // (service code needs grpc-go or connect-go); module= sets the module
-  // path when Module is empty.
+  /**
+   * Options are generator options, "k=v,k=v" (see ParseOptions).
+   * runtime=local and paths=import are implied, services= is ignored
+   * (service code needs grpc-go or connect-go); module= sets the module
+   * path when Module is empty.
+   */
   options?: string;
-  // Module is the go.mod module path. Default: the options' module=,
-  // else the import path prefix the generated packages share, one
-  // element above a package that would sit at the module root (main.go
-  // is there).
+  /**
+   * Module is the go.mod module path. Default: the options' module=,
+   * else the import path prefix the generated packages share, one
+   * element above a package that would sit at the module root (main.go
+   * is there).
+   */
   module?: string;
-  // Type is the message type main.go round-trips, "pkg.Message".
-  // Default: the first message type declared in the files (by path).
+  /**
+   * Type is the message type main.go round-trips, "pkg.Message".
+   * Default: the first message type declared in the files (by path).
+   */
   type?: string;
   limits?: CallLimits;
 }
 
-// ModuleResult is the answer to Module.
+/** ModuleResult is the answer to Module. */
 export interface ModuleResult {
-  // Module is the go.mod module path.
+  /** Module is the go.mod module path. */
   module: string;
-  // Type is the message type main.go round-trips; "" when the schema has
-  // none (main.go then only imports the packages).
+  /**
+   * Type is the message type main.go round-trips; "" when the schema has
+   * none (main.go then only imports the packages).
+   */
   type: string;
-  // Files are go.mod, main.go, the generated files and the runtime
-  // packages, paths relative to the module root, sorted.
+  /**
+   * Files are go.mod, main.go, the generated files and the runtime
+   * packages, paths relative to the module root, sorted.
+   */
   files: GeneratedFile[];
 }
 
-// Error is the one error type of the compiler's API: why a request was
-// rejected, positioned as precisely as the input allows. Every error the
-// compiler package returns is an *Error; results embed it too (the wire
-// view's fault).
+/**
+ * Error is the one error type of the compiler's API: why a request was
+ * rejected, positioned as precisely as the input allows. Every error the
+ * compiler package returns is an *Error; results embed it too (the wire
+ * view's fault).
+ */
 export interface CoreError {
-  // Kind is one of the Kind constants.
+  /** Kind is one of the Kind constants. */
   kind: ErrorKind;
-  // Message says what is wrong, without position.
+  /** Message says what is wrong, without position. */
   message: string;
-  // Diagnostics, for KindSchema, are the schema's diagnostics, errors
-  // and warnings, sorted by file, line and column.
+  /**
+   * Diagnostics, for KindSchema, are the schema's diagnostics, errors
+   * and warnings, sorted by file, line and column.
+   */
   diagnostics?: Diagnostic[];
-  // Offset is the byte offset in the binary payload where decoding
-  // failed (KindPayload, KindLimit), or the offset in the input text
-  // (KindEncoding); -1 when not applicable.
+  /**
+   * Offset is the byte offset in the binary payload where decoding
+   * failed (KindPayload, KindLimit), or the offset in the input text
+   * (KindEncoding); -1 when not applicable.
+   */
   offset: number;
-  // Path is the field path reached when the error was found, for example
-  // "child.items[2].name"; unknown fields appear as their field number
-  // ("#7"). Empty at the top level.
+  /**
+   * Path is the field path reached when the error was found, for example
+   * "child.items[2].name"; unknown fields appear as their field number
+   * ("#7"). Empty at the top level.
+   */
   path?: string;
-  // Line and Column (1-based; Column counts bytes as reported by
-  // google.golang.org/protobuf) position KindJSON and KindText errors;
-  // 0 when unknown.
+  /**
+   * Line and Column (1-based; Column counts bytes as reported by
+   * google.golang.org/protobuf) position KindJSON and KindText errors;
+   * 0 when unknown.
+   */
   line?: number;
   column?: number;
-  // Record is the 0-based index of the message in a length-delimited
-  // stream; 0 for a single message.
+  /**
+   * Record is the 0-based index of the message in a length-delimited
+   * stream; 0 for a single message.
+   */
   record?: number;
-  // Suggestions lists the nearest known names for a KindType error.
+  /** Suggestions lists the nearest known names for a KindType error. */
   suggestions?: string[];
-  // Limit names the limit of a KindLimit error (a Limit* constant or a
-  // payload limit such as "MaxInputBytes").
+  /**
+   * Limit names the limit of a KindLimit error (a Limit* constant or a
+   * payload limit such as "MaxInputBytes").
+   */
   limit?: string;
 }
 
-// CallLimits bound one request: a time limit and the memory the Go runtime
-// may hold (under GOOS=js, about the WebAssembly memory's size), checked
-// by the compiler between its stages and after each generated message; a
-// hit is an error diagnostic (or an *Error of KindLimit) whose limit is
-// "Deadline" or "MaxMemoryBytes". 0 or absent: no limit.
+/**
+ * CallLimits bound one request: a time limit and the memory the Go runtime
+ * may hold (under GOOS=js, about the WebAssembly memory's size), checked
+ * by the compiler between its stages and after each generated message; a
+ * hit is an error diagnostic (or an *Error of KindLimit) whose limit is
+ * "Deadline" or "MaxMemoryBytes". 0 or absent: no limit.
+ */
 export interface CallLimits {
-  // TimeoutMs is the time limit of the request, in milliseconds.
+  /** TimeoutMs is the time limit of the request, in milliseconds. */
   timeoutMs?: number;
-  // MemoryBytes bounds the memory the Go runtime holds, in bytes.
+  /** MemoryBytes bounds the memory the Go runtime holds, in bytes. */
   memoryBytes?: number;
 }
 
-// Diagnostic is one error or warning about the input, positioned in a source
-// file. Line and Column are 1-based; Column counts bytes. Line is 0 when the
-// position is unknown (for example, a missing file). EndLine/EndColumn, when
-// non-zero, mark the exclusive end of the offending span.
+/**
+ * Diagnostic is one error or warning about the input, positioned in a source
+ * file. Line and Column are 1-based; Column counts bytes. Line is 0 when the
+ * position is unknown (for example, a missing file). EndLine/EndColumn, when
+ * non-zero, mark the exclusive end of the offending span.
+ */
 export interface Diagnostic {
   file: string;
   line: number;
@@ -265,71 +317,85 @@ export interface Diagnostic {
   endColumn?: number;
   severity: Severity;
   message: string;
-  // Limit, on an error that a limit stopped the compilation, names it:
-  // one of the Limit* constants, such as "MaxOutputBytes" or
-  // "Deadline". A face can then say how to raise it.
+  /**
+   * Limit, on an error that a limit stopped the compilation, names it:
+   * one of the Limit* constants, such as "MaxOutputBytes" or
+   * "Deadline". A face can then say how to raise it.
+   */
   limit?: string;
 }
 
-// Message names one message type of a compiled schema, for a type picker.
+/** Message names one message type of a compiled schema, for a type picker. */
 export interface MessageInfo {
-  // Name is the full name, "pkg.Outer.Inner".
+  /** Name is the full name, "pkg.Outer.Inner". */
   name: string;
-  // File is the path of the .proto file that declares it.
+  /** File is the path of the .proto file that declares it. */
   file: string;
 }
 
-// File is one generated Go file. Name is slash-separated and relative to
-// the output root (see Options.Paths).
+/**
+ * File is one generated Go file. Name is slash-separated and relative to
+ * the output root (see Options.Paths).
+ */
 export interface GeneratedFile {
   name: string;
   content: string;
 }
 
-// FileChange is a generated file as a change to the caller's copy of it
-// (CompileRequest.Have): the content is Base with the text from From to To
-// replaced by Insert. An unchanged file is an empty change (From = To,
-// Insert empty) with Rev equal to Base.
+/**
+ * FileChange is a generated file as a change to the caller's copy of it
+ * (CompileRequest.Have): the content is Base with the text from From to To
+ * replaced by Insert. An unchanged file is an empty change (From = To,
+ * Insert empty) with Rev equal to Base.
+ */
 export interface FileChange {
-  // Name is the file's path, as File.Name.
+  /** Name is the file's path, as File.Name. */
   name: string;
-  // Rev names the file's new content; send it back in Have.
+  /** Rev names the file's new content; send it back in Have. */
   rev: string;
-  // Base is the Rev of the caller's copy the change applies to; empty
-  // when Insert is the whole file.
+  /**
+   * Base is the Rev of the caller's copy the change applies to; empty
+   * when Insert is the whole file.
+   */
   base?: string;
-  // From and To delimit the replaced text of Base (To exclusive), in
-  // UTF-16 code units, as JavaScript indexes strings.
+  /**
+   * From and To delimit the replaced text of Base (To exclusive), in
+   * UTF-16 code units, as JavaScript indexes strings.
+   */
   from: number;
   to: number;
-  // Insert is the text that replaces it.
+  /** Insert is the text that replaces it. */
   insert: string;
 }
 
-// Format is a textual form of a message value.
+/** Format is a textual form of a message value. */
 export type Format =
   | "json"
   | "text";
 
-// Encoding is how a binary payload is written as input or output.
+/** Encoding is how a binary payload is written as input or output. */
 export type Encoding =
   | "auto"
   | "base64"
   | "binary"
   | "hex";
 
-// View is the field-by-field anatomy of one binary payload, produced by
-// DecodeRaw (no schema) and WireView (against a message type).
+/**
+ * View is the field-by-field anatomy of one binary payload, produced by
+ * DecodeRaw (no schema) and WireView (against a message type).
+ */
 export interface WireView {
-  // Type is the full name of the message type, empty for a raw decode.
+  /** Type is the full name of the message type, empty for a raw decode. */
   type?: string;
-  // Size is the payload length in bytes.
+  /** Size is the payload length in bytes. */
   size: number;
-  // Fields are the top-level fields in payload order. When decoding
-  // failed, they run up to the failure, and the field being read is
-  // included with its children so far.
+  /**
+   * Fields are the top-level fields in payload order. When decoding
+   * failed, they run up to the failure, and the field being read is
+   * included with its children so far.
+   */
   fields: WireField[];
-  // Error, when set, says where and why decoding stopped.
+  /** Error, when set, says where and why decoding stopped. */
   error?: CoreError;
   // Unlisted is the number of fields and packed elements left out of
   // the view: it lists the first MaxViewFields in byte order (a field
@@ -342,132 +408,176 @@ export interface WireView {
   unlistedFrom?: number;
 }
 
-// CheckResult is the outcome of the checks on one message type.
+/** CheckResult is the outcome of the checks on one message type. */
 export interface CheckResult {
-  // Type is the message type's full name.
+  /** Type is the message type's full name. */
   type: string;
-  // Pass is true when every step passed.
+  /** Pass is true when every step passed. */
   pass: boolean;
-  // Step names the first step that failed: "binary" (sample -> binary
-  // -> value), "json" (sample -> JSON -> value) or "rebinary" (binary
-  // -> JSON -> binary). Empty on a pass.
+  /**
+   * Step names the first step that failed: "binary" (sample -> binary
+   * -> value), "json" (sample -> JSON -> value) or "rebinary" (binary
+   * -> JSON -> binary). Empty on a pass.
+   */
   step?: string;
-  // Path is the field path of the first difference found, e.g.
-  // "child.items[1]" or "counts[\"b\"]"; empty when the step failed
-  // with an error rather than a difference.
+  /**
+   * Path is the field path of the first difference found, e.g.
+   * "child.items[1]" or "counts[\"b\"]"; empty when the step failed
+   * with an error rather than a difference.
+   */
   path?: string;
-  // Message explains the failure.
+  /** Message explains the failure. */
   message?: string;
-  // Size is the sample's binary size in bytes.
+  /** Size is the sample's binary size in bytes. */
   size: number;
 }
 
-// Declaration is one declaration. Positions are 1-based lines and byte columns,
-// as Diagnostic's; the end is exclusive. Line is 0 for a declaration of an
-// imported file the request does not hold.
+/**
+ * Declaration is one declaration. Positions are 1-based lines and byte columns,
+ * as Diagnostic's; the end is exclusive. Line is 0 for a declaration of an
+ * imported file the request does not hold.
+ */
 export interface Declaration {
-  // Name is the full name, "pkg.Outer.field".
+  /** Name is the full name, "pkg.Outer.field". */
   name: string;
-  // Kind is "message", "enum", "enumValue", "field", "extension",
-  // "oneof", "service" or "method".
+  /**
+   * Kind is "message", "enum", "enumValue", "field", "extension",
+   * "oneof", "service" or "method".
+   */
   kind: string;
   file: string;
   line: number;
   column: number;
   endLine: number;
   endColumn: number;
-  // Detail is one line for a hover: for a field, its number, type, wire
-  // type and tag bytes and its Go name; for a type, its Go name; for a
-  // method, its signature.
+  /**
+   * Detail is one line for a hover: for a field, its number, type, wire
+   * type and tag bytes and its Go name; for a type, its Go name; for a
+   * method, its signature.
+   */
   detail: string;
-  // Doc is the declaration's leading comment, if any.
+  /** Doc is the declaration's leading comment, if any. */
   doc?: string;
 }
 
-// Reference is a type name written in a file, resolved.
+/** Reference is a type name written in a file, resolved. */
 export interface Reference {
   file: string;
   line: number;
   column: number;
   endLine: number;
   endColumn: number;
-  // Target is the full name of the Declaration the name resolves to.
+  /** Target is the full name of the Declaration the name resolves to. */
   target: string;
 }
 
-// Severity says whether a diagnostic stops code generation. It crosses to
-// JavaScript as the string itself.
+/**
+ * Severity says whether a diagnostic stops code generation. It crosses to
+ * JavaScript as the string itself.
+ */
 export type Severity =
   | "error"
   | "note"
   | "warning";
 
-// Field is one field (a tag and its value) of a payload, or one element of
-// a packed field. All offsets and lengths are in bytes from the start of the
-// payload.
+/**
+ * Field is one field (a tag and its value) of a payload, or one element of
+ * a packed field. All offsets and lengths are in bytes from the start of the
+ * payload.
+ */
 export interface WireField {
-  // Offset is where the field's tag starts (for a packed element, where
-  // the element starts).
+  /**
+   * Offset is where the field's tag starts (for a packed element, where
+   * the element starts).
+   */
   offset: number;
-  // Length covers the tag, any length prefix, the value and, for a
-  // group, its END_GROUP tag.
+  /**
+   * Length covers the tag, any length prefix, the value and, for a
+   * group, its END_GROUP tag.
+   */
   length: number;
-  // TagLength is the number of tag bytes (a tag is a varint); 0 for a
-  // packed element, which has no tag.
+  /**
+   * TagLength is the number of tag bytes (a tag is a varint); 0 for a
+   * packed element, which has no tag.
+   */
   tagLength: number;
-  // Tag is the tag bytes in hex, e.g. "0a".
+  /** Tag is the tag bytes in hex, e.g. "0a". */
   tag?: string;
-  // Number is the field number, 1 to 536870911.
+  /** Number is the field number, 1 to 536870911. */
   number: number;
-  // WireType is 0 VARINT, 1 I64, 2 LEN, 3 SGROUP (a group) or 5 I32.
-  // For a packed element it is the wire type the element would have
-  // on its own.
+  /**
+   * WireType is 0 VARINT, 1 I64, 2 LEN, 3 SGROUP (a group) or 5 I32.
+   * For a packed element it is the wire type the element would have
+   * on its own.
+   */
   wireType: number;
-  // Name is the field's name in the schema (an extension as
-  // "[pkg.ext]"); empty in a raw decode and for unknown fields.
+  /**
+   * Name is the field's name in the schema (an extension as
+   * "[pkg.ext]"); empty in a raw decode and for unknown fields.
+   */
   name?: string;
-  // Type is, against a schema, the field's type: a scalar type name
-  // ("int32", "string", ...), "group", or the full name of a message or
-  // enum type. In a raw decode it is the interpretation chosen:
-  // "varint", "fixed32", "fixed64", "message", "string", "bytes" or
-  // "group".
+  /**
+   * Type is, against a schema, the field's type: a scalar type name
+   * ("int32", "string", ...), "group", or the full name of a message or
+   * enum type. In a raw decode it is the interpretation chosen:
+   * "varint", "fixed32", "fixed64", "message", "string", "bytes" or
+   * "group".
+   */
   type: string;
-  // Unknown marks a field whose number the schema does not define, or
-  // whose wire type does not match the definition; it is decoded raw.
+  /**
+   * Unknown marks a field whose number the schema does not define, or
+   * whose wire type does not match the definition; it is decoded raw.
+   */
   unknown?: boolean;
-  // Packed marks a LEN field holding packed scalar elements (Children).
+  /** Packed marks a LEN field holding packed scalar elements (Children). */
   packed?: boolean;
-  // Nested marks a message or group value: Children are its fields
-  // (possibly none).
+  /**
+   * Nested marks a message or group value: Children are its fields
+   * (possibly none).
+   */
   nested?: boolean;
-  // ValueOffset and ValueLength locate the value: after the tag and any
-  // length prefix; for a group, the bytes between its tags.
+  /**
+   * ValueOffset and ValueLength locate the value: after the tag and any
+   * length prefix; for a group, the bytes between its tags.
+   */
   valueOffset: number;
   valueLength: number;
-  // Value is a scalar value as text: integers in decimal (ZigZag
-  // decoded for sint32/sint64), floats in shortest form, bool as
-  // true/false, enums as NAME or the number, strings Go-quoted, bytes
-  // in hex. Empty for messages, groups and packed fields.
+  /**
+   * Value is a scalar value as text: integers in decimal (ZigZag
+   * decoded for sint32/sint64), floats in shortest form, bool as
+   * true/false, enums as NAME or the number, strings Go-quoted, bytes
+   * in hex. Empty for messages, groups and packed fields.
+   */
   value?: string;
-  // Alternatives are other readings of the same bytes (raw decode and
-  // unknown fields), such as a varint read as sint64 or a LEN value read
-  // as packed varints.
+  /**
+   * Alternatives are other readings of the same bytes (raw decode and
+   * unknown fields), such as a varint read as sint64 or a LEN value read
+   * as packed varints.
+   */
   alternatives?: Alternative[];
-  // Children are the fields of a nested message or group, or the
-  // elements of a packed field.
+  /**
+   * Children are the fields of a nested message or group, or the
+   * elements of a packed field.
+   */
   children?: WireField[];
-  // Note points out something unusual about the encoding that still
-  // decodes: an overlong varint, an unknown enum number, invalid UTF-8
-  // in a string, a wire type that does not match the schema.
+  /**
+   * Note points out something unusual about the encoding that still
+   * decodes: an overlong varint, an unknown enum number, invalid UTF-8
+   * in a string, a wire type that does not match the schema.
+   */
   note?: string;
 }
 
-// Alternative is another reading of a field's bytes.
+/** Alternative is another reading of a field's bytes. */
 export interface Alternative {
-  // As names the reading: "sint64", "int64", "int32", "double",
-  // "float", "string" or "packed varint".
+  /**
+   * As names the reading: "sint64", "int64", "int32", "double",
+   * "float", "string" or "packed varint".
+   */
   as: string;
-  // Value is the value under that reading, formatted as in Field.Value;
-  // a packed reading is written as a list, "[1, 2, 3]".
+  /**
+   * Value is the value under that reading, formatted as in Field.Value;
+   * a packed reading is written as a list, "[1, 2, 3]".
+   */
   value: string;
 }

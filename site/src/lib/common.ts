@@ -37,110 +37,139 @@ export type {
   WireView,
 } from "./api.gen";
 
-// Files maps a file name (as imports name it) to its .proto text.
+/** Files maps a file name (as imports name it) to its .proto text. */
 export type Files = CompileRequest["files"];
 
-// PayloadError is CoreError's former name.
+/** PayloadError is CoreError's former name. */
 export type PayloadError = CoreError;
 
+/** The options of initialize(): where the core is, where it runs, and its limits. */
 export interface InitializeOptions {
-  // Where the core's .wasm is. Default: protoplay.wasm beside this module
-  // (new URL("./protoplay.wasm", import.meta.url)). In Node a file: URL,
-  // a path or an http(s) URL.
+  /**
+   * Where the core's .wasm is. Default: protoplay.wasm beside this module
+   * (new URL("./protoplay.wasm", import.meta.url)). In Node a file: URL,
+   * a path or an http(s) URL.
+   */
   wasmURL?: string | URL;
-  // The core already compiled (WebAssembly.compile of protoplay.wasm);
-  // wins over wasmURL.
+  /**
+   * The core already compiled (WebAssembly.compile of protoplay.wasm);
+   * wins over wasmURL.
+   */
   wasmModule?: WebAssembly.Module;
-  // Run the core in a Worker (browser) or a worker thread (Node), the
-  // default, or on the calling thread (false), where a call blocks the
-  // event loop while it runs.
+  /**
+   * Run the core in a Worker (browser) or a worker thread (Node), the
+   * default, or on the calling thread (false), where a call blocks the
+   * event loop while it runs.
+   */
   worker?: boolean;
-  // The time limit of one call, in milliseconds (default 60000). A Worker
-  // that runs over it is terminated and replaced, and the call rejects;
-  // in Node's worker thread and on the calling thread (worker: false)
-  // the core stops itself at the limit, between its stages and after each
-  // generated message (and Node's thread is terminated if a call runs 5 s
-  // past it).
+  /**
+   * The time limit of one call, in milliseconds (default 60000). A Worker
+   * that runs over it is terminated and replaced, and the call rejects;
+   * in Node's worker thread and on the calling thread (worker: false)
+   * the core stops itself at the limit, between its stages and after each
+   * generated message (and Node's thread is terminated if a call runs 5 s
+   * past it).
+   */
   timeoutMs?: number;
-  // The memory limit of the core, in bytes of WebAssembly memory (default
-  // 1 GiB). A Worker that grows past it after a call is replaced; on the
-  // calling thread the core stops a compilation that passes it, and a core
-  // that grew past it after a call is replaced before the next one.
+  /**
+   * The memory limit of the core, in bytes of WebAssembly memory (default
+   * 1 GiB). A Worker that grows past it after a call is replaced; on the
+   * calling thread the core stops a compilation that passes it, and a core
+   * that grew past it after a call is replaced before the next one.
+   */
   memoryLimit?: number;
 }
 
-// The defaults of InitializeOptions.timeoutMs and memoryLimit.
+/** The default of InitializeOptions.timeoutMs: 60 s. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The default of InitializeOptions.memoryLimit: 1 GiB. */
 export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 
-// The limits to use for options.
+/** The limits to use for options. */
 export function limitsOf(options: InitializeOptions): { timeoutMs: number; memoryLimit: number } {
   const pos = (v: number | undefined, d: number) => (typeof v === "number" && v > 0 ? v : d);
   return { timeoutMs: pos(options.timeoutMs, DEFAULT_TIMEOUT_MS), memoryLimit: pos(options.memoryLimit, DEFAULT_MEMORY_LIMIT) };
 }
 
-// Generator options as the CLI's --opt string ("paths=source_relative,
-// unknown_fields=drop") or as an object of the same keys.
+/**
+ * Generator options as the CLI's --opt string ("paths=source_relative,
+ * unknown_fields=drop") or as an object of the same keys.
+ */
 export type GeneratorOptions = string | Record<string, string | number | boolean>;
 
+/** The options of compile(). */
 export interface CompileOptions {
-  // Generator options (see the repository's README for the keys).
+  /** Generator options (see the repository's README for the keys). */
   options?: GeneratorOptions;
-  // false: check the schema only, generate no Go (faster).
+  /** false: check the schema only, generate no Go (faster). */
   generate?: boolean;
 }
 
-// A schema is a map from file name (as imports name it) to .proto text,
-// or one file's text, which is then named "schema.proto".
+/**
+ * A schema is a map from file name (as imports name it) to .proto text,
+ * or one file's text, which is then named "schema.proto".
+ */
 export type Schema = Files | string;
 
-// Encoding is how a string payload is written ("auto": detected).
+/** Encoding is how a string payload is written ("auto": detected). */
 export type Encoding = Exclude<CoreEncoding, "binary">;
+/** How a value is written: "json" or "text" (protobuf text format). */
 export type ValueFormat = Format;
 
+/** The options of encode(). */
 export interface EncodeOptions {
-  // The form of value when it is a string (default JSON).
+  /** The form of value when it is a string (default JSON). */
   format?: ValueFormat;
 }
 
+/** What encode() gives: the bytes, and the same as hex and base64, with the size. */
 export interface EncodeResult extends BytesResult {
+  /** The encoded message. */
   bytes: Uint8Array;
 }
 
+/** The options of decode(). */
 export interface DecodeOptions {
-  // How a string input is written (default: detected).
+  /** How a string input is written (default: detected). */
   encoding?: Encoding;
-  // The form of the result's value (default JSON).
+  /** The form of the result's value (default JSON). */
   format?: ValueFormat;
 }
 
+/** A payload: the bytes, or hex or base64 text. */
 export type Payload = Uint8Array | string;
 
-// WireViewResult is ViewResult's former name: a wire view with the bytes
-// it describes, as hex and base64.
+/**
+ * WireViewResult is ViewResult's former name: a wire view with the bytes
+ * it describes, as hex and base64.
+ */
 export type WireViewResult = ViewResult;
 
-// Kind is ProtoplayError.kind: the core's error kinds (ErrorKind), and
-// "argument" for an argument of the wrong type, found before any call.
+/**
+ * Kind is ProtoplayError.kind: the core's error kinds (ErrorKind), and
+ * "argument" for an argument of the wrong type, found before any call.
+ */
 export type Kind = ErrorKind | "argument";
 
 // brand marks a ProtoplayError of any copy of this module (the ES module
 // and the CommonJS entry loaded in one process), for instanceof.
 const brand = Symbol.for("protoplay.ProtoplayError");
 
-// ProtoplayError is how every function rejects. kind says what is at
-// fault (detail.kind): "schema" when the schema does not compile, with
-// diagnostics holding the schema's diagnostics (file, 1-based line and
-// column; errors and warnings); "limit" when a limit stopped the call
-// (detail.limit names it, and the diagnostic it stopped, if any, is in
-// diagnostics); "payload", "encoding", "json", "text", "type", "value"
-// when the input is, detail saying where (offset and path in the payload,
-// line and column in JSON or text); "argument" for an argument of the
-// wrong type (a number for a schema...), "usage" for a request the core
-// refuses (an option value that does not exist) and "internal" for a
-// fault of protoplay itself (a core that failed to start, a recovered
-// panic). `e instanceof ProtoplayError` holds across copies of the
-// package in one process (import and require).
+/**
+ * ProtoplayError is how every function rejects. kind says what is at
+ * fault (detail.kind): "schema" when the schema does not compile, with
+ * diagnostics holding the schema's diagnostics (file, 1-based line and
+ * column; errors and warnings); "limit" when a limit stopped the call
+ * (detail.limit names it, and the diagnostic it stopped, if any, is in
+ * diagnostics); "payload", "encoding", "json", "text", "type", "value"
+ * when the input is, detail saying where (offset and path in the payload,
+ * line and column in JSON or text); "argument" for an argument of the
+ * wrong type (a number for a schema...), "usage" for a request the core
+ * refuses (an option value that does not exist) and "internal" for a
+ * fault of protoplay itself (a core that failed to start, a recovered
+ * panic). `e instanceof ProtoplayError` holds across copies of the
+ * package in one process (import and require).
+ */
 export class ProtoplayError extends Error {
   readonly kind: Kind;
   readonly diagnostics: Diagnostic[];
@@ -158,8 +187,10 @@ export class ProtoplayError extends Error {
 }
 Object.defineProperty(ProtoplayError.prototype, brand, { value: true });
 
-// argumentError is the ProtoplayError of kind "argument" for a bad
-// argument: message says which and what it must be.
+/**
+ * argumentError is the ProtoplayError of kind "argument" for a bad
+ * argument: message says which and what it must be.
+ */
 export function argumentError(message: string): ProtoplayError {
   return new ProtoplayError(`protoplay: ${message}`, [], undefined, "argument");
 }
@@ -167,13 +198,17 @@ export function argumentError(message: string): ProtoplayError {
 export interface Backend {
   call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]>;
   version: string;
-  // Set by backends on the calling thread: the limits sent with every
-  // call, for the core to enforce (nothing else can interrupt it there).
+  /**
+   * Set by backends on the calling thread: the limits sent with every
+   * call, for the core to enforce (nothing else can interrupt it there).
+   */
   limits?: { timeoutMs: number; memoryLimit: number };
 }
 
-// limitMessage explains an error diagnostic (or a core error) from a
-// limit, naming the option that raises it; undefined for others.
+/**
+ * limitMessage explains an error diagnostic (or a core error) from a
+ * limit, naming the option that raises it; undefined for others.
+ */
 export function limitMessage(d: Diagnostic | CoreError, limits?: { timeoutMs: number; memoryLimit: number }): string | undefined {
   switch (d.limit) {
     case "Deadline":
@@ -198,18 +233,23 @@ export interface API {
   sample(files: Schema, type: string): Promise<string>;
   check(files: Schema): Promise<CheckResult[]>;
   coreVersion(): Promise<string>;
-  // onLoadProgress calls listener as the core downloads (bytes loaded,
-  // total bytes; total 0 while unknown) and once with loaded === total
-  // when it is in; it returns a function that removes the listener.
+  /**
+   * onLoadProgress calls listener as the core downloads (bytes loaded,
+   * total bytes; total 0 while unknown) and once with loaded === total
+   * when it is in; it returns a function that removes the listener.
+   */
   onLoadProgress(listener: (loaded: number, total: number) => void): () => void;
-  // ready is true once the core has started (a call no longer waits for
-  // the download).
+  /**
+   * ready is true once the core has started (a call no longer waits for
+   * the download).
+   */
   readonly ready: boolean;
 }
 
-// Progress reports the core's download to onLoadProgress listeners.
+/** Progress reports the core's download to onLoadProgress listeners. */
 export type Progress = (loaded: number, total: number) => void;
 
+/** This package's version (semver). */
 export const version: string = __PROTOPLAY_VERSION__;
 
 export function createAPI(start: (options: InitializeOptions, progress: Progress) => Promise<Backend>): API {
@@ -308,8 +348,10 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
     },
     async encode(files, type, value, options = {}) {
       options = optionsArg("encode", options);
-      // An object is JSON; text format comes only as a string (stringified,
-      // an object would be read as text and fail at its first "{").
+      /**
+       * An object is JSON; text format comes only as a string (stringified,
+       * an object would be read as text and fail at its first "{").
+       */
       if (typeof value !== "string" && options.format === "text") {
         const message = 'protoplay: encode: format "text" needs the value as a string of text format (an object is encoded as JSON: leave format out)';
         throw new ProtoplayError(message, [], { kind: "usage", message, offset: -1 });
@@ -352,10 +394,12 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
   };
 }
 
-// sharedAPI is an API whose state (the core, its options, the progress
-// listeners) is the process's under key, made at the first use of any copy
-// of this module (an ES module and a CommonJS entry loaded together);
-// nothing is set on globalThis before.
+/**
+ * sharedAPI is an API whose state (the core, its options, the progress
+ * listeners) is the process's under key, made at the first use of any copy
+ * of this module (an ES module and a CommonJS entry loaded together);
+ * nothing is set on globalThis before.
+ */
 export function sharedAPI(key: symbol, start: (options: InitializeOptions, progress: Progress) => Promise<Backend>): API {
   const g = globalThis as unknown as Record<symbol, API | undefined>;
   const api = (): API => (g[key] ??= createAPI(start));
@@ -409,6 +453,7 @@ function optionString(o: GeneratorOptions | undefined): string {
     .join(",");
 }
 
+/** A diagnostic as one line: "file:line:column: message" (or the message alone, with no file). */
 export function formatDiagnostic(d: Diagnostic): string {
   if (!d.file) return d.message;
   return d.line > 0 ? `${d.file}:${d.line}:${d.column}: ${d.message}` : `${d.file}: ${d.message}`;

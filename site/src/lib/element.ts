@@ -34,19 +34,19 @@ import palette from "./palette.css";
 export type { CompileResult, Diagnostic } from "./api.gen";
 export type { EncodeResult } from "./common";
 
-// The detail of the "protoplay-error" event.
+/** The detail of the "protoplay-error" event. */
 export interface ErrorDetail {
   message: string;
   diagnostics: Diagnostic[];
 }
 
-// The detail of the "protoplay-input" event: the schema file edited.
+/** The detail of the "protoplay-input" event: the schema file edited. */
 export interface InputDetail {
   value: string;
   filename: string;
 }
 
-// The detail of the "protoplay-encoded" event.
+/** The detail of the "protoplay-encoded" event. */
 export interface EncodedDetail {
   type: string; // the message type's full name
   json: string; // the JSON encoded
@@ -133,10 +133,22 @@ const loadEditor = () => (editorModule ??= import("./editor"));
 // module loads in Node (the element is then never defined).
 const Base: typeof HTMLElement = typeof HTMLElement === "function" ? HTMLElement : (class {} as unknown as typeof HTMLElement);
 
+/** <protoplay-editor>: a .proto editor with its generated Go and, on request, an encode panel. */
 export class ProtoplayEditor extends Base {
   static observedAttributes = ["src", "type", "readonly", "height", "panels", "options", "filename"];
 
-  // result is the last successful compile.
+  /** Listens for the element's events ("compiled" and the "protoplay-" ones) with their details typed. */
+  addEventListener<K extends keyof ProtoplayEditorElementEventMap>(
+    type: K,
+    listener: (this: ProtoplayEditor, ev: ProtoplayEditorElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: any, options?: boolean | AddEventListenerOptions): void {
+    super.addEventListener(type, listener, options);
+  }
+
+  /** result is the last successful compile. */
   result: CompileResult | undefined;
   private root!: ShadowRoot;
   private cm?: Editor;
@@ -170,8 +182,10 @@ export class ProtoplayEditor extends Base {
   private unprogress?: () => void;
   private lastEncoded = "";
 
-  // value is the text of the schema's first file. Set before the element
-  // starts, it replaces the schema the markup gives.
+  /**
+   * value is the text of the schema's first file. Set before the element
+   * starts, it replaces the schema the markup gives.
+   */
   get value(): string {
     if (!this.editor) return this.pendingValue ?? this.pendingFiles?.[Object.keys(this.pendingFiles)[0]] ?? "";
     this.saveSchemaFile();
@@ -190,8 +204,10 @@ export class ProtoplayEditor extends Base {
     else this.schedule(0);
   }
 
-  // schema is every file of the schema, by name (as imports name them).
-  // Set, it replaces them all; the editor opens the first.
+  /**
+   * schema is every file of the schema, by name (as imports name them).
+   * Set, it replaces them all; the editor opens the first.
+   */
   get schema(): Record<string, string> {
     if (!this.editor) return this.pendingFiles ?? { [this.filename()]: this.value };
     this.saveSchemaFile();
@@ -206,7 +222,7 @@ export class ProtoplayEditor extends Base {
     this.setFiles(Object.entries(files));
   }
 
-  // goText is the generated Go on show.
+  /** goText is the generated Go on show. */
   get goText(): string {
     return this.viewer?.state.doc.toString() ?? "";
   }
@@ -243,8 +259,10 @@ export class ProtoplayEditor extends Base {
     this.visibility?.disconnect();
   }
 
-  // dispose ends the element for good: its editors, observers, timers and
-  // listeners; it shows nothing and starts no more calls.
+  /**
+   * dispose ends the element for good: its editors, observers, timers and
+   * listeners; it shows nothing and starts no more calls.
+   */
   dispose() {
     this.disposed = true;
     this.latest.supersede();
@@ -355,8 +373,10 @@ export class ProtoplayEditor extends Base {
       state: cm.EditorState.create({ extensions: cm.viewerExtensions() }),
     });
     this.applyLayout();
-    // Upgraded before the parser reached the end of the element (a
-    // classic script above it): its text comes with DOMContentLoaded.
+    /**
+     * Upgraded before the parser reached the end of the element (a
+     * classic script above it): its text comes with DOMContentLoaded.
+     */
     if (document.readyState === "loading" && !this.hasAttribute("src") && this.pendingValue === undefined && !this.pendingFiles)
       document.addEventListener("DOMContentLoaded", () => this.load(), { once: true });
     else this.load();
@@ -657,18 +677,64 @@ function dedent(s: string): string {
 
 if (typeof customElements !== "undefined" && !customElements.get("protoplay-editor")) customElements.define("protoplay-editor", ProtoplayEditor);
 
+/**
+ * The element's events that bubble to the document, each named with the
+ * prefix "protoplay-" (typed on every element, the document and the window).
+ */
+export interface ProtoplayEditorEventMap {
+  /** The schema changed (each edit): the file's text and name. */
+  "protoplay-input": CustomEvent<InputDetail>;
+  /** The encode panel's bytes changed. */
+  "protoplay-encoded": CustomEvent<EncodedDetail>;
+  /** The schema does not compile, or the core could not start. */
+  "protoplay-error": CustomEvent<ErrorDetail>;
+}
+
+/** The events of a ProtoplayEditor: the bubbling ones, and "compiled" (the CompileResult), typed on the element only. */
+export interface ProtoplayEditorElementEventMap extends HTMLElementEventMap, ProtoplayEditorEventMap {
+  /** The schema compiled: the generated Go, its diagnostics and messages. */
+  compiled: CustomEvent<CompileResult>;
+}
+
+/** The attributes of <protoplay-editor>, for JSX (React, Preact, Solid...). */
+export interface ProtoplayEditorAttributes {
+  /** The message type the encode panel shows (default: the first). */
+  type?: string;
+  /** The panels shown, comma-separated: "go", "encode". */
+  panels?: string;
+  /** The element's height, as CSS ("420px"). */
+  height?: string;
+  /** A URL to load the schema from, instead of the element's text. */
+  src?: string;
+  /** The schema's file name (default "schema.proto"). */
+  filename?: string;
+  /** Generator options, as the CLI's --opt ("paths=source_relative"). */
+  options?: string;
+  /** Present: the schema cannot be edited. */
+  readonly?: boolean | "";
+  /** "light" or "dark"; default: the page's color scheme. */
+  theme?: "light" | "dark";
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: unknown;
+  slot?: string;
+  children?: unknown;
+  key?: string | number;
+  ref?: unknown;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     "protoplay-editor": ProtoplayEditor;
   }
-  // The element's events, on it and (they bubble) on the document.
-  interface ProtoplayEditorEventMap {
-    compiled: CustomEvent<CompileResult>;
-    "protoplay-input": CustomEvent<InputDetail>;
-    "protoplay-encoded": CustomEvent<EncodedDetail>;
-    "protoplay-error": CustomEvent<ErrorDetail>;
-  }
   interface HTMLElementEventMap extends ProtoplayEditorEventMap {}
   interface DocumentEventMap extends ProtoplayEditorEventMap {}
   interface WindowEventMap extends ProtoplayEditorEventMap {}
+  // JSX's intrinsic element, for a framework with the global JSX namespace.
+  namespace JSX {
+    interface IntrinsicElements {
+      "protoplay-editor": ProtoplayEditorAttributes;
+    }
+  }
 }

@@ -2,9 +2,57 @@
 // by every caller and every <protoplay-editor>), loaded from
 // protoplay.wasm beside this module unless initialize() says otherwise.
 import { compileWasm, Core } from "./client";
+import { bindAPI } from "./public";
 import { createAPI, limitsOf, ProtoplayError, type Backend, type InitializeOptions, type Progress } from "./common";
 
-export * from "./common";
+export {
+  check,
+  compile,
+  coreVersion,
+  decode,
+  decodeRaw,
+  DEFAULT_MEMORY_LIMIT,
+  DEFAULT_TIMEOUT_MS,
+  encode,
+  formatDiagnostic,
+  initialize,
+  isReady,
+  onLoadProgress,
+  ProtoplayError,
+  sample,
+  version,
+  wireView,
+} from "./public";
+export type {
+  Alternative,
+  BytesResult,
+  CheckResult,
+  CompileOptions,
+  CompileResult,
+  CoreError,
+  DecodeOptions,
+  DecodeResult,
+  Diagnostic,
+  EncodeOptions,
+  EncodeResult,
+  Encoding,
+  ErrorKind,
+  Files,
+  GeneratedFile,
+  GeneratorOptions,
+  InitializeOptions,
+  Kind,
+  MessageInfo,
+  Payload,
+  PayloadError,
+  Schema,
+  Severity,
+  ValueFormat,
+  ViewResult,
+  WireField,
+  WireView,
+  WireViewResult,
+} from "./public";
 
 let workerURL: string | undefined;
 
@@ -81,7 +129,4 @@ async function start(options: InitializeOptions, progress: Progress): Promise<Ba
   } as Backend;
 }
 
-const api = createAPI(start);
-export const { initialize, compile, encode, decode, decodeRaw, wireView, sample, check, coreVersion, onLoadProgress } = api;
-// isReady is true once the core has started.
-export const isReady = (): boolean => api.ready;
+bindAPI(createAPI(start));

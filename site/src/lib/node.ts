@@ -12,9 +12,57 @@
 import { readFile } from "node:fs/promises";
 import { limitsOf, sharedAPI, type Backend, type InitializeOptions, type Progress } from "./common";
 import { runInChild } from "./nodethread";
+import { bindAPI } from "./public";
 import { isWasm, wasmLoadError } from "./wasmload";
 
-export * from "./common";
+export {
+  check,
+  compile,
+  coreVersion,
+  decode,
+  decodeRaw,
+  DEFAULT_MEMORY_LIMIT,
+  DEFAULT_TIMEOUT_MS,
+  encode,
+  formatDiagnostic,
+  initialize,
+  isReady,
+  onLoadProgress,
+  ProtoplayError,
+  sample,
+  version,
+  wireView,
+} from "./public";
+export type {
+  Alternative,
+  BytesResult,
+  CheckResult,
+  CompileOptions,
+  CompileResult,
+  CoreError,
+  DecodeOptions,
+  DecodeResult,
+  Diagnostic,
+  EncodeOptions,
+  EncodeResult,
+  Encoding,
+  ErrorKind,
+  Files,
+  GeneratedFile,
+  GeneratorOptions,
+  InitializeOptions,
+  Kind,
+  MessageInfo,
+  Payload,
+  PayloadError,
+  Schema,
+  Severity,
+  ValueFormat,
+  ViewResult,
+  WireField,
+  WireView,
+  WireViewResult,
+} from "./public";
 
 async function start(options: InitializeOptions, progress: Progress): Promise<Backend> {
   const limits = limitsOf(options);
@@ -72,7 +120,4 @@ async function loadWasm(where: string | URL, progress: Progress, compile: boolea
   }
 }
 
-const api = sharedAPI(Symbol.for(`protoplay.node ${__PROTOPLAY_VERSION__}`), start);
-export const { initialize, compile, encode, decode, decodeRaw, wireView, sample, check, coreVersion, onLoadProgress } = api;
-// isReady is true once the core has started.
-export const isReady = (): boolean => api.ready;
+bindAPI(sharedAPI(Symbol.for(`protoplay.node ${__PROTOPLAY_VERSION__}`), start));

@@ -1,0 +1,151 @@
+// The package's public API, the same from every entry (index.ts for
+// browsers, node.ts for Node): the functions, documented once here, call
+// the API the entry binds (bindAPI), and the types are re-exported from
+// common.ts and api.gen.ts. Only what is listed here is public; the
+// entries export nothing else.
+import type {
+  CheckResult,
+  CompileOptions,
+  CompileResult,
+  DecodeOptions,
+  DecodeResult,
+  EncodeOptions,
+  EncodeResult,
+  Encoding,
+  InitializeOptions,
+  Payload,
+  Schema,
+  ViewResult,
+  API,
+} from "./common";
+
+export { DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT_MS, formatDiagnostic, ProtoplayError, version } from "./common";
+export type {
+  Alternative,
+  BytesResult,
+  CheckResult,
+  CompileOptions,
+  CompileResult,
+  CoreError,
+  DecodeOptions,
+  DecodeResult,
+  Diagnostic,
+  EncodeOptions,
+  EncodeResult,
+  Encoding,
+  ErrorKind,
+  Files,
+  GeneratedFile,
+  GeneratorOptions,
+  InitializeOptions,
+  Kind,
+  MessageInfo,
+  Payload,
+  PayloadError,
+  Schema,
+  Severity,
+  ValueFormat,
+  ViewResult,
+  WireField,
+  WireView,
+  WireViewResult,
+} from "./common";
+
+let api: API;
+
+// bindAPI gives the functions below the entry's API (once, as the entry
+// loads). Internal: the entries do not export it.
+export function bindAPI(a: API): void {
+  api = a;
+}
+
+/**
+ * Starts the core with options, before the first call (which otherwise
+ * starts it with the defaults). It resolves when the core is ready. A
+ * failed start (protoplay.wasm not found...) rejects with a ProtoplayError
+ * saying what was fetched and what came back; initialize() may then be
+ * called again, and the options given are kept for the next start. Once
+ * the core has started, options reject with kind "argument".
+ */
+export function initialize(options?: InitializeOptions): Promise<void> {
+  return api.initialize(options);
+}
+
+/**
+ * Compiles a schema to Go: the generated files, the diagnostics (warnings)
+ * and every message type. A schema that does not compile rejects with a
+ * ProtoplayError of kind "schema" whose diagnostics say where (file,
+ * 1-based line and column).
+ * @param files - file name to .proto text, or one file's text ("schema.proto")
+ * @param options - generator options (as the CLI's --opt), or generate: false to check only
+ */
+export function compile(files: Schema, options?: CompileOptions): Promise<CompileResult> {
+  return api.compile(files, options);
+}
+
+/**
+ * Encodes a value of a message type to the protobuf binary format.
+ * @param files - the schema
+ * @param type - the message type's full name ("pkg.Message")
+ * @param value - an object (as JSON), or a string of JSON or, with format "text", of text format
+ * @returns the bytes, and the same as hex and base64, with the size
+ */
+export function encode(files: Schema, type: string, value: unknown, options?: EncodeOptions): Promise<EncodeResult> {
+  return api.encode(files, type, value, options);
+}
+
+/**
+ * Decodes a payload of a message type to JSON (or text format). A
+ * malformed payload rejects with kind "payload", detail.offset the byte
+ * at fault.
+ * @param input - the bytes, or hex or base64 text
+ */
+export function decode(files: Schema, type: string, input: Payload, options?: DecodeOptions): Promise<DecodeResult> {
+  return api.decode(files, type, input, options);
+}
+
+/**
+ * Decodes a payload with no schema: every field by number and wire type,
+ * with its byte offsets, and the possible readings of each LEN field.
+ */
+export function decodeRaw(input: Payload, options?: { encoding?: Encoding }): Promise<ViewResult> {
+  return api.decodeRaw(input, options);
+}
+
+/**
+ * The wire view of a payload of a message type: every field, named by the
+ * schema, with its tag, wire type and byte offsets.
+ */
+export function wireView(files: Schema, type: string, input: Payload, options?: { encoding?: Encoding }): Promise<ViewResult> {
+  return api.wireView(files, type, input, options);
+}
+
+/** A filled-in value of a message type, as JSON. */
+export function sample(files: Schema, type: string): Promise<string> {
+  return api.sample(files, type);
+}
+
+/** Round-trips a sample of each message type of the schema through encode and decode. */
+export function check(files: Schema): Promise<CheckResult[]> {
+  return api.check(files);
+}
+
+/** The core's build: the Go version and revision it was built from. */
+export function coreVersion(): Promise<string> {
+  return api.coreVersion();
+}
+
+/**
+ * Calls listener as the core downloads (bytes loaded, total bytes; total
+ * 0 while unknown) and once with loaded === total when the core has
+ * started (never on a failed load).
+ * @returns a function that removes the listener
+ */
+export function onLoadProgress(listener: (loaded: number, total: number) => void): () => void {
+  return api.onLoadProgress(listener);
+}
+
+/** Whether the core has started (a call no longer waits for the download). */
+export function isReady(): boolean {
+  return api.ready;
+}
