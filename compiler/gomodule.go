@@ -76,7 +76,7 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 	// Service code needs grpc-go or connect-go: not a module with no
 	// requirements.
 	opts.GRPC, opts.Connect = false, false
-	s, err := w.schema(ctx, req.Files, req.Limits)
+	s, err := w.schemaWithin(ctx, req.Files, req.Limits)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ type Reference struct {
 // SymbolsResult); an *Error of KindSchema when they do not compile. It
 // reuses the workspace's last compile when the sources are the same.
 func (w *Workspace) Symbols(ctx context.Context, req CompileRequest) (*SymbolsResult, error) {
-	if _, err := w.schema(ctx, req.Files, req.Limits); err != nil {
+	if _, err := w.schemaWithin(ctx, req.Files, req.Limits); err != nil {
 		return nil, err
 	}
 	w.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"reflect"
 	"runtime"
@@ -264,52 +265,85 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	return out, nil
 }
 
+// payloadCall runs f, a payload call, on the schema of files under the
+// call's limits cl: the time and memory limits bound compiling the
+// schema (when it is not the cached one), and are checked again once f
+// returns, so that a call over either fails with the KindLimit error
+// naming it (LimitDeadline, LimitMemoryBytes), whatever part of the call
+// used the time or memory, and the next call starts afresh. The payload
+// work between the checks is bounded by its input (MaxInputBytes,
+// MaxViewFields, MaxDepth); the page and the npm package also end a core
+// that runs past the time limit.
+func payloadCall[T any](w *Workspace, ctx context.Context, files Sources, cl *CallLimits, f func(*Schema) (T, error)) (T, error) {
+	var zero T
+	ctx, lim, cancel := w.limits(ctx, cl)
+	defer cancel()
+	s, err := w.schema(ctx, files, lim)
+	if err != nil {
+		return zero, err
+	}
+	v, err := f(s)
+	if lerr := callStop(ctx, lim.MaxMemoryBytes); lerr != nil {
+		return zero, lerr
+	}
+	return v, err
+}
+
+// callStop is the KindLimit error for a payload call past its deadline or
+// its memory limit (maxMem bytes, 0 for none), or nil.
+func callStop(ctx context.Context, maxMem int64) error {
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return &Error{Kind: KindLimit, Limit: LimitDeadline, Offset: -1, Message: "the call ran past its time limit (limits.timeoutMs)"}
+	}
+	if maxMem > 0 {
+		if m := MemoryInUse(); m > uint64(maxMem) {
+			return &Error{Kind: KindLimit, Limit: LimitMemoryBytes, Offset: -1,
+				Message: fmt.Sprintf("the call stopped: memory in use over %d MiB, its limit (limits.memoryBytes)", maxMem>>20)}
+		}
+	}
+	return nil
+}
+
 // Encode returns the binary encoding of req.Input, a value of req.Type.
 func (w *Workspace) Encode(ctx context.Context, req EncodeRequest) (*Bytes, error) {
-	s, err := w.schema(ctx, req.Files, req.Limits)
-	if err != nil {
-		return nil, err
-	}
-	b, err := s.Encode(req.Type, []byte(req.Input), req.In, Binary)
-	if err != nil {
-		return nil, err
-	}
-	return bytesOf(b), nil
+	return payloadCall(w, ctx, req.Files, req.Limits, func(s *Schema) (*Bytes, error) {
+		b, err := s.Encode(req.Type, []byte(req.Input), req.In, Binary)
+		if err != nil {
+			return nil, err
+		}
+		return bytesOf(b), nil
+	})
 }
 
 // Decode decodes req.Input, a payload of req.Type, as a value.
 func (w *Workspace) Decode(ctx context.Context, req DecodeRequest) (*DecodeResult, error) {
-	s, err := w.schema(ctx, req.Files, req.Limits)
-	if err != nil {
-		return nil, err
-	}
-	b, enc, err := parseText(req.Input, req.Encoding)
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.Decode(req.Type, b, DecodeOptions{In: Binary, Out: req.Out})
-	if err != nil {
-		return nil, err
-	}
-	out := &DecodeResult{Bytes: *bytesOf(b), Encoding: enc}
-	if len(d.Messages) > 0 {
-		out.Value = d.Messages[0]
-	}
-	return out, nil
+	return payloadCall(w, ctx, req.Files, req.Limits, func(s *Schema) (*DecodeResult, error) {
+		b, enc, err := parseText(req.Input, req.Encoding)
+		if err != nil {
+			return nil, err
+		}
+		d, err := s.Decode(req.Type, b, DecodeOptions{In: Binary, Out: req.Out})
+		if err != nil {
+			return nil, err
+		}
+		out := &DecodeResult{Bytes: *bytesOf(b), Encoding: enc}
+		if len(d.Messages) > 0 {
+			out.Value = d.Messages[0]
+		}
+		return out, nil
+	})
 }
 
 // WireView decodes req.Input, a payload of req.Type, as a wire view; a
 // malformed payload gives the view up to the fault, with View.Error set.
 func (w *Workspace) WireView(ctx context.Context, req DecodeRequest) (*ViewResult, error) {
-	s, err := w.schema(ctx, req.Files, req.Limits)
-	if err != nil {
-		return nil, err
-	}
-	b, _, err := parseText(req.Input, req.Encoding)
-	if err != nil {
-		return nil, err
-	}
-	return viewOf(s.WireView(req.Type, b))(b)
+	return payloadCall(w, ctx, req.Files, req.Limits, func(s *Schema) (*ViewResult, error) {
+		b, _, err := parseText(req.Input, req.Encoding)
+		if err != nil {
+			return nil, err
+		}
+		return viewOf(s.WireView(req.Type, b))(b)
+	})
 }
 
 // DecodeRaw decodes req.Input without a schema, as a wire view.
@@ -323,24 +357,28 @@ func (w *Workspace) DecodeRaw(ctx context.Context, req RawRequest) (*ViewResult,
 
 // Sample returns a value of req.Type with every field set, as JSON.
 func (w *Workspace) Sample(ctx context.Context, req TypeRequest) (*SampleResult, error) {
-	s, err := w.schema(ctx, req.Files, req.Limits)
-	if err != nil {
-		return nil, err
-	}
-	v, err := s.Sample(req.Type, JSON)
-	if err != nil {
-		return nil, err
-	}
-	return &SampleResult{Value: v}, nil
+	return payloadCall(w, ctx, req.Files, req.Limits, func(s *Schema) (*SampleResult, error) {
+		v, err := s.Sample(req.Type, JSON)
+		if err != nil {
+			return nil, err
+		}
+		return &SampleResult{Value: v}, nil
+	})
 }
 
 // Check runs the round-trip checks on every message type of req.Files.
 func (w *Workspace) Check(ctx context.Context, req CheckRequest) (*CheckReport, error) {
-	s, err := w.schema(ctx, req.Files, req.Limits)
-	if err != nil {
-		return nil, err
-	}
-	return &CheckReport{Results: nonNil(s.Check())}, nil
+	return payloadCall(w, ctx, req.Files, req.Limits, func(s *Schema) (*CheckReport, error) {
+		return &CheckReport{Results: nonNil(s.Check())}, nil
+	})
+}
+
+// schemaWithin is schema under the call limits cl, which bound the
+// compile only.
+func (w *Workspace) schemaWithin(ctx context.Context, sources Sources, cl *CallLimits) (*Schema, error) {
+	ctx, lim, cancel := w.limits(ctx, cl)
+	defer cancel()
+	return w.schema(ctx, sources, lim)
 }
 
 // remember caches res as the schema of sources and returns its entry.
@@ -355,13 +393,13 @@ func (w *Workspace) remember(sources Sources, res *Result) *schemaEntry {
 
 // schema returns the schema of sources, compiling them unless they are the
 // cached ones; an *Error of KindSchema when they do not compile.
-func (w *Workspace) schema(ctx context.Context, sources Sources, cl *CallLimits) (*Schema, error) {
+//
+// ctx and lim are the call's (see Workspace.limits).
+func (w *Workspace) schema(ctx context.Context, sources Sources, lim Limits) (*Schema, error) {
 	w.mu.Lock()
 	e := w.cached
 	w.mu.Unlock()
 	if e == nil || !maps.Equal(e.sources, sources) {
-		ctx, lim, cancel := w.limits(ctx, cl)
-		defer cancel()
 		e = w.remember(sources, Compile(ctx, Request{Sources: sources, NoGenerate: true, Limits: lim, LinkCache: &w.link}))
 	}
 	if e.err != nil {

@@ -231,3 +231,52 @@ func TestFailedGenerateDoesNotPoisonSchema(t *testing.T) {
 		t.Fatalf("encode of a schema that does not link: %v, want \"does not compile\"", cerr)
 	}
 }
+
+// TestPayloadCallLimits (issue 24 kind 4): the payload calls (encode,
+// decode, wireView, sample, check) honour the call's time and memory
+// limits as a compile does, also on a cached schema: over either, the call
+// fails with the KindLimit error naming it; the next call without them
+// works.
+func TestPayloadCallLimits(t *testing.T) {
+	w := &Workspace{}
+	src := map[string]string{"a.proto": small}
+	if _, err := call(t, w, "compile", map[string]any{"files": src}); err != nil {
+		t.Fatal(err.Error())
+	}
+	big := strings.Repeat("08 01 ", 200_000) // 200,000 fields of t.M
+	reqs := map[string]map[string]any{
+		"encode":   {"files": src, "type": "t.M", "input": "{}"},
+		"decode":   {"files": src, "type": "t.M", "input": big, "encoding": "hex"},
+		"wireView": {"files": src, "type": "t.M", "input": big, "encoding": "hex"},
+		"sample":   {"files": src, "type": "t.M"},
+		"check":    {"files": src},
+	}
+	for method, req := range reqs {
+		for _, tc := range []struct {
+			limits map[string]any
+			limit  string
+		}{
+			{map[string]any{"memoryBytes": 1 << 20}, LimitMemoryBytes},
+		} {
+			req["limits"] = tc.limits
+			_, err := call(t, w, method, req)
+			if err == nil || err.Kind != KindLimit || err.Limit != tc.limit || !strings.Contains(err.Message, "limits.memoryBytes") {
+				t.Errorf("%s with %v: %+v, want a %s limit error", method, tc.limits, err, tc.limit)
+			}
+			delete(req, "limits")
+			if _, err := call(t, w, method, req); err != nil {
+				t.Errorf("%s after the limit: %v", method, err)
+			}
+		}
+	}
+	// The time limit: a decode of 200,000 fields takes longer than a
+	// microsecond.
+	req := reqs["decode"]
+	req["limits"] = map[string]any{"timeoutMs": 0.001}
+	if _, err := call(t, w, "decode", req); err == nil || err.Kind != KindLimit || err.Limit != LimitDeadline || !strings.Contains(err.Message, "limits.timeoutMs") {
+		t.Errorf("decode over its time limit: %+v", err)
+	}
+	if w.cached == nil || w.cached.err != nil {
+		t.Error("a payload call over its limit dropped the schema")
+	}
+}
