@@ -2144,7 +2144,7 @@ func NewMessage_google_protobuf_api_proto(name string) protojson.Message {
 	if m := typepb.NewMessage_google_protobuf_type_proto(name); m != nil {
 		return m
 	}
-	if m := sourcecontextpb.NewMessage_google_protobuf_source_context_proto(name); m != nil {
+	if m := sourcecontextpb.NewMessage_google_protobuf_source__context_proto(name); m != nil {
 		return m
 	}
 	return nil
