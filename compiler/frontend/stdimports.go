@@ -19,8 +19,7 @@ import (
 // supplying them, as protoc bundles them: the well-known type files
 // (gogen.WellKnownFiles, descriptor.proto included), plugin.proto and the
 // language feature files (cpp, go, java). Their descriptors are embedded
-// (standardSet), compiled from protocompile's wellknownimports copies of
-// protoc's sources and, for go_features.proto, bundled/google/protobuf's.
+// (standardSet).
 var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/compiler/plugin.proto",
 	"google/protobuf/cpp_features.proto",
@@ -42,14 +41,15 @@ type stdFile struct {
 	file linker.File // nil if it failed to link
 }
 
-// standardSet holds the standard files (standardFiles) as protocompile
-// compiles them from source, source info (comments and spans) included: a
-// FileDescriptorSet, each file after the files it imports, written by
-// TestStandardSet (go test ./compiler/frontend -run TestStandardSet
-// -update, part of make generate) from the source text protoc bundles
-// (protocompile's wellknownimports, and bundled/google/protobuf for
-// go_features.proto), which the test checks it against byte for byte. A
-// compilation links a standard file from its descriptor instead of parsing
+// standardSet holds the standard files (standardFiles), source info
+// (comments and spans) included: a FileDescriptorSet, each file after the
+// files it imports, written by TestStandardSet (go test ./compiler/frontend
+// -run TestStandardSet -update, part of make generate). A file
+// google.golang.org/protobuf compiles in is the descriptor of the version
+// go.mod pins (TestStandardSetIsPinned fails when they part), with the
+// comments protocompile's wellknownimports copy (go.mod's version) gives its
+// elements; cpp_features.proto and java_features.proto are protocompile's
+// copies compiled (bundled/SOURCES.txt). A compilation links a standard file from its descriptor instead of parsing
 // its source: descriptor.proto, which option interpretation needs in every
 // compilation, is 1,300 lines of mostly comments, and parsing it was the
 // largest part of the first compile in the browser (before the engine has

@@ -3,10 +3,13 @@ package frontend
 import (
 	"bytes"
 	"context"
-	"embed"
 	"flag"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bufbuild/protocompile"
@@ -15,25 +18,34 @@ import (
 	"github.com/bufbuild/protocompile/wellknownimports"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 var update = flag.Bool("update", false, "rewrite bundled/standard.binpb from the standard files' sources")
 
-// bundledSources holds the source of the standard file protocompile does
-// not bundle: google/protobuf/go_features.proto (see bundled/LICENSE).
-//
-//go:embed bundled/google/protobuf/*.proto
-var bundledSources embed.FS
-
 // standardFromSource compiles every standard file from its source text, as
-// protoc bundles it, with source info: protocompile's wellknownimports
-// copies, and bundled/ for go_features.proto.
+// protoc bundles it, with source info (comments and spans). The text comes
+// from the versions go.mod pins, so that bumping them and running make
+// generate is the whole upgrade: protocompile's wellknownimports copies of
+// protoc's google/protobuf files, and google.golang.org/protobuf's own
+// go_features.proto (src/google/protobuf in its module), which protocompile
+// may carry a different version of. TestStandardSetIsPinned checks that the
+// result is the descriptors google.golang.org/protobuf compiles in.
 func standardFromSource(t *testing.T) linker.Files {
 	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "google.golang.org/protobuf").Output()
+	if err != nil {
+		t.Fatalf("finding google.golang.org/protobuf's module directory: %v", err)
+	}
+	protobufGo := os.DirFS(filepath.Join(strings.TrimSpace(string(out)), "src"))
 	c := protocompile.Compiler{
 		Resolver: wellknownimports.WithStandardImports(&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) {
-			return bundledSources.Open("bundled/" + path)
+			if path != "google/protobuf/go_features.proto" {
+				return nil, fs.ErrNotExist
+			}
+			return protobufGo.Open(path)
 		}}),
 		Reporter:       reporter.NewReporter(func(err reporter.ErrorWithPos) error { return err }, nil),
 		SourceInfoMode: protocompile.SourceInfoStandard,
@@ -46,10 +58,17 @@ func standardFromSource(t *testing.T) linker.Files {
 	return files
 }
 
-// standardSetFrom is the FileDescriptorSet standardSet holds: each file as
-// protocompile compiled it (its linker.Result's FileDescriptorProto, source
-// info included), every file after the files it imports, in
-// standardFiles' order otherwise.
+// standardSetFrom is the FileDescriptorSet standardSet holds, every file
+// after the files it imports, in standardFiles' order otherwise. A file
+// google.golang.org/protobuf compiles in (the well-known types,
+// descriptor.proto, plugin.proto, go_features.proto) is protobuf-go's
+// descriptor, the one go.mod pins, with the comments and spans of the
+// source text (files, from protocompile's copies) attached to each element
+// that text declares, found by name (pinnedWithComments): the descriptors
+// are exactly the pinned ones, and an element the text lacks has no
+// comment rather than a missing field. cpp_features.proto and
+// java_features.proto, which protobuf-go does not compile in, are as
+// protocompile compiled them.
 func standardSetFrom(t *testing.T, files linker.Files) []byte {
 	t.Helper()
 	var set descriptorpb.FileDescriptorSet
@@ -67,7 +86,11 @@ func standardSetFrom(t *testing.T, files linker.Files) []byte {
 		if !ok {
 			t.Fatalf("%s: compiled from source but not a linker.Result", f.Path())
 		}
-		set.File = append(set.File, res.FileDescriptorProto())
+		fdp := res.FileDescriptorProto()
+		if pinned, err := protoregistry.GlobalFiles.FindFileByPath(f.Path()); err == nil {
+			fdp = pinnedWithComments(protodesc.ToFileDescriptorProto(pinned), fdp)
+		}
+		set.File = append(set.File, fdp)
 	}
 	for _, f := range files {
 		add(f)
@@ -79,44 +102,152 @@ func standardSetFrom(t *testing.T, files linker.Files) []byte {
 	return b
 }
 
-// The embedded standard files are the standard files compiled from source
-// byte for byte (go test -run TestStandardSet -update rewrites them), and
-// each one a compilation links from it is the same descriptor, source info
-// included, as the one compiled from source: what a compilation sees of a
-// standard file did not change when it stopped parsing them.
+// pinnedWithComments returns pinned with src's source locations whose
+// element pinned has too, their paths renumbered to pinned's indexes.
+func pinnedWithComments(pinned, src *descriptorpb.FileDescriptorProto) *descriptorpb.FileDescriptorProto {
+	out := proto.Clone(pinned).(*descriptorpb.FileDescriptorProto)
+	info := &descriptorpb.SourceCodeInfo{}
+	for _, loc := range src.GetSourceCodeInfo().GetLocation() {
+		path, ok := translatePath(src.ProtoReflect(), out.ProtoReflect(), loc.Path)
+		if !ok {
+			continue
+		}
+		l := proto.Clone(loc).(*descriptorpb.SourceCodeInfo_Location)
+		l.Path = path
+		info.Location = append(info.Location, l)
+	}
+	out.SourceCodeInfo = info
+	return out
+}
+
+// translatePath maps a source-info path in a to the path of the same
+// element in b: an element of a list of named descriptors by its name,
+// any other by its index. ok is false when b has no such element.
+func translatePath(a, b protoreflect.Message, path []int32) (out []int32, ok bool) {
+	for i := 0; i < len(path); i++ {
+		fd := a.Descriptor().Fields().ByNumber(protoreflect.FieldNumber(path[i]))
+		if fd == nil || !b.Has(fd) {
+			return nil, false
+		}
+		out = append(out, path[i])
+		if !fd.IsList() && fd.Message() == nil {
+			return out, i == len(path)-1
+		}
+		if !fd.IsList() {
+			a, b = a.Get(fd).Message(), b.Get(fd).Message()
+			continue
+		}
+		if i+1 == len(path) {
+			return out, true
+		}
+		i++
+		la, lb := a.Get(fd).List(), b.Get(fd).List()
+		idx := int(path[i])
+		if idx >= la.Len() {
+			return nil, false
+		}
+		j := idx
+		if fd.Message() != nil {
+			if name := nameField(la.Get(idx).Message()); name != "" {
+				j = -1
+				for k := 0; k < lb.Len(); k++ {
+					if nameField(lb.Get(k).Message()) == name {
+						j = k
+						break
+					}
+				}
+			}
+		}
+		if j < 0 || j >= lb.Len() {
+			return nil, false
+		}
+		out = append(out, int32(j))
+		if fd.Message() == nil {
+			return out, i == len(path)-1
+		}
+		a, b = la.Get(idx).Message(), lb.Get(j).Message()
+	}
+	return out, true
+}
+
+// nameField is a descriptor message's name field, "" if it has none.
+func nameField(m protoreflect.Message) string {
+	fd := m.Descriptor().Fields().ByName("name")
+	if fd == nil || fd.Kind() != protoreflect.StringKind {
+		return ""
+	}
+	return m.Get(fd).String()
+}
+
+// standardSources is bundled/SOURCES.txt: the modules, at go.mod's
+// versions, standardSetFrom builds the set from (site/build's notices
+// read the module lines).
+func standardSources(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Version}}", "github.com/bufbuild/protocompile", "google.golang.org/protobuf").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	return `# The modules standard.binpb is built from (TestStandardSet in compiler/frontend/stdset_test.go,
+# make generate; this file too): the descriptors google.golang.org/protobuf compiles in (the
+# well-known types, descriptor.proto, plugin.proto, go_features.proto), with the comments of the
+# same elements in protocompile's wellknownimports copies of protoc's files and in protobuf-go's
+# src/google/protobuf/go_features.proto; cpp_features.proto and java_features.proto as
+# protocompile's copies.
+` + string(out)
+}
+
+// The embedded standard files are standardSetFrom's set byte for byte (go
+// test -run TestStandardSet -update rewrites them, part of make generate),
+// and each one a compilation links from it is the same descriptor as the
+// one in the set, with its source info.
 func TestStandardSet(t *testing.T) {
-	fromSource := standardFromSource(t)
-	want := standardSetFrom(t, fromSource)
+	want := standardSetFrom(t, standardFromSource(t))
+	sources := standardSources(t)
 	if *update {
 		if err := os.WriteFile("bundled/standard.binpb", want, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("wrote bundled/standard.binpb (%d bytes)", len(want))
+		if err := os.WriteFile("bundled/SOURCES.txt", []byte(sources), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote bundled/standard.binpb (%d bytes) and bundled/SOURCES.txt", len(want))
 		return
 	}
+	if b, err := os.ReadFile("bundled/SOURCES.txt"); err != nil || string(b) != sources {
+		t.Errorf("bundled/SOURCES.txt does not name go.mod's versions (%v): make generate rewrites it as\n%s", err, sources)
+	}
 	if !bytes.Equal(standardSet, want) {
-		t.Fatalf("bundled/standard.binpb (%d bytes) is not the standard files compiled from source (%d bytes): run go test ./compiler/frontend -run TestStandardSet -update (make generate)", len(standardSet), len(want))
+		t.Fatalf("bundled/standard.binpb (%d bytes) is not the standard files built from the pinned modules (%d bytes): run go test ./compiler/frontend -run TestStandardSet -update (make generate)", len(standardSet), len(want))
 	}
 	if got := len(standardProtos()); got != len(standardFiles) {
 		t.Errorf("standard.binpb holds %d files, want %d", got, len(standardFiles))
 	}
+	var set descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(want, &set); err != nil {
+		t.Fatal(err)
+	}
 	det := proto.MarshalOptions{Deterministic: true}
-	for _, src := range fromSource {
-		f, ok := standardFile(src.Path())
+	for _, fdp := range set.File {
+		f, ok := standardFile(fdp.GetName())
 		if !ok {
-			t.Errorf("%s: not linked from standard.binpb", src.Path())
+			t.Errorf("%s: not linked from standard.binpb", fdp.GetName())
 			continue
 		}
-		got, err1 := det.Marshal(protodesc.ToFileDescriptorProto(f))
-		want, err2 := det.Marshal(protodesc.ToFileDescriptorProto(src))
+		linked := protodesc.ToFileDescriptorProto(f)
+		linked.SourceCodeInfo = nil
+		bare := proto.Clone(fdp).(*descriptorpb.FileDescriptorProto)
+		bare.SourceCodeInfo = nil
+		got, err1 := det.Marshal(linked)
+		want, err2 := det.Marshal(bare)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s: linked from standard.binpb, it is not the descriptor compiled from source", src.Path())
+			t.Errorf("%s: linked from standard.binpb, it is not the descriptor in the set", fdp.GetName())
 		}
-		if f.SourceLocations().Len() != src.SourceLocations().Len() || f.SourceLocations().Len() == 0 {
-			t.Errorf("%s: %d source locations, %d compiled from source", src.Path(), f.SourceLocations().Len(), src.SourceLocations().Len())
+		if n := len(fdp.GetSourceCodeInfo().GetLocation()); f.SourceLocations().Len() != n || n < 10 {
+			t.Errorf("%s: %d source locations linked, %d in the set", fdp.GetName(), f.SourceLocations().Len(), n)
 		}
 		for i := 0; i < f.Imports().Len(); i++ {
 			imp := f.Imports().Get(i)

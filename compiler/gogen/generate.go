@@ -38,9 +38,10 @@ type generator struct {
 	msgs         map[protoreflect.FullName]*messageNames
 	enums        map[protoreflect.FullName]*enumNames
 	pkgGenerated map[string]bool // Go import paths of the files being generated
-	// pkgDecls holds the package-level identifiers of each generated Go
-	// package (see checkCollisions).
-	pkgDecls map[string]map[string]goDecl
+	// visibleDecls holds, for each file, the package-level identifiers its
+	// code must leave alone in each Go package it writes to: those of the
+	// file and of the files it imports (see checkCollisions).
+	visibleDecls map[*fileNames]map[string]map[string]goDecl
 	// requireMemo holds canRequire's answers, made on first use.
 	requireMemo map[protoreflect.FullName]bool
 

@@ -519,17 +519,26 @@ func (g *generator) decodeMap(fn *fieldNames) []jen.Code {
 
 // ProtoJSONResolverName is the name of the function a generated file
 // declares to make its messages by full name for google.protobuf.Any in
-// ProtoJSON: "NewMessage_" and the file's path with every character other
-// than a letter or digit made "_" ("NewMessage_google_protobuf_any_proto").
-// A package-level name it would collide with gives it "_" suffixes.
+// ProtoJSON: "NewMessage_" and the file's path, mangled so that two paths
+// never share a name (the files of one Go package may be generated in
+// separate runs, where no run sees both names; see checkCollisions).
+//
+// A path whose segments (joined by "/", the last ending in ".proto") are
+// words of ASCII letters and digits joined by single "_" has each "_" made
+// "__", then each "/" and the "." made "_":
+// "google/protobuf/any.proto" gives "NewMessage_google_protobuf_any_proto",
+// "a/b_c.proto" "NewMessage_a_b__c_proto" and "a_b/c.proto"
+// "NewMessage_a__b_c_proto". Any other path has every rune other than an
+// ASCII letter or digit made "_", then "___" and, for each of those runes
+// in order, a code of letters and digits: "s" for "/", "d" for ".", "u" for
+// "_", "h" for "-", else "x" and its code point in six hex digits
+// ("a.b.proto" gives "NewMessage_a_b_proto___dd"). The first form never
+// holds "___" and the second always does, and the code after the last
+// "___" says what each "_" before it stands for, so the mapping is
+// one-to-one. A package-level name the result would collide with gives it
+// "_" suffixes.
 func ProtoJSONResolverName(path string) string {
-	b := []byte(path)
-	for i, c := range b {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			b[i] = '_'
-		}
-	}
-	return "NewMessage_" + string(b)
+	return "NewMessage_" + manglePath(path)
 }
 
 // A resolverPlan is everything a file's resolver function is printed from

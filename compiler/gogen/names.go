@@ -277,11 +277,13 @@ type importName struct {
 // of the messages and enums its fields use, in dependency order. Each takes
 // its declared name unless that would be a Go keyword or predeclared
 // identifier, init, a local of the generated methods (printerLocals), a
-// package-level identifier of f's Go package, or the name of an import
+// package-level identifier of f's Go package declared by f or a file it
+// imports (those of other files are reported by checkCollisions, so that
+// the names do not depend on the gen run), or the name of an import
 // decided before it; then, as protoc-gen-go does, the first free name of
 // name1, name2, ... (so package b imported beside the local b becomes b1).
 func (g *generator) importNames(f *fileNames) []importName {
-	reserved, decls := reservedImportNames(), g.pkgDecls[f.importPath]
+	reserved, decls := reservedImportNames(), g.visibleDecls[f][f.importPath]
 	taken := map[string]bool{}
 	var out []importName
 	free := func(name string) bool {

@@ -333,20 +333,95 @@ type goDecl struct {
 // constants the schema declares keep their names; two of them with one name
 // (tally_sheet and TallySheet, Outer.Inner_Part and Outer_Inner.Part, an
 // enum value E_X and a message E_X) are reported, naming both proto
-// elements, where protoc-gen-go emits code that does not build. A derived
-// declaration that meets a taken name takes "_" suffixes until it is free,
-// as protoc-gen-go does for oneof wrappers: it is referred to only from its
-// own file, so renaming it changes no API. It records every package's
-// names in g.pkgDecls for the import naming (see importNames).
+// elements, where protoc-gen-go emits code that does not build.
+//
+// A derived declaration (a oneof wrapper or interface, a Default_ constant,
+// an enum's maps, the ProtoJSON resolver) that meets a taken name takes "_"
+// suffixes until it is free, as protoc-gen-go does for oneof wrappers. The
+// names it avoids are those of its own file and of the files that file
+// imports, directly or not, in the same Go package: the files that are
+// present in every gen run that generates it. So a file's names are the
+// same whichever other files share the run (one protoc or buf run per
+// file or per directory builds the package as one run for all does), and
+// a derived name that meets a declaration of a file outside that set is
+// reported, naming both, rather than renamed in this run only.
+//
+// It records, per file, the names its code must not shadow (its visible
+// declarations) in g.visibleDecls for the import naming (see importNames),
+// and reports an import name that meets a declaration of another file of
+// the package.
 func (g *generator) checkCollisions() []diag.Diagnostic {
-	byPkg := map[string][]goDecl{}
+	// own[f][p] is what f's code declares in Go package p: its messages'
+	// package and, with services on, the gRPC or Connect package.
+	own := map[*fileNames]map[string][]goDecl{}
 	for _, f := range g.files {
-		if !g.pkgGenerated[f.importPath] {
-			continue
-		}
-		byPkg[f.importPath] = append(byPkg[f.importPath], g.fileDecls(f)...)
+		m := map[string][]goDecl{f.importPath: g.fileDecls(f)}
 		for p, decls := range g.serviceDecls(f) {
-			byPkg[p] = append(byPkg[p], decls...)
+			m[p] = append(m[p], decls...)
+		}
+		own[f] = m
+	}
+	// g.files lists dependencies first, so the derived names of a file's
+	// imports are final when its own are decided.
+	g.visibleDecls = map[*fileNames]map[string]map[string]goDecl{}
+	for _, f := range g.files {
+		vis := map[string]map[string]goDecl{}
+		for _, x := range g.importClosure(f) {
+			for p, decls := range own[x] {
+				if _, writes := own[f][p]; !writes {
+					continue
+				}
+				if vis[p] == nil {
+					vis[p] = map[string]goDecl{}
+				}
+				for _, d := range decls {
+					if d.derived != nil && x == f {
+						continue
+					}
+					if _, ok := vis[p][d.name]; !ok {
+						vis[p][d.name] = d
+					}
+				}
+			}
+		}
+		decls := own[f][f.importPath]
+		for i := range decls {
+			d := &decls[i]
+			if d.derived == nil {
+				continue
+			}
+			for {
+				if _, taken := vis[f.importPath][*d.derived]; !taken {
+					break
+				}
+				*d.derived += "_"
+			}
+			d.name = *d.derived
+			vis[f.importPath][d.name] = *d
+		}
+		g.visibleDecls[f] = vis
+	}
+
+	// Every declaration of the run, by Go package, for the files whose
+	// code is generated (their package is): the schema's own first, then
+	// the derived ones, so that a derived name is the one reported.
+	type fileDecl struct {
+		goDecl
+		file *fileNames
+	}
+	byPkg := map[string][]fileDecl{}
+	for _, derivedPass := range []bool{false, true} {
+		for _, f := range g.files {
+			for p, decls := range own[f] {
+				if !g.pkgGenerated[p] && !g.pkgGenerated[f.importPath] {
+					continue
+				}
+				for _, d := range decls {
+					if (d.derived != nil) == derivedPass {
+						byPkg[p] = append(byPkg[p], fileDecl{d, f})
+					}
+				}
+			}
 		}
 	}
 	var diags []diag.Diagnostic
@@ -355,38 +430,73 @@ func (g *generator) checkCollisions() []diag.Diagnostic {
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
-	g.pkgDecls = map[string]map[string]goDecl{}
+	all := map[string]map[string]fileDecl{}
 	for _, p := range pkgs {
-		seen := map[string]goDecl{}
+		seen := map[string]fileDecl{}
 		for _, d := range byPkg[p] {
-			if d.derived != nil {
-				continue
-			}
 			prev, ok := seen[d.name]
 			if !ok {
 				seen[d.name] = d
 				continue
 			}
-			diags = append(diags, diagAt(d.from,
-				"Go identifier %s for %s %s collides with %s %s (%s); rename one of them",
-				d.name, d.what, d.from.FullName(), prev.what, prev.from.FullName(), prev.from.ParentFile().Path()))
-		}
-		for _, d := range byPkg[p] {
 			if d.derived == nil {
+				diags = append(diags, diagAt(d.from,
+					"Go identifier %s for %s %s collides with %s %s (%s); rename one of them",
+					d.name, d.what, d.from.FullName(), prev.what, describeDecl(prev.goDecl), prev.from.ParentFile().Path()))
 				continue
 			}
-			for {
-				if _, taken := seen[*d.derived]; !taken {
-					break
-				}
-				*d.derived += "_"
-			}
-			d.name = *d.derived
-			seen[d.name] = d
+			diags = append(diags, diagAt(d.from,
+				"Go identifier %s for %s %s collides with %s %s (%s), a file %s does not import; "+
+					"a derived name avoids only the names of its file and of the files it imports, so that it does not depend on what else a gen run generates: rename one of them",
+				d.name, d.what, describeDecl(d.goDecl), prev.what, describeDecl(prev.goDecl), prev.from.ParentFile().Path(), d.from.ParentFile().Path()))
 		}
-		g.pkgDecls[p] = seen
+		all[p] = seen
+	}
+	// An import name of a generated file that another file of its package
+	// declares (lowercase message p beside an import of package p): the
+	// import name avoided only the file's visible declarations.
+	for _, f := range g.files {
+		if !f.generate {
+			continue
+		}
+		for _, imp := range g.importNames(f) {
+			if d, ok := all[f.importPath][imp.name]; ok && d.file != f {
+				diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: f.desc.Path(), Line: 1, Column: 1, Message: fmt.Sprintf(
+					"Go import name %s for package %q in the code of %s collides with %s %s (%s), a file %s does not import; rename one of them",
+					imp.name, imp.path, f.desc.Path(), d.what, describeDecl(d.goDecl), d.from.ParentFile().Path(), f.desc.Path())})
+			}
+		}
 	}
 	return diags
+}
+
+// describeDecl names the proto element a declaration comes from: its full
+// name, or the path of the file for a file's own declarations.
+func describeDecl(d goDecl) string {
+	if fd, ok := d.from.(protoreflect.FileDescriptor); ok {
+		return "of " + fd.Path()
+	}
+	return string(d.from.FullName())
+}
+
+// importClosure returns f and every file it imports, directly or not.
+func (g *generator) importClosure(f *fileNames) []*fileNames {
+	seen := map[string]bool{}
+	var out []*fileNames
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		if seen[fd.Path()] {
+			return
+		}
+		seen[fd.Path()] = true
+		out = append(out, g.byPath[fd.Path()])
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			walk(imps.Get(i).FileDescriptor)
+		}
+	}
+	walk(f.desc)
+	return out
 }
 
 // fileDecls lists the package-level declarations the file's code makes.
@@ -557,4 +667,53 @@ func forEachFieldType(fd protoreflect.FileDescriptor, fn func(protoreflect.Field
 	for i := 0; i < fd.Messages().Len(); i++ {
 		msg(fd.Messages().Get(i))
 	}
+}
+
+// manglePath is ProtoJSONResolverName's one-to-one mapping of a file path
+// to the letters, digits and "_" of a Go identifier.
+func manglePath(path string) string {
+	alnum := func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' }
+	if base, ok := strings.CutSuffix(path, ".proto"); ok && simplePath(base) {
+		return strings.ReplaceAll(strings.ReplaceAll(base, "_", "__"), "/", "_") + "_proto"
+	}
+	var name, code strings.Builder
+	for _, r := range path {
+		if alnum(r) {
+			name.WriteRune(r)
+			continue
+		}
+		name.WriteByte('_')
+		switch r {
+		case '/':
+			code.WriteByte('s')
+		case '.':
+			code.WriteByte('d')
+		case '_':
+			code.WriteByte('u')
+		case '-':
+			code.WriteByte('h')
+		default:
+			fmt.Fprintf(&code, "x%06x", r)
+		}
+	}
+	return name.String() + "___" + code.String()
+}
+
+// simplePath reports whether base (a path without its ".proto") is
+// segments joined by "/", each ASCII letters and digits in words joined by
+// single "_".
+func simplePath(base string) bool {
+	for _, seg := range strings.Split(base, "/") {
+		for _, word := range strings.Split(seg, "_") {
+			if word == "" {
+				return false
+			}
+			for _, r := range word {
+				if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

@@ -275,9 +275,10 @@ func (g *generator) checkServiceOutputs(files []protoreflect.FileDescriptor) []d
 // serviceImports names the imports of a service file of package self, as
 // importNames does for message files: each takes its declared name unless a
 // keyword, predeclared identifier, local of the generated code, declaration
-// of the package or earlier import has it, and then name1, name2, ...
-func (g *generator) serviceImports(jf *jen.File, self string, std [][2]string, locals []string, types []protoreflect.Descriptor) {
-	reserved, decls := reservedImportNames(), g.pkgDecls[self]
+// of the package visible to f (see checkCollisions) or earlier import has it,
+// and then name1, name2, ...
+func (g *generator) serviceImports(jf *jen.File, f *fileNames, self string, std [][2]string, locals []string, types []protoreflect.Descriptor) {
+	reserved, decls := reservedImportNames(), g.visibleDecls[f][self]
 	taken := map[string]bool{}
 	for _, l := range locals {
 		taken[l] = true
@@ -346,7 +347,7 @@ func (g *generator) renderServices(f *fileNames) ([]File, error) {
 	}
 	if grpcName != "" {
 		jf := g.serviceFile(f.importPath, f.pkgName, f, "protoc-gen-protoplay (services=grpc, the shape of protoc-gen-go-grpc)")
-		g.serviceImports(jf, f.importPath, [][2]string{{"context", "context"}, {grpcPkg, "grpc"}, {grpcCodesPkg, "codes"}, {grpcStatusPkg, "status"}},
+		g.serviceImports(jf, f, f.importPath, [][2]string{{"context", "context"}, {grpcPkg, "grpc"}, {grpcCodesPkg, "codes"}, {grpcStatusPkg, "status"}},
 			grpcLocals, methodTypes(services))
 		jf.Comment("This is a compile-time assertion that this generated file is compatible")
 		jf.Comment("with the grpc package it is compiled against: gRPC-Go v1.64.0 or later.")
@@ -361,7 +362,7 @@ func (g *generator) renderServices(f *fileNames) ([]File, error) {
 	if connectName != "" {
 		cpath, cname := connectPackage(f)
 		jf := g.serviceFile(cpath, cname, f, "protoc-gen-protoplay (services=connect, the shape of protoc-gen-connect-go)")
-		g.serviceImports(jf, cpath, [][2]string{{connectPkg, "connect"}, {connectCodecPkg, "connectcodec"}, {"context", "context"},
+		g.serviceImports(jf, f, cpath, [][2]string{{connectPkg, "connect"}, {connectCodecPkg, "connectcodec"}, {"context", "context"},
 			{"errors", "errors"}, {"net/http", "http"}, {"strings", "strings"}, {f.importPath, f.pkgName}}, connectLocals, methodTypes(services))
 		jf.Comment("This is a compile-time assertion that this generated file and the connect")
 		jf.Comment("package are compatible: connect v1.13.0 or later.")

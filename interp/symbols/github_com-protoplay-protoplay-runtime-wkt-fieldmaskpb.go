@@ -12,7 +12,7 @@ func init() {
 		// function, constant and variable definitions
 		"Intersect": reflect.ValueOf(fieldmaskpb.Intersect),
 		"New":       reflect.ValueOf(fieldmaskpb.New),
-		"NewMessage_google_protobuf_field_mask_proto": reflect.ValueOf(fieldmaskpb.NewMessage_google_protobuf_field_mask_proto),
+		"NewMessage_google_protobuf_field__mask_proto": reflect.ValueOf(fieldmaskpb.NewMessage_google_protobuf_field__mask_proto),
 		"Union": reflect.ValueOf(fieldmaskpb.Union),
 
 		// type definitions

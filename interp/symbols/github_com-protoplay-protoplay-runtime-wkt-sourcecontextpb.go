@@ -10,7 +10,7 @@ import (
 func init() {
 	Symbols["github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb/sourcecontextpb"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"NewMessage_google_protobuf_source_context_proto": reflect.ValueOf(sourcecontextpb.NewMessage_google_protobuf_source_context_proto),
+		"NewMessage_google_protobuf_source__context_proto": reflect.ValueOf(sourcecontextpb.NewMessage_google_protobuf_source__context_proto),
 
 		// type definitions
 		"SourceContext": reflect.ValueOf((*sourcecontextpb.SourceContext)(nil)),

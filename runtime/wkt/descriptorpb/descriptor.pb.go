@@ -31,8 +31,10 @@ const (
 	// Editions that have been released.  The specific values are arbitrary and
 	// should not be depended on, but they will always be time-ordered for easy
 	// comparison.
-	Edition_EDITION_2023 Edition = 1000
-	Edition_EDITION_2024 Edition = 1001
+	Edition_EDITION_2023     Edition = 1000
+	Edition_EDITION_2024     Edition = 1001
+	Edition_EDITION_2026     Edition = 1002
+	Edition_EDITION_UNSTABLE Edition = 9999
 	// Placeholder editions for testing feature resolution.  These should not be
 	// used or relyed on outside of tests.
 	Edition_EDITION_1_TEST_ONLY     Edition = 1
@@ -61,6 +63,10 @@ func (x Edition) String() string {
 		return "EDITION_2023"
 	case 1001:
 		return "EDITION_2024"
+	case 1002:
+		return "EDITION_2026"
+	case 9999:
+		return "EDITION_UNSTABLE"
 	case 1:
 		return "EDITION_1_TEST_ONLY"
 	case 2:
@@ -111,6 +117,10 @@ func (x Edition) EncodeProtoJSON(e *protojson.Encoder) {
 		e.Enum(int32(x), "EDITION_2023")
 	case 1001:
 		e.Enum(int32(x), "EDITION_2024")
+	case 1002:
+		e.Enum(int32(x), "EDITION_2026")
+	case 9999:
+		e.Enum(int32(x), "EDITION_UNSTABLE")
 	case 1:
 		e.Enum(int32(x), "EDITION_1_TEST_ONLY")
 	case 2:
@@ -159,6 +169,12 @@ func (x *Edition) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 		return true, nil
 	case "EDITION_2024":
 		*x = 1001
+		return true, nil
+	case "EDITION_2026":
+		*x = 1002
+		return true, nil
+	case "EDITION_UNSTABLE":
+		*x = 9999
 		return true, nil
 	case "EDITION_1_TEST_ONLY":
 		*x = 1
@@ -216,6 +232,12 @@ func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
 	case "EDITION_2024":
 		*x = 1001
 		return nil
+	case "EDITION_2026":
+		*x = 1002
+		return nil
+	case "EDITION_UNSTABLE":
+		*x = 9999
+		return nil
 	case "EDITION_1_TEST_ONLY":
 		*x = 1
 		return nil
@@ -240,6 +262,117 @@ func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Edition) Enum() *Edition {
+	return &x
+}
+
+type SymbolVisibility int32
+
+const (
+	SymbolVisibility_VISIBILITY_UNSET  SymbolVisibility = 0
+	SymbolVisibility_VISIBILITY_LOCAL  SymbolVisibility = 1
+	SymbolVisibility_VISIBILITY_EXPORT SymbolVisibility = 2
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x SymbolVisibility) String() string {
+	switch x {
+	case 0:
+		return "VISIBILITY_UNSET"
+	case 1:
+		return "VISIBILITY_LOCAL"
+	case 2:
+		return "VISIBILITY_EXPORT"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x SymbolVisibility) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *SymbolVisibility) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x SymbolVisibility) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "VISIBILITY_UNSET")
+	case 1:
+		e.Enum(int32(x), "VISIBILITY_LOCAL")
+	case 2:
+		e.Enum(int32(x), "VISIBILITY_EXPORT")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *SymbolVisibility) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = SymbolVisibility(num)
+		return true, nil
+	}
+	switch name {
+	case "VISIBILITY_UNSET":
+		*x = 0
+		return true, nil
+	case "VISIBILITY_LOCAL":
+		*x = 1
+		return true, nil
+	case "VISIBILITY_EXPORT":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.SymbolVisibility")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *SymbolVisibility) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = SymbolVisibility(num)
+		return nil
+	}
+	switch name {
+	case "VISIBILITY_UNSET":
+		*x = 0
+		return nil
+	case "VISIBILITY_LOCAL":
+		*x = 1
+		return nil
+	case "VISIBILITY_EXPORT":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.SymbolVisibility")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x SymbolVisibility) Enum() *SymbolVisibility {
 	return &x
 }
 
@@ -640,7 +773,8 @@ type FileDescriptorProto struct {
 	PublicDependency []int32
 	// Indexes of the weak imported files in the dependency list.
 	// For Google-internal migration only. Do not use.
-	WeakDependency []int32
+	WeakDependency   []int32
+	OptionDependency []string
 	// All top-level definitions in this file.
 	MessageType []*DescriptorProto
 	EnumType    []*EnumDescriptorProto
@@ -694,6 +828,13 @@ func (m *FileDescriptorProto) GetPublicDependency() []int32 {
 func (m *FileDescriptorProto) GetWeakDependency() []int32 {
 	if m != nil {
 		return m.WeakDependency
+	}
+	return nil
+}
+
+func (m *FileDescriptorProto) GetOptionDependency() []string {
+	if m != nil {
+		return m.OptionDependency
 	}
 	return nil
 }
@@ -774,6 +915,9 @@ func (m *FileDescriptorProto) Size() (n int) {
 	for _, x := range m.WeakDependency {
 		n += wire.SizeTagVarint(1, uint64(x))
 	}
+	for _, x := range m.OptionDependency {
+		n += wire.SizeTagBytes(1, len(x))
+	}
 	for _, x := range m.MessageType {
 		n += wire.SizeTagBytes(1, x.Size())
 	}
@@ -831,6 +975,11 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	for k := len(m.OptionDependency) - 1; k >= 0; k-- {
+		i = wire.PutStringRev(b, i, m.OptionDependency[k])
+		i--
+		b[i] = 0x7a
+	}
 	if m.Edition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Edition))
 		i--
@@ -1196,11 +1345,25 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
 			m.Edition = &v
+			continue
+		case 15:
+			if typ != wire.BytesType {
+				break
+			}
+			x, n := d.ConsumeString(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			i += n
+			if m.OptionDependency == nil {
+				m.OptionDependency = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
+			m.OptionDependency = append(m.OptionDependency, x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1278,6 +1441,7 @@ func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	c.Dependency = slices.Clone(m.Dependency)
 	c.PublicDependency = slices.Clone(m.PublicDependency)
 	c.WeakDependency = slices.Clone(m.WeakDependency)
+	c.OptionDependency = slices.Clone(m.OptionDependency)
 	if m.MessageType != nil {
 		c.MessageType = make([]*DescriptorProto, len(m.MessageType))
 		for k, v := range m.MessageType {
@@ -1351,6 +1515,14 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	}
 	for k, v := range m.WeakDependency {
 		if v != o.WeakDependency[k] {
+			return false
+		}
+	}
+	if len(m.OptionDependency) != len(o.OptionDependency) {
+		return false
+	}
+	for k, v := range m.OptionDependency {
+		if v != o.OptionDependency[k] {
 			return false
 		}
 	}
@@ -1468,6 +1640,16 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.StartArray()
 		for _, x := range m.WeakDependency {
 			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if len(m.OptionDependency) > 0 || e.EmitDefaults() {
+		e.Name("optionDependency", "option_dependency")
+		e.StartArray()
+		for _, x := range m.OptionDependency {
+			if err := e.String(x, "google.protobuf.FileDescriptorProto.option_dependency"); err != nil {
+				return err
+			}
 		}
 		e.EndArray()
 	}
@@ -1664,8 +1846,32 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.WeakDependency = append(m.WeakDependency, v)
 			}
-		case "messageType", "message_type":
+		case "optionDependency", "option_dependency":
 			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.OptionDependency = append(m.OptionDependency, v)
+			}
+		case "messageType", "message_type":
+			if err := d.Mark(seen[:], 6); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1689,7 +1895,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.MessageType = append(m.MessageType, v)
 			}
 		case "enumType", "enum_type":
-			if err := d.Mark(seen[:], 6); err != nil {
+			if err := d.Mark(seen[:], 7); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1713,7 +1919,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.EnumType = append(m.EnumType, v)
 			}
 		case "service":
-			if err := d.Mark(seen[:], 7); err != nil {
+			if err := d.Mark(seen[:], 8); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1737,7 +1943,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Service = append(m.Service, v)
 			}
 		case "extension":
-			if err := d.Mark(seen[:], 8); err != nil {
+			if err := d.Mark(seen[:], 9); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1761,7 +1967,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Extension = append(m.Extension, v)
 			}
 		case "options":
-			if err := d.Mark(seen[:], 9); err != nil {
+			if err := d.Mark(seen[:], 10); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1773,7 +1979,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			}
 			m.Options = v
 		case "sourceCodeInfo", "source_code_info":
-			if err := d.Mark(seen[:], 10); err != nil {
+			if err := d.Mark(seen[:], 11); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1785,7 +1991,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			}
 			m.SourceCodeInfo = v
 		case "syntax":
-			if err := d.Mark(seen[:], 11); err != nil {
+			if err := d.Mark(seen[:], 12); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1797,7 +2003,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			}
 			m.Syntax = d.Alloc().StringPtr(v)
 		case "edition":
-			if err := d.Mark(seen[:], 12); err != nil {
+			if err := d.Mark(seen[:], 13); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1870,6 +2076,9 @@ func (m *FileDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	for _, x := range m.WeakDependency {
 		e.Int("weak_dependency", int64(x))
+	}
+	for _, x := range m.OptionDependency {
+		e.String("option_dependency", x)
 	}
 	for _, x := range m.MessageType {
 		e.StartMessage("message_type")
@@ -2013,6 +2222,25 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				m.WeakDependency = append(m.WeakDependency, v)
 			}
+		case "option_dependency":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.OptionDependency = append(m.OptionDependency, v)
+			}
 		case "message_type":
 			list, err := d.ListStart(false)
 			if err != nil {
@@ -2090,7 +2318,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				m.Extension = append(m.Extension, v)
 			}
 		case "options":
-			if err := d.Mark(seen[:], 9); err != nil {
+			if err := d.Mark(seen[:], 10); err != nil {
 				return err
 			}
 			v := new(FileOptions)
@@ -2099,7 +2327,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			m.Options = v
 		case "source_code_info":
-			if err := d.Mark(seen[:], 10); err != nil {
+			if err := d.Mark(seen[:], 11); err != nil {
 				return err
 			}
 			v := new(SourceCodeInfo)
@@ -2108,7 +2336,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			m.SourceCodeInfo = v
 		case "syntax":
-			if err := d.Mark(seen[:], 11); err != nil {
+			if err := d.Mark(seen[:], 12); err != nil {
 				return err
 			}
 			v, err := d.String()
@@ -2117,7 +2345,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			m.Syntax = &v
 		case "edition":
-			if err := d.Mark(seen[:], 12); err != nil {
+			if err := d.Mark(seen[:], 13); err != nil {
 				return err
 			}
 			var v Edition
@@ -2125,7 +2353,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.Edition = &v
-		case "1", "2", "3", "10", "11", "4", "5", "6", "7", "8", "9", "12", "14":
+		case "1", "2", "3", "10", "11", "15", "4", "5", "6", "7", "8", "9", "12", "14":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -2149,6 +2377,7 @@ type DescriptorProto struct {
 	// Reserved field names, which may not be used by fields in the same message.
 	// A given name may only be reserved once.
 	ReservedName []string
+	Visibility   *SymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -2223,6 +2452,13 @@ func (m *DescriptorProto) GetReservedName() []string {
 	return nil
 }
 
+func (m *DescriptorProto) GetVisibility() SymbolVisibility {
+	if m != nil && m.Visibility != nil {
+		return *m.Visibility
+	}
+	return SymbolVisibility_VISIBILITY_UNSET
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto) Size() (n int) {
 	if m == nil {
@@ -2258,6 +2494,9 @@ func (m *DescriptorProto) Size() (n int) {
 	for _, x := range m.ReservedName {
 		n += wire.SizeTagBytes(1, len(x))
 	}
+	if m.Visibility != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.Visibility))
+	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
 	}
@@ -2291,6 +2530,11 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.Visibility != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.Visibility))
+		i--
+		b[i] = 0x58
+	}
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
@@ -2593,6 +2837,22 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			}
 			m.ReservedName = append(m.ReservedName, x)
 			continue
+		case 11:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := SymbolVisibility(int32(x))
+			i += n
+			if v < 0 || v > 2 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.Visibility = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -2716,6 +2976,10 @@ func (m *DescriptorProto) Clone() *DescriptorProto {
 		}
 	}
 	c.ReservedName = slices.Clone(m.ReservedName)
+	if m.Visibility != nil {
+		v := *m.Visibility
+		c.Visibility = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -2797,6 +3061,9 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		if v != o.ReservedName[k] {
 			return false
 		}
+	}
+	if (m.Visibility == nil) != (o.Visibility == nil) || m.Visibility != nil && *m.Visibility != *o.Visibility {
+		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
@@ -2924,6 +3191,13 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if m.Visibility != nil {
+		e.Name("visibility", "visibility")
+		(*m.Visibility).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("visibility", "visibility")
+		e.Null()
 	}
 	e.EndObject()
 	return nil
@@ -3164,6 +3438,21 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
+		case "visibility":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v SymbolVisibility
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Visibility = &v
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -3270,6 +3559,9 @@ func (m *DescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	for _, x := range m.ReservedName {
 		e.String("reserved_name", x)
+	}
+	if m.Visibility != nil {
+		e.Literal("visibility", (*m.Visibility).String())
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -3460,7 +3752,16 @@ func (m *DescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
-		case "1", "2", "6", "3", "4", "5", "8", "7", "9", "10":
+		case "visibility":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			var v SymbolVisibility
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Visibility = &v
+		case "1", "2", "6", "3", "4", "5", "8", "7", "9", "10", "11":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -7631,6 +7932,7 @@ type EnumDescriptorProto struct {
 	// Reserved enum value names, which may not be reused. A given name may only
 	// be reserved once.
 	ReservedName []string
+	Visibility   *SymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -7670,6 +7972,13 @@ func (m *EnumDescriptorProto) GetReservedName() []string {
 	return nil
 }
 
+func (m *EnumDescriptorProto) GetVisibility() SymbolVisibility {
+	if m != nil && m.Visibility != nil {
+		return *m.Visibility
+	}
+	return SymbolVisibility_VISIBILITY_UNSET
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Size() (n int) {
 	if m == nil {
@@ -7689,6 +7998,9 @@ func (m *EnumDescriptorProto) Size() (n int) {
 	}
 	for _, x := range m.ReservedName {
 		n += wire.SizeTagBytes(1, len(x))
+	}
+	if m.Visibility != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.Visibility))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -7723,6 +8035,11 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.Visibility != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.Visibility))
+		i--
+		b[i] = 0x30
+	}
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
@@ -7885,6 +8202,22 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			m.ReservedName = append(m.ReservedName, x)
 			continue
+		case 6:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := SymbolVisibility(int32(x))
+			i += n
+			if v < 0 || v > 2 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.Visibility = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -7953,6 +8286,10 @@ func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 		}
 	}
 	c.ReservedName = slices.Clone(m.ReservedName)
+	if m.Visibility != nil {
+		v := *m.Visibility
+		c.Visibility = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -7994,6 +8331,9 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 		if v != o.ReservedName[k] {
 			return false
 		}
+	}
+	if (m.Visibility == nil) != (o.Visibility == nil) || m.Visibility != nil && *m.Visibility != *o.Visibility {
+		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
@@ -8071,6 +8411,13 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if m.Visibility != nil {
+		e.Name("visibility", "visibility")
+		(*m.Visibility).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("visibility", "visibility")
+		e.Null()
 	}
 	e.EndObject()
 	return nil
@@ -8191,6 +8538,21 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
+		case "visibility":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v SymbolVisibility
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Visibility = &v
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -8262,6 +8624,9 @@ func (m *EnumDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	for _, x := range m.ReservedName {
 		e.String("reserved_name", x)
+	}
+	if m.Visibility != nil {
+		e.Literal("visibility", (*m.Visibility).String())
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -8357,7 +8722,16 @@ func (m *EnumDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
-		case "1", "2", "3", "4", "5":
+		case "visibility":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			var v SymbolVisibility
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Visibility = &v
+		case "1", "2", "3", "4", "5", "6":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -9774,6 +10148,10 @@ func (m *ServiceDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			m.Options = v
 		case "1", "2", "3":
 			return d.ByNumber()
+		case "stream":
+			if err := d.Skip(); err != nil {
+				return err
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -13904,6 +14282,8 @@ type FieldOptions struct {
 	// is a formalization for deprecating fields.
 	Deprecated *bool
 	// For Google-internal migration only. Do not use.
+	//
+	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 	Weak *bool
 	// Indicate that the field value should not be printed out when using debug
 	// formats, e.g. when the field contains sensitive credentials.
@@ -13973,6 +14353,7 @@ func (m *FieldOptions) GetDeprecated() bool {
 	return Default_FieldOptions_Deprecated
 }
 
+// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 func (m *FieldOptions) GetWeak() bool {
 	if m != nil && m.Weak != nil {
 		return *m.Weak
@@ -15447,7 +15828,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -15725,6 +16106,7 @@ type FieldOptions_FeatureSupport struct {
 	// this one, the last default assigned will be used, and proto files will
 	// not be able to override it.
 	EditionRemoved *Edition
+	RemovalError   *string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -15757,6 +16139,13 @@ func (m *FieldOptions_FeatureSupport) GetEditionRemoved() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
+func (m *FieldOptions_FeatureSupport) GetRemovalError() string {
+	if m != nil && m.RemovalError != nil {
+		return *m.RemovalError
+	}
+	return ""
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	if m == nil {
@@ -15773,6 +16162,9 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	}
 	if m.EditionRemoved != nil {
 		n += wire.SizeTagVarint(1, uint64(*m.EditionRemoved))
+	}
+	if m.RemovalError != nil {
+		n += wire.SizeTagBytes(1, len(*m.RemovalError))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -15807,6 +16199,11 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.RemovalError != nil {
+		i = wire.PutStringRev(b, i, *m.RemovalError)
+		i--
+		b[i] = 0x2a
+	}
 	if m.EditionRemoved != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.EditionRemoved))
 		i--
@@ -15879,7 +16276,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -15895,7 +16292,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -15922,11 +16319,22 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
 			m.EditionRemoved = &v
+			continue
+		case 5:
+			if typ != wire.BytesType {
+				break
+			}
+			x, n := d.ConsumeString(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			i += n
+			m.RemovalError = d.StringPtr(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -15981,6 +16389,10 @@ func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 		v := *m.EditionRemoved
 		c.EditionRemoved = &v
 	}
+	if m.RemovalError != nil {
+		v := *m.RemovalError
+		c.RemovalError = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -16003,6 +16415,9 @@ func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool
 		return false
 	}
 	if (m.EditionRemoved == nil) != (o.EditionRemoved == nil) || m.EditionRemoved != nil && *m.EditionRemoved != *o.EditionRemoved {
+		return false
+	}
+	if (m.RemovalError == nil) != (o.RemovalError == nil) || m.RemovalError != nil && *m.RemovalError != *o.RemovalError {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -16062,6 +16477,15 @@ func (m *FieldOptions_FeatureSupport) EncodeProtoJSON(e *protojson.Encoder) erro
 		(*m.EditionRemoved).EncodeProtoJSON(e)
 	} else if e.EmitUnpopulated() {
 		e.Name("editionRemoved", "edition_removed")
+		e.Null()
+	}
+	if m.RemovalError != nil {
+		e.Name("removalError", "removal_error")
+		if err := e.String(*m.RemovalError, "google.protobuf.FieldOptions.FeatureSupport.removal_error"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("removalError", "removal_error")
 		e.Null()
 	}
 	e.EndObject()
@@ -16144,6 +16568,18 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 			if known {
 				m.EditionRemoved = &v
 			}
+		case "removalError", "removal_error":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RemovalError = d.Alloc().StringPtr(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -16201,6 +16637,9 @@ func (m *FieldOptions_FeatureSupport) EncodeProtoText(e *prototext.Encoder) erro
 	if m.EditionRemoved != nil {
 		e.Literal("edition_removed", (*m.EditionRemoved).String())
 	}
+	if m.RemovalError != nil {
+		e.String("removal_error", *m.RemovalError)
+	}
 	e.Unknown(m.unknownFields)
 	return nil
 }
@@ -16256,7 +16695,16 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoText(d *prototext.Decoder) erro
 				return err
 			}
 			m.EditionRemoved = &v
-		case "1", "2", "3", "4":
+		case "removal_error":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RemovalError = &v
+		case "1", "2", "3", "4", "5":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -21292,6 +21740,128 @@ func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 	return &x
 }
 
+type FeatureSet_EnforceNamingStyle int32
+
+const (
+	FeatureSet_ENFORCE_NAMING_STYLE_UNKNOWN FeatureSet_EnforceNamingStyle = 0
+	FeatureSet_STYLE2024                    FeatureSet_EnforceNamingStyle = 1
+	FeatureSet_STYLE_LEGACY                 FeatureSet_EnforceNamingStyle = 2
+	FeatureSet_STYLE2026                    FeatureSet_EnforceNamingStyle = 3
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x FeatureSet_EnforceNamingStyle) String() string {
+	switch x {
+	case 0:
+		return "ENFORCE_NAMING_STYLE_UNKNOWN"
+	case 1:
+		return "STYLE2024"
+	case 2:
+		return "STYLE_LEGACY"
+	case 3:
+		return "STYLE2026"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_EnforceNamingStyle) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_EnforceNamingStyle) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_EnforceNamingStyle) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "ENFORCE_NAMING_STYLE_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "STYLE2024")
+	case 2:
+		e.Enum(int32(x), "STYLE_LEGACY")
+	case 3:
+		e.Enum(int32(x), "STYLE2026")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_EnforceNamingStyle) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_EnforceNamingStyle(num)
+		return true, nil
+	}
+	switch name {
+	case "ENFORCE_NAMING_STYLE_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "STYLE2024":
+		*x = 1
+		return true, nil
+	case "STYLE_LEGACY":
+		*x = 2
+		return true, nil
+	case "STYLE2026":
+		*x = 3
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.EnforceNamingStyle")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_EnforceNamingStyle) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_EnforceNamingStyle(num)
+		return nil
+	}
+	switch name {
+	case "ENFORCE_NAMING_STYLE_UNKNOWN":
+		*x = 0
+		return nil
+	case "STYLE2024":
+		*x = 1
+		return nil
+	case "STYLE_LEGACY":
+		*x = 2
+		return nil
+	case "STYLE2026":
+		*x = 3
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.EnforceNamingStyle")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x FeatureSet_EnforceNamingStyle) Enum() *FeatureSet_EnforceNamingStyle {
+	return &x
+}
+
 // TODO Enums in C++ gencode (and potentially other languages) are
 // not well scoped.  This means that each of the feature enums below can clash
 // with each other.  The short names we've chosen maximize call-site
@@ -21299,12 +21869,14 @@ func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 // be designed and implemented to handle this, hopefully before we ever hit a
 // conflict here.
 type FeatureSet struct {
-	FieldPresence         *FeatureSet_FieldPresence
-	EnumType              *FeatureSet_EnumType
-	RepeatedFieldEncoding *FeatureSet_RepeatedFieldEncoding
-	Utf8Validation        *FeatureSet_Utf8Validation
-	MessageEncoding       *FeatureSet_MessageEncoding
-	JsonFormat            *FeatureSet_JsonFormat
+	FieldPresence           *FeatureSet_FieldPresence
+	EnumType                *FeatureSet_EnumType
+	RepeatedFieldEncoding   *FeatureSet_RepeatedFieldEncoding
+	Utf8Validation          *FeatureSet_Utf8Validation
+	MessageEncoding         *FeatureSet_MessageEncoding
+	JsonFormat              *FeatureSet_JsonFormat
+	EnforceNamingStyle      *FeatureSet_EnforceNamingStyle
+	DefaultSymbolVisibility *FeatureSet_VisibilityFeature_DefaultSymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -21351,6 +21923,20 @@ func (m *FeatureSet) GetJsonFormat() FeatureSet_JsonFormat {
 	return FeatureSet_JSON_FORMAT_UNKNOWN
 }
 
+func (m *FeatureSet) GetEnforceNamingStyle() FeatureSet_EnforceNamingStyle {
+	if m != nil && m.EnforceNamingStyle != nil {
+		return *m.EnforceNamingStyle
+	}
+	return FeatureSet_ENFORCE_NAMING_STYLE_UNKNOWN
+}
+
+func (m *FeatureSet) GetDefaultSymbolVisibility() FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
+	if m != nil && m.DefaultSymbolVisibility != nil {
+		return *m.DefaultSymbolVisibility
+	}
+	return FeatureSet_VisibilityFeature_DEFAULT_SYMBOL_VISIBILITY_UNKNOWN
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSet) Size() (n int) {
 	if m == nil {
@@ -21373,6 +21959,12 @@ func (m *FeatureSet) Size() (n int) {
 	}
 	if m.JsonFormat != nil {
 		n += wire.SizeTagVarint(1, uint64(*m.JsonFormat))
+	}
+	if m.EnforceNamingStyle != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.EnforceNamingStyle))
+	}
+	if m.DefaultSymbolVisibility != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.DefaultSymbolVisibility))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -21407,6 +21999,16 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.DefaultSymbolVisibility != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.DefaultSymbolVisibility))
+		i--
+		b[i] = 0x40
+	}
+	if m.EnforceNamingStyle != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.EnforceNamingStyle))
+		i--
+		b[i] = 0x38
+	}
 	if m.JsonFormat != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.JsonFormat))
 		i--
@@ -21575,6 +22177,38 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			m.JsonFormat = &v
 			continue
+		case 7:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := FeatureSet_EnforceNamingStyle(int32(x))
+			i += n
+			if v < 0 || v > 3 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.EnforceNamingStyle = &v
+			continue
+		case 8:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := FeatureSet_VisibilityFeature_DefaultSymbolVisibility(int32(x))
+			i += n
+			if v < 0 || v > 4 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.DefaultSymbolVisibility = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -21636,6 +22270,14 @@ func (m *FeatureSet) Clone() *FeatureSet {
 		v := *m.JsonFormat
 		c.JsonFormat = &v
 	}
+	if m.EnforceNamingStyle != nil {
+		v := *m.EnforceNamingStyle
+		c.EnforceNamingStyle = &v
+	}
+	if m.DefaultSymbolVisibility != nil {
+		v := *m.DefaultSymbolVisibility
+		c.DefaultSymbolVisibility = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -21664,6 +22306,12 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 		return false
 	}
 	if (m.JsonFormat == nil) != (o.JsonFormat == nil) || m.JsonFormat != nil && *m.JsonFormat != *o.JsonFormat {
+		return false
+	}
+	if (m.EnforceNamingStyle == nil) != (o.EnforceNamingStyle == nil) || m.EnforceNamingStyle != nil && *m.EnforceNamingStyle != *o.EnforceNamingStyle {
+		return false
+	}
+	if (m.DefaultSymbolVisibility == nil) != (o.DefaultSymbolVisibility == nil) || m.DefaultSymbolVisibility != nil && *m.DefaultSymbolVisibility != *o.DefaultSymbolVisibility {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -21735,6 +22383,20 @@ func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 		(*m.JsonFormat).EncodeProtoJSON(e)
 	} else if e.EmitUnpopulated() {
 		e.Name("jsonFormat", "json_format")
+		e.Null()
+	}
+	if m.EnforceNamingStyle != nil {
+		e.Name("enforceNamingStyle", "enforce_naming_style")
+		(*m.EnforceNamingStyle).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("enforceNamingStyle", "enforce_naming_style")
+		e.Null()
+	}
+	if m.DefaultSymbolVisibility != nil {
+		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
+		(*m.DefaultSymbolVisibility).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
 		e.Null()
 	}
 	e.EndObject()
@@ -21850,6 +22512,36 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 			if known {
 				m.JsonFormat = &v
 			}
+		case "enforceNamingStyle", "enforce_naming_style":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_EnforceNamingStyle
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EnforceNamingStyle = &v
+			}
+		case "defaultSymbolVisibility", "default_symbol_visibility":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_VisibilityFeature_DefaultSymbolVisibility
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.DefaultSymbolVisibility = &v
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -21912,6 +22604,12 @@ func (m *FeatureSet) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	if m.JsonFormat != nil {
 		e.Literal("json_format", (*m.JsonFormat).String())
+	}
+	if m.EnforceNamingStyle != nil {
+		e.Literal("enforce_naming_style", (*m.EnforceNamingStyle).String())
+	}
+	if m.DefaultSymbolVisibility != nil {
+		e.Literal("default_symbol_visibility", (*m.DefaultSymbolVisibility).String())
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -21986,8 +22684,376 @@ func (m *FeatureSet) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.JsonFormat = &v
-		case "1", "2", "3", "4", "5", "6":
+		case "enforce_naming_style":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			var v FeatureSet_EnforceNamingStyle
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EnforceNamingStyle = &v
+		case "default_symbol_visibility":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			var v FeatureSet_VisibilityFeature_DefaultSymbolVisibility
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.DefaultSymbolVisibility = &v
+		case "1", "2", "3", "4", "5", "6", "7", "8":
 			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+type FeatureSet_VisibilityFeature_DefaultSymbolVisibility int32
+
+const (
+	FeatureSet_VisibilityFeature_DEFAULT_SYMBOL_VISIBILITY_UNKNOWN FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 0
+	FeatureSet_VisibilityFeature_EXPORT_ALL                        FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 1
+	FeatureSet_VisibilityFeature_EXPORT_TOP_LEVEL                  FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 2
+	FeatureSet_VisibilityFeature_LOCAL_ALL                         FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 3
+	FeatureSet_VisibilityFeature_STRICT                            FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 4
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) String() string {
+	switch x {
+	case 0:
+		return "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN"
+	case 1:
+		return "EXPORT_ALL"
+	case 2:
+		return "EXPORT_TOP_LEVEL"
+	case 3:
+		return "LOCAL_ALL"
+	case 4:
+		return "STRICT"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "EXPORT_ALL")
+	case 2:
+		e.Enum(int32(x), "EXPORT_TOP_LEVEL")
+	case 3:
+		e.Enum(int32(x), "LOCAL_ALL")
+	case 4:
+		e.Enum(int32(x), "STRICT")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_VisibilityFeature_DefaultSymbolVisibility(num)
+		return true, nil
+	}
+	switch name {
+	case "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "EXPORT_ALL":
+		*x = 1
+		return true, nil
+	case "EXPORT_TOP_LEVEL":
+		*x = 2
+		return true, nil
+	case "LOCAL_ALL":
+		*x = 3
+		return true, nil
+	case "STRICT":
+		*x = 4
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_VisibilityFeature_DefaultSymbolVisibility(num)
+		return nil
+	}
+	switch name {
+	case "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":
+		*x = 0
+		return nil
+	case "EXPORT_ALL":
+		*x = 1
+		return nil
+	case "EXPORT_TOP_LEVEL":
+		*x = 2
+		return nil
+	case "LOCAL_ALL":
+		*x = 3
+		return nil
+	case "STRICT":
+		*x = 4
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) Enum() *FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
+	return &x
+}
+
+type FeatureSet_VisibilityFeature struct {
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
+	unknownFields *[]byte
+}
+
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	if m.unknownFields != nil {
+		n += len(*m.unknownFields)
+	}
+	return n
+}
+
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Marshal() ([]byte, error) {
+	b := make([]byte, m.Size())
+	n, err := m.MarshalToSizedBuffer(b)
+	if err != nil {
+		return nil, err
+	}
+	return b[len(b)-n:], nil
+}
+
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) MarshalAppend(b []byte) ([]byte, error) {
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
+	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
+		return b[:start], err
+	}
+	return b[:end], nil
+}
+
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) MarshalToSizedBuffer(b []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	return len(b) - i, nil
+}
+
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Unmarshal(b []byte) error {
+	m.Reset()
+	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
+}
+
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
+	return wire.UnmarshalEmpty(&m.unknownFields, b, group, depth)
+}
+
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) CheckInitialized() error {
+	return nil
+}
+
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Reset() {
+	*m = FeatureSet_VisibilityFeature{}
+}
+
+// Clone returns a deep copy of m (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Clone() *FeatureSet_VisibilityFeature {
+	if m == nil {
+		return nil
+	}
+	c := new(FeatureSet_VisibilityFeature)
+	*c = *m
+	c.unknownFields = wire.CloneUnknown(m.unknownFields)
+	return c
+}
+
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Equal(o *FeatureSet_VisibilityFeature) bool {
+	if m == o {
+		return true
+	}
+	if m == nil || o == nil {
+		return false
+	}
+	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_VisibilityFeature) MarshalJSON() ([]byte, error) {
+	return protojson.Marshal(m, protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
+func (m *FeatureSet_VisibilityFeature) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	return protojson.Marshal(m, o)
+}
+
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_VisibilityFeature) UnmarshalJSON(b []byte) error {
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
+func (m *FeatureSet_VisibilityFeature) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	return protojson.Unmarshal(b, m, o)
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
+func (m *FeatureSet_VisibilityFeature) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSet_VisibilityFeature)
+	}
+	e.StartObject()
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
+func (m *FeatureSet_VisibilityFeature) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	for {
+		_, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if err := d.Unknown(); err != nil {
+			return err
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSet_VisibilityFeature) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSet_VisibilityFeature) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSet_VisibilityFeature) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSet_VisibilityFeature) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
+func (m *FeatureSet_VisibilityFeature) String() string {
+	if m == nil {
+		return "<nil>"
+	}
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSet_VisibilityFeature) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSet_VisibilityFeature) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -22170,7 +23236,7 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -22186,7 +23252,7 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -22682,7 +23748,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -25471,6 +26537,8 @@ func NewMessage_google_protobuf_descriptor_proto(name string) protojson.Message 
 		return new(UninterpretedOption_NamePart)
 	case "google.protobuf.FeatureSet":
 		return new(FeatureSet)
+	case "google.protobuf.FeatureSet.VisibilityFeature":
+		return new(FeatureSet_VisibilityFeature)
 	case "google.protobuf.FeatureSetDefaults":
 		return new(FeatureSetDefaults)
 	case "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault":

@@ -408,10 +408,10 @@ func (m *FieldMask) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) e
 }
 
 // MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_field_mask_proto knows its type; it implements
+// expanded when NewMessage_google_protobuf_field__mask_proto knows its type; it implements
 // encoding.TextMarshaler.
 func (m *FieldMask) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto)})
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_field__mask_proto)})
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -420,9 +420,9 @@ func (m *FieldMask) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error)
 }
 
 // UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_field_mask_proto; it implements encoding.TextUnmarshaler.
+// resolving Any types with NewMessage_google_protobuf_field__mask_proto; it implements encoding.TextUnmarshaler.
 func (m *FieldMask) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto)})
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_field__mask_proto)})
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -436,7 +436,7 @@ func (m *FieldMask) String() string {
 	if m == nil {
 		return "<nil>"
 	}
-	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto))
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_field__mask_proto))
 }
 
 // EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
@@ -496,11 +496,11 @@ func (m *FieldMask) DecodeProtoText(d *prototext.Decoder) error {
 	}
 }
 
-// NewMessage_google_protobuf_field_mask_proto returns a new, empty message of the type with the given
+// NewMessage_google_protobuf_field__mask_proto returns a new, empty message of the type with the given
 // full name ("pkg.Message"), if google/protobuf/field_mask.proto declares it or the files whose types its
-// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_field_mask_proto) is a
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_field__mask_proto) is a
 // resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
-func NewMessage_google_protobuf_field_mask_proto(name string) protojson.Message {
+func NewMessage_google_protobuf_field__mask_proto(name string) protojson.Message {
 	switch name {
 	case "google.protobuf.FieldMask":
 		return new(FieldMask)

@@ -259,10 +259,10 @@ func (m *SourceContext) DecodeProtoJSON(d *protojson.Decoder) error {
 }
 
 // MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_source_context_proto knows its type; it implements
+// expanded when NewMessage_google_protobuf_source__context_proto knows its type; it implements
 // encoding.TextMarshaler.
 func (m *SourceContext) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto)})
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_source__context_proto)})
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -271,9 +271,9 @@ func (m *SourceContext) MarshalProtoText(o prototext.MarshalOptions) ([]byte, er
 }
 
 // UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_source_context_proto; it implements encoding.TextUnmarshaler.
+// resolving Any types with NewMessage_google_protobuf_source__context_proto; it implements encoding.TextUnmarshaler.
 func (m *SourceContext) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto)})
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_source__context_proto)})
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -287,7 +287,7 @@ func (m *SourceContext) String() string {
 	if m == nil {
 		return "<nil>"
 	}
-	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto))
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_source__context_proto))
 }
 
 // EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
@@ -338,11 +338,11 @@ func (m *SourceContext) DecodeProtoText(d *prototext.Decoder) error {
 	}
 }
 
-// NewMessage_google_protobuf_source_context_proto returns a new, empty message of the type with the given
+// NewMessage_google_protobuf_source__context_proto returns a new, empty message of the type with the given
 // full name ("pkg.Message"), if google/protobuf/source_context.proto declares it or the files whose types its
-// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_source_context_proto) is a
+// fields use do; otherwise nil. protojson.ResolverFunc(NewMessage_google_protobuf_source__context_proto) is a
 // resolver for google.protobuf.Any in ProtoJSON (MarshalOptions.Resolver).
-func NewMessage_google_protobuf_source_context_proto(name string) protojson.Message {
+func NewMessage_google_protobuf_source__context_proto(name string) protojson.Message {
 	switch name {
 	case "google.protobuf.SourceContext":
 		return new(SourceContext)

@@ -4048,7 +4048,7 @@ func NewMessage_google_protobuf_type_proto(name string) protojson.Message {
 	case "google.protobuf.Option":
 		return new(Option)
 	}
-	if m := sourcecontextpb.NewMessage_google_protobuf_source_context_proto(name); m != nil {
+	if m := sourcecontextpb.NewMessage_google_protobuf_source__context_proto(name); m != nil {
 		return m
 	}
 	if m := anypb.NewMessage_google_protobuf_any_proto(name); m != nil {
