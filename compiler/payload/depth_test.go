@@ -124,3 +124,29 @@ func TestCase47Inputs(t *testing.T) {
 		}
 	}
 }
+
+// TestMapEntriesCountFromTheFirst: in JSON and text alike, a map's entries
+// count one level, and an empty map (no entries on the wire) none: at
+// MaxDepth messages, an empty map is read and a non-empty one refused.
+func TestMapEntriesCountFromTheFirst(t *testing.T) {
+	s := compileFS(t, testdataFS, testdataRoots, "47_json_depth_vs_binary.proto")
+	md := mustFind(t, s, "bugcorpus.c47.Doc")
+	n := MaxDepth - 1 // child levels below the top-level Doc
+	for _, c := range []struct {
+		in      Format
+		value   string
+		refused bool
+	}{
+		{JSON, strings.Repeat(`{"child":`, n) + `{"counts":{}}` + strings.Repeat("}", n), false},
+		{JSON, strings.Repeat(`{"child":`, n) + `{"counts":{"a":1}}` + strings.Repeat("}", n), true},
+		{Text, strings.Repeat("child {", n) + "counts: []" + strings.Repeat("}", n), false},
+		{Text, strings.Repeat("child {", n) + "counts: [{key: \"a\" value: 1}]" + strings.Repeat("}", n), true},
+		{Text, strings.Repeat("child {", n) + "counts {key: \"a\" value: 1}" + strings.Repeat("}", n), true},
+		{Text, strings.Repeat("child {", n-1) + "counts {key: \"a\" value: 1} counts: [] counts {key: \"b\" value: 2}" + strings.Repeat("}", n-1), false},
+	} {
+		_, err := s.Encode(md, []byte(c.value), EncodeOptions{In: c.in})
+		if c.refused != (err != nil) || c.refused && !isDepthLimit(err) {
+			t.Errorf("%s %.40s...%s: %v, want refused: %v", c.in, c.value, c.value[len(c.value)-60:], err, c.refused)
+		}
+	}
+}

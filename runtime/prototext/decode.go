@@ -41,10 +41,13 @@ type UnmarshalOptions struct {
 type Decoder struct {
 	t     tokenizer
 	opts  UnmarshalOptions
-	depth int   // how many more messages may be entered
-	level int   // messages entered
-	name  token // the field name read last
-	val   token // the scalar read last
+	depth int // how many more messages may be entered
+	level int // messages entered
+	// mapEntries has one bit per map value being read (MapStart to
+	// MapEnd), innermost last: whether its entries' level was counted.
+	mapEntries []bool
+	name       token // the field name read last
+	val        token // the scalar read last
 }
 
 // NewDecoder returns a Decoder reading b with the options o.
@@ -496,12 +499,12 @@ func (d *Decoder) ListNext(list bool, i int) (bool, error) {
 }
 
 // MapStart begins the value of a map field: one entry "{key: k value: v}"
-// or a list of them "[{...}, {...}]". The map counts one level of nesting
-// until MapEnd. Read entries while MapNext reports more.
+// or a list of them "[{...}, {...}]". Read entries while MapNext reports
+// more, then call MapEnd. The entries count one level of nesting, as a
+// map entry does on the wire, from the first (so an empty list "[]", whose
+// binary form has no entries, counts nothing) until MapEnd.
 func (d *Decoder) MapStart() (list bool, err error) {
-	if err := d.enter(); err != nil {
-		return false, err
-	}
+	d.mapEntries = append(d.mapEntries, false)
 	tok, err := d.t.read()
 	if err != nil {
 		return false, err
@@ -516,8 +519,18 @@ func (d *Decoder) MapStart() (list bool, err error) {
 }
 
 // MapNext reports whether entry i of the value MapStart began follows,
-// reading its opening delimiter.
-func (d *Decoder) MapNext(list bool, i int) (bool, error) {
+// reading its opening delimiter. Before the first entry it counts the
+// entries' level (beyond the limit it fails with ErrDepth).
+func (d *Decoder) MapNext(list bool, i int) (more bool, err error) {
+	if i == 0 {
+		defer func() {
+			if more && err == nil {
+				if err = d.enter(); err == nil {
+					d.mapEntries[len(d.mapEntries)-1] = true
+				}
+			}
+		}()
+	}
 	if !list {
 		return i == 0, nil
 	}
@@ -535,7 +548,13 @@ func (d *Decoder) MapNext(list bool, i int) (bool, error) {
 }
 
 // MapEnd ends the map value MapStart began.
-func (d *Decoder) MapEnd() { d.depth++ }
+func (d *Decoder) MapEnd() {
+	n := len(d.mapEntries) - 1
+	if d.mapEntries[n] {
+		d.depth++
+	}
+	d.mapEntries = d.mapEntries[:n]
+}
 
 // Entry reads the next field name of a map entry: 1 for "key", 2 for
 // "value", 0 at the entry's end. seen holds the fields read so far (each
