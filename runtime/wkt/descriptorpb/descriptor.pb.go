@@ -207,7 +207,7 @@ func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
 	}
 	if !isName {
 		switch num {
-		case 0, 900, 998, 999, 1000, 1001, 1, 2, 99997, 99998, 99999, 2147483647:
+		case 0, 900, 998, 999, 1000, 1001, 1002, 9999, 1, 2, 99997, 99998, 99999, 2147483647:
 			*x = Edition(num)
 			return nil
 		}
@@ -346,16 +346,20 @@ func (x *SymbolVisibility) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err e
 	return false, d.UnknownEnumName("google.protobuf.SymbolVisibility")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *SymbolVisibility) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = SymbolVisibility(num)
-		return nil
+		switch num {
+		case 0, 1, 2:
+			*x = SymbolVisibility(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.SymbolVisibility")
 	}
 	switch name {
 	case "VISIBILITY_UNSET":
@@ -21829,16 +21833,20 @@ func (x *FeatureSet_EnforceNamingStyle) DecodeProtoJSON(d *protojson.Decoder) (o
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.EnforceNamingStyle")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_EnforceNamingStyle) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_EnforceNamingStyle(num)
-		return nil
+		switch num {
+		case 0, 1, 2, 3:
+			*x = FeatureSet_EnforceNamingStyle(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.EnforceNamingStyle")
 	}
 	switch name {
 	case "ENFORCE_NAMING_STYLE_UNKNOWN":
@@ -22809,16 +22817,20 @@ func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) DecodeProtoJSON(d
 	return false, d.UnknownEnumName("google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility")
 }
 
-// DecodeProtoText reads an enum value from d into x: a declared value's name, or
-// any number that fits in int32 (as prototext, for closed enums too).
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
 func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) DecodeProtoText(d *prototext.Decoder) error {
 	name, num, isName, err := d.EnumValue()
 	if err != nil {
 		return err
 	}
 	if !isName {
-		*x = FeatureSet_VisibilityFeature_DefaultSymbolVisibility(num)
-		return nil
+		switch num {
+		case 0, 1, 2, 3, 4:
+			*x = FeatureSet_VisibilityFeature_DefaultSymbolVisibility(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility")
 	}
 	switch name {
 	case "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":

@@ -397,14 +397,18 @@ export interface WireView {
   fields: WireField[];
   /** Error, when set, says where and why decoding stopped. */
   error?: CoreError;
-  // Unlisted is the number of fields and packed elements left out of
-  // the view: it lists the first MaxViewFields in byte order (a field
-  // counts one, and each field or element inside it one more), and
-  // those after are decoded and checked but not listed. 0 when the
-  // view is complete.
+  /**
+   * Unlisted is the number of fields and packed elements left out of
+   * the view: it lists the first MaxViewFields in byte order (a field
+   * counts one, and each field or element inside it one more), and
+   * those after are decoded and checked but not listed. 0 when the
+   * view is complete.
+   */
   unlisted?: number;
-  // UnlistedFrom is the byte offset of the first field or element left
-  // out (when Unlisted > 0): every field starting there or later is.
+  /**
+   * UnlistedFrom is the byte offset of the first field or element left
+   * out (when Unlisted > 0): every field starting there or later is.
+   */
   unlistedFrom?: number;
 }
 
