@@ -118,10 +118,10 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 		// An error left standing is marked, after a moment.
 		do(t, ctx, chromedp.KeyEvent(kb.Backspace))
 		waitJS(t, ctx, "the pane marked stale", goState+` === "stale"`, 5*time.Second)
-		time.Sleep(400 * time.Millisecond)
-		if o := eval[float64](t, ctx, `+getComputedStyle(document.querySelector('[data-testid=go-output] .cm-editor')).opacity`); o > 0.6 {
-			t.Errorf("a standing error leaves the pane at opacity %v", o)
-		}
+		// The dimming is a CSS transition: wait for where it ends, not
+		// for its duration (a loaded machine paints late).
+		waitJS(t, ctx, "the stale pane dimmed to opacity 0.6 or less",
+			`+getComputedStyle(document.querySelector('[data-testid=go-output] .cm-editor')).opacity <= 0.6`, 30*time.Second)
 	})
 }
 

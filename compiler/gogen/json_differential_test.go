@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -58,14 +60,59 @@ func TestTextDifferential(t *testing.T) {
 	runDifferential(t, "text", "-run", "^TestText")
 }
 
-// runDifferential builds the differential module (the generated code of
-// jsonDiffSchemas, their descriptors, jsondiff.go.txt, textdiff.go.txt and
-// jsonedge.go.txt)
-// and runs go test in it with the given -run or -skip pattern.
+// jsonDiffBuild is the differential module's test binary, built once by
+// the first of TestJSONDifferential and TestTextDifferential that runs
+// and run by both (building it is most of their time).
+var jsonDiffBuild struct {
+	sync.Mutex
+	done bool
+	bin  string // the compiled test binary of ./jsondiff; "" if the build failed
+	dir  string // its package directory, where it runs
+}
+
+// runDifferential runs the differential module's test binary (see
+// buildDifferential) with the given -test.run or -test.skip pattern.
 func runDifferential(t *testing.T, what, flag, pattern string) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
+	corpusDir(t) // skips both tests alike when the corpus is absent
+	bin, dir := func() (string, string) {
+		jsonDiffBuild.Lock()
+		defer jsonDiffBuild.Unlock() // also when buildDifferential fails t
+		if !jsonDiffBuild.done {
+			jsonDiffBuild.done = true
+			jsonDiffBuild.bin, jsonDiffBuild.dir = buildDifferential(t)
+		}
+		return jsonDiffBuild.bin, jsonDiffBuild.dir
+	}()
+	if bin == "" {
+		t.Fatal("the differential module did not build (see the test that built it)")
+	}
+	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test."+strings.TrimPrefix(flag, "-"), pattern)
+	cmd.Dir = dir
+	cmd.Env = gentest.Env()
+	outb, err := cmd.CombinedOutput()
+	out := string(outb)
+	if err != nil {
+		t.Fatalf("%s differential tests failed: %v\n%s", what, err, out)
+	}
+	var kept []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "=== ") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		kept = append(kept, line)
+	}
+	t.Log("\n" + strings.Join(kept, "\n"))
+}
+
+// buildDifferential writes the differential module (the generated code
+// of jsonDiffSchemas, their descriptors, jsondiff.go.txt, textdiff.go.txt
+// and jsonedge.go.txt) into a directory of sharedTempDir and compiles its
+// test binary; it returns the binary and the directory to run it in, or
+// fails t.
+func buildDifferential(t *testing.T) (bin, pkgDir string) {
 	dir := corpusDir(t)
 	fsys := os.DirFS(dir)
 	var gen []gogen.File
@@ -142,22 +189,19 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 		}
 		extra["jsondiff/"+h+"_test.go"] = string(src)
 	}
-	mod := gentest.WriteModule(t, gen, extra, true)
+	mod, err := os.MkdirTemp(sharedTempDir(t), "jsondiff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gentest.WriteModuleIn(t, mod, gen, extra, true)
 	if keep := os.Getenv("PROTOPLAY_JSONDIFF_DIR"); keep != "" {
 		if err := os.CopyFS(keep, os.DirFS(mod)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-count=1", "-v", flag, pattern, "./jsondiff/")
-	if err != nil {
-		t.Fatalf("%s differential tests failed: %v\n%s", what, err, out)
+	bin = filepath.Join(mod, "jsondiff.test")
+	if out, err := gentest.Go(t, mod, "test", "-c", "-tags=protolegacy", "-o", bin, "./jsondiff/"); err != nil {
+		t.Fatalf("building the differential tests: %v\n%s", err, out)
 	}
-	var kept []string
-	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "=== ") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		kept = append(kept, line)
-	}
-	t.Log("\n" + strings.Join(kept, "\n"))
+	return bin, filepath.Join(mod, "jsondiff")
 }

@@ -74,10 +74,18 @@ func Generate(t testing.TB, req compiler.Request) (*compiler.Result, []gogen.Fil
 func WriteModule(t testing.TB, files []gogen.File, extra map[string]string, withProtobuf bool) string {
 	t.Helper()
 	dir := t.TempDir()
+	WriteModuleIn(t, dir, files, extra, withProtobuf)
+	return dir
+}
+
+// WriteModuleIn is WriteModule into dir, which the caller owns (a module
+// several tests share).
+func WriteModuleIn(t testing.TB, dir string, files []gogen.File, extra map[string]string, withProtobuf bool) {
+	t.Helper()
 	root := RepoRoot()
 	gomod := "module " + ModulePath + "\n\ngo 1.26\n\nrequire github.com/protoplay/protoplay v0.0.0\n\nreplace github.com/protoplay/protoplay => " + root + "\n"
 	if withProtobuf {
-		gomod += "\nrequire google.golang.org/protobuf v1.36.12\n"
+		gomod += "\nrequire google.golang.org/protobuf " + protobufVersion(t) + "\n"
 		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
 		if err != nil {
 			t.Fatal(err)
@@ -91,7 +99,23 @@ func WriteModule(t testing.TB, files []gogen.File, extra map[string]string, with
 	for name, content := range extra {
 		write(t, filepath.Join(dir, filepath.FromSlash(name)), content)
 	}
-	return dir
+}
+
+// protobufVersion is the google.golang.org/protobuf version protoplay's
+// go.mod requires, so that a generated module compares with the same one.
+func protobufVersion(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(RepoRoot(), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "google.golang.org/protobuf" {
+			return f[1]
+		}
+	}
+	t.Fatal("go.mod requires no google.golang.org/protobuf")
+	return ""
 }
 
 func write(t testing.TB, path, content string) {
@@ -104,12 +128,21 @@ func write(t testing.TB, path, content string) {
 	}
 }
 
+// Env is the environment generated modules are built and run in:
+// -trimpath, so that the build cache keys a package by its import path and
+// content, not by the temporary directory it was written to (the tests
+// write the same generated packages into several modules, and again on
+// every run), and no go.work.
+func Env() []string {
+	return append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOWORK=off")
+}
+
 // Go runs the go command in dir and returns its combined output.
 func Go(t testing.TB, dir string, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = Env()
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
