@@ -1,16 +1,13 @@
 package frontend
 
 import (
-	"context"
-	_ "embed"
+	"embed"
+	"io/fs"
 	"slices"
 	"sync"
 
-	"github.com/bufbuild/protocompile"
-	"github.com/bufbuild/protocompile/linker"
-	"github.com/bufbuild/protocompile/reporter"
+	"github.com/bufbuild/protocompile/wellknownimports"
 	"github.com/protoplay/protoplay/compiler/gogen"
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
@@ -18,9 +15,7 @@ import (
 // standardFiles are the files every compilation can import without
 // supplying them, as protoc bundles them: the well-known type files
 // (gogen.WellKnownFiles, descriptor.proto included), plugin.proto and the
-// language feature files (cpp, go, java). Their descriptors are embedded
-// (standardSet), compiled from protocompile's wellknownimports copies of
-// protoc's sources and, for go_features.proto, bundled/google/protobuf's.
+// language feature files (cpp, go, java); see standardSource.
 var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/compiler/plugin.proto",
 	"google/protobuf/cpp_features.proto",
@@ -28,84 +23,46 @@ var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/java_features.proto",
 )
 
-// std holds the standard files, each linked the first time a compilation
-// imports it, with the standard files it imports, and shared by every later
-// Compile call: a schema importing only timestamp.proto never pays for
-// api.proto or plugin.proto.
-var std struct {
-	mu    sync.Mutex
-	files map[string]*stdFile
-}
-
-type stdFile struct {
-	once sync.Once
-	file linker.File // nil if it failed to link
-}
-
-// standardSet holds the standard files (standardFiles) as protocompile
-// compiles them from source, source info (comments and spans) included: a
-// FileDescriptorSet, each file after the files it imports, written by
-// TestStandardSet (go test ./compiler/frontend -run TestStandardSet
-// -update, part of make generate) from the source text protoc bundles
-// (protocompile's wellknownimports, and bundled/google/protobuf for
-// go_features.proto), which the test checks it against byte for byte. A
-// compilation links a standard file from its descriptor instead of parsing
-// its source: descriptor.proto, which option interpretation needs in every
-// compilation, is 1,300 lines of mostly comments, and parsing it was the
-// largest part of the first compile in the browser (before the engine has
-// compiled the parser's code). The files are the Protocol Buffers
-// project's, under its BSD-3-Clause license (bundled/LICENSE).
+// bundledSources holds the source of go_features.proto as
+// google.golang.org/protobuf ships it (see bundled/LICENSE): the
+// compiler's own copy may be of another version.
 //
-//go:embed bundled/standard.binpb
-var standardSet []byte
+//go:embed bundled/google/protobuf/go_features.proto
+var bundledSources embed.FS
 
-// standardProtos splits standardSet into each file's encoded
-// FileDescriptorProto, by path, without decoding them: a compilation
-// decodes only the files it imports.
-var standardProtos = sync.OnceValue(func() map[string][]byte {
-	m := make(map[string][]byte, len(standardFiles))
-	for b := standardSet; len(b) > 0; {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			panic("frontend: embedded standard.binpb: " + protowire.ParseError(n).Error())
-		}
-		b = b[n:]
-		if num != 1 || typ != protowire.BytesType { // FileDescriptorSet.file
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
-				panic("frontend: embedded standard.binpb: " + protowire.ParseError(n).Error())
-			}
-			b = b[n:]
-			continue
-		}
-		v, n := protowire.ConsumeBytes(b)
-		if n < 0 {
-			panic("frontend: embedded standard.binpb: " + protowire.ParseError(n).Error())
-		}
-		b = b[n:]
-		m[protoName(v)] = v
+// standardSource returns the source text of the standard file name:
+// go_features.proto from bundled/, the other well-known type and feature
+// files from protocompile's wellknownimports (the text protoc bundles, of
+// the version the compiler is built for), the googleapis files printed
+// from their descriptors (googleapisSource). The compiler parses a
+// standard file once per session; a LinkCache keeps it between compiles.
+func standardSource(name string) (string, bool) {
+	if !isStandard(name) {
+		return "", false
 	}
-	return m
-})
+	if v, ok := standardSources.Load(name); ok {
+		return v.(string), true
+	}
+	text, ok := readStandardSource(name)
+	if ok {
+		standardSources.Store(name, text)
+	}
+	return text, ok
+}
 
-// protoName is the name (field 1) of an encoded FileDescriptorProto, ""
-// if it has none.
-func protoName(b []byte) string {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return ""
-		}
-		b = b[n:]
-		if num == 1 && typ == protowire.BytesType {
-			v, _ := protowire.ConsumeBytes(b)
-			return string(v)
-		}
-		if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
-			return ""
-		}
-		b = b[n:]
+// standardSources memoizes standardSource, by path.
+var standardSources sync.Map
+
+func readStandardSource(name string) (string, bool) {
+	if name == "google/protobuf/go_features.proto" {
+		b, err := bundledSources.ReadFile("bundled/" + name)
+		return string(b), err == nil
 	}
-	return ""
+	if slices.Contains(standardFiles, name) {
+		b, err := fs.ReadFile(wellknownimports.FS(), name)
+		return string(b), err == nil
+	}
+	return googleapisSource(name)
 }
 
 // googleapisSet holds the descriptors (without source info, so without
@@ -154,81 +111,12 @@ func isStandard(name string) bool {
 	return ok
 }
 
-// standardDescriptor returns the descriptor of the standard file name
-// (standardSet or googleapisSet), nil if it is not one.
-func standardDescriptor(name string) *descriptorpb.FileDescriptorProto {
-	if b, ok := standardProtos()[name]; ok {
-		fdp := new(descriptorpb.FileDescriptorProto)
-		if err := proto.Unmarshal(b, fdp); err != nil {
-			return nil
-		}
-		return fdp
+// googleapisSource returns the source text of the googleapis file name,
+// printed from its embedded descriptor (see printProto).
+func googleapisSource(name string) (string, bool) {
+	fdp, ok := googleapis()[name]
+	if !ok {
+		return "", false
 	}
-	if fdp, ok := googleapis()[name]; ok {
-		// A copy: the map is shared by every compilation, and protocompile
-		// is free to change what it links.
-		return proto.Clone(fdp).(*descriptorpb.FileDescriptorProto)
-	}
-	return nil
-}
-
-// standardFile returns the linked standard file name, if it is one.
-func standardFile(name string) (linker.File, bool) {
-	if !isStandard(name) {
-		return nil, false
-	}
-	std.mu.Lock()
-	if std.files == nil {
-		std.files = map[string]*stdFile{}
-	}
-	e := std.files[name]
-	if e == nil {
-		e = &stdFile{}
-		std.files[name] = e
-	}
-	std.mu.Unlock()
-	e.once.Do(func() {
-		fdp := standardDescriptor(name)
-		if fdp == nil {
-			return
-		}
-		c := protocompile.Compiler{
-			// The file itself from its descriptor; the standard files it
-			// imports linked (and cached) on their own.
-			Resolver: protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
-				if path == name {
-					return protocompile.SearchResult{Proto: fdp}, nil
-				}
-				if f, ok := standardFile(path); ok {
-					return protocompile.SearchResult{Desc: f}, nil
-				}
-				return protocompile.SearchResult{}, errNotFound
-			}),
-			Reporter:       reporter.NewReporter(func(err reporter.ErrorWithPos) error { return err }, nil),
-			SourceInfoMode: protocompile.SourceInfoStandard,
-			MaxParallelism: 1,
-		}
-		files, err := c.Compile(context.Background(), name)
-		if err == nil && len(files) == 1 {
-			e.file = files[0]
-		}
-		// On failure (which TestStandardSet rules out) the file is not
-		// found.
-	})
-	return e.file, e.file != nil
-}
-
-// standardResolver serves the standard files for names the request's own
-// sources do not hold.
-func standardResolver(r protocompile.Resolver) protocompile.Resolver {
-	return protocompile.ResolverFunc(func(name string) (protocompile.SearchResult, error) {
-		res, err := r.FindFileByPath(name)
-		if err == nil {
-			return res, nil
-		}
-		if f, ok := standardFile(name); ok {
-			return protocompile.SearchResult{Desc: f}, nil
-		}
-		return protocompile.SearchResult{}, err
-	})
+	return printProto(fdp), true
 }

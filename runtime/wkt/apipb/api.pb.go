@@ -21,6 +21,11 @@ import (
 // sometimes simply referred to as "APIs" in other contexts, such as the name of
 // this message itself. See https://cloud.google.com/apis/design/glossary for
 // detailed terminology.
+//
+// New usages of this message as an alternative to ServiceDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Api struct {
 	// The fully qualified name of this interface, including package name
 	// followed by the interface's simple name.
@@ -56,6 +61,8 @@ type Api struct {
 	Mixins []*Mixin
 	// The source syntax of the service.
 	Syntax typepb.Syntax
+	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+	Edition string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -109,6 +116,13 @@ func (m *Api) GetSyntax() typepb.Syntax {
 	return typepb.Syntax_SYNTAX_PROTO2
 }
 
+func (m *Api) GetEdition() string {
+	if m != nil {
+		return m.Edition
+	}
+	return ""
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *Api) Size() (n int) {
 	if m == nil {
@@ -134,6 +148,9 @@ func (m *Api) Size() (n int) {
 	}
 	if m.Syntax != 0 {
 		n += wire.SizeTagVarint(1, uint64(m.Syntax))
+	}
+	if len(m.Edition) > 0 {
+		n += wire.SizeTagBytes(1, len(m.Edition))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -168,6 +185,13 @@ func (m *Api) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if len(m.Edition) > 0 {
+		if i = wire.PutValidStringRev(b, i, m.Edition); i < 0 {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Api.edition")
+		}
+		i--
+		b[i] = 0x42
+	}
 	if m.Syntax != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Syntax))
 		i--
@@ -372,6 +396,17 @@ func (m *Api) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) 
 			i += n
 			m.Syntax = typepb.Syntax(int32(x))
 			continue
+		case 8:
+			if typ != wire.BytesType {
+				break
+			}
+			x, n := d.ConsumeValidString(b[i:])
+			if n < 0 {
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Api.edition")
+			}
+			i += n
+			m.Edition = x
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -476,6 +511,9 @@ func (m *Api) Equal(o *Api) bool {
 	if m.Syntax != o.Syntax {
 		return false
 	}
+	if m.Edition != o.Edition {
+		return false
+	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
@@ -559,6 +597,12 @@ func (m *Api) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
+	}
+	if len(m.Edition) > 0 || e.EmitDefaults() {
+		e.Name("edition", "edition")
+		if err := e.String(m.Edition, "google.protobuf.Api.edition"); err != nil {
+			return err
+		}
 	}
 	e.EndObject()
 	return nil
@@ -706,6 +750,18 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 			if known {
 				m.Syntax = v
 			}
+		case "edition":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Edition = v
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -791,6 +847,11 @@ func (m *Api) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	if m.Syntax != 0 {
 		e.Literal("syntax", m.Syntax.String())
+	}
+	if len(m.Edition) > 0 {
+		if err := e.StringUTF8("edition", m.Edition, "google.protobuf.Api.edition"); err != nil {
+			return err
+		}
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -904,7 +965,16 @@ func (m *Api) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.Syntax = v
-		case "1", "2", "3", "4", "5", "6", "7":
+		case "edition":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Api.edition")
+			if err != nil {
+				return err
+			}
+			m.Edition = v
+		case "1", "2", "3", "4", "5", "6", "7", "8":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -915,6 +985,11 @@ func (m *Api) DecodeProtoText(d *prototext.Decoder) error {
 }
 
 // Method represents a method of an API interface.
+//
+// New usages of this message as an alternative to MethodDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Method struct {
 	// The simple name of this method.
 	Name string
@@ -929,7 +1004,19 @@ type Method struct {
 	// Any metadata attached to the method.
 	Options []*typepb.Option
 	// The source syntax of this method.
+	//
+	// This field should be ignored, instead the syntax should be inherited from
+	// Api. This is similar to Field and EnumValue.
+	//
+	// Deprecated: Marked as deprecated in google/protobuf/api.proto.
 	Syntax typepb.Syntax
+	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+	//
+	// This field should be ignored, instead the edition should be inherited from
+	// Api. This is similar to Field and EnumValue.
+	//
+	// Deprecated: Marked as deprecated in google/protobuf/api.proto.
+	Edition string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -976,11 +1063,20 @@ func (m *Method) GetOptions() []*typepb.Option {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (m *Method) GetSyntax() typepb.Syntax {
 	if m != nil {
 		return m.Syntax
 	}
 	return typepb.Syntax_SYNTAX_PROTO2
+}
+
+// Deprecated: Marked as deprecated in google/protobuf/api.proto.
+func (m *Method) GetEdition() string {
+	if m != nil {
+		return m.Edition
+	}
+	return ""
 }
 
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
@@ -1002,6 +1098,9 @@ func (m *Method) Size() (n int) {
 	}
 	if m.Syntax != 0 {
 		n += wire.SizeTagVarint(1, uint64(m.Syntax))
+	}
+	if len(m.Edition) > 0 {
+		n += wire.SizeTagBytes(1, len(m.Edition))
 	}
 	n += 2 * int(wire.EncodeBool(m.RequestStreaming)+wire.EncodeBool(m.ResponseStreaming))
 	if m.unknownFields != nil {
@@ -1037,6 +1136,13 @@ func (m *Method) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if len(m.Edition) > 0 {
+		if i = wire.PutValidStringRev(b, i, m.Edition); i < 0 {
+			return 0, wire.UTF8Error(-1, "google.protobuf.Method.edition")
+		}
+		i--
+		b[i] = 0x42
+	}
 	if m.Syntax != 0 {
 		i = wire.PutVarintRev(b, i, uint64(m.Syntax))
 		i--
@@ -1209,6 +1315,17 @@ func (m *Method) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth in
 			i += n
 			m.Syntax = typepb.Syntax(int32(x))
 			continue
+		case 8:
+			if typ != wire.BytesType {
+				break
+			}
+			x, n := d.ConsumeValidString(b[i:])
+			if n < 0 {
+				return 0, wire.StringErrorAt(i, n, "google.protobuf.Method.edition")
+			}
+			i += n
+			m.Edition = x
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -1290,6 +1407,9 @@ func (m *Method) Equal(o *Method) bool {
 	if m.Syntax != o.Syntax {
 		return false
 	}
+	if m.Edition != o.Edition {
+		return false
+	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
@@ -1358,6 +1478,12 @@ func (m *Method) EncodeProtoJSON(e *protojson.Encoder) error {
 	if m.Syntax != 0 || e.EmitDefaults() {
 		e.Name("syntax", "syntax")
 		m.Syntax.EncodeProtoJSON(e)
+	}
+	if len(m.Edition) > 0 || e.EmitDefaults() {
+		e.Name("edition", "edition")
+		if err := e.String(m.Edition, "google.protobuf.Method.edition"); err != nil {
+			return err
+		}
 	}
 	e.EndObject()
 	return nil
@@ -1481,6 +1607,18 @@ func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
 			if known {
 				m.Syntax = v
 			}
+		case "edition":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.Edition = v
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -1556,6 +1694,11 @@ func (m *Method) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	if m.Syntax != 0 {
 		e.Literal("syntax", m.Syntax.String())
+	}
+	if len(m.Edition) > 0 {
+		if err := e.StringUTF8("edition", m.Edition, "google.protobuf.Method.edition"); err != nil {
+			return err
+		}
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -1649,7 +1792,16 @@ func (m *Method) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.Syntax = v
-		case "1", "2", "3", "4", "5", "6", "7":
+		case "edition":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			v, err := d.StringUTF8("google.protobuf.Method.edition")
+			if err != nil {
+				return err
+			}
+			m.Edition = v
+		case "1", "2", "3", "4", "5", "6", "7", "8":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -1706,7 +1858,7 @@ func (m *Method) DecodeProtoText(d *prototext.Decoder) error {
 // The mixin construct implies that all methods in `AccessControl` are
 // also declared with same name and request/response types in
 // `Storage`. A documentation generator or annotation processor will
-// see the effective `Storage.GetAcl` method after inherting
+// see the effective `Storage.GetAcl` method after inheriting
 // documentation and annotations as follows:
 //
 //	service Storage {

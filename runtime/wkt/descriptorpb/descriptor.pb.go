@@ -33,8 +33,11 @@ const (
 	// comparison.
 	Edition_EDITION_2023 Edition = 1000
 	Edition_EDITION_2024 Edition = 1001
+	Edition_EDITION_2026 Edition = 1002
+	// A placeholder edition for developing and testing unscheduled features.
+	Edition_EDITION_UNSTABLE Edition = 9999
 	// Placeholder editions for testing feature resolution.  These should not be
-	// used or relyed on outside of tests.
+	// used or relied on outside of tests.
 	Edition_EDITION_1_TEST_ONLY     Edition = 1
 	Edition_EDITION_2_TEST_ONLY     Edition = 2
 	Edition_EDITION_99997_TEST_ONLY Edition = 99997
@@ -61,6 +64,10 @@ func (x Edition) String() string {
 		return "EDITION_2023"
 	case 1001:
 		return "EDITION_2024"
+	case 1002:
+		return "EDITION_2026"
+	case 9999:
+		return "EDITION_UNSTABLE"
 	case 1:
 		return "EDITION_1_TEST_ONLY"
 	case 2:
@@ -111,6 +118,10 @@ func (x Edition) EncodeProtoJSON(e *protojson.Encoder) {
 		e.Enum(int32(x), "EDITION_2023")
 	case 1001:
 		e.Enum(int32(x), "EDITION_2024")
+	case 1002:
+		e.Enum(int32(x), "EDITION_2026")
+	case 9999:
+		e.Enum(int32(x), "EDITION_UNSTABLE")
 	case 1:
 		e.Enum(int32(x), "EDITION_1_TEST_ONLY")
 	case 2:
@@ -159,6 +170,12 @@ func (x *Edition) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
 		return true, nil
 	case "EDITION_2024":
 		*x = 1001
+		return true, nil
+	case "EDITION_2026":
+		*x = 1002
+		return true, nil
+	case "EDITION_UNSTABLE":
+		*x = 9999
 		return true, nil
 	case "EDITION_1_TEST_ONLY":
 		*x = 1
@@ -212,6 +229,12 @@ func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
 	case "EDITION_2024":
 		*x = 1001
 		return nil
+	case "EDITION_2026":
+		*x = 1002
+		return nil
+	case "EDITION_UNSTABLE":
+		*x = 9999
+		return nil
 	case "EDITION_1_TEST_ONLY":
 		*x = 1
 		return nil
@@ -236,6 +259,122 @@ func (x *Edition) DecodeProtoText(d *prototext.Decoder) error {
 
 // Enum returns a pointer to a copy of x, for explicit-presence fields.
 func (x Edition) Enum() *Edition {
+	return &x
+}
+
+// Describes the 'visibility' of a symbol with respect to the proto import
+// system. Symbols can only be imported when the visibility rules do not prevent
+// it (ex: local symbols cannot be imported).  Visibility modifiers can only set
+// on `message` and `enum` as they are the only types available to be referenced
+// from other files.
+type SymbolVisibility int32
+
+const (
+	SymbolVisibility_VISIBILITY_UNSET  SymbolVisibility = 0
+	SymbolVisibility_VISIBILITY_LOCAL  SymbolVisibility = 1
+	SymbolVisibility_VISIBILITY_EXPORT SymbolVisibility = 2
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x SymbolVisibility) String() string {
+	switch x {
+	case 0:
+		return "VISIBILITY_UNSET"
+	case 1:
+		return "VISIBILITY_LOCAL"
+	case 2:
+		return "VISIBILITY_EXPORT"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x SymbolVisibility) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *SymbolVisibility) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x SymbolVisibility) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "VISIBILITY_UNSET")
+	case 1:
+		e.Enum(int32(x), "VISIBILITY_LOCAL")
+	case 2:
+		e.Enum(int32(x), "VISIBILITY_EXPORT")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *SymbolVisibility) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = SymbolVisibility(num)
+		return true, nil
+	}
+	switch name {
+	case "VISIBILITY_UNSET":
+		*x = 0
+		return true, nil
+	case "VISIBILITY_LOCAL":
+		*x = 1
+		return true, nil
+	case "VISIBILITY_EXPORT":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.SymbolVisibility")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *SymbolVisibility) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = SymbolVisibility(num)
+		return nil
+	}
+	switch name {
+	case "VISIBILITY_UNSET":
+		*x = 0
+		return nil
+	case "VISIBILITY_LOCAL":
+		*x = 1
+		return nil
+	case "VISIBILITY_EXPORT":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.SymbolVisibility")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x SymbolVisibility) Enum() *SymbolVisibility {
 	return &x
 }
 
@@ -637,6 +776,9 @@ type FileDescriptorProto struct {
 	// Indexes of the weak imported files in the dependency list.
 	// For Google-internal migration only. Do not use.
 	WeakDependency []int32
+	// Names of files imported by this file purely for the purpose of providing
+	// option extensions. These are excluded from the dependency list above.
+	OptionDependency []string
 	// All top-level definitions in this file.
 	MessageType []*DescriptorProto
 	EnumType    []*EnumDescriptorProto
@@ -652,8 +794,14 @@ type FileDescriptorProto struct {
 	// The supported values are "proto2", "proto3", and "editions".
 	//
 	// If `edition` is present, this value must be "editions".
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Syntax *string
 	// The edition of the proto file.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Edition *Edition
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
@@ -690,6 +838,13 @@ func (m *FileDescriptorProto) GetPublicDependency() []int32 {
 func (m *FileDescriptorProto) GetWeakDependency() []int32 {
 	if m != nil {
 		return m.WeakDependency
+	}
+	return nil
+}
+
+func (m *FileDescriptorProto) GetOptionDependency() []string {
+	if m != nil {
+		return m.OptionDependency
 	}
 	return nil
 }
@@ -770,6 +925,9 @@ func (m *FileDescriptorProto) Size() (n int) {
 	for _, x := range m.WeakDependency {
 		n += wire.SizeTagVarint(1, uint64(x))
 	}
+	for _, x := range m.OptionDependency {
+		n += wire.SizeTagBytes(1, len(x))
+	}
 	for _, x := range m.MessageType {
 		n += wire.SizeTagBytes(1, x.Size())
 	}
@@ -827,6 +985,11 @@ func (m *FileDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	for k := len(m.OptionDependency) - 1; k >= 0; k-- {
+		i = wire.PutStringRev(b, i, m.OptionDependency[k])
+		i--
+		b[i] = 0x7a
+	}
 	if m.Edition != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.Edition))
 		i--
@@ -1192,11 +1355,25 @@ func (m *FileDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
 			m.Edition = &v
+			continue
+		case 15:
+			if typ != wire.BytesType {
+				break
+			}
+			x, n := d.ConsumeString(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			i += n
+			if m.OptionDependency == nil {
+				m.OptionDependency = make([]string, 0, wire.CountRun(b[start:], wire.BytesType))
+			}
+			m.OptionDependency = append(m.OptionDependency, x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -1274,6 +1451,7 @@ func (m *FileDescriptorProto) Clone() *FileDescriptorProto {
 	c.Dependency = slices.Clone(m.Dependency)
 	c.PublicDependency = slices.Clone(m.PublicDependency)
 	c.WeakDependency = slices.Clone(m.WeakDependency)
+	c.OptionDependency = slices.Clone(m.OptionDependency)
 	if m.MessageType != nil {
 		c.MessageType = make([]*DescriptorProto, len(m.MessageType))
 		for k, v := range m.MessageType {
@@ -1347,6 +1525,14 @@ func (m *FileDescriptorProto) Equal(o *FileDescriptorProto) bool {
 	}
 	for k, v := range m.WeakDependency {
 		if v != o.WeakDependency[k] {
+			return false
+		}
+	}
+	if len(m.OptionDependency) != len(o.OptionDependency) {
+		return false
+	}
+	for k, v := range m.OptionDependency {
+		if v != o.OptionDependency[k] {
 			return false
 		}
 	}
@@ -1464,6 +1650,16 @@ func (m *FileDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 		e.StartArray()
 		for _, x := range m.WeakDependency {
 			e.Int32(x)
+		}
+		e.EndArray()
+	}
+	if len(m.OptionDependency) > 0 || e.EmitDefaults() {
+		e.Name("optionDependency", "option_dependency")
+		e.StartArray()
+		for _, x := range m.OptionDependency {
+			if err := e.String(x, "google.protobuf.FileDescriptorProto.option_dependency"); err != nil {
+				return err
+			}
 		}
 		e.EndArray()
 	}
@@ -1660,8 +1856,32 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.WeakDependency = append(m.WeakDependency, v)
 			}
-		case "messageType", "message_type":
+		case "optionDependency", "option_dependency":
 			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			if err := d.ArrayStart(); err != nil {
+				return err
+			}
+			for {
+				more, err := d.ArrayNext()
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.OptionDependency = append(m.OptionDependency, v)
+			}
+		case "messageType", "message_type":
+			if err := d.Mark(seen[:], 6); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1685,7 +1905,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.MessageType = append(m.MessageType, v)
 			}
 		case "enumType", "enum_type":
-			if err := d.Mark(seen[:], 6); err != nil {
+			if err := d.Mark(seen[:], 7); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1709,7 +1929,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.EnumType = append(m.EnumType, v)
 			}
 		case "service":
-			if err := d.Mark(seen[:], 7); err != nil {
+			if err := d.Mark(seen[:], 8); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1733,7 +1953,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Service = append(m.Service, v)
 			}
 		case "extension":
-			if err := d.Mark(seen[:], 8); err != nil {
+			if err := d.Mark(seen[:], 9); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1757,7 +1977,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Extension = append(m.Extension, v)
 			}
 		case "options":
-			if err := d.Mark(seen[:], 9); err != nil {
+			if err := d.Mark(seen[:], 10); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1769,7 +1989,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			}
 			m.Options = v
 		case "sourceCodeInfo", "source_code_info":
-			if err := d.Mark(seen[:], 10); err != nil {
+			if err := d.Mark(seen[:], 11); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1781,7 +2001,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			}
 			m.SourceCodeInfo = v
 		case "syntax":
-			if err := d.Mark(seen[:], 11); err != nil {
+			if err := d.Mark(seen[:], 12); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1793,7 +2013,7 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 			}
 			m.Syntax = d.Alloc().StringPtr(v)
 		case "edition":
-			if err := d.Mark(seen[:], 12); err != nil {
+			if err := d.Mark(seen[:], 13); err != nil {
 				return err
 			}
 			if d.ReadNull() {
@@ -1866,6 +2086,9 @@ func (m *FileDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	for _, x := range m.WeakDependency {
 		e.Int("weak_dependency", int64(x))
+	}
+	for _, x := range m.OptionDependency {
+		e.String("option_dependency", x)
 	}
 	for _, x := range m.MessageType {
 		e.StartMessage("message_type")
@@ -2009,6 +2232,25 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				m.WeakDependency = append(m.WeakDependency, v)
 			}
+		case "option_dependency":
+			list, err := d.ListStart(true)
+			if err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				more, err := d.ListNext(list, i)
+				if err != nil {
+					return err
+				}
+				if !more {
+					break
+				}
+				v, err := d.String()
+				if err != nil {
+					return err
+				}
+				m.OptionDependency = append(m.OptionDependency, v)
+			}
 		case "message_type":
 			list, err := d.ListStart(false)
 			if err != nil {
@@ -2086,7 +2328,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				m.Extension = append(m.Extension, v)
 			}
 		case "options":
-			if err := d.Mark(seen[:], 9); err != nil {
+			if err := d.Mark(seen[:], 10); err != nil {
 				return err
 			}
 			v := new(FileOptions)
@@ -2095,7 +2337,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			m.Options = v
 		case "source_code_info":
-			if err := d.Mark(seen[:], 10); err != nil {
+			if err := d.Mark(seen[:], 11); err != nil {
 				return err
 			}
 			v := new(SourceCodeInfo)
@@ -2104,7 +2346,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			m.SourceCodeInfo = v
 		case "syntax":
-			if err := d.Mark(seen[:], 11); err != nil {
+			if err := d.Mark(seen[:], 12); err != nil {
 				return err
 			}
 			v, err := d.String()
@@ -2113,7 +2355,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			m.Syntax = &v
 		case "edition":
-			if err := d.Mark(seen[:], 12); err != nil {
+			if err := d.Mark(seen[:], 13); err != nil {
 				return err
 			}
 			var v Edition
@@ -2121,7 +2363,7 @@ func (m *FileDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.Edition = &v
-		case "1", "2", "3", "10", "11", "4", "5", "6", "7", "8", "9", "12", "14":
+		case "1", "2", "3", "10", "11", "15", "4", "5", "6", "7", "8", "9", "12", "14":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -2145,6 +2387,8 @@ type DescriptorProto struct {
 	// Reserved field names, which may not be used by fields in the same message.
 	// A given name may only be reserved once.
 	ReservedName []string
+	// Support for `export` and `local` keywords on enums.
+	Visibility *SymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -2219,6 +2463,13 @@ func (m *DescriptorProto) GetReservedName() []string {
 	return nil
 }
 
+func (m *DescriptorProto) GetVisibility() SymbolVisibility {
+	if m != nil && m.Visibility != nil {
+		return *m.Visibility
+	}
+	return SymbolVisibility_VISIBILITY_UNSET
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *DescriptorProto) Size() (n int) {
 	if m == nil {
@@ -2254,6 +2505,9 @@ func (m *DescriptorProto) Size() (n int) {
 	for _, x := range m.ReservedName {
 		n += wire.SizeTagBytes(1, len(x))
 	}
+	if m.Visibility != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.Visibility))
+	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
 	}
@@ -2287,6 +2541,11 @@ func (m *DescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.Visibility != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.Visibility))
+		i--
+		b[i] = 0x58
+	}
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
@@ -2589,6 +2848,22 @@ func (m *DescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group int32,
 			}
 			m.ReservedName = append(m.ReservedName, x)
 			continue
+		case 11:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := SymbolVisibility(int32(x))
+			i += n
+			if v < 0 || v > 2 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.Visibility = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -2712,6 +2987,10 @@ func (m *DescriptorProto) Clone() *DescriptorProto {
 		}
 	}
 	c.ReservedName = slices.Clone(m.ReservedName)
+	if m.Visibility != nil {
+		v := *m.Visibility
+		c.Visibility = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -2793,6 +3072,9 @@ func (m *DescriptorProto) Equal(o *DescriptorProto) bool {
 		if v != o.ReservedName[k] {
 			return false
 		}
+	}
+	if (m.Visibility == nil) != (o.Visibility == nil) || m.Visibility != nil && *m.Visibility != *o.Visibility {
+		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
@@ -2920,6 +3202,13 @@ func (m *DescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if m.Visibility != nil {
+		e.Name("visibility", "visibility")
+		(*m.Visibility).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("visibility", "visibility")
+		e.Null()
 	}
 	e.EndObject()
 	return nil
@@ -3160,6 +3449,21 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
+		case "visibility":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v SymbolVisibility
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Visibility = &v
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -3266,6 +3570,9 @@ func (m *DescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	for _, x := range m.ReservedName {
 		e.String("reserved_name", x)
+	}
+	if m.Visibility != nil {
+		e.Literal("visibility", (*m.Visibility).String())
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -3456,7 +3763,16 @@ func (m *DescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
-		case "1", "2", "6", "3", "4", "5", "8", "7", "9", "10":
+		case "visibility":
+			if err := d.Mark(seen[:], 10); err != nil {
+				return err
+			}
+			var v SymbolVisibility
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Visibility = &v
+		case "1", "2", "6", "3", "4", "5", "8", "7", "9", "10", "11":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -7615,6 +7931,8 @@ type EnumDescriptorProto struct {
 	// Reserved enum value names, which may not be reused. A given name may only
 	// be reserved once.
 	ReservedName []string
+	// Support for `export` and `local` keywords on enums.
+	Visibility *SymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -7654,6 +7972,13 @@ func (m *EnumDescriptorProto) GetReservedName() []string {
 	return nil
 }
 
+func (m *EnumDescriptorProto) GetVisibility() SymbolVisibility {
+	if m != nil && m.Visibility != nil {
+		return *m.Visibility
+	}
+	return SymbolVisibility_VISIBILITY_UNSET
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *EnumDescriptorProto) Size() (n int) {
 	if m == nil {
@@ -7673,6 +7998,9 @@ func (m *EnumDescriptorProto) Size() (n int) {
 	}
 	for _, x := range m.ReservedName {
 		n += wire.SizeTagBytes(1, len(x))
+	}
+	if m.Visibility != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.Visibility))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -7707,6 +8035,11 @@ func (m *EnumDescriptorProto) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.Visibility != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.Visibility))
+		i--
+		b[i] = 0x30
+	}
 	for k := len(m.ReservedName) - 1; k >= 0; k-- {
 		i = wire.PutStringRev(b, i, m.ReservedName[k])
 		i--
@@ -7869,6 +8202,22 @@ func (m *EnumDescriptorProto) UnmarshalGroup(d *wire.Decoder, b []byte, group in
 			}
 			m.ReservedName = append(m.ReservedName, x)
 			continue
+		case 6:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := SymbolVisibility(int32(x))
+			i += n
+			if v < 0 || v > 2 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.Visibility = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -7937,6 +8286,10 @@ func (m *EnumDescriptorProto) Clone() *EnumDescriptorProto {
 		}
 	}
 	c.ReservedName = slices.Clone(m.ReservedName)
+	if m.Visibility != nil {
+		v := *m.Visibility
+		c.Visibility = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -7978,6 +8331,9 @@ func (m *EnumDescriptorProto) Equal(o *EnumDescriptorProto) bool {
 		if v != o.ReservedName[k] {
 			return false
 		}
+	}
+	if (m.Visibility == nil) != (o.Visibility == nil) || m.Visibility != nil && *m.Visibility != *o.Visibility {
+		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
@@ -8055,6 +8411,13 @@ func (m *EnumDescriptorProto) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if m.Visibility != nil {
+		e.Name("visibility", "visibility")
+		(*m.Visibility).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("visibility", "visibility")
+		e.Null()
 	}
 	e.EndObject()
 	return nil
@@ -8175,6 +8538,21 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
+		case "visibility":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v SymbolVisibility
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.Visibility = &v
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -8246,6 +8624,9 @@ func (m *EnumDescriptorProto) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	for _, x := range m.ReservedName {
 		e.String("reserved_name", x)
+	}
+	if m.Visibility != nil {
+		e.Literal("visibility", (*m.Visibility).String())
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -8341,7 +8722,16 @@ func (m *EnumDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 				}
 				m.ReservedName = append(m.ReservedName, v)
 			}
-		case "1", "2", "3", "4", "5":
+		case "visibility":
+			if err := d.Mark(seen[:], 5); err != nil {
+				return err
+			}
+			var v SymbolVisibility
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.Visibility = &v
+		case "1", "2", "3", "4", "5", "6":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -9758,6 +10148,10 @@ func (m *ServiceDescriptorProto) DecodeProtoText(d *prototext.Decoder) error {
 			m.Options = v
 		case "1", "2", "3":
 			return d.ByNumber()
+		case "stream":
+			if err := d.Skip(); err != nil {
+				return err
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -10662,6 +11056,9 @@ type FileOptions struct {
 	// determining the ruby package.
 	RubyPackage *string
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here.
 	// See the documentation for the "Options" section above.
@@ -12475,6 +12872,9 @@ type MessageOptions struct {
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 	DeprecatedLegacyJsonFieldConflicts *bool
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -13502,8 +13902,6 @@ func (x FieldOptions_JSType) Enum() *FieldOptions_JSType {
 }
 
 // If set to RETENTION_SOURCE, the option will be omitted from the binary.
-// Note: as of January 2023, support for this is in progress and does not yet
-// have an effect (b/264593489).
 type FieldOptions_OptionRetention int32
 
 const (
@@ -13617,8 +14015,7 @@ func (x FieldOptions_OptionRetention) Enum() *FieldOptions_OptionRetention {
 
 // This indicates the types of entities that the field may apply to when used
 // as an option. If it is unset, then the field may be freely used as an
-// option on any kind of entity. Note: as of January 2023, support for this is
-// in progress and does not yet have an effect (b/264593489).
+// option on any kind of entity.
 type FieldOptions_OptionTargetType int32
 
 const (
@@ -13808,12 +14205,13 @@ func (x FieldOptions_OptionTargetType) Enum() *FieldOptions_OptionTargetType {
 }
 
 type FieldOptions struct {
+	// NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
 	// The ctype option instructs the C++ code generator to use a different
 	// representation of the field than it normally would.  See the specific
 	// options below.  This option is only implemented to support use of
 	// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
-	// type "bytes" in the open source release -- sorry, we'll try to include
-	// other types in a future version!
+	// type "bytes" in the open source release.
+	// TODO: make ctype actually deprecated.
 	Ctype *FieldOptions_CType
 	// The packed option can be enabled for repeated primitive fields to enable
 	// a more efficient representation on the wire. Rather than repeatedly
@@ -13867,7 +14265,10 @@ type FieldOptions struct {
 	// for accessors, or it will be completely ignored; in the very least, this
 	// is a formalization for deprecating fields.
 	Deprecated *bool
+	// DEPRECATED. DO NOT USE!
 	// For Google-internal migration only. Do not use.
+	//
+	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 	Weak *bool
 	// Indicate that the field value should not be printed out when using debug
 	// formats, e.g. when the field contains sensitive credentials.
@@ -13876,6 +14277,9 @@ type FieldOptions struct {
 	Targets         []FieldOptions_OptionTargetType
 	EditionDefaults []*FieldOptions_EditionDefault
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features       *FeatureSet
 	FeatureSupport *FieldOptions_FeatureSupport
 	// The parser stores options it doesn't recognize here. See above.
@@ -13937,6 +14341,7 @@ func (m *FieldOptions) GetDeprecated() bool {
 	return Default_FieldOptions_Deprecated
 }
 
+// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 func (m *FieldOptions) GetWeak() bool {
 	if m != nil && m.Weak != nil {
 		return *m.Weak
@@ -15411,7 +15816,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -15689,6 +16094,9 @@ type FieldOptions_FeatureSupport struct {
 	// this one, the last default assigned will be used, and proto files will
 	// not be able to override it.
 	EditionRemoved *Edition
+	// The removal error text if this feature is used after the edition it was
+	// removed in.
+	RemovalError *string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -15721,6 +16129,13 @@ func (m *FieldOptions_FeatureSupport) GetEditionRemoved() Edition {
 	return Edition_EDITION_UNKNOWN
 }
 
+func (m *FieldOptions_FeatureSupport) GetRemovalError() string {
+	if m != nil && m.RemovalError != nil {
+		return *m.RemovalError
+	}
+	return ""
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	if m == nil {
@@ -15737,6 +16152,9 @@ func (m *FieldOptions_FeatureSupport) Size() (n int) {
 	}
 	if m.EditionRemoved != nil {
 		n += wire.SizeTagVarint(1, uint64(*m.EditionRemoved))
+	}
+	if m.RemovalError != nil {
+		n += wire.SizeTagBytes(1, len(*m.RemovalError))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -15771,6 +16189,11 @@ func (m *FieldOptions_FeatureSupport) MarshalToSizedBuffer(b []byte) (int, error
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.RemovalError != nil {
+		i = wire.PutStringRev(b, i, *m.RemovalError)
+		i--
+		b[i] = 0x2a
+	}
 	if m.EditionRemoved != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.EditionRemoved))
 		i--
@@ -15843,7 +16266,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -15859,7 +16282,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -15886,11 +16309,22 @@ func (m *FieldOptions_FeatureSupport) UnmarshalGroup(d *wire.Decoder, b []byte, 
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
 			m.EditionRemoved = &v
+			continue
+		case 5:
+			if typ != wire.BytesType {
+				break
+			}
+			x, n := d.ConsumeString(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			i += n
+			m.RemovalError = d.StringPtr(x)
 			continue
 		}
 		if typ == wire.EndGroupType {
@@ -15945,6 +16379,10 @@ func (m *FieldOptions_FeatureSupport) Clone() *FieldOptions_FeatureSupport {
 		v := *m.EditionRemoved
 		c.EditionRemoved = &v
 	}
+	if m.RemovalError != nil {
+		v := *m.RemovalError
+		c.RemovalError = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -15967,6 +16405,9 @@ func (m *FieldOptions_FeatureSupport) Equal(o *FieldOptions_FeatureSupport) bool
 		return false
 	}
 	if (m.EditionRemoved == nil) != (o.EditionRemoved == nil) || m.EditionRemoved != nil && *m.EditionRemoved != *o.EditionRemoved {
+		return false
+	}
+	if (m.RemovalError == nil) != (o.RemovalError == nil) || m.RemovalError != nil && *m.RemovalError != *o.RemovalError {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -16026,6 +16467,15 @@ func (m *FieldOptions_FeatureSupport) EncodeProtoJSON(e *protojson.Encoder) erro
 		(*m.EditionRemoved).EncodeProtoJSON(e)
 	} else if e.EmitUnpopulated() {
 		e.Name("editionRemoved", "edition_removed")
+		e.Null()
+	}
+	if m.RemovalError != nil {
+		e.Name("removalError", "removal_error")
+		if err := e.String(*m.RemovalError, "google.protobuf.FieldOptions.FeatureSupport.removal_error"); err != nil {
+			return err
+		}
+	} else if e.EmitUnpopulated() {
+		e.Name("removalError", "removal_error")
 		e.Null()
 	}
 	e.EndObject()
@@ -16108,6 +16558,18 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 			if known {
 				m.EditionRemoved = &v
 			}
+		case "removalError", "removal_error":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RemovalError = d.Alloc().StringPtr(v)
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -16165,6 +16627,9 @@ func (m *FieldOptions_FeatureSupport) EncodeProtoText(e *prototext.Encoder) erro
 	if m.EditionRemoved != nil {
 		e.Literal("edition_removed", (*m.EditionRemoved).String())
 	}
+	if m.RemovalError != nil {
+		e.String("removal_error", *m.RemovalError)
+	}
 	e.Unknown(m.unknownFields)
 	return nil
 }
@@ -16220,7 +16685,16 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoText(d *prototext.Decoder) erro
 				return err
 			}
 			m.EditionRemoved = &v
-		case "1", "2", "3", "4":
+		case "removal_error":
+			if err := d.Mark(seen[:], 4); err != nil {
+				return err
+			}
+			v, err := d.String()
+			if err != nil {
+				return err
+			}
+			m.RemovalError = &v
+		case "1", "2", "3", "4", "5":
 			return d.ByNumber()
 		default:
 			if err := d.Unknown(); err != nil {
@@ -16232,6 +16706,9 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoText(d *prototext.Decoder) erro
 
 type OneofOptions struct {
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -16717,6 +17194,9 @@ type EnumOptions struct {
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 	DeprecatedLegacyJsonFieldConflicts *bool
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -17388,6 +17868,9 @@ type EnumValueOptions struct {
 	// this is a formalization for deprecating enum values.
 	Deprecated *bool
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// Indicate that fields annotated with this enum value should not be printed
 	// out when using debug formats, e.g. when the field contains sensitive
@@ -18073,6 +18556,9 @@ func (m *EnumValueOptions) DecodeProtoText(d *prototext.Decoder) error {
 
 type ServiceOptions struct {
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// Is this service deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
@@ -18739,6 +19225,9 @@ type MethodOptions struct {
 	Deprecated       *bool
 	IdempotencyLevel *MethodOptions_IdempotencyLevel
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -21228,6 +21717,128 @@ func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 	return &x
 }
 
+type FeatureSet_EnforceNamingStyle int32
+
+const (
+	FeatureSet_ENFORCE_NAMING_STYLE_UNKNOWN FeatureSet_EnforceNamingStyle = 0
+	FeatureSet_STYLE2024                    FeatureSet_EnforceNamingStyle = 1
+	FeatureSet_STYLE_LEGACY                 FeatureSet_EnforceNamingStyle = 2
+	FeatureSet_STYLE2026                    FeatureSet_EnforceNamingStyle = 3
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x FeatureSet_EnforceNamingStyle) String() string {
+	switch x {
+	case 0:
+		return "ENFORCE_NAMING_STYLE_UNKNOWN"
+	case 1:
+		return "STYLE2024"
+	case 2:
+		return "STYLE_LEGACY"
+	case 3:
+		return "STYLE2026"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_EnforceNamingStyle) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_EnforceNamingStyle) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_EnforceNamingStyle) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "ENFORCE_NAMING_STYLE_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "STYLE2024")
+	case 2:
+		e.Enum(int32(x), "STYLE_LEGACY")
+	case 3:
+		e.Enum(int32(x), "STYLE2026")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_EnforceNamingStyle) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_EnforceNamingStyle(num)
+		return true, nil
+	}
+	switch name {
+	case "ENFORCE_NAMING_STYLE_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "STYLE2024":
+		*x = 1
+		return true, nil
+	case "STYLE_LEGACY":
+		*x = 2
+		return true, nil
+	case "STYLE2026":
+		*x = 3
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.EnforceNamingStyle")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_EnforceNamingStyle) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_EnforceNamingStyle(num)
+		return nil
+	}
+	switch name {
+	case "ENFORCE_NAMING_STYLE_UNKNOWN":
+		*x = 0
+		return nil
+	case "STYLE2024":
+		*x = 1
+		return nil
+	case "STYLE_LEGACY":
+		*x = 2
+		return nil
+	case "STYLE2026":
+		*x = 3
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.EnforceNamingStyle")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x FeatureSet_EnforceNamingStyle) Enum() *FeatureSet_EnforceNamingStyle {
+	return &x
+}
+
 // TODO Enums in C++ gencode (and potentially other languages) are
 // not well scoped.  This means that each of the feature enums below can clash
 // with each other.  The short names we've chosen maximize call-site
@@ -21235,12 +21846,15 @@ func (x FeatureSet_JsonFormat) Enum() *FeatureSet_JsonFormat {
 // be designed and implemented to handle this, hopefully before we ever hit a
 // conflict here.
 type FeatureSet struct {
-	FieldPresence         *FeatureSet_FieldPresence
-	EnumType              *FeatureSet_EnumType
-	RepeatedFieldEncoding *FeatureSet_RepeatedFieldEncoding
-	Utf8Validation        *FeatureSet_Utf8Validation
-	MessageEncoding       *FeatureSet_MessageEncoding
-	JsonFormat            *FeatureSet_JsonFormat
+	FieldPresence           *FeatureSet_FieldPresence
+	EnumType                *FeatureSet_EnumType
+	RepeatedFieldEncoding   *FeatureSet_RepeatedFieldEncoding
+	Utf8Validation          *FeatureSet_Utf8Validation
+	MessageEncoding         *FeatureSet_MessageEncoding
+	JsonFormat              *FeatureSet_JsonFormat
+	EnforceNamingStyle      *FeatureSet_EnforceNamingStyle
+	DefaultSymbolVisibility *FeatureSet_VisibilityFeature_DefaultSymbolVisibility
+	EnforceProtoLimits      *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -21287,6 +21901,27 @@ func (m *FeatureSet) GetJsonFormat() FeatureSet_JsonFormat {
 	return FeatureSet_JSON_FORMAT_UNKNOWN
 }
 
+func (m *FeatureSet) GetEnforceNamingStyle() FeatureSet_EnforceNamingStyle {
+	if m != nil && m.EnforceNamingStyle != nil {
+		return *m.EnforceNamingStyle
+	}
+	return FeatureSet_ENFORCE_NAMING_STYLE_UNKNOWN
+}
+
+func (m *FeatureSet) GetDefaultSymbolVisibility() FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
+	if m != nil && m.DefaultSymbolVisibility != nil {
+		return *m.DefaultSymbolVisibility
+	}
+	return FeatureSet_VisibilityFeature_DEFAULT_SYMBOL_VISIBILITY_UNKNOWN
+}
+
+func (m *FeatureSet) GetEnforceProtoLimits() FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
+	if m != nil && m.EnforceProtoLimits != nil {
+		return *m.EnforceProtoLimits
+	}
+	return FeatureSet_ProtoLimitsFeature_PROTO_LIMITS_UNKNOWN
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSet) Size() (n int) {
 	if m == nil {
@@ -21309,6 +21944,15 @@ func (m *FeatureSet) Size() (n int) {
 	}
 	if m.JsonFormat != nil {
 		n += wire.SizeTagVarint(1, uint64(*m.JsonFormat))
+	}
+	if m.EnforceNamingStyle != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.EnforceNamingStyle))
+	}
+	if m.DefaultSymbolVisibility != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.DefaultSymbolVisibility))
+	}
+	if m.EnforceProtoLimits != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.EnforceProtoLimits))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -21343,6 +21987,21 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.EnforceProtoLimits != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.EnforceProtoLimits))
+		i--
+		b[i] = 0x48
+	}
+	if m.DefaultSymbolVisibility != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.DefaultSymbolVisibility))
+		i--
+		b[i] = 0x40
+	}
+	if m.EnforceNamingStyle != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.EnforceNamingStyle))
+		i--
+		b[i] = 0x38
+	}
 	if m.JsonFormat != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.JsonFormat))
 		i--
@@ -21511,6 +22170,54 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			m.JsonFormat = &v
 			continue
+		case 7:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := FeatureSet_EnforceNamingStyle(int32(x))
+			i += n
+			if v < 0 || v > 3 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.EnforceNamingStyle = &v
+			continue
+		case 8:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := FeatureSet_VisibilityFeature_DefaultSymbolVisibility(int32(x))
+			i += n
+			if v < 0 || v > 4 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.DefaultSymbolVisibility = &v
+			continue
+		case 9:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := FeatureSet_ProtoLimitsFeature_EnforceProtoLimits(int32(x))
+			i += n
+			if v < 0 || v > 2 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.EnforceProtoLimits = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -21572,6 +22279,18 @@ func (m *FeatureSet) Clone() *FeatureSet {
 		v := *m.JsonFormat
 		c.JsonFormat = &v
 	}
+	if m.EnforceNamingStyle != nil {
+		v := *m.EnforceNamingStyle
+		c.EnforceNamingStyle = &v
+	}
+	if m.DefaultSymbolVisibility != nil {
+		v := *m.DefaultSymbolVisibility
+		c.DefaultSymbolVisibility = &v
+	}
+	if m.EnforceProtoLimits != nil {
+		v := *m.EnforceProtoLimits
+		c.EnforceProtoLimits = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -21600,6 +22319,15 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 		return false
 	}
 	if (m.JsonFormat == nil) != (o.JsonFormat == nil) || m.JsonFormat != nil && *m.JsonFormat != *o.JsonFormat {
+		return false
+	}
+	if (m.EnforceNamingStyle == nil) != (o.EnforceNamingStyle == nil) || m.EnforceNamingStyle != nil && *m.EnforceNamingStyle != *o.EnforceNamingStyle {
+		return false
+	}
+	if (m.DefaultSymbolVisibility == nil) != (o.DefaultSymbolVisibility == nil) || m.DefaultSymbolVisibility != nil && *m.DefaultSymbolVisibility != *o.DefaultSymbolVisibility {
+		return false
+	}
+	if (m.EnforceProtoLimits == nil) != (o.EnforceProtoLimits == nil) || m.EnforceProtoLimits != nil && *m.EnforceProtoLimits != *o.EnforceProtoLimits {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -21671,6 +22399,27 @@ func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 		(*m.JsonFormat).EncodeProtoJSON(e)
 	} else if e.EmitUnpopulated() {
 		e.Name("jsonFormat", "json_format")
+		e.Null()
+	}
+	if m.EnforceNamingStyle != nil {
+		e.Name("enforceNamingStyle", "enforce_naming_style")
+		(*m.EnforceNamingStyle).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("enforceNamingStyle", "enforce_naming_style")
+		e.Null()
+	}
+	if m.DefaultSymbolVisibility != nil {
+		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
+		(*m.DefaultSymbolVisibility).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
+		e.Null()
+	}
+	if m.EnforceProtoLimits != nil {
+		e.Name("enforceProtoLimits", "enforce_proto_limits")
+		(*m.EnforceProtoLimits).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("enforceProtoLimits", "enforce_proto_limits")
 		e.Null()
 	}
 	e.EndObject()
@@ -21786,6 +22535,51 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 			if known {
 				m.JsonFormat = &v
 			}
+		case "enforceNamingStyle", "enforce_naming_style":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_EnforceNamingStyle
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EnforceNamingStyle = &v
+			}
+		case "defaultSymbolVisibility", "default_symbol_visibility":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_VisibilityFeature_DefaultSymbolVisibility
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.DefaultSymbolVisibility = &v
+			}
+		case "enforceProtoLimits", "enforce_proto_limits":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EnforceProtoLimits = &v
+			}
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -21848,6 +22642,15 @@ func (m *FeatureSet) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	if m.JsonFormat != nil {
 		e.Literal("json_format", (*m.JsonFormat).String())
+	}
+	if m.EnforceNamingStyle != nil {
+		e.Literal("enforce_naming_style", (*m.EnforceNamingStyle).String())
+	}
+	if m.DefaultSymbolVisibility != nil {
+		e.Literal("default_symbol_visibility", (*m.DefaultSymbolVisibility).String())
+	}
+	if m.EnforceProtoLimits != nil {
+		e.Literal("enforce_proto_limits", (*m.EnforceProtoLimits).String())
 	}
 	e.Unknown(m.unknownFields)
 	return nil
@@ -21922,8 +22725,725 @@ func (m *FeatureSet) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.JsonFormat = &v
-		case "1", "2", "3", "4", "5", "6":
+		case "enforce_naming_style":
+			if err := d.Mark(seen[:], 6); err != nil {
+				return err
+			}
+			var v FeatureSet_EnforceNamingStyle
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EnforceNamingStyle = &v
+		case "default_symbol_visibility":
+			if err := d.Mark(seen[:], 7); err != nil {
+				return err
+			}
+			var v FeatureSet_VisibilityFeature_DefaultSymbolVisibility
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.DefaultSymbolVisibility = &v
+		case "enforce_proto_limits":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			var v FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EnforceProtoLimits = &v
+		case "1", "2", "3", "4", "5", "6", "7", "8", "9":
 			return d.ByNumber()
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+type FeatureSet_VisibilityFeature_DefaultSymbolVisibility int32
+
+const (
+	FeatureSet_VisibilityFeature_DEFAULT_SYMBOL_VISIBILITY_UNKNOWN FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 0
+	// Default pre-EDITION_2024, all UNSET visibility are export.
+	FeatureSet_VisibilityFeature_EXPORT_ALL FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 1
+	// All top-level symbols default to export, nested default to local.
+	FeatureSet_VisibilityFeature_EXPORT_TOP_LEVEL FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 2
+	// All symbols default to local.
+	FeatureSet_VisibilityFeature_LOCAL_ALL FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 3
+	// All symbols local by default. Nested types cannot be exported.
+	// With special case caveat for message { enum {} reserved 1 to max; }
+	// This is the recommended setting for new protos.
+	FeatureSet_VisibilityFeature_STRICT FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 4
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) String() string {
+	switch x {
+	case 0:
+		return "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN"
+	case 1:
+		return "EXPORT_ALL"
+	case 2:
+		return "EXPORT_TOP_LEVEL"
+	case 3:
+		return "LOCAL_ALL"
+	case 4:
+		return "STRICT"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "EXPORT_ALL")
+	case 2:
+		e.Enum(int32(x), "EXPORT_TOP_LEVEL")
+	case 3:
+		e.Enum(int32(x), "LOCAL_ALL")
+	case 4:
+		e.Enum(int32(x), "STRICT")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_VisibilityFeature_DefaultSymbolVisibility(num)
+		return true, nil
+	}
+	switch name {
+	case "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "EXPORT_ALL":
+		*x = 1
+		return true, nil
+	case "EXPORT_TOP_LEVEL":
+		*x = 2
+		return true, nil
+	case "LOCAL_ALL":
+		*x = 3
+		return true, nil
+	case "STRICT":
+		*x = 4
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_VisibilityFeature_DefaultSymbolVisibility) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_VisibilityFeature_DefaultSymbolVisibility(num)
+		return nil
+	}
+	switch name {
+	case "DEFAULT_SYMBOL_VISIBILITY_UNKNOWN":
+		*x = 0
+		return nil
+	case "EXPORT_ALL":
+		*x = 1
+		return nil
+	case "EXPORT_TOP_LEVEL":
+		*x = 2
+		return nil
+	case "LOCAL_ALL":
+		*x = 3
+		return nil
+	case "STRICT":
+		*x = 4
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibility")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x FeatureSet_VisibilityFeature_DefaultSymbolVisibility) Enum() *FeatureSet_VisibilityFeature_DefaultSymbolVisibility {
+	return &x
+}
+
+type FeatureSet_VisibilityFeature struct {
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
+	unknownFields *[]byte
+}
+
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	if m.unknownFields != nil {
+		n += len(*m.unknownFields)
+	}
+	return n
+}
+
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Marshal() ([]byte, error) {
+	b := make([]byte, m.Size())
+	n, err := m.MarshalToSizedBuffer(b)
+	if err != nil {
+		return nil, err
+	}
+	return b[len(b)-n:], nil
+}
+
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) MarshalAppend(b []byte) ([]byte, error) {
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
+	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
+		return b[:start], err
+	}
+	return b[:end], nil
+}
+
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) MarshalToSizedBuffer(b []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	return len(b) - i, nil
+}
+
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Unmarshal(b []byte) error {
+	m.Reset()
+	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
+}
+
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
+	return wire.UnmarshalEmpty(&m.unknownFields, b, group, depth)
+}
+
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) CheckInitialized() error {
+	return nil
+}
+
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Reset() {
+	*m = FeatureSet_VisibilityFeature{}
+}
+
+// Clone returns a deep copy of m (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Clone() *FeatureSet_VisibilityFeature {
+	if m == nil {
+		return nil
+	}
+	c := new(FeatureSet_VisibilityFeature)
+	*c = *m
+	c.unknownFields = wire.CloneUnknown(m.unknownFields)
+	return c
+}
+
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
+func (m *FeatureSet_VisibilityFeature) Equal(o *FeatureSet_VisibilityFeature) bool {
+	if m == o {
+		return true
+	}
+	if m == nil || o == nil {
+		return false
+	}
+	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_VisibilityFeature) MarshalJSON() ([]byte, error) {
+	return protojson.Marshal(m, protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
+func (m *FeatureSet_VisibilityFeature) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	return protojson.Marshal(m, o)
+}
+
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_VisibilityFeature) UnmarshalJSON(b []byte) error {
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
+func (m *FeatureSet_VisibilityFeature) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	return protojson.Unmarshal(b, m, o)
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
+func (m *FeatureSet_VisibilityFeature) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSet_VisibilityFeature)
+	}
+	e.StartObject()
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
+func (m *FeatureSet_VisibilityFeature) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	for {
+		_, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if err := d.Unknown(); err != nil {
+			return err
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSet_VisibilityFeature) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSet_VisibilityFeature) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSet_VisibilityFeature) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSet_VisibilityFeature) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
+func (m *FeatureSet_VisibilityFeature) String() string {
+	if m == nil {
+		return "<nil>"
+	}
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSet_VisibilityFeature) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSet_VisibilityFeature) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+type FeatureSet_ProtoLimitsFeature_EnforceProtoLimits int32
+
+const (
+	FeatureSet_ProtoLimitsFeature_PROTO_LIMITS_UNKNOWN FeatureSet_ProtoLimitsFeature_EnforceProtoLimits = 0
+	// Default pre-EDITION_2026: there are no limit enforcement at the protoc
+	// level. Practical limits still exist, but they will tend to fail while
+	// compiling protoc-generated code, and these limits tend to be language
+	// or toolchain specific.
+	FeatureSet_ProtoLimitsFeature_LEGACY_NO_EXPLICIT_LIMITS FeatureSet_ProtoLimitsFeature_EnforceProtoLimits = 1
+	// A set of limits enforced by Edition 2026 by default. For a detailed
+	// list of all the limits please consult the Edition 2026 documentation.
+	FeatureSet_ProtoLimitsFeature_PROTO_LIMITS2026 FeatureSet_ProtoLimitsFeature_EnforceProtoLimits = 2
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) String() string {
+	switch x {
+	case 0:
+		return "PROTO_LIMITS_UNKNOWN"
+	case 1:
+		return "LEGACY_NO_EXPLICIT_LIMITS"
+	case 2:
+		return "PROTO_LIMITS2026"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "PROTO_LIMITS_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "LEGACY_NO_EXPLICIT_LIMITS")
+	case 2:
+		e.Enum(int32(x), "PROTO_LIMITS2026")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_ProtoLimitsFeature_EnforceProtoLimits(num)
+		return true, nil
+	}
+	switch name {
+	case "PROTO_LIMITS_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "LEGACY_NO_EXPLICIT_LIMITS":
+		*x = 1
+		return true, nil
+	case "PROTO_LIMITS2026":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.ProtoLimitsFeature.EnforceProtoLimits")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (as prototext, for closed enums too).
+func (x *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		*x = FeatureSet_ProtoLimitsFeature_EnforceProtoLimits(num)
+		return nil
+	}
+	switch name {
+	case "PROTO_LIMITS_UNKNOWN":
+		*x = 0
+		return nil
+	case "LEGACY_NO_EXPLICIT_LIMITS":
+		*x = 1
+		return nil
+	case "PROTO_LIMITS2026":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.ProtoLimitsFeature.EnforceProtoLimits")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) Enum() *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
+	return &x
+}
+
+type FeatureSet_ProtoLimitsFeature struct {
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
+	unknownFields *[]byte
+}
+
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	if m.unknownFields != nil {
+		n += len(*m.unknownFields)
+	}
+	return n
+}
+
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Marshal() ([]byte, error) {
+	b := make([]byte, m.Size())
+	n, err := m.MarshalToSizedBuffer(b)
+	if err != nil {
+		return nil, err
+	}
+	return b[len(b)-n:], nil
+}
+
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) MarshalAppend(b []byte) ([]byte, error) {
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
+	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
+		return b[:start], err
+	}
+	return b[:end], nil
+}
+
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) MarshalToSizedBuffer(b []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	return len(b) - i, nil
+}
+
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Unmarshal(b []byte) error {
+	m.Reset()
+	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
+}
+
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
+	return wire.UnmarshalEmpty(&m.unknownFields, b, group, depth)
+}
+
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) CheckInitialized() error {
+	return nil
+}
+
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Reset() {
+	*m = FeatureSet_ProtoLimitsFeature{}
+}
+
+// Clone returns a deep copy of m (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Clone() *FeatureSet_ProtoLimitsFeature {
+	if m == nil {
+		return nil
+	}
+	c := new(FeatureSet_ProtoLimitsFeature)
+	*c = *m
+	c.unknownFields = wire.CloneUnknown(m.unknownFields)
+	return c
+}
+
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Equal(o *FeatureSet_ProtoLimitsFeature) bool {
+	if m == o {
+		return true
+	}
+	if m == nil || o == nil {
+		return false
+	}
+	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_ProtoLimitsFeature) MarshalJSON() ([]byte, error) {
+	return protojson.Marshal(m, protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
+func (m *FeatureSet_ProtoLimitsFeature) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	return protojson.Marshal(m, o)
+}
+
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalJSON(b []byte) error {
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	return protojson.Unmarshal(b, m, o)
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSet_ProtoLimitsFeature)
+	}
+	e.StartObject()
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	for {
+		_, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if err := d.Unknown(); err != nil {
+			return err
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSet_ProtoLimitsFeature) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSet_ProtoLimitsFeature) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
+func (m *FeatureSet_ProtoLimitsFeature) String() string {
+	if m == nil {
+		return "<nil>"
+	}
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
 		default:
 			if err := d.Unknown(); err != nil {
 				return err
@@ -22106,7 +23626,7 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -22122,7 +23642,7 @@ func (m *FeatureSetDefaults) UnmarshalGroup(d *wire.Decoder, b []byte, group int
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -22618,7 +24138,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalGroup(d *wire.Dec
 			}
 			v := Edition(int32(x))
 			i += n
-			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1001) && (v < 99997 || v > 99999) && v != 2147483647 {
+			if (v < 0 || v > 2) && v != 900 && (v < 998 || v > 1002) && v != 9999 && (v < 99997 || v > 99999) && v != 2147483647 {
 				wire.AddUnknown(&m.unknownFields, b[start:i])
 				continue
 			}
@@ -23415,6 +24935,30 @@ type SourceCodeInfo_Location struct {
 	//
 	// this path refers to the whole field declaration (from the beginning
 	// of the label to the terminating semicolon).
+	//
+	// For options, the path refers to the interpreted option in the descriptor.
+	// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
+	// number 10101, the path is:
+	//
+	//	[ 4, 3, 7, 10101 ]
+	//
+	// refers to:
+	//
+	//	file.message_type(3)     // 4, 3
+	//	    .options()           // 7
+	//	    .my_opt()            // 10101
+	//
+	// Sub-locations corresponding to the interpreted option's corresponding
+	// `UninterpretedOption` are also appended to the interpreted option, which
+	// deviates from the actual FileDescriptorProto path. E.g.:
+	//
+	//	[ 4, 3, 7, 10101, 2 ]
+	//
+	// refers to the option name `(my_opt)`, and:
+	//
+	//	[ 4, 3, 7, 10101, 7 ]
+	//
+	// refers to the "foo" string value of the option.
 	Path []int32
 	// Always has exactly three or four elements: start line, start column,
 	// end line (optional, otherwise assumed same as start line), end column.
@@ -25403,6 +26947,10 @@ func NewMessage_google_protobuf_descriptor_proto(name string) protojson.Message 
 		return new(UninterpretedOption_NamePart)
 	case "google.protobuf.FeatureSet":
 		return new(FeatureSet)
+	case "google.protobuf.FeatureSet.VisibilityFeature":
+		return new(FeatureSet_VisibilityFeature)
+	case "google.protobuf.FeatureSet.ProtoLimitsFeature":
+		return new(FeatureSet_ProtoLimitsFeature)
 	case "google.protobuf.FeatureSetDefaults":
 		return new(FeatureSetDefaults)
 	case "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault":
