@@ -88,17 +88,23 @@ func TestTextCase14GroupInOneof(t *testing.T) {
 	}
 }
 
-// Case 17: a closed enum is written by name, an undeclared number as a
-// number; on input a name or any int32 number, as prototext; map entries
-// in key order.
+// Case 17: a closed enum is written by name, an undeclared number (set in
+// Go) as a number; on input a name or a declared number, and an undeclared
+// number is refused, as protobuf's C++ parser and the conformance suite's
+// ClosedEnumFieldWithUnknownNumber require (prototext keeps it); map
+// entries in key order.
 func TestTextCase17ClosedEnum(t *testing.T) {
 	var m c17.Palette
-	if err := m.UnmarshalText([]byte(`hue: 7 hues: [RED, 2] by_name { key: "k" value: GREEN } by_name [{key: "a"}]`)); err != nil {
+	if err := m.UnmarshalText([]byte(`hue: 1 hues: [RED, 2] by_name { key: "k" value: GREEN } by_name [{key: "a"}]`)); err != nil {
 		t.Fatal(err)
 	}
+	hue := c17.Hue(7)
+	m.Hue = &hue
 	wantText(t, &m, prototext.MarshalOptions{}, `hue:7 hues:RED hues:GREEN by_name:{key:"a" value:HUE_UNSPECIFIED} by_name:{key:"k" value:GREEN}`)
-	if err := m.UnmarshalText([]byte(`hue: PURPLE`)); !errors.Is(err, prototext.ErrInvalidValue) {
-		t.Errorf("undeclared name: %v", err)
+	for _, in := range []string{`hue: PURPLE`, `hue: 7`, `hues: [RED, 7]`, `by_name { key: "k" value: 7 }`} {
+		if err := m.UnmarshalText([]byte(in)); !errors.Is(err, prototext.ErrInvalidValue) {
+			t.Errorf("%s: %v, want ErrInvalidValue", in, err)
+		}
 	}
 }
 
