@@ -73,7 +73,14 @@ func TestNPMPackageNodeRecoveryAfterKill(t *testing.T) {
 				got[c.Label] = c
 			}
 			big := got["big"]
-			if big.OK || big.Kind != "limit" || big.Limit != "Deadline" || !strings.Contains(big.Message, "over the time limit of 3000 ms") {
+			// The case's wire view of 3,000,000 packed varints ran past the
+			// limit when the view listed every element; it lists
+			// MaxViewFields of them now, which a fast machine does within
+			// 3 s. So in "case" mode the big call may also succeed; when it
+			// fails, it must be the time limit's error.
+			if mode == "case" && big.OK {
+				t.Logf("the case's wire view finished within the limit (%d ms): the kill path is covered by \"stopped\"", big.Ms)
+			} else if big.OK || big.Kind != "limit" || big.Limit != "Deadline" || !strings.Contains(big.Message, "over the time limit of 3000 ms") {
 				t.Errorf("the call over the limit: %+v, want kind limit (Deadline) naming 3000 ms", big)
 			}
 			if mode == "stopped" {
