@@ -209,6 +209,7 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 	}
 	build := exec.CommandContext(ctx, goCmd, "build", "-o", "harness.bin", "./harness")
 	build.Dir = dir
+	killTreeOnCancel(build)
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
 	if b, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the generated code with %s failed: %v\n%s", goCmd, err, b)
@@ -235,6 +236,7 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 	}
 	harness := exec.CommandContext(ctx, filepath.Join(dir, "harness.bin"))
 	harness.Stdin = &input
+	killTreeOnCancel(harness)
 	var stderr bytes.Buffer
 	harness.Stderr = &stderr
 	start := time.Now()

@@ -12,10 +12,11 @@ import (
 // runCheckGenerated is check --generated: compiler.CheckGenerated (the
 // checks the browser runs under its interpreter, package
 // interp/gocheck, on the generated code built with the go command),
-// printed one line per message type. breakType is a test hook
+// printed one line per message type. ctx's end (a limit of
+// workLimits) kills the go command and the harness. breakType is a test hook
 // (CheckGeneratedOptions.Break).
-func runCheckGenerated(roots, files []string, breakType string, stdout, stderr io.Writer) int {
-	res, err := compileFiles(context.Background(), roots, files, compiler.Request{NoGenerate: true})
+func runCheckGenerated(ctx context.Context, roots, files []string, breakType string, stdout, stderr io.Writer) int {
+	res, err := compileFiles(ctx, roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -23,7 +24,7 @@ func runCheckGenerated(roots, files []string, breakType string, stdout, stderr i
 	if printDiagnostics(stderr, res) {
 		return 1
 	}
-	rep, err := compiler.CheckGenerated(context.Background(), res, compiler.CheckGeneratedOptions{Break: breakType})
+	rep, err := compiler.CheckGenerated(ctx, res, compiler.CheckGeneratedOptions{Break: breakType})
 	if err != nil {
 		// compiler.ErrNoGoToolchain says that no go command is on PATH.
 		fmt.Fprintln(stderr, "protoplay check --generated:", err)

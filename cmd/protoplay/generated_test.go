@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCheckGenerated builds the generated code of shop.proto and of case 30
@@ -55,7 +61,7 @@ func TestCheckGeneratedBroken(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "cases")
 	var stdout, stderr bytes.Buffer
 	files := []string{filepath.Join(dir, "38_import_name_vs_locals.proto")}
-	code := runCheckGenerated([]string{dir}, files, "bughunt.b38.Uses", &stdout, &stderr)
+	code := runCheckGenerated(context.Background(), []string{dir}, files, "bughunt.b38.Uses", &stdout, &stderr)
 	out := stdout.String()
 	if code != 1 || !strings.Contains(out, "FAIL  bughunt.b38.Uses (") || !strings.Contains(out, "marshal: Marshal's bytes differ from the reference's at byte ") ||
 		!strings.Contains(out, "      reference @") || !strings.Contains(out, "      generated @") || !strings.Contains(out, ", 1 failed (") {
@@ -77,4 +83,64 @@ func TestCheckGeneratedBroken(t *testing.T) {
 	if ref == gen || !strings.Contains(ref, "[") || !strings.Contains(gen, "[") {
 		t.Errorf("the wire bytes around the difference:\n%s\n%s", ref, gen)
 	}
+}
+
+// TestCheckGeneratedTimeoutKillsChildren (issue 24 kind 4): when
+// check --generated passes --timeout while the go command builds, the go
+// command and every process it started are killed and the temporary
+// module is removed before protoplay exits. The go command here is a
+// script that starts a long sleep and waits for it.
+func TestCheckGeneratedTimeoutKillsChildren(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a 10 s limit")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads process states from /proc")
+	}
+	bin, tmp := t.TempDir(), t.TempDir()
+	pidFile := filepath.Join(bin, "sleep.pid")
+	script := "#!/bin/sh\nsleep 1000 &\necho $! > " + pidFile + "\nwait\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("TMPDIR", tmp)
+	code, _, errOut := runIn(t, "", "check", "--generated", "--timeout", "10s", "shop.proto")
+	if code != 1 || !strings.Contains(errOut, "over the time limit of 10s (raise it with --timeout)") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the fake go command did not start within the limit: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The killed sleep is reaped by init, in its own time: wait for that
+	// state (gone, or a zombie); a minute without it is a failure.
+	for give := time.Now().Add(time.Minute); alive(pid); {
+		if time.Now().After(give) {
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Kill()
+			}
+			t.Fatalf("the go command's child %d outlived the limit by a minute", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name in parentheses.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -46,18 +47,39 @@ func (l *workLimits) memoryError(m uint64) error {
 	return &limitError{fmt.Sprintf("stopped: memory in use %s, over the limit of %s (raise it with --max-memory)", byteSize(m).ceilMiB(), l.maxMemory)}
 }
 
+// limitGrace is how long run waits, after a limit stopped the work, for
+// the work to see its context cancelled and clean up: stop the child
+// processes it started (check --generated's go build and harness) and
+// remove its temporary files. Work that ignores its context is left to
+// the process's exit.
+const limitGrace = 5 * time.Second
+
 // run runs work under the limits. A watchdog reads the clock and the
 // process's memory every memoryPoll and returns an error naming the limit
-// as soon as one is passed, whatever work is doing (work is left to
-// finish on its own; the process exits right after). Otherwise it
-// returns work's error. While work runs, the garbage collector works
-// harder as the memory limit nears, so garbage alone seldom passes it.
-func (l *workLimits) run(work func() error) error {
+// as soon as one is passed, whatever work is doing: it cancels work's
+// context and waits up to limitGrace for work to return, so that child
+// processes are killed and temporary files removed before the process
+// exits. Otherwise it returns work's error. While work runs, the garbage
+// collector works harder as the memory limit nears, so garbage alone
+// seldom passes it.
+func (l *workLimits) run(work func(ctx context.Context) error) error {
 	if l.maxMemory > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(l.maxMemory)))
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- work() }()
+	go func() { done <- work(ctx) }()
+	stop := func(err error) error {
+		cancel()
+		grace := time.NewTimer(limitGrace)
+		defer grace.Stop()
+		select {
+		case <-done:
+		case <-grace.C:
+		}
+		return err
+	}
 	var deadline <-chan time.Time
 	if l.timeout > 0 {
 		t := time.NewTimer(l.timeout)
@@ -71,11 +93,11 @@ func (l *workLimits) run(work func() error) error {
 		case err := <-done:
 			return err
 		case <-deadline:
-			return l.timeoutError()
+			return stop(l.timeoutError())
 		case <-tick.C:
 			if l.maxMemory > 0 {
 				if m := compiler.MemoryInUse(); m > uint64(l.maxMemory) {
-					return l.memoryError(m)
+					return stop(l.memoryError(m))
 				}
 			}
 		}

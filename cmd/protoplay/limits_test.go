@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -39,17 +40,23 @@ func TestWorkLimits(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
 	l := workLimits{timeout: 20 * time.Millisecond}
-	err := l.run(func() error { <-block; return nil })
+	err := l.run(func(ctx context.Context) error {
+		select {
+		case <-block:
+		case <-ctx.Done(): // the limit cancels the work's context
+		}
+		return nil
+	})
 	if !isLimit(err) || err.Error() != "stopped: over the time limit of 20ms (raise it with --timeout)" {
 		t.Errorf("timeout: %v", err)
 	}
 	var hold [][]byte
 	l = workLimits{maxMemory: 64 << 20}
-	err = l.run(func() error {
+	err = l.run(func(ctx context.Context) error {
 		for i := 0; i < 64; i++ {
 			hold = append(hold, bytes.Repeat([]byte{1}, 4<<20))
 		}
-		<-block
+		<-ctx.Done()
 		return nil
 	})
 	if !isLimit(err) || !strings.Contains(err.Error(), ", over the limit of 64MiB (raise it with --max-memory)") {
@@ -57,7 +64,7 @@ func TestWorkLimits(t *testing.T) {
 	}
 	runtime.KeepAlive(hold)
 	l = workLimits{timeout: time.Hour, maxMemory: 1 << 40}
-	if err := l.run(func() error { return nil }); err != nil {
+	if err := l.run(func(context.Context) error { return nil }); err != nil {
 		t.Errorf("within the limits: %v", err)
 	}
 }

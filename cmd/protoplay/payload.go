@@ -90,7 +90,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var buf bytes.Buffer
 	status := 0
-	err = lim.run(func() error {
+	err = lim.run(func(ctx context.Context) error {
 		s, ok := loadSchema(*roots, files, stderr)
 		if !ok {
 			status = 1
@@ -145,7 +145,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var buf bytes.Buffer
 	status := 0
-	err = lim.run(func() error {
+	err = lim.run(func(ctx context.Context) error {
 		var s *compiler.Schema
 		if !*raw {
 			var ok bool
@@ -263,9 +263,9 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	var buf bytes.Buffer
 	status := 0
-	err = lim.run(func() error {
+	err = lim.run(func(ctx context.Context) error {
 		if *generated {
-			status = runCheckGenerated(*roots, files, "", &buf, stderr)
+			status = runCheckGenerated(ctx, *roots, files, "", &buf, stderr)
 			return nil
 		}
 		s, ok := loadSchema(*roots, files, stderr)
