@@ -37,6 +37,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/constant"
+	"go/parser"
+	"go/token"
 	"io"
 	"path"
 	"reflect"
@@ -87,6 +89,9 @@ type Options struct {
 type Interpreter struct {
 	in   *yaegi.Interpreter
 	next int // counter for the names of helper functions
+	// names maps the import path of every package a program may import
+	// to the package's name (typeCheck's).
+	names map[string]string
 }
 
 // compiledWire is the import path under which runtime/wire's compiled
@@ -187,7 +192,7 @@ func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 	if _, err := in.Eval(`import _ "` + symbols.WirePath + `"`); err != nil {
 		return nil, fmt.Errorf("interp: loading runtime/wire: %w", err)
 	}
-	ip := &Interpreter{in: in}
+	ip := &Interpreter{in: in, names: packageNames(syms, packageFiles(files, opt.Root))}
 	paths := make([]string, 0, len(pkgs))
 	for p := range pkgs {
 		paths = append(paths, p)
@@ -199,6 +204,25 @@ func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 		}
 	}
 	return ip, nil
+}
+
+// packageNames maps the import path of every package in syms (keyed
+// "PATH/NAME", as yaegi keys its symbol tables) and in files (generated
+// packages by import path) to the package's name.
+func packageNames(syms map[string]map[string]reflect.Value, files map[string][]File) map[string]string {
+	names := map[string]string{symbols.WirePath: "wire"}
+	for k := range syms {
+		if i := strings.LastIndexByte(k, '/'); i > 0 && k != compiledWire+"/wire" {
+			names[k[:i]] = k[i+1:]
+		}
+	}
+	fset := token.NewFileSet()
+	for p, fs := range files {
+		if f, err := parser.ParseFile(fset, "", fs[0].Content, parser.PackageClauseOnly); err == nil {
+			names[p] = f.Name.Name
+		}
+	}
+	return names
 }
 
 // Eval interprets src (declarations, statements or an expression, in the

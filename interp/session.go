@@ -388,6 +388,9 @@ func (ip *Interpreter) run(src string) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := typeCheck(ip.in.FileSet(), f, ip.names); err != nil {
+		return err
+	}
 	prog, err := ip.in.CompileAST(f)
 	if err != nil {
 		return err
@@ -427,6 +430,16 @@ func problemOf(err error) *Problem {
 	pr := &Problem{Message: err.Error()}
 	var list scanner.ErrorList
 	if errors.As(err, &list) {
+		// Every error on its own line, as go build prints them (the
+		// list's Error() gives the first and a count).
+		var msg strings.Builder
+		for i, e := range list {
+			if i > 0 {
+				msg.WriteByte('\n')
+			}
+			msg.WriteString(e.Error())
+		}
+		pr.Message = msg.String()
 		for _, e := range list {
 			pr.Positions = append(pr.Positions, Position{File: trimSrc(e.Pos.Filename), Line: e.Pos.Line, Column: e.Pos.Column})
 		}

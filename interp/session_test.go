@@ -288,3 +288,57 @@ func TestSessionGoogleAPIs(t *testing.T) {
 	}
 	t.Logf("%d message types checked in %v", len(res), time.Since(start).Round(time.Millisecond))
 }
+
+// TestSessionRunTypeErrors (issue 28): a program go build refuses does not
+// run, and every error is reported, each with its position: an import not
+// used, a variable declared and not used, and two type errors in one
+// program. Values of imported packages (the generated code's, the
+// standard library's) are of types not known to the check and give no
+// error of their own.
+func TestSessionRunTypeErrors(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	for _, tc := range []struct {
+		name, src string
+		want      []string // the lines of Error.Message
+	}{
+		{"unused import", "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n",
+			[]string{`main.go:5:2: "os" imported and not used`}},
+		{"unused variable", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tx := 1\n\tfmt.Println(\"hi\")\n}\n",
+			[]string{`main.go:6:2: declared and not used: x`}},
+		{"two type errors", "package main\n\nfunc main() {\n\tvar a int = \"s\"\n\tvar b string = 2\n\t_, _ = a, b\n}\n",
+			[]string{`main.go:4:14: cannot use "s" (untyped string constant) as int value in variable declaration`,
+				`main.go:5:17: cannot use 2 (untyped int constant) as string value in variable declaration`}},
+		{"unused variable beside an imported value", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tp := &addressbookv1.Person{Name: \"x\"}\n\tb, err := p.Marshal()\n\tfmt.Println(b)\n}\n",
+			[]string{`main.go:11:5: declared and not used: err`}},
+	} {
+		r, err := s.Run(interp.RunRequest{Source: tc.src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Error == nil || r.Panicked || r.Stdout != "" {
+			t.Errorf("%s: ran: %+v stdout %q", tc.name, r.Error, r.Stdout)
+			continue
+		}
+		if got := strings.Split(r.Error.Message, "\n"); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: errors\n%s\nwant\n%s", tc.name, r.Error.Message, strings.Join(tc.want, "\n"))
+		}
+		if len(r.Error.Positions) != len(tc.want) {
+			t.Errorf("%s: positions %+v", tc.name, r.Error.Positions)
+		}
+	}
+}
+
+// TestSessionRunImportNames: a program importing the generated package by
+// its path alone (its name, addressbookv1, is not the path's last element)
+// and a standard library package passes the type check and runs.
+func TestSessionRunImportNames(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n\n\t\"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tp := &addressbookv1.Person{Name: strings.ToUpper(\"ada\")}\n\tb, err := p.Marshal()\n\tfmt.Println(len(b), err, p.GetName())\n}\n"
+	r, err := s.Run(interp.RunRequest{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Error != nil || r.Stdout != "5 <nil> ADA\n" {
+		t.Errorf("run: %+v stdout %q stderr %q", r.Error, r.Stdout, r.Stderr)
+	}
+}
