@@ -54,4 +54,17 @@ func TestRunStandardLibrary(t *testing.T) {
 	if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "os/exec") {
 		t.Errorf("compile error %q, want it to name os/exec", e)
 	}
+
+	// A program go build refuses does not run, and every error shows
+	// (interp.typeCheck): an unused import and an unused variable.
+	typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc main() {\n\tx := 1\n\tfmt.Println(\"never\")\n}\n")
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+	waitJS(t, ctx, "both errors of the refused program", `(document.querySelector('[data-testid=run-error]')?.innerText ?? '').includes('declared and not used: x')`, 30*time.Second)
+	e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`)
+	if !strings.Contains(e, `main.go:5:2: "strings" imported and not used`) || !strings.Contains(e, "main.go:9:2: declared and not used: x") {
+		t.Errorf("compile errors %q, want the unused import and the unused variable with their positions", e)
+	}
+	if got := eval[string](t, ctx, runStdout); strings.Contains(got, "never") {
+		t.Errorf("the refused program ran: stdout %q", got)
+	}
 }
