@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -35,6 +36,33 @@ type Session struct {
 	types map[string]TypeRef
 	// fns caches the check function of each message type.
 	fns map[string]func([]byte) gocheck.Outcome
+
+	// Output, when set, receives what a program run by Run writes, as it
+	// writes it: stream is "stdout" or "stderr", text one write. It lets
+	// a caller show output while the program runs, and keep it when the
+	// program is stopped (the page ends a runaway program's Worker, and
+	// Run never returns). Run stops calling it after MaxStreamedOutput
+	// bytes; RunResult still holds all of the output.
+	Output func(stream, text string)
+}
+
+// MaxStreamedOutput is how many bytes of a program's output Run hands to
+// Session.Output (stdout and stderr together).
+const MaxStreamedOutput = 1 << 20
+
+// streamWriter passes each write to out until the shared budget is spent.
+type streamWriter struct {
+	stream string
+	out    func(stream, text string)
+	budget *int
+}
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	if n := min(len(p), *w.budget); n > 0 {
+		*w.budget -= n
+		w.out(w.stream, string(p[:n]))
+	}
+	return len(p), nil
 }
 
 // LoadRequest is the generated code of one schema.
@@ -340,8 +368,14 @@ func (s *Session) Run(req RunRequest) (*RunResult, error) {
 		return nil, errors.New("interp: no generated code is loaded")
 	}
 	var stdout, stderr bytes.Buffer
+	var outW, errW io.Writer = &stdout, &stderr
+	if s.Output != nil {
+		budget := MaxStreamedOutput
+		outW = io.MultiWriter(&stdout, streamWriter{"stdout", s.Output, &budget})
+		errW = io.MultiWriter(&stderr, streamWriter{"stderr", s.Output, &budget})
+	}
 	start := time.Now()
-	ip, err := New(s.files, Options{Root: s.root, Stdout: &stdout, Stderr: &stderr})
+	ip, err := New(s.files, Options{Root: s.root, Stdout: outW, Stderr: errW})
 	res := &RunResult{LoadMs: ms(time.Since(start))}
 	if err != nil {
 		res.Error = problemOf(err)

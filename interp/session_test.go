@@ -342,3 +342,28 @@ func TestSessionRunImportNames(t *testing.T) {
 		t.Errorf("run: %+v stdout %q stderr %q", r.Error, r.Stdout, r.Stderr)
 	}
 }
+
+// TestSessionRunStreams (issue 28): Session.Output gets a program's output
+// write by write, while it runs, stdout and stderr apart, up to
+// MaxStreamedOutput bytes; the result still holds all of it.
+func TestSessionRunStreams(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	got := map[string]*strings.Builder{"stdout": {}, "stderr": {}}
+	writes := 0
+	s.Output = func(stream, text string) {
+		writes++
+		got[stream].WriteString(text)
+	}
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"strings\"\n)\n\nfunc main() {\n\tfmt.Println(\"one\")\n\tfmt.Fprintln(os.Stderr, \"two\")\n\tfmt.Print(\"three\\n\")\n\tfmt.Print(strings.Repeat(\"x\", 1<<20))\n}\n"
+	r, err := s.Run(interp.RunRequest{Source: src})
+	if err != nil || r.Error != nil {
+		t.Fatalf("run: %v %+v", err, r.Error)
+	}
+	want := "one\nthree\n" + strings.Repeat("x", interp.MaxStreamedOutput-len("one\ntwo\nthree\n"))
+	if got["stdout"].String() != want || got["stderr"].String() != "two\n" || writes != 4 {
+		t.Errorf("streamed %d writes: stdout %d bytes (%q...), stderr %q", writes, got["stdout"].Len(), got["stdout"].String()[:min(20, got["stdout"].Len())], got["stderr"].String())
+	}
+	if len(r.Stdout) != len("one\nthree\n")+1<<20 || r.Stderr != "two\n" {
+		t.Errorf("result: stdout %d bytes, stderr %q", len(r.Stdout), r.Stderr)
+	}
+}

@@ -141,8 +141,8 @@ func TestGoInterpreter(t *testing.T) {
 		}
 	})
 
-	t.Run("a runaway program is stopped and the next Run works", func(t *testing.T) {
-		typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nfunc main() {\n\tfor {\n\t}\n}\n")
+	t.Run("a runaway program is stopped, keeps what it printed, and the next Run works", func(t *testing.T) {
+		typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println(\"start\")\n\tfmt.Fprintln(os.Stderr, \"looping\")\n\tfor {\n\t}\n}\n")
 		restarts := eval[int](t, ctx, `__protoplay.runner.restarts`)
 		start := time.Now()
 		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
@@ -153,6 +153,11 @@ func TestGoInterpreter(t *testing.T) {
 		}
 		if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "longer than 10 s") || !strings.Contains(e, "replaced") {
 			t.Errorf("notice %q", e)
+		}
+		// The output written before the loop was streamed from the
+		// Worker and stays after the Worker is ended.
+		if got, errOut := eval[string](t, ctx, runStdout), eval[string](t, ctx, runStderr); got != "start\n" || errOut != "looping\n" {
+			t.Errorf("output of the stopped program: stdout %q, stderr %q; want start and looping", got, errOut)
 		}
 		if got := eval[int](t, ctx, `__protoplay.runner.restarts`); got != restarts+1 {
 			t.Errorf("restarts %d, want %d", got, restarts+1)

@@ -10,7 +10,10 @@
 // script (site/src/lib/worker.ts) runs either. Each method takes a plain
 // object, the JSON of its interp request type (interp.LoadRequest,
 // CheckRequest, RunRequest), and resolves to the JSON of its result; a
-// failed call rejects with an Error whose message says why. When the API
+// failed call rejects with an Error whose message says why. While run
+// runs a program, each write of its output is passed to
+// globalThis.protoplayOutput(stream, text) when that is defined
+// (interp.Session.Output). When the API
 // is ready the program calls globalThis.protoplayReady() if it is defined.
 //
 // The logic is interp.Session, which builds and tests natively; this file
@@ -36,6 +39,14 @@ func main() {
 // register installs the API object as global.protoplay.
 func register(global js.Value) {
 	s := &interp.Session{}
+	// A running program's output goes to globalThis.protoplayOutput as it
+	// is written (the Worker posts it to the page), so that what a
+	// runaway program printed survives its Worker being ended.
+	s.Output = func(stream, text string) {
+		if out := global.Get("protoplayOutput"); out.Type() == js.TypeFunction {
+			out.Invoke(stream, text)
+		}
+	}
 	jsonObj := global.Get("JSON")
 	promise := global.Get("Promise")
 	errorCtor := global.Get("Error")

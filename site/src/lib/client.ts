@@ -183,6 +183,8 @@ export class Core {
       case "fatal":
         this.opts.onFatal(m.message);
         return;
+      case "output": // the interpreter's; the core sends none
+        return;
     }
     const p = this.pending.get(m.id);
     if (!p) return;

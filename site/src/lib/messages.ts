@@ -14,7 +14,10 @@ export type FromWorker =
   | { type: "fatal"; message: string }
   | { type: "result"; id: number; result: unknown; memory: number; ms: number }
   // message is the Go error's text, detail the compiler.Error as JSON.
-  | { type: "error"; id: number; message: string; detail?: CoreError; memory: number; ms: number };
+  | { type: "error"; id: number; message: string; detail?: CoreError; memory: number; ms: number }
+  // A write of the program the interpreter runs (its run call), as it
+  // happens (interp.Session.Output); the core never sends it.
+  | { type: "output"; stream: "stdout" | "stderr"; text: string };
 
 // FetchInfo is the wasm download as the page's resource timing saw it.
 export interface FetchInfo {

@@ -130,6 +130,8 @@ export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Ui
         case "fatal":
           t.kill!(`the core failed to start: ${m.message}`, internal(m.message));
           return;
+        case "output": // the interpreter's; the core sends none
+          return;
       }
       const p = t.pending.get(m.id);
       if (!p) return;

@@ -25,6 +25,9 @@ async function start({ module, env }: { module: WebAssembly.Module; env: Record<
   const ready = new Promise<void>((resolve) => {
     (globalThis as any).protoplayReady = resolve;
   });
+  // The interpreter's module hands a running program's output here as it
+  // is written.
+  (globalThis as any).protoplayOutput = (stream: "stdout" | "stderr", text: string) => post({ type: "output", stream, text });
   // The page compiled the module (compileStreaming, so the browser can
   // cache the machine code); instantiating it here costs little, and a
   // replacement Worker reuses the same module.

@@ -108,6 +108,9 @@ export class GoRunner {
   private loadedKey = ""; // the files the current Worker holds
   private want: { key: string; files: GoFile[]; root: string; brk: string } | undefined;
   private lastLoad: Promise<LoadResult> | undefined;
+  // onOutput receives the output of the program being run, write by
+  // write (a "output" message of the Worker).
+  private onOutput: ((stream: "stdout" | "stderr", text: string) => void) | undefined;
   restarts = 0;
   startedAt = 0; // performance.now() when the download began
   readyAt = 0; // when the first Worker was ready
@@ -147,6 +150,9 @@ export class GoRunner {
         return;
       case "fatal":
         this.opts.onFatal?.(m.message);
+        return;
+      case "output":
+        this.onOutput?.(m.stream, m.text);
         return;
     }
     const p = this.pending.get(m.id);
@@ -235,10 +241,18 @@ export class GoRunner {
     return this.call<GoCheckResult>("check", req, 60_000, `The check of ${req.type}`);
   }
 
-  async run(source: string, limitMs: number): Promise<RunResult> {
+  // run runs a program; onOutput gets its output as it is written, so
+  // that what a program printed before it was stopped (a TimeLimitError)
+  // can still be shown.
+  async run(source: string, limitMs: number, onOutput?: (stream: "stdout" | "stderr", text: string) => void): Promise<RunResult> {
     const loaded = await this.ensureLoaded();
     if (loaded.error) throw new Error(`the generated code did not load: ${loaded.error.message}`);
-    return this.call<RunResult>("run", { source }, limitMs, "The program");
+    this.onOutput = onOutput;
+    try {
+      return await this.call<RunResult>("run", { source }, limitMs, "The program");
+    } finally {
+      this.onOutput = undefined;
+    }
   }
 }
 

@@ -1359,6 +1359,19 @@ const runStatus = byId("run-status");
 const runError = byId("run-error");
 let running = false;
 
+// streamOutput shows a running program's output as it is written; the
+// screen is updated once a frame, however often the program writes.
+const streamed = { stdout: "", stderr: "", frame: 0 };
+function streamOutput(stream: "stdout" | "stderr", text: string) {
+  streamed[stream] += text;
+  streamed.frame ||= requestAnimationFrame(() => {
+    streamed.frame = 0;
+    byId("run-stdout").textContent = streamed.stdout;
+    byId("run-stderr").textContent = streamed.stderr;
+    byId("run-stderr").hidden = !streamed.stderr;
+  });
+}
+
 async function runProgram() {
   if (running) return;
   running = true;
@@ -1375,6 +1388,8 @@ async function runProgram() {
   runError.hidden = true;
   byId("run-stdout").textContent = "";
   byId("run-stderr").textContent = "";
+  cancelAnimationFrame(streamed.frame);
+  Object.assign(streamed, { stdout: "", stderr: "", frame: 0 });
   showDiagnostics(runEditor, []);
   if (!runner.started) stats.interpStartMs = performance.now();
   runStatus.textContent = runner.readyAt ? "Running…" : "Loading the Go interpreter…";
@@ -1384,8 +1399,10 @@ async function runProgram() {
     if (lr.error) throw new Error(`the generated Go could not be interpreted: ${lr.error.message}`);
     runStatus.textContent = "Running…";
     const t0 = performance.now();
-    const r = await runner.run(runEditor.state.doc.toString(), runLimitMs);
+    const r = await runner.run(runEditor.state.doc.toString(), runLimitMs, streamOutput);
     const wall = performance.now() - t0;
+    cancelAnimationFrame(streamed.frame);
+    streamed.frame = 0;
     byId("run-stdout").textContent = r.stdout;
     byId("run-stderr").textContent = r.stderr;
     byId("run-stderr").hidden = !r.stderr;
@@ -1405,6 +1422,12 @@ async function runProgram() {
     runStatus.dataset.ms = String(r.elapsedMs);
   } catch (e) {
     if (e instanceof TimeLimitError) {
+      // What the program printed before it was stopped stays on screen.
+      cancelAnimationFrame(streamed.frame);
+      streamed.frame = 0;
+      byId("run-stdout").textContent = streamed.stdout;
+      byId("run-stderr").textContent = streamed.stderr;
+      byId("run-stderr").hidden = !streamed.stderr;
       runOutput.dataset.state = "stopped";
       runStatus.textContent = `Stopped after ${runLimitMs / 1000} s.`;
       runError.textContent = `${e.message} The time limit is ${runLimitMs / 1000} s (?runlimit=MS in the address changes it).`;
