@@ -182,7 +182,15 @@ func TestGoInterpreter(t *testing.T) {
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+hash))
 		waitJS(t, ctx, "the restored program", `__protoplay.runEditor && __protoplay.runEditor.state.doc.toString() === `+jsString(prog), 30*time.Second)
 		waitJS(t, ctx, "the compile", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+		// A program that arrives in a link runs only when the person who
+		// opened it presses Run: once the page has settled (the checks of
+		// the generated Go ran in the interpreter), nothing has run.
+		selectTab(t, ctx, "tab-checks")
+		waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done'`, 90*time.Second)
 		selectTab(t, ctx, "tab-run")
+		if state, out := eval[string](t, ctx, runState), eval[string](t, ctx, runStdout); state != "idle" || out != "" {
+			t.Fatalf("the linked program ran before Run was pressed: state %q, stdout %q", state, out)
+		}
 		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
 		waitJS(t, ctx, "the program's output", runState+` === 'done'`, 60*time.Second)
 		if got := eval[string](t, ctx, runStdout); got != "109601 round trip ok\n" {
