@@ -105,6 +105,10 @@ func main() {
 		"package main\n\nimport \"os/exec\"\n\nfunc main() {\n\texec.Command(\"ls\").Run()\n}\n",
 		"package main\n\nimport \"net/http\"\n\nfunc main() {\n\thttp.Get(\"http://example.com\")\n}\n",
 		"package main\n\nimport \"unsafe\"\n\nfunc main() {\n\t_ = unsafe.Sizeof(0)\n}\n",
+		"package main\n\nimport \"net\"\n\nfunc main() {\n\tnet.Dial(\"tcp\", \"example.com:80\")\n}\n",
+		"package main\n\nimport \"syscall/js\"\n\nfunc main() {\n\tjs.Global().Call(\"fetch\", \"/\")\n}\n",
+		"package main\n\nimport \"syscall\"\n\nfunc main() {\n\tsyscall.Getpid()\n}\n",
+		"package main\n\nimport \"plugin\"\n\nfunc main() {\n\tplugin.Open(\"x.so\")\n}\n",
 	} {
 		r, err := s.Run(interp.RunRequest{Source: src})
 		if err != nil || r.Error == nil || r.Panicked {
