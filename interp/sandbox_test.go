@@ -116,3 +116,64 @@ func main() {
 		}
 	}
 }
+
+// TestSessionRunMoreStandardLibrary: the other packages of
+// symbols.Packages a playground program commonly imports run as in Go.
+func TestSessionRunMoreStandardLibrary(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	const program = `package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math/bits"
+	"math/rand"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"unicode"
+)
+
+func main() {
+	fmt.Println(base64.StdEncoding.EncodeToString([]byte("proto")), binary.BigEndian.Uint16([]byte{1, 2}), bits.OnesCount(255))
+	recs, _ := csv.NewReader(strings.NewReader("a,b\nc,d\n")).ReadAll()
+	fmt.Println(len(recs), recs[1][1], path.Join("a", "b"), regexp.MustCompile("[0-9]+").FindString("ab42"), unicode.IsUpper('Q'))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sum := 0
+	for i := 1; i <= 4; i++ {
+		wg.Add(1)
+		go func(n int) {
+			defer wg.Done()
+			mu.Lock()
+			sum += n
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := rand.New(rand.NewSource(1))
+	n := r.Intn(10)
+	b, _ := io.ReadAll(strings.NewReader("xyz"))
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 1, ' ', 0)
+	fmt.Fprintf(tw, "sum\t%d\nctx\t%v\nrand\t%v\nread\t%s\n", sum, ctx.Err(), n >= 0 && n < 10, b)
+	tw.Flush()
+}
+`
+	r, err := s.Run(interp.RunRequest{Source: program})
+	if err != nil || r.Error != nil {
+		t.Fatalf("run: %v %+v\nstderr %s", err, r.Error, r.Stderr)
+	}
+	const want = "cHJvdG8= 258 8\n2 d a/b 42 true\nsum  10\nctx  context canceled\nrand true\nread xyz\n"
+	if r.Stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.Stdout, want)
+	}
+}

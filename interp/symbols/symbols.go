@@ -34,9 +34,11 @@ var Packages = []string{
 	// For programs of the Run tab (os is package interp's own table,
 	// sandbox.go: no files, no processes).
 	"bufio", "encoding/hex", "encoding/json", "log", "sort", "time",
+	"context", "encoding/base64", "encoding/binary", "encoding/csv", "io", "math/bits", "math/rand",
+	"path", "regexp", "sync", "text/tabwriter", "unicode",
 }
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name symbols github.com/protoplay/protoplay/runtime/protojson github.com/protoplay/protoplay/runtime/prototext github.com/protoplay/protoplay/runtime/wire github.com/protoplay/protoplay/runtime/wkt/anypb github.com/protoplay/protoplay/runtime/wkt/apipb github.com/protoplay/protoplay/runtime/wkt/descriptorpb github.com/protoplay/protoplay/runtime/wkt/durationpb github.com/protoplay/protoplay/runtime/wkt/emptypb github.com/protoplay/protoplay/runtime/wkt/fieldmaskpb github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb github.com/protoplay/protoplay/runtime/wkt/structpb github.com/protoplay/protoplay/runtime/wkt/timestamppb github.com/protoplay/protoplay/runtime/wkt/typepb github.com/protoplay/protoplay/runtime/wkt/wrapperspb bytes cmp errors fmt maps math slices strconv strings unicode/utf8 bufio encoding/hex encoding/json log sort time
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name symbols github.com/protoplay/protoplay/runtime/protojson github.com/protoplay/protoplay/runtime/prototext github.com/protoplay/protoplay/runtime/wire github.com/protoplay/protoplay/runtime/wkt/anypb github.com/protoplay/protoplay/runtime/wkt/apipb github.com/protoplay/protoplay/runtime/wkt/descriptorpb github.com/protoplay/protoplay/runtime/wkt/durationpb github.com/protoplay/protoplay/runtime/wkt/emptypb github.com/protoplay/protoplay/runtime/wkt/fieldmaskpb github.com/protoplay/protoplay/runtime/wkt/sourcecontextpb github.com/protoplay/protoplay/runtime/wkt/structpb github.com/protoplay/protoplay/runtime/wkt/timestamppb github.com/protoplay/protoplay/runtime/wkt/typepb github.com/protoplay/protoplay/runtime/wkt/wrapperspb bytes cmp errors fmt maps math slices strconv strings unicode/utf8 bufio encoding/hex encoding/json log sort time context encoding/base64 encoding/binary encoding/csv io math/bits math/rand path regexp sync text/tabwriter unicode
 
 // WirePath is runtime/wire's import path.
 const WirePath = "github.com/protoplay/protoplay/runtime/wire"
