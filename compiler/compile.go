@@ -31,6 +31,7 @@ package compiler
 import (
 	"context"
 	"fmt"
+	"slices"
 	"io/fs"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -155,6 +156,15 @@ type Request struct {
 	// NoGenerate skips the Go backend; only descriptors and diagnostics are
 	// produced.
 	NoGenerate bool
+	// GenerateImports also generates Go for the files that Files import,
+	// directly or not, that are not in Sources: the bundled files
+	// (googleapis's google/type, google/rpc, google/api ...), whose
+	// go_package Go code the generated code imports and which no module
+	// serves in protoplay's form. The well-known types are left out: their
+	// Go is the runtime's (runtime/wkt). The playground's interpreter
+	// needs them to run a schema that imports such a file. It is for
+	// requests whose files are all in Sources (FS nil).
+	GenerateImports bool
 	// Limits bound the call; the zero value is the defaults.
 	Limits Limits
 	// Cache, if set, keeps the generated Go of each message and enum
@@ -227,7 +237,11 @@ func Compile(ctx context.Context, req Request) *Result {
 		return res
 	}
 	maxOut := frontend.Limit(req.Limits.MaxOutputBytes, MaxOutputBytes)
-	res.Generated, res.Diagnostics = generate(res.Files, req.Options, req.Cache, res.Diagnostics, func(n int) error {
+	files := res.Files
+	if req.GenerateImports {
+		files = append(slices.Clip(files), bundledImports(files, req.Sources)...)
+	}
+	res.Generated, res.Diagnostics = generate(files, req.Options, req.Cache, res.Diagnostics, func(n int) error {
 		if n > maxOut {
 			return &Error{Kind: KindLimit, Limit: LimitOutputBytes, Offset: -1,
 				Message: fmt.Sprintf("generation stopped: over %d bytes of Go, the limit (MaxOutputBytes)", maxOut)}
@@ -238,6 +252,39 @@ func Compile(ctx context.Context, req Request) *Result {
 		res.Files = nil
 	}
 	return res
+}
+
+// bundledImports returns the files that files import, directly or not,
+// that are not in sources and are not well-known types, in the order a
+// depth-first walk meets them.
+func bundledImports(files []protoreflect.FileDescriptor, sources Sources) []protoreflect.FileDescriptor {
+	var out []protoreflect.FileDescriptor
+	seen := map[string]bool{}
+	for _, fd := range files {
+		seen[fd.Path()] = true
+	}
+	var walk func(fd protoreflect.FileDescriptor)
+	walk = func(fd protoreflect.FileDescriptor) {
+		imps := fd.Imports()
+		for i := 0; i < imps.Len(); i++ {
+			imp := imps.Get(i).FileDescriptor
+			if seen[imp.Path()] {
+				continue
+			}
+			seen[imp.Path()] = true
+			walk(imp)
+			if _, inSources := sources[imp.Path()]; inSources {
+				continue
+			}
+			if _, wkt := gogen.WellKnownImportPath(imp.Path()); !wkt {
+				out = append(out, imp)
+			}
+		}
+	}
+	for _, fd := range files {
+		walk(fd)
+	}
+	return out
 }
 
 // generate runs the Go backend on files, appending its diagnostics to ds;

@@ -87,6 +87,11 @@ type CompileRequest struct {
 	// Options are generator options, "k=v,k=v" (see ParseOptions).
 	Options string      `json:"options,omitempty"`
 	Limits  *CallLimits `json:"limits,omitempty"`
+	// Imports, for Generate, also generates Go for the bundled files the
+	// schema imports (google/type, google/rpc, google/api ...; not the
+	// well-known types, whose Go is the runtime's): what running the
+	// schema's generated code needs (see Request.GenerateImports).
+	Imports bool `json:"imports,omitempty"`
 	// Have, when present (even empty), asks for the Go code as changes
 	// to the generated files the caller holds (CompileResult.Changes
 	// instead of Generated): file name -> the Rev an earlier result of
@@ -240,7 +245,7 @@ func (w *Workspace) compile(ctx context.Context, req CompileRequest, noGenerate 
 	}
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
 	defer cancel()
-	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, Limits: lim, Cache: &w.gen, LinkCache: &w.link})
+	res := Compile(ctx, Request{Sources: req.Files, Options: opts, NoGenerate: noGenerate, GenerateImports: req.Imports, Limits: lim, Cache: &w.gen, LinkCache: &w.link})
 	// A failed generate is not the schema's verdict: its errors may be the
 	// generator's (a Go name collision, runtime=local's sources not
 	// loaded, the time limit while printing), which Encode, Decode and the

@@ -29,7 +29,7 @@ func pageChecks(t *testing.T, src compiler.Sources, brk string) (*interp.Session
 	t.Helper()
 	ctx := context.Background()
 	ws := &compiler.Workspace{}
-	gen, err := ws.Generate(ctx, compiler.CompileRequest{Files: src})
+	gen, err := ws.Generate(ctx, compiler.CompileRequest{Files: src, Imports: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,5 +365,25 @@ func TestSessionRunStreams(t *testing.T) {
 	}
 	if len(r.Stdout) != len("one\nthree\n")+1<<20 || r.Stderr != "two\n" {
 		t.Errorf("result: stdout %d bytes, stderr %q", len(r.Stdout), r.Stderr)
+	}
+}
+
+// TestSessionRunGoogleAPIsImport (issue 28): a schema importing a bundled
+// googleapis file (google/type/date.proto) runs in the Run tab: its
+// generated code is loaded beside the schema's (CompileRequest.Imports),
+// and a program builds both.
+func TestSessionRunGoogleAPIsImport(t *testing.T) {
+	s, res := pageChecks(t, compiler.Sources{"a.proto": "syntax = \"proto3\";\npackage a;\noption go_package = \"example.com/a\";\nimport \"google/type/date.proto\";\nimport \"google/rpc/status.proto\";\nmessage M {\n  google.type.Date d = 1;\n  google.rpc.Status s = 2;\n}\n"}, "")
+	for name, r := range res {
+		if !r.Pass {
+			t.Errorf("check %s: %+v", name, r.Steps)
+		}
+	}
+	r, err := s.Run(interp.RunRequest{Source: "package main\n\nimport (\n\t\"fmt\"\n\n\ta \"example.com/a\"\n\t\"google.golang.org/genproto/googleapis/rpc/status\"\n\t\"google.golang.org/genproto/googleapis/type/date\"\n)\n\nfunc main() {\n\tm := &a.M{D: &date.Date{Year: 2026, Month: 12, Day: 1}, S: &status.Status{Code: 5}}\n\tb, _ := m.Marshal()\n\tfmt.Printf(\"%x\\n\", b)\n}\n"})
+	if err != nil || r.Error != nil {
+		t.Fatalf("run: %v %+v\nstderr %s", err, r.Error, r.Stderr)
+	}
+	if r.Stdout != "0a0708ea0f100c18011202" + "0805\n" {
+		t.Errorf("stdout %q", r.Stdout)
 	}
 }

@@ -68,3 +68,41 @@ func TestRunStandardLibrary(t *testing.T) {
 		t.Errorf("the refused program ran: stdout %q", got)
 	}
 }
+
+// TestRunGoogleAPIsSchema (issue 28): a schema importing bundled
+// googleapis files (google/type/date.proto, google/rpc/status.proto) runs
+// in the Run tab: the page loads their generated Go beside the schema's,
+// and a program using them and time, os, encoding/json, sort and strings
+// prints what Go prints.
+func TestRunGoogleAPIsSchema(t *testing.T) {
+	const schema = "syntax = \"proto3\";\npackage cal.v1;\noption go_package = \"example.com/cal/v1;calv1\";\nimport \"google/type/date.proto\";\nimport \"google/rpc/status.proto\";\nmessage Event {\n  string title = 1;\n  google.type.Date day = 2;\n  google.rpc.Status status = 3;\n}\n"
+	session := map[string]any{"files": []map[string]string{{"name": "cal/v1/cal.proto", "text": schema}}, "active": "cal/v1/cal.proto", "options": ""}
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url+encodeSession(t, session)))
+	waitJS(t, ctx, "the schema compiled", `__protoplay.viewer.state.doc.toString().includes("type Event struct")`, 60*time.Second)
+	selectTab(t, ctx, "tab-run")
+	const prog = "package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\t\"sort\"\n\t\"strings\"\n\t\"time\"\n\n\tcalv1 \"example.com/cal/v1\"\n\t\"google.golang.org/genproto/googleapis/rpc/status\"\n\t\"google.golang.org/genproto/googleapis/type/date\"\n)\n\n" +
+		"func main() {\n" +
+		"\tt := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)\n" +
+		"\tevs := []*calv1.Event{\n" +
+		"\t\t{Title: \"launch\", Day: &date.Date{Year: int32(t.Year()), Month: int32(t.Month()), Day: int32(t.Day())}},\n" +
+		"\t\t{Title: \"beta\", Status: &status.Status{Code: 5, Message: \"not found\"}},\n" +
+		"\t}\n" +
+		"\tsort.Slice(evs, func(i, j int) bool { return evs[i].Title < evs[j].Title })\n" +
+		"\tvar titles []string\n" +
+		"\tfor _, e := range evs {\n" +
+		"\t\ttitles = append(titles, strings.ToUpper(e.Title))\n" +
+		"\t}\n" +
+		"\tj, _ := json.Marshal(titles)\n" +
+		"\tb, _ := evs[1].Marshal()\n" +
+		"\tpj, _ := evs[1].MarshalJSON()\n" +
+		"\tfmt.Fprintf(os.Stdout, \"%s %x %s\\n\", j, b, pj)\n" +
+		"}\n"
+	typeInto(t, ctx, `__protoplay.runEditor`, prog)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
+	waitJS(t, ctx, "the program's output", runState+` === 'done' || `+runState+` === 'error' || `+runState+` === 'compile-error'`, 90*time.Second)
+	const want = "[\"BETA\",\"LAUNCH\"] 0a066c61756e636812070" + "8ea0f100c1801 {\"title\":\"launch\",\"day\":{\"year\":2026,\"month\":12,\"day\":1}}\n"
+	if got := eval[string](t, ctx, runStdout); got != want {
+		t.Errorf("stdout %q, want %q (error: %s)", got, want, eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`))
+	}
+}

@@ -51,6 +51,13 @@ export interface CompileRequest {
   options?: string;
   limits?: CallLimits;
   /**
+   * Imports, for Generate, also generates Go for the bundled files the
+   * schema imports (google/type, google/rpc, google/api ...; not the
+   * well-known types, whose Go is the runtime's): what running the
+   * schema's generated code needs (see Request.GenerateImports).
+   */
+  imports?: boolean;
+  /**
    * Have, when present (even empty), asks for the Go code as changes
    * to the generated files the caller holds (CompileResult.Changes
    * instead of Generated): file name -> the Rev an earlier result of

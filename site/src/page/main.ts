@@ -1117,11 +1117,25 @@ function goChecksStatus(text: string, state: string) {
 // their names are not their import paths (paths=source_relative) or make
 // them import a copy of the runtime (runtime=local): the core then
 // generates them again for the interpreter, without those options.
+// importsBundled reports whether a file of src imports a file src does
+// not hold that is not a well-known type: a bundled googleapis file.
+function importsBundled(src: Files): boolean {
+  for (const text of Object.values(src)) {
+    for (const m of text.matchAll(/^\s*import\s+(?:public\s+|weak\s+|option\s+)?"([^"]+)"/gm)) {
+      if (!(m[1] in src) && !m[1].startsWith("google/protobuf/")) return true;
+    }
+  }
+  return false;
+}
+
 async function loadGenerated(src: Files, opts: string, r: CompileResult) {
   let gen = r.generated;
   const io = interpOptions(opts);
-  if (io !== null) {
-    const again = await core.call("generate", { files: src, options: io });
+  // The interpreter needs the Go of the bundled files the schema imports
+  // (google/type/date.proto's, say) beside the schema's own.
+  const imports = importsBundled(src);
+  if (io !== null || imports) {
+    const again = await core.call("generate", { files: src, options: io ?? opts, imports });
     gen = again.generated;
   }
   const lr = await runner.load(interpFiles(gen), optionValue(io ?? opts, "module"), breakType);
