@@ -338,10 +338,12 @@ type RunResult struct {
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	// Error is a compile error (positions in main.go or a generated file)
-	// or a panic (Message "panic: VALUE", Positions the interpreted
-	// functions that were unwinding, innermost first: yaegi v0.16.1 gives
-	// the position of the first statement of each function's body, not of
-	// the statement that panicked); nil when main returned.
+	// or a panic (Message "panic: VALUE" worded as Go words it, Positions
+	// the interpreted functions that were unwinding, innermost first:
+	// yaegi v0.16.1 gives the position of the first statement of each
+	// function's body, not of the statement that panicked, except for the
+	// panics that carry their own position, such as a failed type
+	// assertion, whose position comes first); nil when main returned.
 	Error *Problem `json:"error,omitempty"`
 	// Panicked is true when Error is a panic.
 	Panicked bool `json:"panicked,omitempty"`
@@ -402,11 +404,43 @@ func (s *Session) Run(req RunRequest) (*RunResult, error) {
 	case err == nil:
 	case errors.As(err, &p):
 		res.Panicked = true
-		res.Error = &Problem{Message: "panic: " + gocheck.PanicText(p.Value), Positions: frames}
+		msg, at := goPanicText(gocheck.PanicText(p.Value))
+		if at != nil {
+			// The panic's own position is more precise than the frames'
+			// (the first statement of each function).
+			frames = append([]Position{*at}, frames...)
+		}
+		res.Error = &Problem{Message: "panic: " + msg, Positions: frames}
 	default:
 		res.Error = problemOf(err)
 	}
 	return res, nil
+}
+
+// zeroValueRE matches the reflect panic yaegi v0.16.1 raises where Go
+// dereferences a nil pointer.
+var zeroValueRE = regexp.MustCompile(`^reflect: call of reflect\.Value\.\w+ on zero Value$`)
+
+// goPanicText words a panic of interpreted code as Go words it: the
+// reflect package's panics that yaegi raises for a nil pointer
+// dereference and an index out of range become Go's runtime errors, and a
+// position yaegi puts in front of the text ("main.go:9:14: interface
+// conversion: ...") is taken out and returned.
+func goPanicText(text string) (string, *Position) {
+	var at *Position
+	if m := positionRE.FindStringSubmatch(text); m != nil {
+		l, _ := strconv.Atoi(m[2])
+		c, _ := strconv.Atoi(m[3])
+		at = &Position{File: trimSrc(m[1]), Line: l, Column: c}
+		text = text[len(m[0]):]
+	}
+	switch {
+	case zeroValueRE.MatchString(text):
+		text = "runtime error: invalid memory address or nil pointer dereference"
+	case text == "reflect: slice index out of range" || text == "reflect: array index out of range" || text == "reflect: string index out of range":
+		text = "runtime error: index out of range"
+	}
+	return text, at
 }
 
 // run parses src as the file main.go and runs it.

@@ -387,3 +387,28 @@ func TestSessionRunGoogleAPIsImport(t *testing.T) {
 		t.Errorf("stdout %q", r.Stdout)
 	}
 }
+
+// TestSessionRunPanicText (issue 28): a panic of the program is worded as
+// Go words it, not as the interpreter's reflect calls fail; a position
+// the interpreter knows comes first.
+func TestSessionRunPanicText(t *testing.T) {
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	for _, tc := range []struct {
+		body, want string
+		line       int // of the first position
+	}{
+		{"var p *T\n\tfmt.Println(p.A)", "panic: runtime error: invalid memory address or nil pointer dereference", 8},
+		{"var p *int\n\tfmt.Println(*p)", "panic: runtime error: invalid memory address or nil pointer dereference", 8},
+		{"x := []int{1}\n\ti := 5\n\tfmt.Println(x[i])", "panic: runtime error: index out of range", 8},
+		{"a, b := 1, 0\n\tfmt.Println(a / b)", "panic: runtime error: integer divide by zero", 8},
+		{"var i any = 1\n\tfmt.Println(\"x\")\n\tfmt.Println(i.(string))", "panic: interface conversion: interface {} is int, not string", 10},
+	} {
+		r, err := s.Run(interp.RunRequest{Source: "package main\n\nimport \"fmt\"\n\ntype T struct{ A int }\n\nfunc main() {\n\t" + tc.body + "\n}\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Panicked || r.Error.Message != tc.want || len(r.Error.Positions) == 0 || r.Error.Positions[0].Line != tc.line {
+			t.Errorf("%q: %+v, want %q at line %d", tc.body, r.Error, tc.want, tc.line)
+		}
+	}
+}
