@@ -383,7 +383,7 @@ func TestSessionRunGoogleAPIsImport(t *testing.T) {
 	if err != nil || r.Error != nil {
 		t.Fatalf("run: %v %+v\nstderr %s", err, r.Error, r.Stderr)
 	}
-	if r.Stdout != "0a0708ea0f100c18011202" + "0805\n" {
+	if r.Stdout != "0a0708ea0f100c18011202"+"0805\n" {
 		t.Errorf("stdout %q", r.Stdout)
 	}
 }
