@@ -254,10 +254,10 @@ func Compile(ctx context.Context, req Request) *Result {
 	return res
 }
 
-// bundledImports returns the files that files import, directly or not,
-// that are not in sources and are not well-known types, in the order a
-// depth-first walk meets them.
-func bundledImports(files []protoreflect.FileDescriptor, sources Sources) []protoreflect.FileDescriptor {
+// ImportClosure returns the files that files import, directly or not,
+// that are not among files themselves: each once, every file after the
+// files it imports (a depth-first walk's post-order).
+func ImportClosure(files []protoreflect.FileDescriptor) []protoreflect.FileDescriptor {
 	var out []protoreflect.FileDescriptor
 	seen := map[string]bool{}
 	for _, fd := range files {
@@ -268,21 +268,28 @@ func bundledImports(files []protoreflect.FileDescriptor, sources Sources) []prot
 		imps := fd.Imports()
 		for i := 0; i < imps.Len(); i++ {
 			imp := imps.Get(i).FileDescriptor
-			if seen[imp.Path()] {
-				continue
-			}
-			seen[imp.Path()] = true
-			walk(imp)
-			if _, inSources := sources[imp.Path()]; inSources {
-				continue
-			}
-			if _, wkt := gogen.WellKnownImportPath(imp.Path()); !wkt {
+			if !seen[imp.Path()] {
+				seen[imp.Path()] = true
+				walk(imp)
 				out = append(out, imp)
 			}
 		}
 	}
 	for _, fd := range files {
 		walk(fd)
+	}
+	return out
+}
+
+// bundledImports returns the files of files' import closure that are not
+// in sources and are not well-known types (whose Go is runtime/wkt).
+func bundledImports(files []protoreflect.FileDescriptor, sources Sources) []protoreflect.FileDescriptor {
+	var out []protoreflect.FileDescriptor
+	for _, imp := range ImportClosure(files) {
+		_, inSources := sources[imp.Path()]
+		if _, wkt := gogen.WellKnownImportPath(imp.Path()); !inSources && !wkt {
+			out = append(out, imp)
+		}
 	}
 	return out
 }

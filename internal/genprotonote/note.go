@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -72,32 +71,18 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 	for _, fd := range res.Files {
 		generated[fd.Path()] = true
 	}
-	seen := map[string]bool{}
-	var walk func(fd protoreflect.FileDescriptor)
-	walk = func(fd protoreflect.FileDescriptor) {
-		imps := fd.Imports()
-		for i := 0; i < imps.Len(); i++ {
-			imp := imps.Get(i).FileDescriptor
-			if seen[imp.Path()] {
-				continue
-			}
-			seen[imp.Path()] = true
-			walk(imp)
-			if generated[imp.Path()] {
-				continue
-			}
-			if _, mapped := opts.ImportMap[imp.Path()]; mapped {
-				continue
-			}
-			fo, _ := imp.Options().(*descriptorpb.FileOptions)
-			ip, _, _ := strings.Cut(fo.GetGoPackage(), ";")
-			if foreign(ip) {
-				protoOf[ip] = imp.Path()
-			}
+	for _, imp := range compiler.ImportClosure(res.Files) {
+		if generated[imp.Path()] {
+			continue
 		}
-	}
-	for _, fd := range res.Files {
-		walk(fd)
+		if _, mapped := opts.ImportMap[imp.Path()]; mapped {
+			continue
+		}
+		fo, _ := imp.Options().(*descriptorpb.FileOptions)
+		ip, _, _ := strings.Cut(fo.GetGoPackage(), ";")
+		if foreign(ip) {
+			protoOf[ip] = imp.Path()
+		}
 	}
 	if len(protoOf) == 0 {
 		return nil
