@@ -31,8 +31,8 @@ package compiler
 import (
 	"context"
 	"fmt"
-	"slices"
 	"io/fs"
+	"slices"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
