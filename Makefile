@@ -68,8 +68,8 @@ site/node_modules/.package-lock.json: site/package-lock.json
 	@echo "make: installing the page's libraries (npm ci)"
 	cd site && npm ci --no-audit --no-fund
 
-# The brotli quality of site/dist's .br files. make site (and so make test
-# and a release) uses 11, the smallest files, which takes minutes on the two
+# The brotli quality of site/dist's .br files. make site (and so a
+# release) uses 11, the smallest files, which takes minutes on the two
 # wasm modules; make serve uses SERVE_BROTLI, seconds, for a page on
 # 127.0.0.1 (site/build caches each .br under .cache/brotli by content and
 # quality, and a quick build reuses a quality 11 one). .cache/site-brotli
@@ -106,9 +106,13 @@ chromium: ## install Debian's chromium for the browser tests when it is missing
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=120 chromium >/dev/null; }
 
 # make test builds the page and has chromium, so the browser tests run
-# (PROTOPLAY_E2E=1 turns their skips into failures).
+# (PROTOPLAY_E2E=1 turns their skips into failures). Its page is
+# compressed at brotli quality 5, as make serve's: the tests read the
+# same bytes at any quality, and quality 11 of the two wasm modules costs
+# minutes on a fresh clone (make site compresses again at 11).
 test: site chromium
 test: export PROTOPLAY_E2E = 1
+test: SITE_BROTLI = 5
 
 # ---- The npm package (site/npm, site/src/lib): built by site/build -npm
 # into .cache/npm/package and packed into .cache/npm/protoplay-VERSION.tgz.
