@@ -131,5 +131,5 @@ test: npm
 # bench/gen at bench time and never committed). Not part of make test.
 # BENCHFLAGS passes flags to bench/cmd/benchrun (e.g. -benchtime 50ms -count 5).
 .PHONY: bench
-bench: site chromium ## run the benchmark tables (bench/): protoplay vs protoc-gen-go and vtprotobuf, and the playground in chromium, ~10 min
+bench: site chromium ## run the benchmarks (bench/): protoplay vs protoc-gen-go, vtprotobuf and hyperpb, and the playground in chromium, ~10 min; writes docs/benchmarks.md
 	cd bench && $(GO) run ./cmd/benchrun $(BENCHFLAGS)
