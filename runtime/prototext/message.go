@@ -5,7 +5,7 @@
 // google.golang.org/protobuf/encoding/prototext (the oracle of its tests)
 // without reflection and without a type registry, and uses only the
 // standard library and protoplay's runtime. The intended differences from
-// prototext are listed in protoplay's README.
+// prototext are listed in docs/json-text.md.
 package prototext
 
 import "github.com/protoplay/protoplay/runtime/protojson"
