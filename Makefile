@@ -3,7 +3,7 @@
 GO ?= go
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help test test-short build generate vet fmt demo clean
+.PHONY: help test test-short build generate vet fmt demo clean release-check
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -40,6 +40,10 @@ fmt: ## gofmt the tree
 demo: ## generate Go for the example schema and print it
 	$(GO) run ./cmd/protoplay gen -I testdata/example -o .cache/demo example.proto
 	@find .cache/demo -name '*.go' -not -path '*/protoplay/runtime/*' -exec cat {} +
+
+release-check: ## check that every place the version is stated agrees with internal/version (CLI, plugin, generated header, npm package, page, CHANGELOG.md, a tag at HEAD)
+	$(GO) test -count=1 -run 'TestReleaseVersionsAgree' ./internal/release
+	$(GO) test -count=1 -run 'TestModuleVersion' ./site/build
 
 clean:
 	rm -rf bin .cache
