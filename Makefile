@@ -45,7 +45,7 @@ release-check: ## check that every place the version is stated agrees with inter
 	$(GO) test -count=1 -run 'TestReleaseVersionsAgree' ./internal/release
 	$(GO) test -count=1 -run 'TestModuleVersion' ./site/build
 
-clean:
+clean: ## remove bin/, .cache and site/dist
 	rm -rf bin .cache
 	rm -rf site/dist
 
