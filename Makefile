@@ -3,7 +3,7 @@
 GO ?= go
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help test test-short build generate vet fmt demo clean
+.PHONY: help test test-short build generate vet fmt demo clean release-check lint
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -41,7 +41,11 @@ demo: ## generate Go for the example schema and print it
 	$(GO) run ./cmd/protoplay gen -I testdata/example -o .cache/demo example.proto
 	@find .cache/demo -name '*.go' -not -path '*/protoplay/runtime/*' -exec cat {} +
 
-clean:
+release-check: ## check that every place the version is stated agrees with internal/version (CLI, plugin, generated header, npm package, page, CHANGELOG.md, a tag at HEAD)
+	$(GO) test -count=1 -run 'TestReleaseVersionsAgree' ./internal/release
+	$(GO) test -count=1 -run 'TestModuleVersion' ./site/build
+
+clean: ## remove bin/, .cache and site/dist
 	rm -rf bin .cache
 	rm -rf site/dist
 
@@ -51,6 +55,24 @@ conformance: ## run Google's official conformance runner (protobuf 33.2) against
 
 # make test runs the official suite too.
 test: conformance
+
+# ---- make lint: staticcheck, pinned, with a small stated set of checks,
+# and the TypeScript compiler in strict mode. The checks: SA* (staticcheck's
+# correctness checks: misused standard-library calls, impossible
+# comparisons, values never used, deprecated APIs) and U1000 (unused code).
+# interp/symbols is left out: yaegi's extract generates it, and it exposes
+# the standard library's whole API, deprecated parts included.
+STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+LINT_CHECKS = SA*,U1000
+lint: site/node_modules/.package-lock.json ## staticcheck (checks SA*, U1000) over the Go modules and tsc --strict --noEmit over site/src
+	$(STATICCHECK) -checks '$(LINT_CHECKS)' $$($(GO) list ./... | grep -v '/interp/symbols$$')
+	cd codec && $(STATICCHECK) -checks '$(LINT_CHECKS)' ./...
+	cd bench && $(STATICCHECK) -checks '$(LINT_CHECKS)' ./cmd/...
+	cd site && node node_modules/typescript/bin/tsc -p . --strict --noEmit
+	cd site && node node_modules/typescript/bin/tsc -p src/lib/tsconfig.json --strict --noEmit
+
+# make test lints too.
+test: lint
 
 # ---- The playground: wasm/ (the core for the browser) and site/ (the page).
 # site/dist is built from the page's sources, the Go that goes into the wasm
@@ -135,5 +157,5 @@ test: npm
 # bench/gen at bench time and never committed). Not part of make test.
 # BENCHFLAGS passes flags to bench/cmd/benchrun (e.g. -benchtime 50ms -count 5).
 .PHONY: bench
-bench: site chromium ## run the benchmark tables (bench/): protoplay vs protoc-gen-go and vtprotobuf, and the playground in chromium, ~10 min
+bench: site chromium ## run the benchmarks (bench/): protoplay vs protoc-gen-go, vtprotobuf and hyperpb, and the playground in chromium, ~10 min; writes docs/benchmarks.md
 	cd bench && $(GO) run ./cmd/benchrun $(BENCHFLAGS)

@@ -1,7 +1,13 @@
-// Package compiler is protoplay's one public surface: every request, result
-// and error that a face (the CLI, the protoc plugin, the wasm bridge and
-// through it the page and the npm package, the conformance testee, the
-// benchmarks) sees is declared here, in the role esbuild gives pkg/api.
+// Package compiler compiles Protocol Buffers schemas to Go and works with
+// protobuf messages against them: give it .proto sources and it returns
+// their diagnostics and generated Go files, then encodes JSON or text
+// values to bytes, decodes bytes back, and lists a payload's fields byte by
+// byte. The examples show each operation.
+//
+// It is protoplay's one public surface: every request, result and error
+// that a face (the CLI, the protoc plugin, the wasm bridge and through it
+// the page and the npm package, the conformance testee, the benchmarks)
+// sees is declared here, in the role esbuild gives pkg/api.
 //
 // Two entry points share it:
 //

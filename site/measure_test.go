@@ -17,8 +17,8 @@ import (
 	"github.com/protoplay/protoplay/compiler"
 )
 
-// TestMeasure prints the playground's performance numbers (the README and
-// issue 4 quote them): PROTOPLAY_MEASURE=1 go test -run TestMeasure -v ./site
+// TestMeasure prints the playground's performance numbers (make bench
+// writes them to docs/benchmarks.md): PROTOPLAY_MEASURE=1 go test -run TestMeasure -v ./site
 //
 //   - cold start: navigation to the first generated Go on screen, in a
 //     fresh browser profile (nothing cached), and its parts;

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/protoplay/protoplay/internal/version"
 )
 
 const googleMessage1 = "corpus/benchmarks/datasets/google_message1/proto3/benchmark_message1_proto3.proto"
@@ -287,6 +289,9 @@ func TestNPMPackageNode(t *testing.T) {
 	}
 	t.Logf("protoplay@%s in Node: %s compiled in %.0f ms (first call, with the core's start), %s sample %d bytes; whole script %v",
 		out.Version, name, out.CompileMs, out.Type, out.Size, time.Since(start).Round(time.Millisecond))
+	if want := strings.TrimPrefix(version.Base, "v"); out.Version != want {
+		t.Errorf("the package's version is %q, want %q, protoplay's (internal/version)", out.Version, want)
+	}
 	if len(out.Generated) == 0 || !out.GoHasStruct {
 		t.Errorf("compile generated %v, with a struct: %v", out.Generated, out.GoHasStruct)
 	}

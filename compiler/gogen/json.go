@@ -13,7 +13,7 @@ import (
 // nested messages. Enums get MarshalJSON, UnmarshalJSON, EncodeProtoJSON and
 // DecodeProtoJSON too. The mapping follows
 // google.golang.org/protobuf/encoding/protojson, the oracle of the
-// differential tests; the intended differences are in the README.
+// differential tests; the intended differences are in docs/json-text.md.
 
 // ProtoJSONImportPath is the import path of the runtime package generated
 // ProtoJSON code uses.

@@ -17,8 +17,8 @@ import (
 // runtime/prototext's Encoder and Decoder and call each other for nested
 // messages. Enums get DecodeProtoText (their String is the name written).
 // The mapping follows google.golang.org/protobuf/encoding/prototext, the
-// oracle of the differential tests; the intended differences are in the
-// README.
+// oracle of the differential tests; the intended differences are in
+// docs/json-text.md.
 
 // ProtoTextImportPath is the import path of the runtime package generated
 // text-format code uses.

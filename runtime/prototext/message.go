@@ -1,11 +1,34 @@
 // Package prototext is the runtime of protoplay's generated protobuf text
-// format (protobuf.dev/reference/protobuf/textformat-spec): an Encoder and
-// a Decoder that generated EncodeProtoText and DecodeProtoText methods
-// drive, and Marshal, Unmarshal and Format over them. It follows
-// google.golang.org/protobuf/encoding/prototext (the oracle of its tests)
-// without reflection and without a type registry, and uses only the
-// standard library and protoplay's runtime. The intended differences from
-// prototext are listed in protoplay's README.
+// format (https://protobuf.dev/reference/protobuf/textformat-spec/), the
+// human-readable form of a message: name: value pairs, nested messages in
+// braces. It uses only the standard library and protoplay's runtime: no
+// reflection and no type registry.
+//
+// Most programs call the methods protoplay generates on every message:
+//
+//	s := m.String()                     // compact, for people and logs
+//	b, err := m.MarshalText()           // compact; encoding.TextMarshaler
+//	err = m.UnmarshalText(b)            // replaces m; encoding.TextUnmarshaler
+//	b, err = m.MarshalProtoText(prototext.MarshalOptions{Multiline: true})
+//	err = m.UnmarshalProtoText(b, prototext.UnmarshalOptions{DiscardUnknown: true})
+//
+// The methods call [Marshal], [Unmarshal] and [Format] with the message's
+// generated EncodeProtoText and DecodeProtoText, which drive an [Encoder]
+// and a [Decoder] field by field. [MarshalOptions] and [UnmarshalOptions]
+// mirror the fields of the same names in
+// google.golang.org/protobuf/encoding/prototext (the oracle of this
+// package's tests), and the output is prototext's, whitespace aside.
+//
+// A google.protobuf.Any is written in the expanded form
+// [type.googleapis.com/pkg.Msg] { ... } when the options' Resolver (a
+// protojson.Resolver: the generated NewMessage_<path> functions serve both
+// formats) knows its type, and read in either form.
+//
+// Input errors are *[Error] values with the byte offset, line and column,
+// wrapping one of [ErrSyntax], [ErrUnknownField], [ErrDuplicate],
+// [ErrInvalidValue], [ErrDepth] or [ErrUnsupported]. The intended
+// differences from prototext are listed in the repository's
+// docs/json-text.md.
 package prototext
 
 import "github.com/protoplay/protoplay/runtime/protojson"

@@ -68,7 +68,7 @@ func TestDecoderRetentionBound(t *testing.T) {
 		}
 	})
 	t.Run("messages", func(t *testing.T) {
-		type msg struct{ a, b, c int64 }
+		type msg struct{ _, _, _ int64 } // 24 bytes
 		var d Decoder
 		New[msg](&d) // the first message, alone
 		var handed, total int

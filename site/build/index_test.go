@@ -11,8 +11,7 @@ import (
 // cache (V8.WasmCodeCaching counted a miss on every visit), so each visit
 // compiled the module's functions again; without the preload the second
 // visit's first compile took 235–653 ms in the core instead of 910–3,158 ms
-// (TestMeasure, six alternating runs on a loaded machine; see README,
-// Performance).
+// (TestMeasure, six alternating runs on a loaded machine).
 func TestIndexDoesNotPreloadTheCore(t *testing.T) {
 	html, err := os.ReadFile("../index.html")
 	if err != nil {

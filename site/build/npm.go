@@ -3,7 +3,7 @@ package main
 // The npm package "protoplay" (go run ./site/build -npm DIR): the same
 // core and the same Worker code as the page, laid out as
 //
-//	package.json     from site/npm/package.json, version from the Go module
+//	package.json     from site/npm/package.json, version internal/version.Base
 //	README.md        site/npm/README.md
 //	index.js         browser entry (site/src/lib/index.ts), the Worker inlined
 //	element.js       <protoplay-editor> (site/src/lib/element.ts)
@@ -250,43 +250,17 @@ func runNPM(root, out, goCmd string) error {
 
 var semverRE = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
 
-// moduleVersion is the Go module's version as npm wants it: the VERSION
-// file at the root when there is one, else the latest v* tag (git
-// describe; commits past it make a -dev prerelease), else
-// internal/version's Base as a prerelease: <Base>-dev.<commits>.g<hash>.
+// moduleVersion is protoplay's version as npm spells it (no "v"):
+// internal/version's Base, the one place the version is written, so the
+// npm package, the page's About dialog, the CLI, the plugin and the
+// generated files' header all say the same (make release-check verifies
+// it). A release bumps Base and tags the commit with it.
 func moduleVersion(root string) (string, error) {
-	if b, err := os.ReadFile(filepath.Join(root, "VERSION")); err == nil {
-		v := strings.TrimPrefix(strings.TrimSpace(string(b)), "v")
-		if !semverRE.MatchString(v) {
-			return "", fmt.Errorf("VERSION: %q is not a semantic version", v)
-		}
-		return v, nil
+	v := strings.TrimPrefix(ppversion.Base, "v")
+	if !semverRE.MatchString(v) {
+		return "", fmt.Errorf("internal/version: Base %q is not a semantic version", ppversion.Base)
 	}
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		out, err := cmd.Output()
-		if err != nil {
-			return ""
-		}
-		return strings.TrimSpace(string(out))
-	}
-	if d := git("describe", "--tags", "--match", "v[0-9]*"); d != "" {
-		// v1.2.3 or v1.2.3-4-gabcdef
-		d = strings.TrimPrefix(d, "v")
-		if m := regexp.MustCompile(`^(\d+\.\d+\.\d+)-(\d+)-(g[0-9a-f]+)$`).FindStringSubmatch(d); m != nil {
-			return fmt.Sprintf("%s-dev.%s.%s", m[1], m[2], m[3]), nil
-		}
-		if semverRE.MatchString(d) {
-			return d, nil
-		}
-	}
-	base := strings.TrimPrefix(ppversion.Base, "v")
-	n, h := git("rev-list", "--count", "HEAD"), git("rev-parse", "--short=10", "HEAD")
-	if n == "" || h == "" {
-		return base + "-dev", nil
-	}
-	return fmt.Sprintf("%s-dev.%s.g%s", base, n, h), nil
+	return v, nil
 }
 
 // relImport matches a relative module specifier in a declaration file:

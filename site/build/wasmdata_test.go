@@ -94,7 +94,7 @@ func TestPackDataSegments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotMem, n := memoryImage(t, packed)
+	gotMem, _ := memoryImage(t, packed)
 	if !slices.Equal(gotMem, wantMem) {
 		t.Error("packing changed the memory image")
 	}

@@ -7,10 +7,12 @@
 // 20,000 messages in one file) and the playground's wasm size and latency
 // in chromium, and prints the tables in the
 // origin's form: peer | protoplay | ratio (protoplay / peer, medians).
+// A full run also writes them to docs/benchmarks.md (-doc), headed by the
+// date, commit, machine and load they were measured at and the method.
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-skip-grpc] [-gen-only] [-scaling-only] [-suite-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-skip-grpc] [-doc PATH] [-gen-only] [-scaling-only] [-suite-only]
 package main
 
 import (
@@ -38,6 +40,7 @@ var (
 	flagSuiteOnly = flag.Bool("suite-only", false, "only generate and run the go test suite's interleaved rounds and print its tables (no overhead, size, compiler, scaling, browser or gRPC rows)")
 	flagBrowsOnly = flag.Bool("browser-only", false, "only measure and print the playground in chromium (wasm sizes, site TestMeasure; needs make site and chromium, as make bench does)")
 	flagSkipGRPC  = flag.Bool("skip-grpc", false, "skip the gRPC row (a unary call over bufconn, protoplay vs protoc-gen-go + protoc-gen-go-grpc)")
+	flagDoc       = flag.String("doc", filepath.Join("..", "docs", "benchmarks.md"), "after a full run, write the tables with the run's date, commit, machine and load to this page (empty: print only); the -only modes print only")
 )
 
 func main() {
@@ -155,8 +158,36 @@ func main() {
 			log("gRPC row skipped: %v", err)
 		}
 	}
-	printReport(os.Stdout, out, extra)
-	printGRPC(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, grpcOut)
+	var tables strings.Builder
+	printReport(&tables, out, extra)
+	printGRPC(func(format string, args ...any) { fmt.Fprintf(&tables, format, args...) }, grpcOut)
+	os.Stdout.WriteString(tables.String())
+	if *flagDoc != "" {
+		if err := saveDoc(*flagDoc, currentHeader(out), tables.String()); err != nil {
+			fatal(err)
+		}
+		log("wrote %s", *flagDoc)
+	}
+}
+
+// saveDoc writes the page at path (docs/benchmarks.md) through a
+// temporary file, so a failed write leaves the last page whole.
+func saveDoc(path string, h docHeader, tables string) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := writeDoc(f, h, tables); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 func firstLine(s string) string {

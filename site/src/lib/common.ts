@@ -99,7 +99,7 @@ export type GeneratorOptions = string | Record<string, string | number | boolean
 
 /** The options of compile(). */
 export interface CompileOptions {
-  /** Generator options (see the repository's README for the keys). */
+  /** Generator options (see the repository's docs/options.md for the keys). */
   options?: GeneratorOptions;
   /** false: check the schema only, generate no Go (faster). */
   generate?: boolean;
