@@ -161,3 +161,84 @@ func shape(t *testing.T, s *payload.Schema, typ string) string {
 	}
 	return sb.String()
 }
+
+const streamSchema = `syntax = "proto3"; package s; message M { int64 id = 1; string name = 2; }`
+
+// TestWorkspaceStream lists a three-message stream with each message's
+// offsets, decoded and raw, and says where a stream or a message breaks.
+func TestWorkspaceStream(t *testing.T) {
+	ctx := context.Background()
+	w := &compiler.Workspace{}
+	files := compiler.Sources{"s.proto": streamSchema}
+	// 08 96 01 (id 150) | 12 01 61 (name "a") | empty
+	stream := "03 08 96 01 03 12 01 61 00"
+	r, err := w.Stream(ctx, compiler.StreamRequest{Files: files, Type: "s.M", Input: stream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []compiler.StreamMessage{
+		{PrefixOffset: 0, Offset: 1, Size: 3, Value: "{\n  \"id\": \"150\"\n}\n"},
+		{PrefixOffset: 4, Offset: 5, Size: 3, Value: "{\n  \"name\": \"a\"\n}\n"},
+		{PrefixOffset: 8, Offset: 9, Size: 0, Value: "{}\n"},
+	}
+	if len(r.Messages) != len(want) || r.Error != nil || r.Size != 9 {
+		t.Fatalf("stream %+v", r)
+	}
+	for i, m := range r.Messages {
+		if m.PrefixOffset != want[i].PrefixOffset || m.Offset != want[i].Offset || m.Size != want[i].Size || m.Value != want[i].Value || m.Error != nil {
+			t.Errorf("message %d: %+v, want %+v", i, m, want[i])
+		}
+	}
+	raw, err := w.Stream(ctx, compiler.StreamRequest{Input: stream})
+	if err != nil || len(raw.Messages) != 3 || raw.Messages[2].Offset != 9 || raw.Messages[0].Value != "" {
+		t.Fatalf("raw stream %+v %v", raw, err)
+	}
+	// The second message's LEN is cut short (at stream byte 6); the
+	// third prefix runs past the end (at byte 8).
+	bad, err := w.Stream(ctx, compiler.StreamRequest{Files: files, Type: "s.M", Input: "03 08 96 01 03 12 05 61 09 01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad.Messages) != 2 || bad.Messages[0].Error != nil || bad.Messages[1].Error == nil || bad.Messages[1].Error.Offset != 6 || bad.Messages[1].Error.Record != 1 {
+		t.Fatalf("bad stream messages %+v", bad.Messages)
+	}
+	if bad.Error == nil || bad.Error.Kind != compiler.KindPayload || bad.Error.Offset != 8 || bad.Error.Record != 2 {
+		t.Errorf("bad stream error %+v", bad.Error)
+	}
+	if _, err := w.Stream(ctx, compiler.StreamRequest{Files: files, Type: "s.Nope", Input: stream}); err == nil {
+		t.Error("no error for an unknown type")
+	}
+}
+
+// TestWorkspaceBytesCalls runs rankTypes, infer and stream through the
+// JSON API, as the wasm bridge does.
+func TestWorkspaceBytesCalls(t *testing.T) {
+	ctx := context.Background()
+	w := &compiler.Workspace{}
+	files := compiler.Sources{"s.proto": streamSchema + ` message Other { string id = 1; }`}
+	out, cerr := w.CallFiles(ctx, "rankTypes", []byte(`{"input": "08 96 01 12 01 61"}`), files)
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	if !strings.Contains(string(out), `"fits":[{"type":"s.M","score":1,`) {
+		t.Errorf("rankTypes: %s", out)
+	}
+	out, cerr = w.CallFiles(ctx, "infer", []byte(`{"inputs": ["08 96 01 12 01 61", "CAE="], "name": "Order"}`), nil)
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	if !strings.Contains(string(out), `"file":"order.proto"`) || !strings.Contains(string(out), `message Order {`) {
+		t.Errorf("infer: %s", out)
+	}
+	_, cerr = w.CallFiles(ctx, "infer", []byte(`{"inputs": ["08 01", "08 96"]}`), nil)
+	if cerr == nil || cerr.Kind != compiler.KindPayload || cerr.Record != 1 || cerr.Offset != 1 {
+		t.Errorf("infer of a truncated second payload: %+v", cerr)
+	}
+	out, cerr = w.CallFiles(ctx, "stream", []byte(`{"type": "s.M", "input": "0308960100"}`), files)
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	if !strings.Contains(string(out), `{"prefixOffset":4,"offset":5,"size":0,"value":"{}\n"}`) {
+		t.Errorf("stream: %s", out)
+	}
+}
