@@ -14,7 +14,7 @@ import (
 // interp/gocheck, on the generated code built with the go command),
 // printed one line per message type. breakType is a test hook
 // (CheckGeneratedOptions.Break).
-func runCheckGenerated(roots, files []string, breakType string, stdout, stderr io.Writer) int {
+func runCheckGenerated(roots *schemaFlags, files []string, breakType string, stdout, stderr io.Writer) int {
 	res, err := compileFiles(context.Background(), roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
