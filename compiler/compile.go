@@ -149,7 +149,8 @@ type Request struct {
 	// Files are the files to compile and generate code for, named relative
 	// to an import root. Imports they name are compiled too but produce no
 	// output. When empty, every key of Sources is compiled, and every file
-	// of the descriptor sets. A name that a descriptor set holds is taken
+	// of the descriptor sets but the standard google/protobuf/*.proto ones
+	// (imports only). A name that a descriptor set holds is taken
 	// from the set, as protoc's --descriptor_set_in does.
 	Files []string
 	// DescriptorSets are compiled schemas given as input (protoc's

@@ -253,8 +253,8 @@ func (r resolverOf) FindDescriptorByName(n protoreflect.FullName) (protoreflect.
 // req.DescriptorSets and in Sources entries named as sets): the sets'
 // files are linked first (linkSets); the .proto sources are compiled as
 // before; and the result's Files are the compiled sources followed by the
-// sets' files: those named in req.Files, or all of them when req.Files is
-// empty. A source file may not import a set's file (the front end does
+// sets' files: those named in req.Files, or when req.Files is empty all of
+// them but the standard google/protobuf/*.proto files, which are imports. A source file may not import a set's file (the front end does
 // not see the sets), and may not have a set file's path.
 func withSets(ctx context.Context, req Request) *frontend.Result {
 	sources, fromSources := splitSources(req.Sources)
@@ -299,7 +299,15 @@ func withSets(ctx context.Context, req Request) *frontend.Result {
 		}
 	}
 	if len(req.Files) == 0 {
-		res.Files = append(res.Files, ls.files...)
+		for _, fd := range ls.files {
+			// The standard files a set carries for its imports
+			// (--include_imports) are imports here too, as the front
+			// end's bundled copies are: not generated, their types not
+			// listed.
+			if !strings.HasPrefix(fd.Path(), "google/protobuf/") {
+				res.Files = append(res.Files, fd)
+			}
+		}
 	} else {
 		for _, f := range setFiles {
 			res.Files = append(res.Files, ls.byPath[f])

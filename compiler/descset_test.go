@@ -103,8 +103,17 @@ func TestDescriptorSetGenerate(t *testing.T) {
 	for _, m := range cr.Messages {
 		names = append(names, m.Name+"@"+m.File)
 	}
-	if got := strings.Join(names, " "); !strings.Contains(got, "shop.Order@shop.proto") {
+	// The set carries timestamp.proto for its import: an import here too,
+	// its types not listed, its Go not generated.
+	if got := strings.Join(names, " "); !strings.Contains(got, "shop.Order@shop.proto") || strings.Contains(got, "google.protobuf.Timestamp") {
 		t.Errorf("messages %s", got)
+	}
+	gr, err := w.Generate(ctx, compiler.CompileRequest{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gr.Generated) != 1 || gr.Generated[0].Content != src.Generated[0].Content {
+		t.Errorf("the workspace generated %d files from the set, want shop.proto's Go", len(gr.Generated))
 	}
 }
 
