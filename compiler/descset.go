@@ -9,9 +9,9 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
 
+	"github.com/protoplay/protoplay/compiler/descheck"
 	"github.com/protoplay/protoplay/compiler/diag"
 	"github.com/protoplay/protoplay/compiler/frontend"
 	"github.com/protoplay/protoplay/compiler/payload"
@@ -98,14 +98,16 @@ func fdsType() (*payload.Schema, protoreflect.MessageDescriptor) {
 	return s, md
 }
 
-// linkSets parses and links sets with google.golang.org/protobuf's
-// protodesc (the checks of protodesc.NewFile): each file's imports must be
-// in a set, or be one of the standard files the front end bundles
+// linkSets parses sets and links their files as the protoc plugin's
+// request is linked (GenerateFromDescriptors): protodesc.NewFiles's checks
+// (package descheck), then protocompile's linker (frontend.Link), which
+// unlike protodesc accepts MessageSets. Each file's imports must be in a
+// set, or be one of the standard files the front end bundles
 // (google/protobuf/*.proto), which are then compiled from that bundle.
 // Problems are error diagnostics whose File is the set's name: bytes that
 // are not a FileDescriptorSet (with the byte offset of the fault), a file
-// two sets give differently, a missing import, a descriptor protodesc
-// refuses.
+// two sets give differently, a missing import, a descriptor the checks
+// refuse (its file named in the message).
 func linkSets(ctx context.Context, sets []DescriptorSet, lim Limits) (*linkedSets, []Diagnostic) {
 	var ds []Diagnostic
 	errorf := func(set, format string, args ...any) {
@@ -153,100 +155,78 @@ func linkSets(ctx context.Context, sets []DescriptorSet, lim Limits) (*linkedSet
 	if len(ds) > 0 {
 		return nil, ds
 	}
-	reg := new(protoregistry.Files)
-	var std map[string]protoreflect.FileDescriptor // standard imports compiled from the bundle
-	building := map[string]bool{}
-	var build func(name, from string) protoreflect.FileDescriptor
-	build = func(name, from string) protoreflect.FileDescriptor {
-		if fd, ok := ls.byPath[name]; ok {
-			return fd
+	// Imports missing from the sets: the front end's bundled standard
+	// files, when they are standard, else an error.
+	added := map[string]bool{}
+	for k := 0; k < len(order); k++ {
+		name := order[k]
+		if added[name] {
+			continue
 		}
-		if fd, ok := std[name]; ok {
-			return fd
-		}
-		fdp, ok := protos[name]
-		if !ok {
-			set := ls.origin[from]
-			if strings.HasPrefix(name, "google/protobuf/") {
-				res := frontend.Compile(ctx, frontend.Request{Files: []string{name}, Limits: lim})
+		for _, dep := range protos[name].GetDependency() {
+			if _, ok := protos[dep]; ok {
+				continue
+			}
+			if strings.HasPrefix(dep, "google/protobuf/") {
+				res := frontend.Compile(ctx, frontend.Request{Files: []string{dep}, Limits: lim})
 				if !res.HasErrors() && len(res.Files) == 1 {
-					if std == nil {
-						std = map[string]protoreflect.FileDescriptor{}
-					}
-					std[name] = res.Files[0]
-					return res.Files[0]
+					addStandard(res.Files[0], protos, &order, added)
+					continue
 				}
 			}
-			errorf(set, "%s imports %s, which is not in the descriptor set (write the set with its imports: protoc --include_imports, or buf build)", from, name)
-			return nil
+			errorf(ls.origin[name], "%s imports %s, which is not in the descriptor set (write the set with its imports: protoc --include_imports, or buf build)", name, dep)
 		}
-		if building[name] {
-			errorf(ls.origin[name], "%s imports itself, through %s", name, from)
-			return nil
-		}
-		building[name] = true
-		for _, dep := range fdp.GetDependency() {
-			if build(dep, name) == nil {
-				return nil
-			}
-		}
-		fd, err := protodesc.NewFile(fdp, resolverOf{reg, std})
-		if err != nil {
-			errorf(ls.origin[name], "%s: %v", name, strings.TrimPrefix(err.Error(), "proto: "))
-			return nil
-		}
-		if err := reg.RegisterFile(fd); err != nil {
-			errorf(ls.origin[name], "%s: %v", name, strings.TrimPrefix(err.Error(), "proto: "))
-			return nil
-		}
-		ls.byPath[name] = fd
-		return fd
-	}
-	for _, name := range order {
-		build(name, name)
 	}
 	if len(ds) > 0 {
 		return nil, ds
 	}
-	for _, name := range order {
-		ls.files = append(ls.files, ls.byPath[name])
+	list := make([]*descriptorpb.FileDescriptorProto, len(order))
+	for k, name := range order {
+		list[k] = protos[name]
+	}
+	// protodesc's checks (descheck), then protocompile's linker, as for a
+	// protoc plugin's request: protodesc itself refuses MessageSets (see
+	// frontend.Link), which the corpus's benchmark schemas declare.
+	place := func(fds []Diagnostic) []Diagnostic {
+		for k := range fds {
+			d := &fds[k]
+			if set, ok := ls.origin[d.File]; ok {
+				d.Message = strings.TrimPrefix(d.String(), string(d.Severity)+": ")
+				d.File, d.Line, d.Column, d.EndLine, d.EndColumn = set, 0, 0, 0, 0
+			}
+		}
+		return fds
+	}
+	if cds := descheck.Files(list); len(cds) > 0 {
+		return nil, place(cds)
+	}
+	res := frontend.Link(list, order)
+	if res.HasErrors() {
+		return nil, place(res.Diagnostics)
+	}
+	for k, fd := range res.Files {
+		if added[order[k]] {
+			continue
+		}
+		ls.byPath[fd.Path()] = fd
+		ls.files = append(ls.files, fd)
 	}
 	return ls, nil
 }
 
-// resolverOf finds a set's imports among the files linked so far, then
-// among the standard files compiled for it.
-type resolverOf struct {
-	reg *protoregistry.Files
-	std map[string]protoreflect.FileDescriptor
-}
-
-func (r resolverOf) FindFileByPath(p string) (protoreflect.FileDescriptor, error) {
-	if fd, err := r.reg.FindFileByPath(p); err == nil {
-		return fd, nil
+// addStandard adds fd, a standard file compiled from the front end's
+// bundle, and the standard files it imports, to protos and order.
+func addStandard(fd protoreflect.FileDescriptor, protos map[string]*descriptorpb.FileDescriptorProto, order *[]string, added map[string]bool) {
+	if _, ok := protos[fd.Path()]; ok {
+		return
 	}
-	if fd, ok := r.std[p]; ok {
-		return fd, nil
+	imps := fd.Imports()
+	for i := 0; i < imps.Len(); i++ {
+		addStandard(imps.Get(i).FileDescriptor, protos, order, added)
 	}
-	return nil, protoregistry.NotFound
-}
-
-func (r resolverOf) FindDescriptorByName(n protoreflect.FullName) (protoreflect.Descriptor, error) {
-	if d, err := r.reg.FindDescriptorByName(n); err == nil {
-		return d, nil
-	}
-	for _, fd := range r.std {
-		if d := fd.Messages().ByName(n.Name()); d != nil && d.FullName() == n {
-			return d, nil
-		}
-		if d := fd.Enums().ByName(n.Name()); d != nil && d.FullName() == n {
-			return d, nil
-		}
-		if d := fd.Extensions().ByName(n.Name()); d != nil && d.FullName() == n {
-			return d, nil
-		}
-	}
-	return nil, protoregistry.NotFound
+	protos[fd.Path()] = protodesc.ToFileDescriptorProto(fd)
+	*order = append(*order, fd.Path())
+	added[fd.Path()] = true
 }
 
 // withSets runs the front end on req with its descriptor sets (in

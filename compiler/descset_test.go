@@ -199,3 +199,31 @@ func TestDescriptorSetErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptorSetMessageSet links a protoc set whose files declare
+// MessageSets (GoogleMessage3 and 4), which protodesc refuses.
+func TestDescriptorSetMessageSet(t *testing.T) {
+	protoc, err := exec.LookPath("protoc")
+	if err != nil {
+		t.Skip("no protoc on PATH")
+	}
+	_, root := benchmarkSources(t)
+	out := filepath.Join(t.TempDir(), "gm34.binpb")
+	cmd := exec.Command(protoc, "-I", root, "--include_imports", "--descriptor_set_out="+out,
+		"datasets/google_message3/benchmark_message3.proto", "datasets/google_message4/benchmark_message4.proto")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("protoc: %v\n%s", err, b)
+	}
+	set, _ := os.ReadFile(out)
+	res := compiler.Compile(context.Background(), compiler.Request{DescriptorSets: []compiler.DescriptorSet{{Name: "gm34.binpb", Data: set}}, NoGenerate: true})
+	s, err := res.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.Messages()); n < 100 {
+		t.Errorf("%d message types", n)
+	}
+	if _, err := s.Sample("benchmarks.google_message3.GoogleMessage3", compiler.JSON); err != nil {
+		t.Error(err)
+	}
+}
