@@ -21,7 +21,10 @@ import type {
   StreamResult,
   ViewResult,
 } from "./api.gen";
+import { DESCRIPTOR_SET_EXTENSIONS, isDescriptorSetName, toBase64 } from "./descset";
 import { fromHex, toHex } from "./hex";
+
+export { DESCRIPTOR_SET_EXTENSIONS } from "./descset";
 
 export type {
   Alternative,
@@ -125,9 +128,6 @@ export type Schema = SchemaFiles | string;
 
 /** SchemaFiles maps a file name to .proto text, or a descriptor set's name to its bytes. */
 export type SchemaFiles = Record<string, string | Uint8Array>;
-
-/** The file name endings of descriptor sets in a schema (see Schema). */
-export const DESCRIPTOR_SET_EXTENSIONS = [".binpb", ".pb", ".protoset", ".desc"];
 
 /** The options of rankTypes(). */
 export interface RankOptions {
@@ -527,18 +527,6 @@ export function filesOf(s: Schema): Files {
   return out ?? (s as Files);
 }
 
-/** Whether a schema's file called name is a descriptor set (see Schema). */
-export function isDescriptorSetName(name: string): boolean {
-  return DESCRIPTOR_SET_EXTENSIONS.some((ext) => name.endsWith(ext));
-}
-
-// toBase64 writes b in standard base64, in chunks (String.fromCharCode
-// takes a bounded number of arguments).
-export function toBase64(b: Uint8Array): string {
-  let bin = "";
-  for (let i = 0; i < b.length; i += 0x8000) bin += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return btoa(bin);
-}
 
 function optionString(o: GeneratorOptions | undefined): string {
   if (!o) return "";
