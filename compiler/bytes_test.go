@@ -242,3 +242,44 @@ func TestWorkspaceBytesCalls(t *testing.T) {
 		t.Errorf("stream: %s", out)
 	}
 }
+
+// TestBytesLimits: the limits of rankTypes, infer and stream, named.
+func TestBytesLimits(t *testing.T) {
+	ctx := context.Background()
+	w := &compiler.Workspace{}
+	// More types than MaxFitFinalists, all fitting: at most
+	// MaxFitResults come back, however many are asked for.
+	var sb strings.Builder
+	sb.WriteString(`syntax = "proto3"; package many;`)
+	for i := 0; i < payload.MaxFitFinalists+10; i++ {
+		fmt.Fprintf(&sb, " message M%d { int32 a = 1; }", i)
+	}
+	files := compiler.Sources{"many.proto": sb.String()}
+	r, err := w.RankTypes(ctx, compiler.RankRequest{Files: files, Input: "0801", Count: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Fits) != compiler.MaxFitResults || r.Fits[compiler.MaxFitResults-1].Rank != 1 {
+		t.Errorf("%d fits (last ranked %d), want %d sharing rank 1", len(r.Fits), r.Fits[len(r.Fits)-1].Rank, compiler.MaxFitResults)
+	}
+	// MaxInferSamples payloads, and one more.
+	inputs := make([]string, compiler.MaxInferSamples+1)
+	for i := range inputs {
+		inputs[i] = "0801"
+	}
+	if _, err := w.Infer(ctx, compiler.InferRequest{Inputs: inputs[1:]}); err != nil {
+		t.Errorf("%d payloads: %v", compiler.MaxInferSamples, err)
+	}
+	if _, err := w.Infer(ctx, compiler.InferRequest{Inputs: inputs}); err == nil || err.(*compiler.Error).Limit != "MaxInferSamples" {
+		t.Errorf("%d payloads: %v, want the MaxInferSamples limit", len(inputs), err)
+	}
+	// MaxStreamMessages listed, the rest counted.
+	stream := strings.Repeat("00", compiler.MaxStreamMessages+2)
+	s, err := w.Stream(ctx, compiler.StreamRequest{Input: stream, Encoding: compiler.Hex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Messages) != compiler.MaxStreamMessages || s.Unlisted != 2 || s.Messages[compiler.MaxStreamMessages-1].Offset != compiler.MaxStreamMessages {
+		t.Errorf("%d messages listed, %d unlisted", len(s.Messages), s.Unlisted)
+	}
+}

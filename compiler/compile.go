@@ -154,9 +154,10 @@ type Request struct {
 	// from the set, as protoc's --descriptor_set_in does.
 	Files []string
 	// DescriptorSets are compiled schemas given as input (protoc's
-	// --descriptor_set_in, buf images): their files are linked with
-	// protodesc and join the result after the compiled sources, to be
-	// generated and used like them. A Sources entry whose name ends in one
+	// --descriptor_set_in, buf images): their files are checked as
+	// protodesc.NewFiles checks them, linked as GenerateFromDescriptors
+	// links a plugin's request, and join the result after the compiled
+	// sources, to be generated and used like them. A Sources entry whose name ends in one
 	// of DescriptorSetExtensions is a descriptor set too. A source file
 	// cannot import a set's file. Problems are error diagnostics whose
 	// File is the set's Name.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -225,5 +226,33 @@ func TestDescriptorSetMessageSet(t *testing.T) {
 	}
 	if _, err := s.Sample("benchmarks.google_message3.GoogleMessage3", compiler.JSON); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestDescriptorSetBufImage reads a buf image (buf build -o image.binpb):
+// a FileDescriptorSet whose files carry buf's ImageFileExtension as field
+// 8042, which is ignored.
+func TestDescriptorSetBufImage(t *testing.T) {
+	ctx := context.Background()
+	src := compiler.Compile(ctx, compiler.Request{Sources: compiler.Sources{"shop.proto": setSchema}, NoGenerate: true})
+	var fds descriptorpb.FileDescriptorSet
+	if err := proto.Unmarshal(setOf(t, src.Files), &fds); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fds.File {
+		// buf_extension { is_import: true, module_info { name { remote: "buf.build" } } }
+		ext := protowire.AppendTag(nil, 8042, protowire.BytesType)
+		ext = protowire.AppendBytes(ext, []byte{0x08, 0x01, 0x22, 0x0b, 0x0a, 0x09, 'b', 'u', 'f', '.', 'b', 'u', 'i', 'l', 'd'})
+		f.ProtoReflect().SetUnknown(ext)
+	}
+	image, _ := proto.Marshal(&fds)
+	res := compiler.Compile(ctx, compiler.Request{DescriptorSets: []compiler.DescriptorSet{{Name: "image.binpb", Data: image}}, NoGenerate: true})
+	s, err := res.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Encode("shop.Order", []byte(`{"id": "1"}`), compiler.JSON, compiler.Hex)
+	if err != nil || string(b) != "08 01" {
+		t.Errorf("encoded %q, %v", b, err)
 	}
 }
