@@ -57,7 +57,9 @@ type InferOptions struct {
 // or is packed. Each field gets a comment saying what was seen. Numbers
 // from 19000 to 19999 (reserved for protobuf) are not declared; a field
 // seen with two wire types that no rule joins is declared with the more
-// frequent one, and the comment says so: the other values stay unknown.
+// frequent one (with LEN, when LEN is one of them: a packable scalar
+// would misread LEN values that are not its elements), and the comment
+// says so: the other values stay unknown.
 //
 // Errors are *diag.Error: diag.KindUsage for no samples or more than
 // MaxInferSamples; diag.KindPayload for a malformed sample, with the byte
@@ -291,6 +293,15 @@ func (f *fieldSeen) decide(depth, instances int) decl {
 			f.addPacked(v, wt)
 		}
 		note = "; LEN values are its packed elements"
+		if others := total - f.byWire[wt] - f.byWire[wtLen]; others > 0 {
+			note += fmt.Sprintf("; the %d values of other wire types stay unknown fields", others)
+		}
+	} else if wt != wtLen && wt != wtSGroup && f.byWire[wtLen] > 0 {
+		// A repeated scalar would read these LEN values as its packed
+		// elements, and fail on them: declared as LEN, the scalar
+		// values stay unknown fields instead.
+		wt = wtLen
+		note = fmt.Sprintf("; declared as LEN, whose values are not packed elements of the others: the %d other values stay unknown fields", total-f.byWire[wtLen])
 	} else if others := total - f.byWire[wt]; others > 0 {
 		note = fmt.Sprintf("; declared as %s, the most frequent: the %d other values stay unknown fields", WireTypeName(wt), others)
 	}
