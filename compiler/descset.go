@@ -229,6 +229,30 @@ func addStandard(fd protoreflect.FileDescriptor, protos map[string]*descriptorpb
 	added[fd.Path()] = true
 }
 
+// setFilesOf lists the files of the set called name, in its order, but
+// the standard google/protobuf/*.proto ones; nil when no set has that
+// name.
+func setFilesOf(ls *linkedSets, name string) []string {
+	if !IsDescriptorSetName(name) {
+		return nil
+	}
+	var out []string
+	found := false
+	for _, fd := range ls.files {
+		if ls.origin[fd.Path()] != name {
+			continue
+		}
+		found = true
+		if !strings.HasPrefix(fd.Path(), "google/protobuf/") {
+			out = append(out, fd.Path())
+		}
+	}
+	if found && out == nil {
+		out = []string{}
+	}
+	return out
+}
+
 // withSets runs the front end on req with its descriptor sets (in
 // req.DescriptorSets and in Sources entries named as sets): the sets'
 // files are linked first (linkSets); the .proto sources are compiled as
@@ -260,6 +284,10 @@ func withSets(ctx context.Context, req Request) *frontend.Result {
 	for _, f := range req.Files {
 		if _, ok := ls.byPath[f]; ok {
 			setFiles = append(setFiles, f)
+		} else if ofSet := setFilesOf(ls, f); ofSet != nil {
+			// A set named as a file to compile: its files (but the
+			// standard ones, imports).
+			setFiles = append(setFiles, ofSet...)
 		} else {
 			srcFiles = append(srcFiles, f)
 		}

@@ -109,6 +109,17 @@ func TestDescriptorSetGenerate(t *testing.T) {
 	if got := strings.Join(names, " "); !strings.Contains(got, "shop.Order@shop.proto") || strings.Contains(got, "google.protobuf.Timestamp") {
 		t.Errorf("messages %s", got)
 	}
+	// The editor's symbols of a workspace holding a set (no source
+	// positions): no error.
+	if _, err := w.Symbols(ctx, compiler.CompileRequest{Files: files}); err != nil {
+		t.Errorf("symbols: %v", err)
+	}
+	// The Go module of the set's files, as the page's Run gets it.
+	if out, cerr := w.CallFiles(ctx, "module", []byte(`{}`), files); cerr != nil {
+		t.Errorf("module: %v", cerr)
+	} else if !strings.Contains(string(out), `"type":"shop.Order"`) || !strings.Contains(string(out), "shop.pb.go") {
+		t.Errorf("module: %.300s", out)
+	}
 	gr, err := w.Generate(ctx, compiler.CompileRequest{Files: files})
 	if err != nil {
 		t.Fatal(err)
