@@ -155,8 +155,20 @@ type Request struct {
 	ImportPaths []string
 	// Files are the files to compile and generate code for, named relative
 	// to an import root. Imports they name are compiled too but produce no
-	// output. When empty, every key of Sources is compiled.
+	// output. When empty, every key of Sources is compiled, and every file
+	// of the descriptor sets but the standard google/protobuf/*.proto ones
+	// (imports only). A name that a descriptor set holds is taken
+	// from the set, as protoc's --descriptor_set_in does.
 	Files []string
+	// DescriptorSets are compiled schemas given as input (protoc's
+	// --descriptor_set_in, buf images): their files are checked as
+	// protodesc.NewFiles checks them, linked as GenerateFromDescriptors
+	// links a plugin's request, and join the result after the compiled
+	// sources, to be generated and used like them. A Sources entry whose name ends in one
+	// of DescriptorSetExtensions is a descriptor set too. A source file
+	// cannot import a set's file. Problems are error diagnostics whose
+	// File is the set's Name.
+	DescriptorSets []DescriptorSet
 	// Options are the Go generator options (see ParseOptions).
 	Options Options
 	// NoGenerate skips the Go backend; only descriptors and diagnostics are
@@ -230,14 +242,7 @@ func (r *Result) Err() error {
 // MaxSourceBytes and MaxNesting, and generation time grows linearly with
 // the output.
 func Compile(ctx context.Context, req Request) *Result {
-	fe := frontend.Compile(ctx, frontend.Request{
-		Sources:     req.Sources,
-		FS:          req.FS,
-		ImportPaths: req.ImportPaths,
-		Files:       req.Files,
-		Limits:      req.Limits,
-		Cache:       req.LinkCache,
-	})
+	fe := withSets(ctx, req)
 	res := &Result{Files: fe.Files, Diagnostics: fe.Diagnostics}
 	if res.HasErrors() || req.NoGenerate {
 		return res

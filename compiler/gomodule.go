@@ -191,7 +191,7 @@ func (w *Workspace) Module(ctx context.Context, req ModuleRequest) (*ModuleResul
 	if typ == "" {
 		if ms := s.Messages(); len(ms) > 0 {
 			for _, m := range ms {
-				if _, ok := req.Files[m.File]; ok {
+				if _, ok := req.Files[m.File]; ok || !strings.HasPrefix(m.File, "google/protobuf/") && fromSet(req.Files, m.File) {
 					typ = protoreflect.FullName(m.Name)
 					break
 				}
@@ -330,4 +330,18 @@ func fail(err error) {
 	os.Exit(1)
 }
 `, typ, importPath, lit.String(), goName), nil
+}
+
+// fromSet reports whether path is not a source of files, which holds
+// descriptor sets: then it is a set's file.
+func fromSet(files Sources, path string) bool {
+	if _, ok := files[path]; ok {
+		return false
+	}
+	for name := range files {
+		if IsDescriptorSetName(name) {
+			return true
+		}
+	}
+	return false
 }

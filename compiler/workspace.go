@@ -523,6 +523,9 @@ var Methods = []Method{
 	method("decodeRaw", (*Workspace).DecodeRaw),
 	method("sample", (*Workspace).Sample),
 	method("check", (*Workspace).Check),
+	method("rankTypes", (*Workspace).RankTypes),
+	method("infer", (*Workspace).Infer),
+	method("stream", (*Workspace).Stream),
 	method("symbols", (*Workspace).Symbols),
 	method("module", (*Workspace).Module),
 }

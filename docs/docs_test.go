@@ -256,6 +256,8 @@ var foreignFlags = map[string]string{
 	"protoplay_out":       "protoc",
 	"protoplay_opt":       "protoc",
 	"decode_raw":          "protoc",
+	"descriptor_set_out":  "protoc",
+	"include_imports":     "protoc",
 	"enforce_recommended": "the conformance runner",
 	"maximum_edition":     "the conformance runner",
 	"strict":              "tsc (make lint)",

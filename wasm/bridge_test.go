@@ -260,3 +260,30 @@ func TestFilesCrossAsStrings(t *testing.T) {
 }
 
 var testWorkspace = &compiler.Workspace{}
+
+// TestBytesMethods: the bridge answers rankTypes, infer and stream, and a
+// descriptor set sent as a base64 file.
+func TestBytesMethods(t *testing.T) {
+	f := files(small)
+	r, err := await(t, "rankTypes", map[string]any{"files": f, "input": "0a0268691007"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fits := r.Get("fits"); fits.Length() != 1 || fits.Index(0).Get("type").String() != "t.M" || fits.Index(0).Get("score").Float() != 1 {
+		t.Fatalf("rankTypes = %s", js.Global().Get("JSON").Call("stringify", r).String())
+	}
+	inf, err := await(t, "infer", map[string]any{"inputs": []any{"0a0268691007"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(inf.Get("content").String(), "string field1 = 1;") {
+		t.Fatalf("infer = %s", inf.Get("content"))
+	}
+	s, err := await(t, "stream", map[string]any{"files": f, "type": "t.M", "input": "060a02686910070210 01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := s.Get("messages"); ms.Length() != 2 || ms.Index(1).Get("offset").Int() != 8 || !strings.Contains(ms.Index(1).Get("value").String(), "1") {
+		t.Fatalf("stream = %s", js.Global().Get("JSON").Call("stringify", s).String())
+	}
+}

@@ -95,14 +95,14 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay gen [-I DIR]... [-o DIR] [--opt KEY=VALUE]... [--timeout D] [--max-memory N]... FILE.proto...")
+		fmt.Fprintln(fs.Output(), "usage: protoplay gen [-I DIR]... [--descriptor_set_in FILES] [-o DIR] [--opt KEY=VALUE]... [--timeout D] [--max-memory N]... FILE.proto...")
 		fs.PrintDefaults()
 	}
 	files, err := cliflag.Parse(fs, args, stdout, stderr)
 	if err != nil {
 		return cliflag.Status(err)
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && !roots.hasSets() {
 		fs.Usage()
 		return cliflag.StatusUsage
 	}
@@ -123,7 +123,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// runtime=local unless --opt runtime=import: the output builds in the
 	// user's module as it is (gogen.Options.WithToolDefaults).
 	o = o.WithToolDefaults()
-	res, err := lim.compile(*roots, files, compiler.Request{Options: o})
+	res, err := lim.compile(roots, files, compiler.Request{Options: o})
 	if err != nil {
 		fmt.Fprintln(stderr, "protoplay gen:", err)
 		return 1
@@ -158,7 +158,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // returns an error naming the limit as soon as one is passed, whatever the
 // compiler is doing (the compile goroutine is told to stop and left to
 // finish on its own; the process exits right after).
-func (l *genLimits) compile(roots, files []string, req compiler.Request) (*compiler.Result, error) {
+func (l *genLimits) compile(roots *schemaFlags, files []string, req compiler.Request) (*compiler.Result, error) {
 	req.Limits = l.compilerLimits()
 	ctx := context.Background()
 	if l.timeout > 0 {

@@ -15,7 +15,7 @@ import (
 // printed one line per message type. ctx's end (a limit of
 // workLimits) kills the go command and the harness. breakType is a test hook
 // (CheckGeneratedOptions.Break).
-func runCheckGenerated(ctx context.Context, roots, files []string, breakType string, stdout, stderr io.Writer) int {
+func runCheckGenerated(ctx context.Context, roots *schemaFlags, files []string, breakType string, stdout, stderr io.Writer) int {
 	res, err := compileFiles(ctx, roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -61,7 +61,7 @@ func TestCheckGeneratedBroken(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "cases")
 	var stdout, stderr bytes.Buffer
 	files := []string{filepath.Join(dir, "38_import_name_vs_locals.proto")}
-	code := runCheckGenerated(context.Background(), []string{dir}, files, "bughunt.b38.Uses", &stdout, &stderr)
+	code := runCheckGenerated(context.Background(), &schemaFlags{roots: multiFlag{dir}}, files, "bughunt.b38.Uses", &stdout, &stderr)
 	out := stdout.String()
 	if code != 1 || !strings.Contains(out, "FAIL  bughunt.b38.Uses (") || !strings.Contains(out, "marshal: Marshal's bytes differ from the reference's at byte ") ||
 		!strings.Contains(out, "      reference @") || !strings.Contains(out, "      generated @") || !strings.Contains(out, ", 1 failed (") {

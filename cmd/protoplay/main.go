@@ -4,7 +4,9 @@
 //	protoplay gen    [-I DIR]... [-o DIR] [--opt KEY=VALUE]... FILE.proto...
 //	protoplay encode [-I DIR]... --type PKG.Message FILE.proto [--in json|text] [--out binary|hex|base64]
 //	protoplay decode [-I DIR]... --type PKG.Message FILE.proto [--in auto|binary|hex|base64] [--out json|text|wire]
+//	protoplay decode [--descriptor_set_in FILES] --type auto ...   (rank the message types, decode with the best)
 //	protoplay decode --raw [--in auto|binary|hex|base64]
+//	protoplay infer  [--name NAME] [--package PKG] [--delimited] [PAYLOAD_FILE...]
 //	protoplay check  [-I DIR]... [--generated] FILE.proto...
 //	protoplay serve  [--addr HOST:PORT]
 //	protoplay version              (or --version)
@@ -41,6 +43,7 @@ var commands = map[string]command{
 	"gen":     {"generate Go code from .proto files", runGen},
 	"encode":  {"encode a JSON or text value to binary, hex or base64", runEncode},
 	"decode":  {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
+	"infer":   {"infer a .proto from payloads of one message type", runInfer},
 	"check":   {"round-trip a sample of every message type through binary and JSON", runCheck},
 	"serve":   {"serve the playground page on a local address", runServe},
 	"version": {"print protoplay's version", runVersion},

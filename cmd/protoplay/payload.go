@@ -26,7 +26,7 @@ func readInput(stdin io.Reader) ([]byte, error) {
 
 // loadSchema compiles files and returns their schema, printing
 // diagnostics to stderr. ok is false when the caller should exit 1.
-func loadSchema(roots, files []string, stderr io.Writer) (*compiler.Schema, bool) {
+func loadSchema(roots *schemaFlags, files []string, stderr io.Writer) (*compiler.Schema, bool) {
 	res, err := compileFiles(context.Background(), roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -76,7 +76,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var lim workLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64] [--timeout D] [--max-memory N]")
+		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... [--descriptor_set_in FILES] --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64] [--timeout D] [--max-memory N]")
 		fmt.Fprintln(fs.Output(), "Reads a value from standard input and writes its binary encoding to standard output.")
 		fs.PrintDefaults()
 	}
@@ -84,14 +84,14 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cliflag.Status(err)
 	}
-	if *typ == "" || len(files) == 0 || !oneOf(*in, "json", "text") || !oneOf(*out, "binary", "hex", "base64") {
+	if *typ == "" || len(files) == 0 && !roots.hasSets() || !oneOf(*in, "json", "text") || !oneOf(*out, "binary", "hex", "base64") {
 		fs.Usage()
 		return 2
 	}
 	var buf bytes.Buffer
 	status := 0
 	err = lim.run(func(ctx context.Context) error {
-		s, ok := loadSchema(*roots, files, stderr)
+		s, ok := loadSchema(roots, files, stderr)
 		if !ok {
 			status = 1
 			return nil
@@ -120,7 +120,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay decode", flag.ContinueOnError)
 	roots := importFlags(fs)
-	typ := fs.String("type", "", "message type `PKG.Message` of the payload (required unless --raw)")
+	typ := fs.String("type", "", "message type `PKG.Message` of the payload (required unless --raw), or auto: rank the schema's message types by how well the payload fits each, print the ranking to standard error, and decode with the best")
 	in := fs.String("in", "auto", "input encoding: auto, binary, hex or base64")
 	out := fs.String("out", "json", "output: json, text, or wire (an annotated byte-by-byte listing of at most MaxViewFields fields)")
 	raw := fs.Bool("raw", false, "decode without a schema, like protoc --decode_raw, as a listing")
@@ -128,7 +128,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var lim workLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay decode [-I DIR]... --type PKG.Message FILE.proto... [--in auto|binary|hex|base64] [--out json|text|wire] [--delimited] [--timeout D] [--max-memory N]")
+		fmt.Fprintln(fs.Output(), "usage: protoplay decode [-I DIR]... [--descriptor_set_in FILES] --type PKG.Message|auto FILE.proto... [--in auto|binary|hex|base64] [--out json|text|wire] [--delimited] [--timeout D] [--max-memory N]")
 		fmt.Fprintln(fs.Output(), "       protoplay decode --raw [--in auto|binary|hex|base64] [--delimited] [--timeout D] [--max-memory N]")
 		fmt.Fprintln(fs.Output(), "Reads a payload from standard input and writes it decoded to standard output.")
 		fmt.Fprintf(fs.Output(), "A listing (--raw, --out wire) shows the first %d fields and packed elements (MaxViewFields), and messages of a stream, in byte order; the rest are checked and counted on a last line.\n", compiler.MaxViewFields)
@@ -139,7 +139,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	if !oneOf(*in, "auto", "binary", "hex", "base64") || !oneOf(*out, "json", "text", "wire") ||
-		(*raw && (*typ != "" || len(files) > 0)) || (!*raw && (*typ == "" || len(files) == 0)) {
+		(*raw && (*typ != "" || len(files) > 0 || roots.hasSets())) || (!*raw && (*typ == "" || len(files) == 0 && !roots.hasSets())) {
 		fs.Usage()
 		return 2
 	}
@@ -149,7 +149,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var s *compiler.Schema
 		if !*raw {
 			var ok bool
-			if s, ok = loadSchema(*roots, files, stderr); !ok {
+			if s, ok = loadSchema(roots, files, stderr); !ok {
 				status = 1
 				return nil
 			}
@@ -157,6 +157,13 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		input, err := readInput(stdin)
 		if err != nil {
 			return err
+		}
+		if *typ == "auto" {
+			best, err := rankTypes(s, input, compiler.Encoding(*in), *delimited, stderr)
+			if err != nil {
+				return err
+			}
+			*typ = best
 		}
 		if !*raw && *out != "wire" {
 			// On an error in a stream, the messages before it are
@@ -248,7 +255,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var lim workLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--generated] [--timeout D] [--max-memory N] FILE.proto...")
+		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--descriptor_set_in FILES] [--generated] [--timeout D] [--max-memory N] FILE.proto...")
 		fmt.Fprintln(fs.Output(), "For every message type: sample -> binary -> value, sample -> JSON -> value, binary -> JSON -> binary;")
 		fmt.Fprintln(fs.Output(), "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal; probes refused as the reference refuses them.")
 		fs.PrintDefaults()
@@ -257,7 +264,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cliflag.Status(err)
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && !roots.hasSets() {
 		fs.Usage()
 		return 2
 	}
@@ -265,10 +272,10 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	err = lim.run(func(ctx context.Context) error {
 		if *generated {
-			status = runCheckGenerated(ctx, *roots, files, "", &buf, stderr)
+			status = runCheckGenerated(ctx, roots, files, "", &buf, stderr)
 			return nil
 		}
-		s, ok := loadSchema(*roots, files, stderr)
+		s, ok := loadSchema(roots, files, stderr)
 		if !ok {
 			status = 1
 			return nil
@@ -298,4 +305,42 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	writeOut(stdout, &buf)
 	return status
+}
+
+// rankTypes ranks the schema's message types by how well input (the first
+// message, when delimited) fits each, prints the ranking to w, and
+// returns the best type's name.
+func rankTypes(s *compiler.Schema, input []byte, enc compiler.Encoding, delimited bool, w io.Writer) (string, error) {
+	b, _, err := compiler.ParseBinary(input, enc)
+	if err != nil {
+		return "", err
+	}
+	what := "the payload"
+	if delimited {
+		recs, err := compiler.SplitDelimited(b)
+		if len(recs) == 0 {
+			if err == nil {
+				err = errors.New("the stream holds no message")
+			}
+			return "", err
+		}
+		b, what = recs[0].Bytes, "the stream's first message"
+	}
+	fits, err := s.RankTypes(b, 5)
+	if err != nil {
+		return "", err
+	}
+	if len(fits) == 0 {
+		return "", errors.New("the schema has no message type")
+	}
+	fmt.Fprintf(w, "# message types by how well %s fits (score: share of its %d bytes explained)\n", what, len(b))
+	for _, f := range fits {
+		fmt.Fprintf(w, "# %2d  %.3f  %s  (%d known fields, %d unknown, %d with another wire type, %d bad strings)\n",
+			f.Rank, f.Score, f.Type, f.Known, f.Unknown, f.Mismatched, f.BadStrings)
+	}
+	if len(fits) > 1 && fits[1].Rank == 1 {
+		fmt.Fprintf(w, "# the types ranked 1 fit the bytes equally; pass --type to choose another\n")
+	}
+	fmt.Fprintf(w, "# decoding as %s\n", fits[0].Type)
+	return fits[0].Type, nil
 }

@@ -18,18 +18,54 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
-// importFlags registers -I/--proto_path on fs.
-func importFlags(fs *flag.FlagSet) *multiFlag {
-	var roots multiFlag
-	fs.Var(&roots, "I", "import root `DIR` (repeatable; also -IDIR, -I=DIR; default: the current directory)")
-	fs.Var(&roots, "proto_path", "same as -I (--proto_path=DIR)")
-	return &roots
+// schemaFlags are where a command's schema comes from: import roots for
+// the .proto files named, and descriptor sets.
+type schemaFlags struct {
+	roots multiFlag
+	// sets is --descriptor_set_in: FileDescriptorSet files, separated by
+	// the OS's list separator (':' on Unix, ';' on Windows), as protoc
+	// spells it; repeatable.
+	sets multiFlag
+}
+
+// importFlags registers -I/--proto_path and --descriptor_set_in on fs.
+func importFlags(fs *flag.FlagSet) *schemaFlags {
+	var f schemaFlags
+	fs.Var(&f.roots, "I", "import root `DIR` (repeatable; also -IDIR, -I=DIR; default: the current directory)")
+	fs.Var(&f.roots, "proto_path", "same as -I (--proto_path=DIR)")
+	fs.Var(&f.sets, "descriptor_set_in", "`FILES`: FileDescriptorSets to take files from, as protoc writes them (--descriptor_set_out with --include_imports) and buf builds images, separated by '"+string(os.PathListSeparator)+"' (repeatable); a FILE.proto named that a set holds is taken from the set, and with no FILE.proto named every file of the sets is")
+	return &f
+}
+
+// hasSets reports whether descriptor sets were given.
+func (f *schemaFlags) hasSets() bool { return len(f.sets) > 0 }
+
+// request adds the descriptor sets to req, read from disk.
+func (f *schemaFlags) request(req compiler.Request) (compiler.Request, error) {
+	for _, list := range f.sets {
+		for _, name := range filepath.SplitList(list) {
+			if name == "" {
+				continue
+			}
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return req, err
+			}
+			req.DescriptorSets = append(req.DescriptorSets, compiler.DescriptorSet{Name: name, Data: b})
+		}
+	}
+	return req, nil
 }
 
 // compileFiles compiles files found under roots on disk, naming them as
 // protoc does: a file given by a path under one of the roots is named
 // relative to that root. ctx bounds the compilation (see compiler.Compile).
-func compileFiles(ctx context.Context, roots, files []string, opts compiler.Request) (*compiler.Result, error) {
+func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts compiler.Request) (*compiler.Result, error) {
+	opts, err := in.request(opts)
+	if err != nil {
+		return nil, err
+	}
+	roots := []string(in.roots)
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}

@@ -12,6 +12,9 @@ export interface Methods {
   decodeRaw: [RawRequest, ViewResult];
   sample: [TypeRequest, SampleResult];
   check: [CheckRequest, CheckReport];
+  rankTypes: [RankRequest, RankResult];
+  infer: [InferRequest, InferResult];
+  stream: [StreamRequest, StreamResult];
   symbols: [CompileRequest, SymbolsResult];
   module: [ModuleRequest, ModuleResult];
 }
@@ -181,6 +184,96 @@ export interface CheckRequest {
 /** CheckReport is the answer to Check. */
 export interface CheckReport {
   results: CheckResult[];
+}
+
+/**
+ * RankRequest asks which message types of a schema a payload fits
+ * (RankTypes).
+ */
+export interface RankRequest {
+  files: Record<string, string>;
+  /** Input is the payload as hex or base64 text. */
+  input: string;
+  /** Encoding says how Input is written; "auto" (the default) detects it. */
+  encoding?: Encoding;
+  /** Count is how many types to return: 5 when 0, at most MaxFitResults. */
+  count?: number;
+  limits?: CallLimits;
+}
+
+/** RankResult is the answer to RankTypes. */
+export interface RankResult {
+  /** Fits are the best types, best first. */
+  fits: Fit[];
+}
+
+/** InferRequest asks for a schema inferred from payloads (Infer). */
+export interface InferRequest {
+  /** Inputs are the payloads, each as hex or base64 text. */
+  inputs: string[];
+  /**
+   * Encoding says how the inputs are written; "auto" (the default)
+   * detects it for each.
+   */
+  encoding?: Encoding;
+  /** Name is the top-level message's name; "Inferred" when empty. */
+  name?: string;
+  /** Package is the file's package; none when empty. */
+  package?: string;
+  limits?: CallLimits;
+}
+
+/** InferResult is the answer to Infer. */
+export interface InferResult {
+  /**
+   * File is a name for the inferred file: the message name in snake
+   * case, ".proto".
+   */
+  file: string;
+  /** Content is the .proto text. */
+  content: string;
+}
+
+/**
+ * StreamRequest asks for the messages of a length-delimited stream
+ * (Stream): each preceded by its length as a varint.
+ */
+export interface StreamRequest {
+  files: Record<string, string>;
+  /**
+   * Type is a message's full name, "pkg.Message"; empty: the messages
+   * are listed, not decoded.
+   */
+  type?: string;
+  /** Input is the stream as hex or base64 text. */
+  input: string;
+  /** Encoding says how Input is written; "auto" (the default) detects it. */
+  encoding?: Encoding;
+  /**
+   * Out is the form of each message's value: "json" (the default) or
+   * "text".
+   */
+  out?: Format;
+  limits?: CallLimits;
+}
+
+/** StreamResult is the answer to Stream. */
+export interface StreamResult extends BytesResult {
+  /**
+   * Messages are the stream's messages in order, at most
+   * MaxStreamMessages.
+   */
+  messages: StreamMessage[];
+  /**
+   * Unlisted counts the messages past MaxStreamMessages, checked but
+   * not listed.
+   */
+  unlisted?: number;
+  /**
+   * Error, when set, is the bad length prefix that ended the stream
+   * (KindPayload, Offset the prefix's byte, Record its index).
+   */
+  error?: CoreError;
 }
 
 /**
@@ -441,6 +534,63 @@ export interface CheckResult {
   message?: string;
   /** Size is the sample's binary size in bytes. */
   size: number;
+}
+
+/** Fit says how well a payload parses as one message type (RankTypes). */
+export interface Fit {
+  /** Type is the message type's full name. */
+  type: string;
+  /**
+   * Score is the share of the payload's bytes that the type explains,
+   * from 0 to 1: the bytes of fields whose number the type defines with
+   * the wire type read, whose length is consumed by the value (packed
+   * elements, a nested message's own fields, recursively), and whose
+   * strings are valid UTF-8. 1 means every byte fits.
+   */
+  score: number;
+  /** Fields is the number of fields read, nested ones included. */
+  fields: number;
+  /** Known is how many of them the type defines with that wire type. */
+  known: number;
+  /** Unknown is how many have a number the type does not define. */
+  unknown: number;
+  /**
+   * Mismatched is how many have a defined number but another wire type
+   * (or a packed value that does not parse).
+   */
+  mismatched: number;
+  /** BadStrings is how many string fields hold invalid UTF-8. */
+  badStrings: number;
+  /**
+   * ZeroImplicit is how many fields of implicit presence (proto3
+   * scalars) hold their zero value, which an encoder of the type would
+   * not have written: it tells a proto2 payload from a proto3 one of
+   * the same shape, after Score and Known.
+   */
+  zeroImplicit: number;
+  /**
+   * Rank is the fit's place, from 1: types that fit the same (equal
+   * Score, Known and ZeroImplicit: the same wire shape, as far as the
+   * payload shows) share a rank.
+   */
+  rank: number;
+}
+
+/** StreamMessage is one message of a stream. */
+export interface StreamMessage {
+  /**
+   * PrefixOffset is where its length prefix starts, in bytes from the
+   * start of the stream.
+   */
+  prefixOffset: number;
+  /** Offset is where the message's bytes start (after the prefix). */
+  offset: number;
+  /** Size is the message's length in bytes. */
+  size: number;
+  /** Value is the message decoded (with a Type), in the Out form. */
+  value?: string;
+  /** Error says why it did not decode (Offset from the stream's start). */
+  error?: CoreError;
 }
 
 /**

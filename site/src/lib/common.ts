@@ -13,15 +13,25 @@ import type {
   Diagnostic,
   Encoding as CoreEncoding,
   ErrorKind,
+  Fit,
   Format,
+  InferResult,
   Method,
   Methods,
+  StreamResult,
   ViewResult,
 } from "./api.gen";
+import { DESCRIPTOR_SET_EXTENSIONS, isDescriptorSetName, toBase64 } from "./descset";
 import { fromHex, toHex } from "./hex";
+
+export { DESCRIPTOR_SET_EXTENSIONS } from "./descset";
 
 export type {
   Alternative,
+  Fit,
+  InferResult,
+  StreamMessage,
+  StreamResult,
   BytesResult,
   CheckResult,
   CompileResult,
@@ -107,9 +117,35 @@ export interface CompileOptions {
 
 /**
  * A schema is a map from file name (as imports name it) to .proto text,
- * or one file's text, which is then named "schema.proto".
+ * or one file's text, which is then named "schema.proto". A file whose
+ * name ends in .binpb, .pb, .protoset or .desc is a descriptor set (a
+ * google.protobuf.FileDescriptorSet, as protoc --descriptor_set_out
+ * --include_imports and buf build -o write it): its bytes as a
+ * Uint8Array (or base64 text); its files join the schema, as if given as
+ * .proto text.
  */
-export type Schema = Files | string;
+export type Schema = SchemaFiles | string;
+
+/** SchemaFiles maps a file name to .proto text, or a descriptor set's name to its bytes. */
+export type SchemaFiles = Record<string, string | Uint8Array>;
+
+/** The options of rankTypes(). */
+export interface RankOptions {
+  /** How a string input is written (default: detected). */
+  encoding?: Encoding;
+  /** How many types to return (default 5, at most 20). */
+  count?: number;
+}
+
+/** The options of inferSchema(). */
+export interface InferOptions {
+  /** How string inputs are written (default: detected for each). */
+  encoding?: Encoding;
+  /** The top-level message's name (default "Inferred"). */
+  name?: string;
+  /** The file's package (default none). */
+  package?: string;
+}
 
 /** Encoding is how a string payload is written ("auto": detected). */
 export type Encoding = Exclude<CoreEncoding, "binary">;
@@ -232,6 +268,9 @@ export interface API {
   wireView(files: Schema, type: string, input: Payload, options?: { encoding?: Encoding }): Promise<ViewResult>;
   sample(files: Schema, type: string): Promise<string>;
   check(files: Schema): Promise<CheckResult[]>;
+  rankTypes(files: Schema, input: Payload, options?: RankOptions): Promise<Fit[]>;
+  inferSchema(inputs: Payload[], options?: InferOptions): Promise<InferResult>;
+  decodeStream(files: Schema | null, type: string | null, input: Payload, options?: DecodeOptions): Promise<StreamResult>;
   coreVersion(): Promise<string>;
   /**
    * onLoadProgress calls listener as the core downloads (bytes loaded,
@@ -381,6 +420,36 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
     async check(files) {
       return (await call("check", { files: filesOf(files) })).results;
     },
+    async rankTypes(files, input, options = {}) {
+      options = optionsArg("rankTypes", options);
+      const [text, encoding] = payloadOf(input, options.encoding);
+      return (await call("rankTypes", { files: filesOf(files), input: text, encoding, count: options.count ?? 0 })).fits;
+    },
+    async inferSchema(inputs, options = {}) {
+      options = optionsArg("inferSchema", options);
+      if (!Array.isArray(inputs)) throw argumentError(`inferSchema: the payloads are an array; got ${typeName(inputs)}`);
+      let encoding: Encoding = options.encoding ?? "auto";
+      const texts = inputs.map((i) => {
+        const [text, enc] = payloadOf(i, options.encoding);
+        if (i instanceof Uint8Array) encoding = enc;
+        return text;
+      });
+      if (inputs.some((i) => i instanceof Uint8Array) && inputs.some((i) => typeof i === "string") && options.encoding !== "hex")
+        throw argumentError("inferSchema: give the payloads all as Uint8Arrays or all as text");
+      return call("infer", { inputs: texts, encoding, name: options.name ?? "", package: options.package ?? "" });
+    },
+    async decodeStream(files, type, input, options = {}) {
+      options = optionsArg("decodeStream", options);
+      const [text, encoding] = payloadOf(input, options.encoding);
+      const typed = type !== null && type !== undefined;
+      return call("stream", {
+        files: typed ? filesOf(files ?? {}) : {},
+        type: typed ? typeArg(type) : "",
+        input: text,
+        encoding,
+        out: options.format ?? "json",
+      });
+    },
     async coreVersion() {
       return (await started()).version;
     },
@@ -412,6 +481,9 @@ export function sharedAPI(key: symbol, start: (options: InitializeOptions, progr
     wireView: (f, t, i, o) => api().wireView(f, t, i, o),
     sample: (f, t) => api().sample(f, t),
     check: (f) => api().check(f),
+    rankTypes: (f, i, o) => api().rankTypes(f, i, o),
+    inferSchema: (i, o) => api().inferSchema(i, o),
+    decodeStream: (f, t, i, o) => api().decodeStream(f, t, i, o),
     coreVersion: () => api().coreVersion(),
     onLoadProgress: (l) => api().onLoadProgress(l),
     get ready() {
@@ -440,10 +512,21 @@ function rejection(message: string, detail: CoreError | undefined, limits?: { ti
 export function filesOf(s: Schema): Files {
   if (typeof s === "string") return { "schema.proto": s };
   if (!s || typeof s !== "object" || Array.isArray(s)) throw argumentError(`a schema is an object of file name -> .proto text, or one file's text; got ${typeName(s)}`);
-  for (const [name, text] of Object.entries(s))
-    if (typeof text !== "string") throw argumentError(`the schema's file ${JSON.stringify(name)} is ${typeName(text)}, not .proto text (a string)`);
-  return s;
+  let out: Files | undefined;
+  for (const [name, text] of Object.entries(s)) {
+    if (typeof text === "string") continue;
+    if (text instanceof Uint8Array && isDescriptorSetName(name)) {
+      // The core reads a descriptor set's bytes as base64 text.
+      (out ??= { ...(s as Files) })[name] = toBase64(text);
+      continue;
+    }
+    if (text instanceof Uint8Array)
+      throw argumentError(`the schema's file ${JSON.stringify(name)} is bytes: only a descriptor set (a name ending in ${DESCRIPTOR_SET_EXTENSIONS.join(", ")}) may be`);
+    throw argumentError(`the schema's file ${JSON.stringify(name)} is ${typeName(text)}, not .proto text (a string)`);
+  }
+  return out ?? (s as Files);
 }
+
 
 function optionString(o: GeneratorOptions | undefined): string {
   if (!o) return "";

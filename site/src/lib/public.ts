@@ -12,14 +12,19 @@ import type {
   EncodeOptions,
   EncodeResult,
   Encoding,
+  Fit,
+  InferOptions,
+  InferResult,
   InitializeOptions,
   Payload,
+  RankOptions,
   Schema,
+  StreamResult,
   ViewResult,
   API,
 } from "./common";
 
-export { DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT_MS, formatDiagnostic, ProtoplayError, version } from "./common";
+export { DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT_MS, DESCRIPTOR_SET_EXTENSIONS, formatDiagnostic, ProtoplayError, version } from "./common";
 export type {
   Alternative,
   BytesResult,
@@ -35,6 +40,13 @@ export type {
   Encoding,
   ErrorKind,
   Files,
+  Fit,
+  InferOptions,
+  InferResult,
+  RankOptions,
+  SchemaFiles,
+  StreamMessage,
+  StreamResult,
   GeneratedFile,
   GeneratorOptions,
   InitializeOptions,
@@ -128,6 +140,42 @@ export function sample(files: Schema, type: string): Promise<string> {
 /** Round-trips a sample of each message type of the schema through encode and decode. */
 export function check(files: Schema): Promise<CheckResult[]> {
   return api.check(files);
+}
+
+/**
+ * Ranks the schema's message types by how well a payload parses as each
+ * (every tag known, wire types matching, lengths consumed, UTF-8 where
+ * strings are, no unknown fields): the best few, best first, each with a
+ * score from 0 to 1 (the share of the payload's bytes the type explains)
+ * and a rank that types fitting the bytes equally share. A malformed
+ * payload rejects with kind "payload", detail.offset the byte at fault.
+ */
+export function rankTypes(files: Schema, input: Payload, options?: RankOptions): Promise<Fit[]> {
+  return api.rankTypes(files, input, options);
+}
+
+/**
+ * Infers a .proto file (edition 2023) from payloads of one message type,
+ * under which they all decode with no unknown field: field numbers as
+ * seen, types from the wire types and values, nested messages named
+ * FieldNMessage, a comment per field saying what was seen. A malformed
+ * payload rejects with kind "payload", detail.record its index and
+ * detail.offset the byte at fault.
+ * @returns the file's suggested name and its text
+ */
+export function inferSchema(inputs: Payload[], options?: InferOptions): Promise<InferResult> {
+  return api.inferSchema(inputs, options);
+}
+
+/**
+ * Lists the messages of a length-delimited stream (each message preceded
+ * by its length as a varint), each with its byte offsets, decoded as type
+ * when files and type are given (null: listed only). A bad length prefix
+ * ends the list with result.error; a message that does not decode has its
+ * own error.
+ */
+export function decodeStream(files: Schema | null, type: string | null, input: Payload, options?: DecodeOptions): Promise<StreamResult> {
+  return api.decodeStream(files, type, input, options);
 }
 
 /** The core's build: the Go version and revision it was built from. */

@@ -22,6 +22,7 @@ import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, copyText, debounce, el, notice, toast } from "./ui";
 import { unzip, zip } from "./zip";
+import { fromBase64, isDescriptorSetName, setFileNames, toBase64 } from "../lib/descset";
 
 // Test and measurement knobs: ?timeout=MS, ?memlimit=MiB and ?gogc=N.
 const params = new URLSearchParams(location.search);
@@ -133,6 +134,10 @@ interface FileEntry {
   name: string;
   state: EditorState;
   diags: Diagnostic[];
+  // binary is a descriptor set's bytes in base64 (a file named *.binpb,
+  // *.pb, *.protoset or *.desc): read-only, its editor showing what it
+  // holds, and the core sent the base64.
+  binary?: string;
   // scroll is where the editor was scrolled when another file was shown:
   // coming back to the file shows the same place.
   scroll?: StateEffect<unknown>;
@@ -241,13 +246,28 @@ const travelKeys = Prec.high(
 );
 
 function newFile(name: string, text: string): FileEntry {
+  if (isDescriptorSetName(name)) return newSetFile(name, text);
   return { name, state: EditorState.create({ doc: text, extensions: [protoExtensions(onEdit), help, travelKeys] }), diags: [] };
+}
+
+// newSetFile is the entry of a descriptor set, b64 its bytes in base64:
+// read-only, showing the files it holds.
+function newSetFile(name: string, b64: string): FileEntry {
+  const bytes = fromBase64(b64);
+  const names = bytes && setFileNames(bytes);
+  const doc =
+    `// ${name}: a descriptor set (google.protobuf.FileDescriptorSet), ${bytes?.length ?? 0} bytes, read-only.\n` +
+    (names
+      ? `// Its ${names.length} file${names.length === 1 ? "" : "s"} join the schema: their message types are in Encode/decode's type picker,\n// and their Go is generated with the rest. A .proto file cannot import them.\n//\n${names.map((n) => `//   ${n}\n`).join("")}`
+      : "// These bytes are not a FileDescriptorSet; the compiler says where.\n");
+  const state = EditorState.create({ doc, extensions: [EditorState.readOnly.of(true), EditorView.editable.of(false), travelKeys] });
+  return { name, state, diags: [], binary: b64 };
 }
 
 function sources(): Files {
   active.state = editor.state;
   const out: Files = {};
-  for (const f of files) out[f.name] = f.state.doc.toString();
+  for (const f of files) out[f.name] = f.binary ?? f.state.doc.toString();
   return out;
 }
 
@@ -291,6 +311,7 @@ function tabFor(f: FileEntry): HTMLElement {
       "div",
       { role: "tab", tabindex: "0", "data-testid": "file-tab", class: "file-tab" },
       el("span", { class: "name" }),
+      ...(f.binary !== undefined ? [el("span", { class: "readonly", "data-testid": "file-readonly", title: "A descriptor set: read-only" }, "read-only")] : []),
       el("span", { class: "badge bad", hidden: "" }),
       close,
     );
@@ -316,7 +337,7 @@ function tabFor(f: FileEntry): HTMLElement {
   }
   tab.dataset.name = f.name;
   tab.setAttribute("aria-selected", String(f === active));
-  tab.title = `${f.name} — double-click or F2 to rename`;
+  tab.title = f.binary !== undefined ? `${f.name} — a descriptor set, read-only (double-click or F2 to rename)` : `${f.name} — double-click or F2 to rename`;
   if (renaming !== f) tab.querySelector(".name")!.textContent = f.name;
   const errs = f.diags.filter((d) => d.severity === "error").length;
   const badge = tab.querySelector<HTMLElement>(".badge")!;
@@ -514,6 +535,17 @@ function addFiles(input: { name: string; content: string }[]) {
   let last: FileEntry | undefined;
   for (const { name, content } of list) {
     const old = files.find((f) => f.name === name);
+    if (isDescriptorSetName(name)) {
+      // A set is replaced whole (its entry is read-only).
+      last = newSetFile(name, content);
+      if (old) {
+        files[files.indexOf(old)] = last;
+        tabOf.get(old)?.remove();
+        tabOf.delete(old);
+        if (old === active) active = undefined as unknown as FileEntry;
+      } else files.push(last);
+      continue;
+    }
     if (old) {
       if (old === active) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: content } });
       else old.state = old.state.update({ changes: { from: 0, to: old.state.doc.length, insert: content } }).state;
@@ -548,6 +580,7 @@ async function readDropped(list: FileList | File[]) {
         if (!entries.length) toast(`${file.name} holds no .proto files`);
         out.push(...entries);
       } else if (file.size > 8 << 20) toast(`${file.name} is over 8 MiB; skipped`);
+      else if (isDescriptorSetName(file.name)) out.push({ name: file.name, content: toBase64(new Uint8Array(await file.arrayBuffer())) });
       else out.push({ name: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name, content: await file.text() });
     }
   } catch (e) {
@@ -556,7 +589,7 @@ async function readDropped(list: FileList | File[]) {
   addFiles(out);
 }
 
-const upload = el("input", { type: "file", multiple: "", accept: ".proto,.zip,text/plain,application/zip", hidden: "", "data-testid": "upload-input" });
+const upload = el("input", { type: "file", multiple: "", accept: ".proto,.zip,.binpb,.pb,.protoset,.desc,text/plain,application/zip,application/octet-stream", hidden: "", "data-testid": "upload-input" });
 document.body.append(upload);
 upload.onchange = () => {
   if (upload.files) void readDropped([...upload.files]);
@@ -975,6 +1008,24 @@ byId("download").onclick = async () => {
 
 const payload = new PayloadPanel(core);
 payload.onStateChange = () => saveSoon();
+// An inferred schema opens as a new file of the workspace, its message
+// named apart from the types there, and is picked once it compiles.
+payload.onInfer = async (inputs) => {
+  const taken = new Set((lastGood?.result.messages ?? []).map((m) => m.name));
+  let name = "Inferred";
+  for (let i = 2; taken.has(name) || files.some((f) => f.name === snakeName(name) + ".proto"); i++) name = `Inferred${i}`;
+  try {
+    const r = await core.call("infer", { inputs, encoding: "hex", name });
+    payload.pendingType = name;
+    addFiles([{ name: r.file, content: r.content }]);
+  } catch (e) {
+    notice(`Could not infer a schema: ${(e as Error).message}`);
+  }
+};
+
+function snakeName(s: string): string {
+  return s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
 let followTimer: ReturnType<typeof setTimeout> | undefined;
 const checksList = byId("checks");
 const checksBadge = byId("checks-badge");
@@ -1694,7 +1745,7 @@ examplesButton.onclick = () => {
 let writtenHash = "";
 async function save() {
   const s: SessionState = {
-    files: files.map((f) => ({ name: f.name, text: f === active ? editor.state.doc.toString() : f.state.doc.toString() })),
+    files: files.map((f) => ({ name: f.name, text: f.binary ?? (f === active ? editor.state.doc.toString() : f.state.doc.toString()) })),
     active: active.name,
     options,
   };

@@ -4,12 +4,12 @@
 // bytes are decoded with no schema at all.
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { BytesResult, CoreError, MessageInfo, ViewResult } from "../lib/api.gen";
+import type { BytesResult, CoreError, Fit, MessageInfo, StreamResult, ViewResult } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { CallError, type Core } from "../lib/client";
 import { jsonExtensions } from "../lib/editor";
 import { Latest } from "../lib/latest";
-import { byId, debounce } from "./ui";
+import { byId, debounce, el } from "./ui";
 import { renderWire } from "./wire";
 
 export class PayloadPanel {
@@ -20,6 +20,16 @@ export class PayloadPanel {
   private raw = byId<HTMLInputElement>("raw-toggle");
   private errBox = byId("payload-error");
   private wire = byId("wire-view");
+  private fitList = byId("fit-list");
+  private streamList = byId("stream-list");
+  private streamToggle = byId<HTMLInputElement>("stream-toggle");
+  // stream is the last stream listed and sel the message shown of it.
+  private stream: { r: StreamResult; typed: boolean; sel: number } | null = null;
+  // pendingType is a type to pick once a compile lists it: the message
+  // of a schema just inferred.
+  pendingType: string | null = null;
+  // onInfer is asked for a schema inferred from payloads (hex each).
+  onInfer: (inputs: string[]) => void = () => {};
   private files: Files | null = null; // the last schema that compiled
   private filesKey = "";
   // lastInput is where the user last typed: a new schema re-reads that
@@ -75,6 +85,26 @@ export class PayloadPanel {
       if (this.hex.value.trim()) this.decode(this.hex.value, "hex");
       else if (!this.raw.checked) this.encode();
     };
+    this.streamToggle.onchange = () => {
+      this.stream = null;
+      this.streamList.hidden = true;
+      if (this.hex.value.trim()) this.decode(this.hex.value, "hex");
+    };
+    byId("infer-schema").onclick = () => this.infer();
+  }
+
+  // infer asks for a schema inferred from the bytes on screen: each
+  // message of a stream, or the one payload.
+  private infer() {
+    const hex = this.hex.value.replace(/\s+/g, "");
+    if (!hex) {
+      this.showError("Paste bytes (hex or base64) to infer a schema from.");
+      return;
+    }
+    if (this.streamToggle.checked && this.stream) {
+      const all = this.stream.r.hex.replace(/\s+/g, "");
+      this.onInfer(this.stream.r.messages.map((m) => all.slice(2 * m.offset, 2 * (m.offset + m.size))));
+    } else this.onInfer([hex]);
   }
 
   private jsonEdited: () => void;
@@ -112,7 +142,11 @@ export class PayloadPanel {
     if (key === this.filesKey) return; // recompiled, not changed
     this.filesKey = key;
     this.files = files;
-    const keep = this.picker.value;
+    let keep = this.picker.value;
+    if (this.pendingType && messages.some((m) => m.name === this.pendingType)) {
+      keep = this.pendingType;
+      this.pendingType = null;
+    }
     this.picker.replaceChildren(...messages.map((m) => new Option(m.name, m.name)));
     if (messages.some((m) => m.name === keep)) this.picker.value = keep;
     else {
@@ -147,6 +181,9 @@ export class PayloadPanel {
   async encode() {
     if (!this.files || !this.type || this.raw.checked) return;
     const fresh = this.latest.next();
+    this.fitList.hidden = true;
+    this.streamList.hidden = true;
+    this.stream = null;
     try {
       const files = this.files;
       const r = await this.core.call("encode", { files, type: this.type, input: this.jsonText });
@@ -162,12 +199,20 @@ export class PayloadPanel {
 
   async decode(input: string, encoding: "hex" | "base64") {
     const fresh = this.latest.next();
+    this.fitList.hidden = true; // until ranked for these bytes
     try {
       if (!input.trim()) {
         (encoding === "hex" ? this.b64 : this.hex).value = "";
+        this.fitList.hidden = true;
+        this.streamList.hidden = true;
         this.showView({ size: 0, fields: [], hex: "", base64: "" }, "");
         return;
       }
+      if (this.streamToggle.checked) {
+        await this.decodeStream(input, encoding, fresh);
+        return;
+      }
+      void this.rankFits(input, encoding, fresh);
       if (this.raw.checked || !this.files || !this.type) {
         const v = await this.core.call("decodeRaw", { input, encoding });
         if (!fresh()) return;
@@ -207,6 +252,117 @@ export class PayloadPanel {
       } catch {
         this.wire.replaceChildren();
       }
+    }
+  }
+
+  // rankFits lists the schema's message types the bytes fit best, each
+  // with its score; a click picks one. Hidden without a schema, raw, or
+  // for bytes that are no message at all.
+  private async rankFits(input: string, encoding: "hex" | "base64", fresh: () => boolean) {
+    if (this.raw.checked || !this.files) {
+      this.fitList.hidden = true;
+      return;
+    }
+    let fits: Fit[];
+    try {
+      fits = (await this.core.call("rankTypes", { files: this.files, input, encoding, count: 5 })).fits;
+    } catch {
+      if (fresh()) this.fitList.hidden = true;
+      return;
+    }
+    if (!fresh()) return;
+    this.fitList.replaceChildren(
+      el("span", { class: "label" }, "Which type fits:"),
+      ...fits.map((f) => {
+        const b = el(
+          "button",
+          {
+            "data-testid": "fit-item",
+            "data-type": f.type,
+            "data-rank": String(f.rank),
+            "data-score": String(f.score),
+            "aria-pressed": String(f.type === this.type),
+            title: `rank ${f.rank}: ${f.known} known fields, ${f.unknown} unknown, ${f.mismatched} with another wire type, ${f.badStrings} bad strings; click to decode as ${f.type}`,
+          },
+          f.type,
+          el("span", { class: "score" }, f.score.toFixed(3)),
+        );
+        b.onclick = () => this.pick(f.type);
+        return b;
+      }),
+    );
+    this.fitList.hidden = false;
+  }
+
+  // pick decodes the bytes on screen as type.
+  private pick(type: string) {
+    if (![...this.picker.options].some((o) => o.value === type)) return;
+    this.picker.value = type;
+    this.touched = true;
+    this.onStateChange();
+    const b64 = this.lastInput === "base64";
+    this.decode(b64 ? this.b64.value : this.hex.value, b64 ? "base64" : "hex");
+  }
+
+  // decodeStream lists the messages of a length-delimited stream, each
+  // with its offset, and shows the one selected.
+  private async decodeStream(input: string, encoding: "hex" | "base64", fresh: () => boolean) {
+    this.fitList.hidden = true;
+    const typed = !this.raw.checked && !!this.files && !!this.type;
+    const r = await this.core.call("stream", { files: typed ? this.files! : {}, type: typed ? this.type : "", input, encoding, out: "json" });
+    if (!fresh()) return;
+    this.fillOther(encoding, r);
+    const sel = this.stream ? Math.min(this.stream.sel, Math.max(0, r.messages.length - 1)) : 0;
+    this.stream = { r, typed, sel };
+    this.renderStream();
+    if (r.messages.length) await this.showStreamMessage(sel, fresh);
+    else if (r.error) this.showError(r.error.message);
+  }
+
+  private renderStream() {
+    const s = this.stream!;
+    const items = s.r.messages.map((m, i) => {
+      const b = el(
+        "button",
+        {
+          "data-testid": "stream-item",
+          "data-index": String(i),
+          "data-offset": String(m.offset),
+          "aria-pressed": String(i === s.sel),
+          class: m.error ? "bad" : "",
+          title: m.error ? m.error.message : `message ${i}: ${m.size} bytes from byte ${m.offset} (its length prefix at byte ${m.prefixOffset})`,
+        },
+        `#${i} at byte ${m.offset} (${m.size} B)`,
+      );
+      b.onclick = () => {
+        s.sel = i;
+        this.renderStream();
+        void this.showStreamMessage(i, this.latest.next());
+      };
+      return b;
+    });
+    const tail = s.r.error ? [el("span", { class: "label", "data-testid": "stream-error" }, `stream broken: ${s.r.error.message}`)] : [];
+    const more = s.r.unlisted ? [el("span", { class: "label" }, `and ${s.r.unlisted} more`)] : [];
+    this.streamList.replaceChildren(el("span", { class: "label" }, `${s.r.messages.length} message${s.r.messages.length === 1 ? "" : "s"}:`), ...items, ...more, ...tail);
+    this.streamList.hidden = false;
+  }
+
+  // showStreamMessage shows message i of the stream: its value and its
+  // wire view (offsets within the message).
+  private async showStreamMessage(i: number, fresh: () => boolean) {
+    const s = this.stream!;
+    const m = s.r.messages[i];
+    const hex = s.r.hex.replace(/\s+/g, "").slice(2 * m.offset, 2 * (m.offset + m.size));
+    if (m.value !== undefined && m.value !== "") this.setJSON(m.value);
+    try {
+      const v = s.typed
+        ? await this.core.call("wireView", { files: this.files!, type: this.type, input: hex, encoding: "hex" })
+        : await this.core.call("decodeRaw", { input: hex, encoding: "hex" });
+      if (!fresh()) return;
+      this.showView(v, `message ${i} of the stream: ${m.size} bytes from byte ${m.offset} (offsets below are within the message)`);
+      if (m.error) this.showError(m.error.message);
+    } catch (e) {
+      if (fresh()) this.showError(e);
     }
   }
 
