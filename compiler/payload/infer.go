@@ -148,8 +148,7 @@ type fieldSeen struct {
 	inInst    int    // occurrences in that instance
 
 	varints varintSeen
-	i32     []uint32 // first values, for plausibility
-	i32All  bool     // every I32 value a plausible float
+	i32All  bool // every I32 value a plausible float
 	i64All  bool
 	lens    [][]byte // LEN values, kept to decide their reading
 	groups  [][]byte // group values (between the tags)
