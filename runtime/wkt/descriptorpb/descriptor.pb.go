@@ -583,6 +583,15 @@ func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FileDescriptorSet) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileDescriptorSet) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -618,6 +627,9 @@ func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.FileDescriptorSet", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -667,7 +679,7 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.File = append(m.File, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FileDescriptorSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -718,7 +730,9 @@ func (m *FileDescriptorSet) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FileDescriptorSet", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -758,7 +772,7 @@ func (m *FileDescriptorSet) DecodeProtoText(d *prototext.Decoder) error {
 		case "1":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FileDescriptorSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -5109,6 +5123,15 @@ func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *ExtensionRangeOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ExtensionRangeOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -5170,6 +5193,9 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	} else if e.EmitUnpopulated() {
 		e.Name("verification", "verification")
 		e.Null()
+	}
+	if err := e.Extensions("google.protobuf.ExtensionRangeOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -5270,7 +5296,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Verification = &v
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.ExtensionRangeOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -5338,7 +5364,9 @@ func (m *ExtensionRangeOptions) EncodeProtoText(e *prototext.Encoder) error {
 	if m.Verification != nil {
 		e.Literal("verification", (*m.Verification).String())
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.ExtensionRangeOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -5416,7 +5444,7 @@ func (m *ExtensionRangeOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "999", "2", "50", "3":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.ExtensionRangeOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -11971,6 +11999,15 @@ func (m *FileOptions) Equal(o *FileOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FileOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -12168,6 +12205,9 @@ func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.FileOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -12460,7 +12500,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FileOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -12575,7 +12615,9 @@ func (m *FileOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FileOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -12800,7 +12842,7 @@ func (m *FileOptions) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FileOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -13296,6 +13338,15 @@ func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *MessageOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MessageOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -13375,6 +13426,9 @@ func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.MessageOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -13496,7 +13550,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.MessageOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -13569,7 +13623,9 @@ func (m *MessageOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.MessageOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -13664,7 +13720,7 @@ func (m *MessageOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "3", "7", "11", "12", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.MessageOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -15031,6 +15087,15 @@ func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FieldOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -15165,6 +15230,9 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.FieldOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -15406,7 +15474,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FieldOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -15508,7 +15576,9 @@ func (m *FieldOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FieldOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -15686,7 +15756,7 @@ func (m *FieldOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "6", "5", "15", "3", "10", "16", "17", "19", "20", "21", "22", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FieldOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -16966,6 +17036,15 @@ func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *OneofOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *OneofOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -17010,6 +17089,9 @@ func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.OneofOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -17071,7 +17153,7 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.OneofOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -17129,7 +17211,9 @@ func (m *OneofOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.OneofOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -17179,7 +17263,7 @@ func (m *OneofOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.OneofOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -17556,6 +17640,15 @@ func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *EnumOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -17621,6 +17714,9 @@ func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.EnumOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -17718,7 +17814,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.EnumOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -17785,7 +17881,9 @@ func (m *EnumOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.EnumOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -17862,7 +17960,7 @@ func (m *EnumOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "2", "3", "6", "7", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.EnumOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -18240,6 +18338,15 @@ func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *EnumValueOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValueOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -18307,6 +18414,9 @@ func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.EnumValueOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -18404,7 +18514,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.EnumValueOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -18475,7 +18585,9 @@ func (m *EnumValueOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.EnumValueOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -18552,7 +18664,7 @@ func (m *EnumValueOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "3", "4", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.EnumValueOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -18852,6 +18964,15 @@ func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *ServiceOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ServiceOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -18903,6 +19024,9 @@ func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.ServiceOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -18976,7 +19100,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.ServiceOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -19037,7 +19161,9 @@ func (m *ServiceOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.ServiceOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -19096,7 +19222,7 @@ func (m *ServiceOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "34", "33", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.ServiceOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -19557,6 +19683,15 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *MethodOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MethodOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -19615,6 +19750,9 @@ func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.MethodOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -19703,7 +19841,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.MethodOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -19767,7 +19905,9 @@ func (m *MethodOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.MethodOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -19835,7 +19975,7 @@ func (m *MethodOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "33", "34", "35", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.MethodOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -22325,6 +22465,15 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FeatureSet) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSet) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -22406,6 +22555,9 @@ func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 	} else if e.EmitUnpopulated() {
 		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
 		e.Null()
+	}
+	if err := e.Extensions("google.protobuf.FeatureSet", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -22551,7 +22703,7 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.DefaultSymbolVisibility = &v
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FeatureSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -22619,7 +22771,9 @@ func (m *FeatureSet) EncodeProtoText(e *prototext.Encoder) error {
 	if m.DefaultSymbolVisibility != nil {
 		e.Literal("default_symbol_visibility", (*m.DefaultSymbolVisibility).String())
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FeatureSet", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -22713,7 +22867,7 @@ func (m *FeatureSet) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "3", "4", "5", "6", "7", "8":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FeatureSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -24340,6 +24494,15 @@ func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *SourceCodeInfo) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *SourceCodeInfo) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -24375,6 +24538,9 @@ func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.SourceCodeInfo", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -24424,7 +24590,7 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Location = append(m.Location, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.SourceCodeInfo", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -24475,7 +24641,9 @@ func (m *SourceCodeInfo) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.SourceCodeInfo", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -24515,7 +24683,7 @@ func (m *SourceCodeInfo) DecodeProtoText(d *prototext.Decoder) error {
 		case "1":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.SourceCodeInfo", &m.unknownFields); err != nil {
 				return err
 			}
 		}
