@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // Extensions. Each extension a file declares becomes one statically
@@ -115,6 +116,7 @@ func (g *generator) extensionsKey(f *fileNames, xs []protoreflect.FieldDescripto
 				fmt.Fprintf(&b, "|%#v", xd.Default().Interface())
 			}
 		}
+		fmt.Fprintf(&b, "|%v", isMessageSet(xd.ContainingMessage()))
 		loc := xd.ParentFile().SourceLocations().ByDescriptor(xd)
 		fmt.Fprintf(&b, "|%q|%q|%v", loc.LeadingComments, loc.TrailingComments, isDeprecated(xd))
 	}
@@ -148,6 +150,9 @@ func (g *generator) genExtensions(jf *jen.File, f *fileNames, xs []protoreflect.
 				jen.Return(jen.Parens(jen.Op("*").Add(g.enumType(xd.Enum()))).Call(jen.Id("p"))))
 		case protoreflect.MessageKind, protoreflect.GroupKind:
 			fields[jen.Id("New")] = jen.Func().Params().Any().Block(jen.Return(jen.New(g.msgType(xd.Message()))))
+			if isMessageSet(xd.ContainingMessage()) {
+				fields[jen.Id("MessageSet")] = jen.True()
+			}
 		}
 		val := jen.Dict{jen.Id("Extension"): rt("Extension").Values(fields)}
 		var typ *jen.Statement
@@ -246,4 +251,11 @@ func (g *generator) genExtendable(jf *jen.File, mn *messageNames) {
 		jen.Return(jen.Op("&").Id("m").Dot("unknownFields")),
 	)
 	jf.Line()
+}
+
+// isMessageSet reports whether md has the legacy message_set_wire_format
+// option: its extensions are written as MessageSet items.
+func isMessageSet(md protoreflect.MessageDescriptor) bool {
+	mo, ok := md.Options().(*descriptorpb.MessageOptions)
+	return ok && mo.GetMessageSetWireFormat()
 }

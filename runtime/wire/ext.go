@@ -104,6 +104,75 @@ type Extension struct {
 	// the generated enum methods (String, EncodeProtoJSON, ...) (EnumKind
 	// only).
 	Enum func(p *int32) any
+	// MessageSet is set for a message extension of a message with the
+	// legacy message_set_wire_format option: each value is an item, a
+	// group of field number 1 holding type_id = 2 (the extension's number)
+	// and message = 3 (the value's encoding), instead of a field.
+	MessageSet bool
+}
+
+// The field numbers of a MessageSet item (message_set_wire_format).
+const (
+	messageSetItem    = 1
+	messageSetTypeID  = 2
+	messageSetMessage = 3
+)
+
+// messageSetItem returns the type_id and message of the MessageSet item
+// whose contents (up to its END_GROUP tag) are b; ok is false when b is not
+// an item.
+func parseMessageSetItem(b []byte) (typeID uint64, msg []byte, ok bool) {
+	hasID := false
+	for len(b) > 0 {
+		num, typ, n := ConsumeTag(b)
+		if n < 0 {
+			return 0, nil, false
+		}
+		b = b[n:]
+		switch {
+		case num == messageSetTypeID && typ == VarintType:
+			v, m := ConsumeVarint(b)
+			if m < 0 {
+				return 0, nil, false
+			}
+			typeID, hasID, b = v, true, b[m:]
+			continue
+		case num == messageSetMessage && typ == BytesType:
+			v, m := ConsumeBytes(b)
+			if m < 0 {
+				return 0, nil, false
+			}
+			msg, b = append(msg, v...), b[m:]
+			continue
+		}
+		m := ConsumeFieldValue(num, typ, b, MaxUnknownGroupDepth)
+		if m < 0 {
+			return 0, nil, false
+		}
+		b = b[m:]
+	}
+	return typeID, msg, hasID
+}
+
+// isItem reports whether the record of field num, wire type typ and
+// value val (a group's contents with its END_GROUP tag) is a MessageSet
+// item of x.
+func (x *Extension) isItem(num int32, typ Type, val []byte) ([]byte, bool) {
+	if num != messageSetItem || typ != StartGroupType {
+		return nil, false
+	}
+	g, n := ConsumeGroup(num, val, MaxUnknownGroupDepth)
+	if n < 0 {
+		return nil, false
+	}
+	id, msg, ok := parseMessageSetItem(g)
+	if !ok || id != uint64(uint32(x.Number)) {
+		return nil, false
+	}
+	if msg == nil {
+		msg = []byte{}
+	}
+	return msg, true
 }
 
 // ExtensionMessage is what an extension needs of a message value: the
@@ -170,6 +239,12 @@ func (x *Extension) scan(u []byte, f func(start, end int, v ExtensionValue)) {
 		}
 		start, val := i, u[i+n:i+n+m]
 		i += n + m
+		if x.MessageSet {
+			if msg, ok := x.isItem(num, typ, val); ok {
+				f(start, i, ExtensionValue{Bytes: msg})
+			}
+			continue
+		}
 		if num != x.Number || !x.accepts(typ) {
 			continue
 		}
@@ -257,7 +332,13 @@ func (x *Extension) Remove(u **[]byte) {
 		if m < 0 {
 			break
 		}
-		if num == x.Number && x.accepts(typ) {
+		var mine bool
+		if x.MessageSet {
+			_, mine = x.isItem(num, typ, b[i+n:i+n+m])
+		} else {
+			mine = num == x.Number && x.accepts(typ)
+		}
+		if mine {
 			if !cut {
 				out = make([]byte, 0, len(b))
 				cut = true
@@ -299,6 +380,15 @@ func (x *Extension) AppendValues(b []byte, vals []ExtensionValue) []byte {
 		return b
 	}
 	for _, v := range vals {
+		if x.MessageSet {
+			b = AppendTag(b, messageSetItem, StartGroupType)
+			b = AppendTag(b, messageSetTypeID, VarintType)
+			b = AppendVarint(b, uint64(uint32(x.Number)))
+			b = AppendTag(b, messageSetMessage, BytesType)
+			b = AppendBytes(b, v.Bytes)
+			b = AppendTag(b, messageSetItem, EndGroupType)
+			continue
+		}
 		switch typ := x.Kind.WireType(); typ {
 		case BytesType:
 			b = AppendTag(b, x.Number, typ)
