@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"math"
-	"unsafe"
 )
 
 // This file holds extensions (protobuf.dev/programming-guides/proto2/#extensions,
@@ -181,6 +180,7 @@ func (x *Extension) isItem(num int32, typ Type, val []byte) ([]byte, bool) {
 type ExtensionMessage interface {
 	UnmarshalWith(d *Decoder, b []byte, depth int) error
 	MarshalAppend(b []byte) ([]byte, error)
+	Size() int
 }
 
 // Extendable is what an extension needs of the message it extends: the
@@ -458,203 +458,125 @@ func (x *Extension) MergeMessage(msg ExtensionMessage, vals []ExtensionValue) er
 	return nil
 }
 
-// Ext is a singular extension of messages of type M (a pointer to a
-// generated message) whose values have Go type V, declared by generated
-// code as E_Name: V is the Go type of the field (int32, string, []byte, a
-// generated enum type, *Msg for a message or group). Its methods read and
-// write the extension in the message's unknown fields: Get returns the last
-// value on the wire for a scalar (protobuf's "last one wins") and the merge
-// of every occurrence for a message.
-type Ext[M Extendable, V any] struct {
-	Extension
-	// Default is what Get returns when the message holds no value (the
-	// extension's [default = ...], else V's zero value).
-	Default V
-}
-
-// Get returns the value of x in m: the last one for a scalar, the merge of
-// all for a message (a new message each call; nil when there is none), or
-// x.Default when m (which may be nil) holds none. A message value that does
-// not decode is returned as far as it decoded.
-func (x *Ext[M, V]) Get(m M) V {
-	u := m.ProtoUnknownFields()
-	if u == nil || *u == nil {
-		return x.Default
-	}
-	vals := x.Values(**u)
+// Value returns the value of singular extension x in the unknown fields
+// u, as a Go value: the last one on the wire for a scalar (int32, int64,
+// uint32, uint64, bool, float32, float64, string or []byte, a copy; for an
+// enum, x.Enum of its number, a pointer to the enum's Go type), or for a
+// message a new message (x.New) that all the values were merged into. It
+// returns nil when u holds no value of x. A message value that does not
+// decode is returned as far as it decoded. [Ext.Get] is built on it.
+func (x *Extension) Value(u []byte) any {
+	vals := x.Values(u)
 	if len(vals) == 0 {
-		return x.Default
+		return nil
 	}
 	if x.Kind == MessageKind || x.Kind == GroupKind {
 		msg := x.New()
 		_ = x.MergeMessage(msg.(ExtensionMessage), vals)
-		return msg.(V)
+		return msg
 	}
-	return decodeScalar[V](&x.Extension, vals[len(vals)-1])
+	return x.goValue(vals[len(vals)-1])
 }
 
-// Has reports whether m (which may be nil) holds a value of x.
-func (x *Ext[M, V]) Has(m M) bool {
-	u := m.ProtoUnknownFields()
-	return u != nil && *u != nil && x.Extension.Has(**u)
-}
-
-// Set makes v the value of x in m, replacing any it held. It fails, leaving
-// m as it was, only for a message value whose Marshal fails (a required
-// field not set, invalid UTF-8). A nil message value is an empty one. m
-// must not be nil.
-func (x *Ext[M, V]) Set(m M, v V) error {
-	val, err := encodeValue(&x.Extension, v)
-	if err != nil {
-		return err
-	}
-	x.Extension.Set(m.ProtoUnknownFields(), []ExtensionValue{val})
-	return nil
-}
-
-// Clear removes the value of x from m (which may be nil).
-func (x *Ext[M, V]) Clear(m M) {
-	if u := m.ProtoUnknownFields(); u != nil {
-		x.Remove(u)
-	}
-}
-
-// ExtList is a repeated extension of messages of type M whose elements have
-// Go type E, declared by generated code as E_Name; see [Ext]. Values are
-// read from every occurrence in order, packed and unpacked alike, and
-// written packed when the extension is packed.
-type ExtList[M Extendable, E any] struct {
-	Extension
-}
-
-// Get returns the elements of x in m, in wire order (nil for none; a new
-// slice each call).
-func (x *ExtList[M, E]) Get(m M) []E {
-	u := m.ProtoUnknownFields()
-	if u == nil || *u == nil {
-		return nil
-	}
-	vals := x.Values(**u)
+// List returns the elements of repeated extension x in the unknown fields
+// u, in wire order, as Go values (see Value; each message element is a new
+// message); nil for none. [ExtList.Get] is built on it.
+func (x *Extension) List(u []byte) []any {
+	vals := x.Values(u)
 	if len(vals) == 0 {
 		return nil
 	}
-	out := make([]E, len(vals))
+	out := make([]any, len(vals))
 	for i, v := range vals {
 		if x.Kind == MessageKind || x.Kind == GroupKind {
 			msg := x.New()
 			_ = x.MergeMessage(msg.(ExtensionMessage), vals[i:i+1])
-			out[i] = msg.(E)
+			out[i] = msg
 			continue
 		}
-		out[i] = decodeScalar[E](&x.Extension, v)
+		out[i] = x.goValue(v)
 	}
 	return out
 }
 
-// Has reports whether m (which may be nil) holds an element of x.
-func (x *ExtList[M, E]) Has(m M) bool {
-	u := m.ProtoUnknownFields()
-	return u != nil && *u != nil && x.Extension.Has(**u)
-}
-
-// Set makes list the elements of x in m, replacing those it held (an empty
-// list clears x). It fails, leaving m as it was, only for a message element
-// whose Marshal fails. m must not be nil.
-func (x *ExtList[M, E]) Set(m M, list []E) error {
-	vals := make([]ExtensionValue, len(list))
-	for i, e := range list {
-		v, err := encodeValue(&x.Extension, e)
-		if err != nil {
-			return NestIndex(err, "["+x.FullName+"]", i)
-		}
-		vals[i] = v
+// goValue converts v, a value of x (not a message), to its Go value.
+func (x *Extension) goValue(v ExtensionValue) any {
+	switch x.Kind {
+	case Int32Kind:
+		return int32(v.Bits)
+	case Sint32Kind:
+		return int32(DecodeZigZag(v.Bits & math.MaxUint32))
+	case Sfixed32Kind:
+		return int32(uint32(v.Bits))
+	case Uint32Kind, Fixed32Kind:
+		return uint32(v.Bits)
+	case Int64Kind, Sfixed64Kind:
+		return int64(v.Bits)
+	case Sint64Kind:
+		return DecodeZigZag(v.Bits)
+	case Uint64Kind, Fixed64Kind:
+		return v.Bits
+	case BoolKind:
+		return v.Bits != 0
+	case FloatKind:
+		return math.Float32frombits(uint32(v.Bits))
+	case DoubleKind:
+		return math.Float64frombits(v.Bits)
+	case StringKind:
+		return string(v.Bytes)
+	case BytesKind:
+		return append([]byte{}, v.Bytes...)
+	case EnumKind:
+		n := int32(v.Bits)
+		return x.Enum(&n)
 	}
-	x.Extension.Set(m.ProtoUnknownFields(), vals)
 	return nil
 }
 
-// Clear removes the elements of x from m (which may be nil).
-func (x *ExtList[M, E]) Clear(m M) {
-	if u := m.ProtoUnknownFields(); u != nil {
-		x.Remove(u)
+// EncodeValue converts v, a Go value of x (of the types Value returns, but
+// an enum's number as an int32, and a message as the generated message
+// pointer, nil for an empty message), to its wire form. It fails only for
+// a message whose MarshalAppend fails (a required field not set, invalid
+// UTF-8), or for a value of the wrong Go type (ErrValue).
+func (x *Extension) EncodeValue(v any) (ExtensionValue, error) {
+	switch t := v.(type) {
+	case int32:
+		switch x.Kind {
+		case Sint32Kind:
+			return ExtensionValue{Bits: uint64(uint32(EncodeZigZag(int64(t))))}, nil
+		case Sfixed32Kind:
+			return ExtensionValue{Bits: uint64(uint32(t))}, nil
+		}
+		return ExtensionValue{Bits: uint64(int64(t))}, nil
+	case int64:
+		if x.Kind == Sint64Kind {
+			return ExtensionValue{Bits: EncodeZigZag(t)}, nil
+		}
+		return ExtensionValue{Bits: uint64(t)}, nil
+	case uint32:
+		return ExtensionValue{Bits: uint64(t)}, nil
+	case uint64:
+		return ExtensionValue{Bits: t}, nil
+	case bool:
+		return ExtensionValue{Bits: EncodeBool(t)}, nil
+	case float32:
+		return ExtensionValue{Bits: uint64(math.Float32bits(t))}, nil
+	case float64:
+		return ExtensionValue{Bits: math.Float64bits(t)}, nil
+	case string:
+		return ExtensionValue{Bytes: []byte(t)}, nil
+	case []byte:
+		return ExtensionValue{Bytes: bytes.Clone(t)}, nil
+	case ExtensionMessage:
+		if t.Size() == 0 {
+			// Also a nil message: every generated Size takes one.
+			return ExtensionValue{Bytes: []byte{}}, nil
+		}
+		b, err := t.MarshalAppend(nil)
+		if err != nil {
+			return ExtensionValue{}, Nest(err, -1, "["+x.FullName+"]")
+		}
+		return ExtensionValue{Bytes: b}, nil
 	}
-}
-
-// decodeScalar converts v, a value of x (not a message), to T, the Go type
-// of x's kind (an enum's Go type has int32's layout).
-func decodeScalar[T any](x *Extension, v ExtensionValue) T {
-	var t T
-	p := unsafe.Pointer(&t)
-	switch x.Kind {
-	case Int32Kind, EnumKind:
-		*(*int32)(p) = int32(v.Bits)
-	case Sint32Kind:
-		*(*int32)(p) = int32(DecodeZigZag(v.Bits & math.MaxUint32))
-	case Sfixed32Kind:
-		*(*int32)(p) = int32(uint32(v.Bits))
-	case Uint32Kind, Fixed32Kind:
-		*(*uint32)(p) = uint32(v.Bits)
-	case Int64Kind, Sfixed64Kind:
-		*(*int64)(p) = int64(v.Bits)
-	case Sint64Kind:
-		*(*int64)(p) = DecodeZigZag(v.Bits)
-	case Uint64Kind, Fixed64Kind:
-		*(*uint64)(p) = v.Bits
-	case BoolKind:
-		*(*bool)(p) = v.Bits != 0
-	case FloatKind:
-		*(*float32)(p) = math.Float32frombits(uint32(v.Bits))
-	case DoubleKind:
-		*(*float64)(p) = math.Float64frombits(v.Bits)
-	case StringKind:
-		*(*string)(p) = string(v.Bytes)
-	case BytesKind:
-		*(*[]byte)(p) = append([]byte{}, v.Bytes...)
-	}
-	return t
-}
-
-// encodeValue converts t, a value of x of Go type T, to its wire form.
-func encodeValue[T any](x *Extension, t T) (ExtensionValue, error) {
-	p := unsafe.Pointer(&t)
-	switch x.Kind {
-	case Int32Kind, EnumKind:
-		return ExtensionValue{Bits: uint64(int64(*(*int32)(p)))}, nil
-	case Sint32Kind:
-		return ExtensionValue{Bits: uint64(uint32(EncodeZigZag(int64(*(*int32)(p)))))}, nil
-	case Sfixed32Kind:
-		return ExtensionValue{Bits: uint64(uint32(*(*int32)(p)))}, nil
-	case Uint32Kind, Fixed32Kind:
-		return ExtensionValue{Bits: uint64(*(*uint32)(p))}, nil
-	case Int64Kind, Sfixed64Kind:
-		return ExtensionValue{Bits: uint64(*(*int64)(p))}, nil
-	case Sint64Kind:
-		return ExtensionValue{Bits: EncodeZigZag(*(*int64)(p))}, nil
-	case Uint64Kind, Fixed64Kind:
-		return ExtensionValue{Bits: *(*uint64)(p)}, nil
-	case BoolKind:
-		return ExtensionValue{Bits: EncodeBool(*(*bool)(p))}, nil
-	case FloatKind:
-		return ExtensionValue{Bits: uint64(math.Float32bits(*(*float32)(p)))}, nil
-	case DoubleKind:
-		return ExtensionValue{Bits: math.Float64bits(*(*float64)(p))}, nil
-	case StringKind:
-		return ExtensionValue{Bytes: []byte(*(*string)(p))}, nil
-	case BytesKind:
-		return ExtensionValue{Bytes: bytes.Clone(*(*[]byte)(p))}, nil
-	}
-	msg, _ := any(t).(ExtensionMessage)
-	if msg == nil || isNilPointer(t) {
-		return ExtensionValue{Bytes: []byte{}}, nil
-	}
-	b, err := msg.MarshalAppend(nil)
-	if err != nil {
-		return ExtensionValue{}, Nest(err, -1, "["+x.FullName+"]")
-	}
-	return ExtensionValue{Bytes: b}, nil
-}
-
-// isNilPointer reports whether t, a pointer to a generated message, is nil.
-func isNilPointer[T any](t T) bool {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&t)) == nil
+	return ExtensionValue{}, &Error{Offset: -1, Err: ErrValue, Detail: "[" + x.FullName + "]: not a value of the extension"}
 }
