@@ -313,9 +313,30 @@ func EnumDeclared(e any) bool {
 	return name != "" && name[0] != '-' && (name[0] < '0' || name[0] > '9')
 }
 
+// scanRecord calls f for each number in val, the value of a VARINT or
+// packed LEN record of x, reporting whether it is a value of x (see keep).
+func (x *Extension) scanRecord(typ Type, val []byte, f func(v ExtensionValue, isValue bool)) {
+	if typ == BytesType {
+		p, _ := ConsumeBytes(val)
+		for len(p) > 0 {
+			v, k := x.consumeScalar(p)
+			if k < 0 {
+				return
+			}
+			p = p[k:]
+			f(v, x.keep(v))
+		}
+		return
+	}
+	v, k := x.consumeScalar(val)
+	if k >= 0 {
+		f(v, x.keep(v))
+	}
+}
+
 // Remove deletes the records holding values of x from the unknown fields
-// *u (records of x's number with another wire type stay); storage emptied
-// becomes nil.
+// *u (records of x's number with another wire type stay, and so do a
+// closed enum's undeclared numbers); storage emptied becomes nil.
 func (x *Extension) Remove(u **[]byte) {
 	if *u == nil {
 		return
@@ -345,6 +366,16 @@ func (x *Extension) Remove(u **[]byte) {
 			}
 			out = append(out, b[last:i]...)
 			last = i + n + m
+			// A closed enum's undeclared numbers are unknown fields, not
+			// values of x: they stay, one varint record each.
+			if x.Kind == EnumKind && x.ClosedEnum {
+				x.scanRecord(typ, b[i+n:i+n+m], func(v ExtensionValue, isValue bool) {
+					if !isValue {
+						out = AppendTag(out, x.Number, VarintType)
+						out = AppendVarint(out, v.Bits)
+					}
+				})
+			}
 		}
 		i += n + m
 	}
