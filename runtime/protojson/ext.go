@@ -22,7 +22,7 @@ import (
 // that extends message extendee, or nil.
 func findExtension(list []*wire.Extension, extendee, name string) *wire.Extension {
 	for _, x := range list {
-		if x != nil && x.FullName == name && x.Extendee == extendee {
+		if x != nil && x.TextName() == name && x.Extendee == extendee {
 			return x
 		}
 	}
@@ -52,7 +52,7 @@ func (e *Encoder) Extensions(extendee string, u *[]byte) error {
 		return nil
 	}
 	for _, x := range present(e.opts.Extensions, extendee, *u) {
-		name := "[" + x.FullName + "]"
+		name := "[" + x.TextName() + "]"
 		e.Name(name, name)
 		vals := x.Values(*u)
 		if x.Kind == wire.MessageKind || x.Kind == wire.GroupKind {

@@ -42,7 +42,7 @@ func (e *Encoder) Extensions(extendee string, u *[]byte) error {
 			rest = &c
 		}
 		for _, x := range xs {
-			name := "[" + x.FullName + "]"
+			name := "[" + x.TextName() + "]"
 			vals := x.Values(*u)
 			switch {
 			case x.Repeated:
@@ -136,7 +136,7 @@ func (d *Decoder) Extension(name string, extendee string, u **[]byte) error {
 	if len(name) > 2 && name[0] == '[' && name[len(name)-1] == ']' {
 		full := name[1 : len(name)-1]
 		for _, y := range d.opts.Extensions {
-			if y != nil && y.FullName == full && y.Extendee == extendee {
+			if y != nil && y.TextName() == full && y.Extendee == extendee {
 				x = y
 				break
 			}

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"math"
+	"strings"
 )
 
 // This file holds extensions (protobuf.dev/programming-guides/proto2/#extensions,
@@ -108,6 +109,20 @@ type Extension struct {
 	// group of field number 1 holding type_id = 2 (the extension's number)
 	// and message = 3 (the value's encoding), instead of a field.
 	MessageSet bool
+}
+
+// TextName is the name ProtoJSON and the text format give x between
+// brackets: its full name, or for a MessageSet extension declared the
+// conventional way (a message extension named message_set_extension inside
+// its own message type) the full name of that type, as protojson and
+// prototext name it.
+func (x *Extension) TextName() string {
+	if x.MessageSet && x.Kind == MessageKind {
+		if p, ok := strings.CutSuffix(x.FullName, ".message_set_extension"); ok {
+			return p
+		}
+	}
+	return x.FullName
 }
 
 // The field numbers of a MessageSet item (message_set_wire_format).
