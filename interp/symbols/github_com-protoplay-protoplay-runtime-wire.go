@@ -140,11 +140,15 @@ func (W _github_com_protoplay_protoplay_runtime_wire_Extendable) ProtoUnknownFie
 type _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage struct {
 	IValue         interface{}
 	WMarshalAppend func(b []byte) ([]byte, error)
+	WSize          func() int
 	WUnmarshalWith func(d *wire.Decoder, b []byte, depth int) error
 }
 
 func (W _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage) MarshalAppend(b []byte) ([]byte, error) {
 	return W.WMarshalAppend(b)
+}
+func (W _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage) Size() int {
+	return W.WSize()
 }
 func (W _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
 	return W.WUnmarshalWith(d, b, depth)

@@ -132,7 +132,7 @@ const (
 	messageSetMessage = 3
 )
 
-// messageSetItem returns the type_id and message of the MessageSet item
+// parseMessageSetItem returns the type_id and message of the MessageSet item
 // whose contents (up to its END_GROUP tag) are b; ok is false when b is not
 // an item.
 func parseMessageSetItem(b []byte) (typeID uint64, msg []byte, ok bool) {
