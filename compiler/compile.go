@@ -130,6 +130,12 @@ func GoCamelCase(s string) string { return gogen.GoCamelCase(s) }
 // see gogen.ProtoJSONResolverName).
 func ProtoJSONResolverName(path string) string { return gogen.ProtoJSONResolverName(path) }
 
+// ExtensionsListName is the name of the variable the Go file generated for
+// the .proto file at path declares, when the file declares extensions, to
+// list them for the Extensions option of ProtoJSON and the text format
+// ("Extensions_google_protobuf_any_proto"; see gogen.ExtensionsListName).
+func ExtensionsListName(path string) string { return gogen.ExtensionsListName(path) }
+
 // Rehome returns base with options that place every file reachable from
 // files (but the well-known types) under module, keeping each file's own
 // import path below it (see gogen.Rehome): for writing a schema's

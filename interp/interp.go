@@ -23,6 +23,14 @@
 //     path, and so confuses the instantiations wire.New[T] of two packages
 //     of the same name with message types of the same name; New refuses
 //     such a set of files with an error that says so (checkInstantiations).
+//   - yaegi cannot load the extension variables of generated code (E_Foo,
+//     of runtime/wire's generic types Ext and ExtList, and the file's
+//     Extensions_ list): instantiating a generic type of another package
+//     with a message type of the package being loaded fails its type
+//     checking ("incomplete type", "constant definition loop"). They are
+//     left out of the files the interpreter loads (withoutExtensions), so
+//     a schema with extensions runs, its extensions staying unknown
+//     fields; a program that names E_Foo gets an undefined-name error.
 //   - yaegi fails on the standard library's source of slices.Grow,
 //     slices.Clone and maps.Clone (constraints like S ~[]E); interpreted
 //     replacements with the same results are loaded instead (see
@@ -153,7 +161,7 @@ func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 			continue
 		}
 		p := path.Join("src", opt.Root, f.Name)
-		fs[p] = &fstest.MapFile{Data: []byte(f.Content)}
+		fs[p] = &fstest.MapFile{Data: []byte(withoutExtensions(f.Content))}
 		pkgs[path.Dir(path.Join(opt.Root, f.Name))] = true
 	}
 	syms := map[string]map[string]reflect.Value{}
@@ -299,4 +307,31 @@ func %[2]s(b []byte) (out []byte, size int, eq bool, cout []byte, err error) {
 		r.Out, r.Size, r.CloneEqual, r.CloneOut, err = f(b)
 		return r, err
 	}, nil
+}
+
+// withoutExtensions returns src, a generated Go file, without its
+// extension variables: each top-level "var E_..." and "var Extensions_..."
+// declaration, which generated code prints as a composite literal from
+// its first line to a line that closes it at the start ("}" or "}}").
+// Nothing else in generated code refers to them.
+func withoutExtensions(src string) string {
+	if !strings.Contains(src, "\nvar E_") && !strings.Contains(src, "\nvar Extensions_") {
+		return src
+	}
+	lines := strings.SplitAfter(src, "\n")
+	var b strings.Builder
+	b.Grow(len(src))
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !strings.HasPrefix(l, "var E_") && !strings.HasPrefix(l, "var Extensions_") {
+			b.WriteString(l)
+			continue
+		}
+		for ; i < len(lines); i++ {
+			if t := strings.TrimRight(lines[i], "\n"); t == "}" || t == "}}" || (strings.HasPrefix(lines[i], "var ") && strings.HasSuffix(t, "}")) {
+				break
+			}
+		}
+	}
+	return b.String()
 }

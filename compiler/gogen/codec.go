@@ -253,6 +253,7 @@ func (g *generator) genMethods(jf *jen.File, mn *messageNames) {
 	g.genReset(jf, mn)
 	g.genClone(jf, mn)
 	g.genEqual(jf, mn)
+	g.genExtendable(jf, mn)
 }
 
 func recv(mn *messageNames) *jen.Statement { return jen.Id("m").Op("*").Id(mn.goName) }

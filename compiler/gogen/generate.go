@@ -535,15 +535,12 @@ func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor
 	if err := piece(nil, rp.key(), func(jf *jen.File) { rp.gen(jf, f) }); err != nil {
 		return err
 	}
-	var notes []string
-	if n := f.desc.Extensions().Len(); n > 0 {
-		var names []string
-		for i := 0; i < n; i++ {
-			names = append(names, string(f.desc.Extensions().Get(i).FullName()))
+	if xs := g.fileExtensions(f.desc); len(xs) > 0 {
+		if err := piece(nil, g.extensionsKey(f, xs), func(jf *jen.File) { g.genExtensions(jf, f, xs) }); err != nil {
+			return err
 		}
-		notes = append(notes, "// Extensions declared in this file ("+strings.Join(names, ", ")+") have no typed accessors yet;",
-			"// their data is kept in the extended message's unknown fields and re-emitted on Marshal.")
 	}
+	var notes []string
 	if svcs := f.desc.Services(); svcs.Len() > 0 && !g.servicesOn() {
 		var names []string
 		for i := 0; i < svcs.Len(); i++ {

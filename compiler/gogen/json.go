@@ -245,6 +245,9 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 			}))
 		}
 	}
+	if g.extendable(mn.desc) {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("e").Dot("Extensions").Call(jen.Lit(string(mn.desc.FullName())), jen.Id("m").Dot("unknownFields")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
 	body = append(body, jen.Id("e").Dot("EndObject").Call(), jen.Return(jen.Nil()))
 	jf.Comment("// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).")
 	jf.Func().Params(recv(mn)).Id("EncodeProtoJSON").Params(jen.Id("e").Op("*").Add(pj("Encoder"))).Error().Block(body...)
@@ -366,8 +369,14 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 		}
 	}
 	unknown := jen.If(jen.Err().Op(":=").Id("d").Dot("Unknown").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	emptyKey := "_"
+	if g.extendable(mn.desc) {
+		// A member that names no field may name an extension.
+		unknown = jen.If(jen.Err().Op(":=").Id("d").Dot("Extension").Call(jen.Id("key"), jen.Lit(string(mn.desc.FullName())), jen.Op("&").Id("m").Dot("unknownFields")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		emptyKey = "key"
+	}
 	if len(mn.fields) == 0 {
-		body := append(head, jen.For().Block(append(keyRead("_"), unknown)...))
+		body := append(head, jen.For().Block(append(keyRead(emptyKey), unknown)...))
 		g.printDecodeJSON(jf, mn, body)
 		return
 	}

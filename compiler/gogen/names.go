@@ -30,7 +30,7 @@ var reservedMethods = []string{
 	"UnmarshalDepth", "UnmarshalWith", "UnmarshalGroup", "MarshalJSON", "UnmarshalJSON",
 	"CheckInitialized", "MarshalProtoJSON", "UnmarshalProtoJSON", "EncodeProtoJSON",
 	"DecodeProtoJSON", "MarshalText", "UnmarshalText", "MarshalProtoText", "UnmarshalProtoText",
-	"EncodeProtoText", "DecodeProtoText",
+	"EncodeProtoText", "DecodeProtoText", "ProtoUnknownFields",
 }
 
 type messageNames struct {

@@ -26,7 +26,8 @@ type Options struct {
 	ImportMap map[string]string
 	// DropUnknown, parameter unknown_fields=drop, omits the per-message
 	// unknown-field storage: unknown fields (and extensions, which protoplay
-	// keeps as unknown bytes) are skipped on Unmarshal and lost on Marshal.
+	// keeps as unknown bytes) are skipped on Unmarshal and lost on Marshal,
+	// and no extension variables (E_Foo) are generated.
 	// It saves 8 bytes per message instance (one pointer) and the copy of
 	// unknown bytes on decode. Closed-enum values that are not declared are
 	// dropped too. Default: keep (the protobuf spec's behaviour).

@@ -551,6 +551,12 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 		msg(f.desc.Messages().Get(i))
 	}
 	out = append(out, goDecl{f.resolverName, f.desc, "ProtoJSON resolver", &f.resolverName})
+	if xs := g.fileExtensions(f.desc); len(xs) > 0 {
+		for _, xd := range xs {
+			out = append(out, goDecl{name: g.extensionGoName(xd), from: xd, what: "extension"})
+		}
+		out = append(out, goDecl{name: ExtensionsListName(f.desc.Path()), from: f.desc, what: "extension list"})
+	}
 	return out
 }
 

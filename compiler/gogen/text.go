@@ -183,7 +183,9 @@ func (g *generator) genEncodeText(jf *jen.File, mn *messageNames) {
 			}))
 		}
 	}
-	if !g.opts.DropUnknown {
+	if g.extendable(mn.desc) {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("e").Dot("Extensions").Call(jen.Lit(string(mn.desc.FullName())), jen.Id("m").Dot("unknownFields")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	} else if !g.opts.DropUnknown {
 		body = append(body, jen.Id("e").Dot("Unknown").Call(jen.Id("m").Dot("unknownFields")))
 	}
 	body = append(body, jen.Return(jen.Nil()))
@@ -357,7 +359,12 @@ func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
 			cases = append(cases, jen.Case(lits...).Block(jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
 		}
 	}
-	cases = append(cases, jen.Default().Block(jen.If(jen.Err().Op(":=").Id("d").Dot("Unknown").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+	if g.extendable(mn.desc) {
+		// A name that names no field may name an extension.
+		cases = append(cases, jen.Default().Block(jen.If(jen.Err().Op(":=").Id("d").Dot("Extension").Call(jen.Id("name"), jen.Lit(string(mn.desc.FullName())), jen.Op("&").Id("m").Dot("unknownFields")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+	} else {
+		cases = append(cases, jen.Default().Block(jen.If(jen.Err().Op(":=").Id("d").Dot("Unknown").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))))
+	}
 	body = append(body, jen.For().Block(
 		jen.List(jen.Id("name"), jen.Err()).Op(":=").Id("d").Dot("Next").Call(),
 		errRet(),

@@ -32,8 +32,9 @@ import (
 // Decoder, field order, number and float formatting, well-known type
 // forms (the same hand-written code of runtime/wkt, reached by converting
 // through the binary form) and errors. There is no code generation at run
-// time. Beyond generated code it handles extensions ("[full.name]" keys,
-// as protojson), which generated messages do not have yet.
+// time. It reads and writes every extension the schema declares ("[full.name]"
+// keys, as protojson), as generated code does for the extensions listed in
+// the options.
 
 // dynJSON is one dynamic message seen through runtime/protojson and (see
 // text.go) runtime/prototext.

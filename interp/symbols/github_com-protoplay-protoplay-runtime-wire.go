@@ -19,6 +19,8 @@ func init() {
 		"AppendString":           reflect.ValueOf(wire.AppendString),
 		"AppendTag":              reflect.ValueOf(wire.AppendTag),
 		"AppendVarint":           reflect.ValueOf(wire.AppendVarint),
+		"BoolKind":               reflect.ValueOf(wire.BoolKind),
+		"BytesKind":              reflect.ValueOf(wire.BytesKind),
 		"BytesType":              reflect.ValueOf(wire.BytesType),
 		"CloneUnknown":           reflect.ValueOf(wire.CloneUnknown),
 		"ConsumeBytes":           reflect.ValueOf(wire.ConsumeBytes),
@@ -33,11 +35,14 @@ func init() {
 		"DecodeBool":             reflect.ValueOf(wire.DecodeBool),
 		"DecodeZigZag":           reflect.ValueOf(wire.DecodeZigZag),
 		"DefaultMaxDepth":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
+		"DoubleKind":             reflect.ValueOf(wire.DoubleKind),
 		"EncodeBool":             reflect.ValueOf(wire.EncodeBool),
 		"EncodeTag":              reflect.ValueOf(wire.EncodeTag),
 		"EncodeZigZag":           reflect.ValueOf(wire.EncodeZigZag),
 		"EndGroupError":          reflect.ValueOf(wire.EndGroupError),
 		"EndGroupType":           reflect.ValueOf(wire.EndGroupType),
+		"EnumDeclared":           reflect.ValueOf(wire.EnumDeclared),
+		"EnumKind":               reflect.ValueOf(wire.EnumKind),
 		"ErrDepth":               reflect.ValueOf(&wire.ErrDepth).Elem(),
 		"ErrFieldNumber":         reflect.ValueOf(&wire.ErrFieldNumber).Elem(),
 		"ErrGroupMismatch":       reflect.ValueOf(&wire.ErrGroupMismatch).Elem(),
@@ -50,8 +55,14 @@ func init() {
 		"ErrValue":               reflect.ValueOf(&wire.ErrValue).Elem(),
 		"ErrWireType":            reflect.ValueOf(&wire.ErrWireType).Elem(),
 		"ErrorAt":                reflect.ValueOf(wire.ErrorAt),
+		"Fixed32Kind":            reflect.ValueOf(wire.Fixed32Kind),
 		"Fixed32Type":            reflect.ValueOf(wire.Fixed32Type),
+		"Fixed64Kind":            reflect.ValueOf(wire.Fixed64Kind),
 		"Fixed64Type":            reflect.ValueOf(wire.Fixed64Type),
+		"FloatKind":              reflect.ValueOf(wire.FloatKind),
+		"GroupKind":              reflect.ValueOf(wire.GroupKind),
+		"Int32Kind":              reflect.ValueOf(wire.Int32Kind),
+		"Int64Kind":              reflect.ValueOf(wire.Int64Kind),
 		"MaxMessageSlabBytes":    reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"MaxScalarBlock":         reflect.ValueOf(constant.MakeFromLiteral("512", token.INT, 0)),
 		"MaxStringSlab":          reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
@@ -59,6 +70,7 @@ func init() {
 		"MaxTextBlock":           reflect.ValueOf(constant.MakeFromLiteral("2048", token.INT, 0)),
 		"MaxUnknownGroupDepth":   reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"MaxValidNumber":         reflect.ValueOf(constant.MakeFromLiteral("536870911", token.INT, 0)),
+		"MessageKind":            reflect.ValueOf(wire.MessageKind),
 		"MinValidNumber":         reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"Nest":                   reflect.ValueOf(wire.Nest),
 		"NestIndex":              reflect.ValueOf(wire.NestIndex),
@@ -74,6 +86,10 @@ func init() {
 		"PutValidStringRev":      reflect.ValueOf(wire.PutValidStringRev),
 		"PutVarintRev":           reflect.ValueOf(wire.PutVarintRev),
 		"RequiredError":          reflect.ValueOf(wire.RequiredError),
+		"Sfixed32Kind":           reflect.ValueOf(wire.Sfixed32Kind),
+		"Sfixed64Kind":           reflect.ValueOf(wire.Sfixed64Kind),
+		"Sint32Kind":             reflect.ValueOf(wire.Sint32Kind),
+		"Sint64Kind":             reflect.ValueOf(wire.Sint64Kind),
 		"SizeBytes":              reflect.ValueOf(wire.SizeBytes),
 		"SizeFixed32":            reflect.ValueOf(wire.SizeFixed32),
 		"SizeFixed64":            reflect.ValueOf(wire.SizeFixed64),
@@ -83,7 +99,10 @@ func init() {
 		"SizeVarint":             reflect.ValueOf(wire.SizeVarint),
 		"StartGroupType":         reflect.ValueOf(wire.StartGroupType),
 		"StringErrorAt":          reflect.ValueOf(wire.StringErrorAt),
+		"StringKind":             reflect.ValueOf(wire.StringKind),
 		"UTF8Error":              reflect.ValueOf(wire.UTF8Error),
+		"Uint32Kind":             reflect.ValueOf(wire.Uint32Kind),
+		"Uint64Kind":             reflect.ValueOf(wire.Uint64Kind),
 		"UnknownEqual":           reflect.ValueOf(wire.UnknownEqual),
 		"UnmarshalEmpty":         reflect.ValueOf(wire.UnmarshalEmpty),
 		"UnterminatedGroupError": reflect.ValueOf(wire.UnterminatedGroupError),
@@ -92,8 +111,45 @@ func init() {
 		"VarintType":             reflect.ValueOf(wire.VarintType),
 
 		// type definitions
-		"Decoder": reflect.ValueOf((*wire.Decoder)(nil)),
-		"Error":   reflect.ValueOf((*wire.Error)(nil)),
-		"Type":    reflect.ValueOf((*wire.Type)(nil)),
+		"Decoder":          reflect.ValueOf((*wire.Decoder)(nil)),
+		"Error":            reflect.ValueOf((*wire.Error)(nil)),
+		"Extendable":       reflect.ValueOf((*wire.Extendable)(nil)),
+		"Extension":        reflect.ValueOf((*wire.Extension)(nil)),
+		"ExtensionMessage": reflect.ValueOf((*wire.ExtensionMessage)(nil)),
+		"ExtensionValue":   reflect.ValueOf((*wire.ExtensionValue)(nil)),
+		"Kind":             reflect.ValueOf((*wire.Kind)(nil)),
+		"Type":             reflect.ValueOf((*wire.Type)(nil)),
+
+		// interface wrapper definitions
+		"_Extendable":       reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_wire_Extendable)(nil)),
+		"_ExtensionMessage": reflect.ValueOf((*_github_com_protoplay_protoplay_runtime_wire_ExtensionMessage)(nil)),
 	}
+}
+
+// _github_com_protoplay_protoplay_runtime_wire_Extendable is an interface wrapper for Extendable type
+type _github_com_protoplay_protoplay_runtime_wire_Extendable struct {
+	IValue              interface{}
+	WProtoUnknownFields func() **[]byte
+}
+
+func (W _github_com_protoplay_protoplay_runtime_wire_Extendable) ProtoUnknownFields() **[]byte {
+	return W.WProtoUnknownFields()
+}
+
+// _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage is an interface wrapper for ExtensionMessage type
+type _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage struct {
+	IValue         interface{}
+	WMarshalAppend func(b []byte) ([]byte, error)
+	WSize          func() int
+	WUnmarshalWith func(d *wire.Decoder, b []byte, depth int) error
+}
+
+func (W _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage) MarshalAppend(b []byte) ([]byte, error) {
+	return W.WMarshalAppend(b)
+}
+func (W _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage) Size() int {
+	return W.WSize()
+}
+func (W _github_com_protoplay_protoplay_runtime_wire_ExtensionMessage) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	return W.WUnmarshalWith(d, b, depth)
 }

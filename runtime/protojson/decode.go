@@ -27,6 +27,11 @@ type UnmarshalOptions struct {
 	// Resolver makes the messages that google.protobuf.Any values hold;
 	// without one, an Any with a type is an error (ErrUnsupported).
 	Resolver Resolver
+	// Extensions are the extensions read from "[full.name]" members (see
+	// Decoder.Extension); any other such member is an unknown field.
+	// Generated files declare the list of their own extensions as
+	// Extensions_<file>.
+	Extensions []*wire.Extension
 	// RecursionLimit is how deeply messages may nest, the outermost
 	// counting 1; 0 means wire.DefaultMaxDepth (100), the limit of the
 	// binary decoder. Levels are counted as the binary decoder counts

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/protoplay/protoplay/runtime/wire"
 )
 
 // MarshalOptions are the options of generated MarshalProtoJSON methods. They
@@ -37,6 +39,11 @@ type MarshalOptions struct {
 	// Resolver makes the messages that google.protobuf.Any values hold;
 	// without one, an Any with a type is an error (ErrUnsupported).
 	Resolver Resolver
+	// Extensions are the extensions written, as "[full.name]" members,
+	// when a message holds them (see Encoder.Extensions); the others stay
+	// unknown fields, which ProtoJSON does not write. Generated files
+	// declare the list of their own extensions as Extensions_<file>.
+	Extensions []*wire.Extension
 	// Multiline writes the JSON over several lines, indented by Indent
 	// (two spaces when Indent is empty); see Marshal for the form. It
 	// applies to Marshal (and generated MarshalProtoJSON); an Encoder

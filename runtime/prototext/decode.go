@@ -27,6 +27,11 @@ type UnmarshalOptions struct {
 	// The generated NewMessage_<file> functions, through
 	// protojson.ResolverFunc, are resolvers for both ProtoJSON and text.
 	Resolver protojson.Resolver
+	// Extensions are the extensions read from "[full.name]" fields (see
+	// Decoder.Extension); any other such name is an unknown field.
+	// Generated files declare the list of their own extensions as
+	// Extensions_<file>.
+	Extensions []*wire.Extension
 	// RecursionLimit is how deeply messages may nest, the outermost
 	// counting 1 and each map entry 1; 0 means wire.DefaultMaxDepth (100),
 	// the limit of the binary decoder.

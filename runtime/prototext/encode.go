@@ -38,6 +38,11 @@ type MarshalOptions struct {
 	// [type.googleapis.com/pkg.Msg] { ... }; without one, or for a type it
 	// does not know, an Any is written as its type_url and value fields.
 	Resolver protojson.Resolver
+	// Extensions are the extensions written, as "[full.name]" fields, when
+	// a message holds them (see Encoder.Extensions); the others stay
+	// unknown fields. Generated files declare the list of their own
+	// extensions as Extensions_<file>.
+	Extensions []*wire.Extension
 
 	// allowInvalidUTF8 is set by Format (String methods).
 	allowInvalidUTF8 bool

@@ -99,6 +99,10 @@
 //     other member and from no member, whatever its value; a nil wrapper
 //     pointer is no member. Unknown fields compare as in [UnknownEqual].
 //
+// A message type with extension ranges also has ProtoUnknownFields() **[]byte,
+// the address of its unknown fields (nil for a nil message), where its
+// extensions live: [Ext] and [ExtList] read and write them there.
+//
 // A oneof holding a nil wrapper pointer (M{O: (*M_A)(nil)}) has no member
 // set, in every method: Size, Marshal, CheckInitialized, Clone, Equal, the
 // member getters (which return the member's default), the ProtoJSON and

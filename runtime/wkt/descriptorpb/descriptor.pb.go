@@ -585,6 +585,15 @@ func (m *FileDescriptorSet) Equal(o *FileDescriptorSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FileDescriptorSet) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileDescriptorSet) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -620,6 +629,9 @@ func (m *FileDescriptorSet) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.FileDescriptorSet", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -669,7 +681,7 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.File = append(m.File, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FileDescriptorSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -720,7 +732,9 @@ func (m *FileDescriptorSet) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FileDescriptorSet", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -760,7 +774,7 @@ func (m *FileDescriptorSet) DecodeProtoText(d *prototext.Decoder) error {
 		case "1":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FileDescriptorSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -5111,6 +5125,15 @@ func (m *ExtensionRangeOptions) Equal(o *ExtensionRangeOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *ExtensionRangeOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ExtensionRangeOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -5172,6 +5195,9 @@ func (m *ExtensionRangeOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 	} else if e.EmitUnpopulated() {
 		e.Name("verification", "verification")
 		e.Null()
+	}
+	if err := e.Extensions("google.protobuf.ExtensionRangeOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -5272,7 +5298,7 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Verification = &v
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.ExtensionRangeOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -5340,7 +5366,9 @@ func (m *ExtensionRangeOptions) EncodeProtoText(e *prototext.Encoder) error {
 	if m.Verification != nil {
 		e.Literal("verification", (*m.Verification).String())
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.ExtensionRangeOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -5418,7 +5446,7 @@ func (m *ExtensionRangeOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "999", "2", "50", "3":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.ExtensionRangeOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -11973,6 +12001,15 @@ func (m *FileOptions) Equal(o *FileOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FileOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FileOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -12170,6 +12207,9 @@ func (m *FileOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.FileOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -12462,7 +12502,7 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FileOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -12577,7 +12617,9 @@ func (m *FileOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FileOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -12802,7 +12844,7 @@ func (m *FileOptions) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FileOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -13298,6 +13340,15 @@ func (m *MessageOptions) Equal(o *MessageOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *MessageOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MessageOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -13377,6 +13428,9 @@ func (m *MessageOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.MessageOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -13498,7 +13552,7 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.MessageOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -13571,7 +13625,9 @@ func (m *MessageOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.MessageOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -13666,7 +13722,7 @@ func (m *MessageOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "3", "7", "11", "12", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.MessageOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -15033,6 +15089,15 @@ func (m *FieldOptions) Equal(o *FieldOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FieldOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FieldOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -15167,6 +15232,9 @@ func (m *FieldOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.FieldOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -15408,7 +15476,7 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FieldOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -15510,7 +15578,9 @@ func (m *FieldOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FieldOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -15688,7 +15758,7 @@ func (m *FieldOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "6", "5", "15", "3", "10", "16", "17", "19", "20", "21", "22", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FieldOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -16968,6 +17038,15 @@ func (m *OneofOptions) Equal(o *OneofOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *OneofOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *OneofOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -17012,6 +17091,9 @@ func (m *OneofOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.OneofOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -17073,7 +17155,7 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.OneofOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -17131,7 +17213,9 @@ func (m *OneofOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.OneofOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -17181,7 +17265,7 @@ func (m *OneofOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.OneofOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -17558,6 +17642,15 @@ func (m *EnumOptions) Equal(o *EnumOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *EnumOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -17623,6 +17716,9 @@ func (m *EnumOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.EnumOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -17720,7 +17816,7 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.EnumOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -17787,7 +17883,9 @@ func (m *EnumOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.EnumOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -17864,7 +17962,7 @@ func (m *EnumOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "2", "3", "6", "7", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.EnumOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -18242,6 +18340,15 @@ func (m *EnumValueOptions) Equal(o *EnumValueOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *EnumValueOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *EnumValueOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -18309,6 +18416,9 @@ func (m *EnumValueOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.EnumValueOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -18406,7 +18516,7 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.EnumValueOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -18477,7 +18587,9 @@ func (m *EnumValueOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.EnumValueOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -18554,7 +18666,7 @@ func (m *EnumValueOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "3", "4", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.EnumValueOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -18854,6 +18966,15 @@ func (m *ServiceOptions) Equal(o *ServiceOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *ServiceOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *ServiceOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -18905,6 +19026,9 @@ func (m *ServiceOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.ServiceOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -18978,7 +19102,7 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.ServiceOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -19039,7 +19163,9 @@ func (m *ServiceOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.ServiceOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -19098,7 +19224,7 @@ func (m *ServiceOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "34", "33", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.ServiceOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -19559,6 +19685,15 @@ func (m *MethodOptions) Equal(o *MethodOptions) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *MethodOptions) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *MethodOptions) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -19617,6 +19752,9 @@ func (m *MethodOptions) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.MethodOptions", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -19705,7 +19843,7 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.UninterpretedOption = append(m.UninterpretedOption, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.MethodOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -19769,7 +19907,9 @@ func (m *MethodOptions) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.MethodOptions", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -19837,7 +19977,7 @@ func (m *MethodOptions) DecodeProtoText(d *prototext.Decoder) error {
 		case "33", "34", "35", "999":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.MethodOptions", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -22327,6 +22467,15 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *FeatureSet) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *FeatureSet) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -22408,6 +22557,9 @@ func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 	} else if e.EmitUnpopulated() {
 		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
 		e.Null()
+	}
+	if err := e.Extensions("google.protobuf.FeatureSet", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -22553,7 +22705,7 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.DefaultSymbolVisibility = &v
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.FeatureSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -22621,7 +22773,9 @@ func (m *FeatureSet) EncodeProtoText(e *prototext.Encoder) error {
 	if m.DefaultSymbolVisibility != nil {
 		e.Literal("default_symbol_visibility", (*m.DefaultSymbolVisibility).String())
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.FeatureSet", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -22715,7 +22869,7 @@ func (m *FeatureSet) DecodeProtoText(d *prototext.Decoder) error {
 		case "1", "2", "3", "4", "5", "6", "7", "8":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.FeatureSet", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -24342,6 +24496,15 @@ func (m *SourceCodeInfo) Equal(o *SourceCodeInfo) bool {
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
 }
 
+// ProtoUnknownFields returns the address of m's unknown fields, where its
+// extensions live (nil for a nil m), for wire.Ext and wire.ExtList.
+func (m *SourceCodeInfo) ProtoUnknownFields() **[]byte {
+	if m == nil {
+		return nil
+	}
+	return &m.unknownFields
+}
+
 // MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
 func (m *SourceCodeInfo) MarshalJSON() ([]byte, error) {
 	return protojson.Marshal(m, protojson.MarshalOptions{})
@@ -24377,6 +24540,9 @@ func (m *SourceCodeInfo) EncodeProtoJSON(e *protojson.Encoder) error {
 			}
 		}
 		e.EndArray()
+	}
+	if err := e.Extensions("google.protobuf.SourceCodeInfo", m.unknownFields); err != nil {
+		return err
 	}
 	e.EndObject()
 	return nil
@@ -24426,7 +24592,7 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 				m.Location = append(m.Location, v)
 			}
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(key, "google.protobuf.SourceCodeInfo", &m.unknownFields); err != nil {
 				return err
 			}
 		}
@@ -24477,7 +24643,9 @@ func (m *SourceCodeInfo) EncodeProtoText(e *prototext.Encoder) error {
 		}
 		e.EndMessage()
 	}
-	e.Unknown(m.unknownFields)
+	if err := e.Extensions("google.protobuf.SourceCodeInfo", m.unknownFields); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -24517,7 +24685,7 @@ func (m *SourceCodeInfo) DecodeProtoText(d *prototext.Decoder) error {
 		case "1":
 			return d.ByNumber()
 		default:
-			if err := d.Unknown(); err != nil {
+			if err := d.Extension(name, "google.protobuf.SourceCodeInfo", &m.unknownFields); err != nil {
 				return err
 			}
 		}
