@@ -279,3 +279,47 @@ func TestStandardSourcesCompileToPinned(t *testing.T) {
 		}
 	}
 }
+
+// An open enum whose value names clash once the enum's name is stripped
+// is an error at the second value's name, as protoc has it: the compiler's
+// own error where it can resolve features.json_format (ALLOW, the default
+// of proto3 and the editions), and linkCheck's where it cannot (a file
+// importing a descriptor.proto older than features, as protobuf 3.21.12's,
+// makes the compiler only warn), which protodesc would otherwise refuse
+// with no position. proto2 (LEGACY_BEST_EFFORT) warns only.
+func TestOpenEnumPrefixConflict(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join(corpusDir(t), "protobuf-3.21.12", "google", "protobuf", "descriptor.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		want string // "" for no error
+	}{
+		{"syntax = \"proto3\";\nenum MutE {\n  MUT_E_FOO = 0;\n  FOO = 1;\n}\n", "e.proto:4:3: "},
+		{"syntax = \"proto3\";\nimport \"google/protobuf/descriptor.proto\";\nenum MutE {\n  MUT_E_FOO = 0;\n  FOO = 1;\n}\n",
+			"e.proto:5:3: enum value name FOO is the same as MUT_E_FOO"},
+		{"edition = \"2023\";\nmessage M {\n  enum Kind { KIND_A = 0; A = 1; }\n}\n", "e.proto:3:27: "},
+		{"syntax = \"proto2\";\nenum MutE {\n  MUT_E_FOO = 0;\n  FOO = 1;\n}\n", ""},
+		{"syntax = \"proto2\";\nimport \"google/protobuf/descriptor.proto\";\nenum MutE {\n  MUT_E_FOO = 0;\n  FOO = 1;\n}\n", ""},
+		{"syntax = \"proto3\";\nenum Kind {\n  option allow_alias = true;\n  KIND_A = 0;\n  A = 0;\n}\n", ""},
+	} {
+		src := map[string]string{"e.proto": c.src}
+		if strings.Contains(c.src, "descriptor.proto") {
+			src["google/protobuf/descriptor.proto"] = string(old)
+		}
+		res := Compile(context.Background(), Request{Sources: src, Files: []string{"e.proto"}})
+		var errs []string
+		for _, d := range res.Diagnostics {
+			if d.Severity == "error" {
+				errs = append(errs, d.String())
+			}
+		}
+		switch {
+		case c.want == "" && len(errs) > 0:
+			t.Errorf("%q: %v", c.src, errs)
+		case c.want != "" && (len(errs) != 1 || !strings.HasPrefix(errs[0], c.want)):
+			t.Errorf("%q: got %v, want one error %s...", c.src, errs, c.want)
+		}
+	}
+}
