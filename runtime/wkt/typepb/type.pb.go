@@ -129,6 +129,11 @@ func (x Syntax) Enum() *Syntax {
 }
 
 // A protocol buffer message type.
+//
+// New usages of this message as an alternative to DescriptorProto are strongly
+// discouraged. This message does not reliability preserve all information
+// necessary to model the schema and preserve semantics. Instead make use of
+// FileDescriptorSet which preserves the necessary information.
 type Type struct {
 	// The fully qualified message name.
 	Name string
@@ -1423,6 +1428,11 @@ func (x Field_Cardinality) Enum() *Field_Cardinality {
 }
 
 // A single field of a message type.
+//
+// New usages of this message as an alternative to FieldDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Field struct {
 	// The field type.
 	Kind Field_Kind
@@ -2361,6 +2371,11 @@ func (m *Field) DecodeProtoText(d *prototext.Decoder) error {
 }
 
 // Enum type definition.
+//
+// New usages of this message as an alternative to EnumDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Enum struct {
 	// Enum type name.
 	Name string
@@ -3121,6 +3136,11 @@ func (m *Enum) DecodeProtoText(d *prototext.Decoder) error {
 }
 
 // Enum value definition.
+//
+// New usages of this message as an alternative to EnumValueDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type EnumValue struct {
 	// Enum value name.
 	Name string
@@ -3621,6 +3641,10 @@ func (m *EnumValue) DecodeProtoText(d *prototext.Decoder) error {
 
 // A protocol buffer option, which can be attached to a message, field,
 // enumeration, etc.
+//
+// New usages of this message as an alternative to FileOptions, MessageOptions,
+// FieldOptions, EnumOptions, EnumValueOptions, ServiceOptions, or MethodOptions
+// are strongly discouraged.
 type Option struct {
 	// The option's name. For protobuf built-in options (options defined in
 	// descriptor.proto), this is the short name. For example, `"map_entry"`.
