@@ -9,6 +9,8 @@ import (
 
 	"github.com/bufbuild/protocompile/experimental/source"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
 
@@ -320,6 +322,50 @@ func TestOpenEnumPrefixConflict(t *testing.T) {
 			t.Errorf("%q: %v", c.src, errs)
 		case c.want != "" && (len(errs) != 1 || !strings.HasPrefix(errs[0], c.want)):
 			t.Errorf("%q: got %v, want one error %s...", c.src, errs, c.want)
+		}
+	}
+}
+
+// A MessageSet (message_set_wire_format) links as one: IsMessageSet,
+// its options and its extension ranges (up to 2^31-1) are as declared,
+// although protodesc refuses MessageSets in a binary built without the
+// protolegacy tag (buildFile's stand-in, markMessageSets). An extension
+// above the largest field number, in another file, extends it.
+func TestMessageSetDescriptor(t *testing.T) {
+	src := map[string]string{
+		"set.proto": "syntax = \"proto2\";\npackage set;\nmessage Outer {\n  message Set {\n    option message_set_wire_format = true;\n    extensions 4 to max;\n  }\n  optional Set s = 1;\n}\n",
+		"user.proto": "syntax = \"proto2\";\npackage user;\nimport \"set.proto\";\nmessage Item {\n  extend set.Outer.Set { optional Item item = 1073741824; }\n  optional string v = 1;\n}\n",
+	}
+	res := Compile(context.Background(), Request{Sources: src, Files: []string{"set.proto", "user.proto"}})
+	if res.HasErrors() {
+		t.Fatal(res.Diagnostics)
+	}
+	md := res.Files[0].Messages().Get(0).Messages().Get(0)
+	if ms, ok := md.(interface{ IsMessageSet() bool }); !ok || !ms.IsMessageSet() {
+		t.Errorf("%s: IsMessageSet is not true", md.FullName())
+	}
+	if !md.Options().(*descriptorpb.MessageOptions).GetMessageSetWireFormat() {
+		t.Errorf("%s: options lack message_set_wire_format", md.FullName())
+	}
+	if r := md.ExtensionRanges(); r.Len() != 1 || r.Get(0) != [2]protoreflect.FieldNumber{4, 2147483647} || !r.Has(1<<30) {
+		t.Errorf("%s: extension ranges %v", md.FullName(), r)
+	}
+	fdp := protodesc.ToFileDescriptorProto(res.Files[0])
+	set := fdp.GetMessageType()[0].GetNestedType()[0]
+	if !set.GetOptions().GetMessageSetWireFormat() || set.GetExtensionRange()[0].GetEnd() != 2147483647 {
+		t.Errorf("the descriptor proto: %v", set)
+	}
+	x := res.Files[1].Messages().Get(0).Extensions().Get(0)
+	if x.ContainingMessage() != md || x.Number() != 1<<30 {
+		t.Errorf("extension %s extends %s with %d", x.FullName(), x.ContainingMessage().FullName(), x.Number())
+	}
+	// The same through a LinkCache, compile after compile.
+	var c LinkCache
+	for i := 0; i < 2; i++ {
+		res := Compile(context.Background(), Request{Sources: src, Files: []string{"set.proto"}, Cache: &c})
+		md := res.Files[0].Messages().Get(0).Messages().Get(0)
+		if ms, ok := md.(interface{ IsMessageSet() bool }); !ok || !ms.IsMessageSet() {
+			t.Errorf("cached compile %d: IsMessageSet is not true", i)
 		}
 	}
 }

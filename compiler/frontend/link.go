@@ -3,6 +3,8 @@ package frontend
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -38,19 +40,32 @@ func newFileDescriptor(f *descriptorpb.FileDescriptorProto, linked map[string]*l
 }
 
 // buildFile is protodesc.NewFile with the compiler's acceptance of
-// MessageSet messages: protodesc refuses message_set_wire_format unless
-// the binary is built with the protolegacy tag, so such a message is
-// built without the option, its extension ranges ending at the largest
-// field number (a MessageSet's may reach 2^31-1): IsMessageSet reports
-// false, and extension numbers above 536,870,911 cannot be declared.
+// MessageSet messages (message_set_wire_format): protodesc refuses them
+// unless the binary is built with the protolegacy tag. Such a file is
+// built from a stand-in (each MessageSet without the option, its extension
+// ranges, which may reach 2^31-1, cut to the largest field number), and
+// each MessageSet message of the result is then given back what the
+// stand-in took (markMessageSets): IsMessageSet reports true, Options has
+// message_set_wire_format, ExtensionRanges are the declared ones. What the
+// stand-in cannot hold: an extension numbered above 536,870,911 declared in
+// the same file as the MessageSet it extends (protodesc checks it against
+// the cut ranges).
 func buildFile(f *descriptorpb.FileDescriptorProto, r protodesc.Resolver) (protoreflect.FileDescriptor, error) {
 	fd, err := protodesc.NewFile(f, r)
 	if err == nil || !hasMessageSet(f.GetMessageType()) {
 		return fd, err
 	}
-	f = proto.Clone(f).(*descriptorpb.FileDescriptorProto)
-	clearMessageSet(f.GetMessageType())
-	return protodesc.NewFile(f, r)
+	standIn := proto.Clone(f).(*descriptorpb.FileDescriptorProto)
+	sets := map[protoreflect.FullName]*descriptorpb.DescriptorProto{}
+	prefix := protoreflect.FullName(f.GetPackage())
+	clearMessageSet(prefix, standIn.GetMessageType(), f.GetMessageType(), sets)
+	if fd, err = protodesc.NewFile(standIn, r); err != nil {
+		return nil, err
+	}
+	if err := markMessageSets(fd, sets); err != nil {
+		return nil, err
+	}
+	return fd, nil
 }
 
 func hasMessageSet(ms []*descriptorpb.DescriptorProto) bool {
@@ -62,19 +77,121 @@ func hasMessageSet(ms []*descriptorpb.DescriptorProto) bool {
 	return false
 }
 
-func clearMessageSet(ms []*descriptorpb.DescriptorProto) {
-	for _, m := range ms {
+// maxFieldNumber is the largest field number (2^29 - 1).
+const maxFieldNumber = 536870911
+
+// clearMessageSet makes each MessageSet of ms (a clone of orig) a stand-in
+// protodesc accepts: no message_set_wire_format (an options message is
+// kept, for markMessageSets to set it back in), extension ranges wholly
+// above maxFieldNumber dropped and the others cut there. sets gets each
+// MessageSet's original declaration, by full name.
+func clearMessageSet(prefix protoreflect.FullName, ms, orig []*descriptorpb.DescriptorProto, sets map[protoreflect.FullName]*descriptorpb.DescriptorProto) {
+	for i, m := range ms {
+		name := prefix.Append(protoreflect.Name(m.GetName()))
 		if m.GetOptions().GetMessageSetWireFormat() {
+			sets[name] = orig[i]
 			m.Options.MessageSetWireFormat = nil
+			var kept []*descriptorpb.DescriptorProto_ExtensionRange
 			for _, r := range m.GetExtensionRange() {
-				const maxEnd = 536870911 + 1 // exclusive
-				if r.GetEnd() > maxEnd {
-					r.End = proto.Int32(maxEnd)
+				if r.GetStart() > maxFieldNumber {
+					continue
 				}
+				if r.GetEnd() > maxFieldNumber+1 {
+					r.End = proto.Int32(maxFieldNumber + 1)
+				}
+				kept = append(kept, r)
+			}
+			m.ExtensionRange = kept
+		}
+		clearMessageSet(name, m.GetNestedType(), orig[i].GetNestedType(), sets)
+	}
+}
+
+// markMessageSets gives each MessageSet message of fd, built from the
+// stand-in, its declaration's option and extension ranges back. protodesc
+// offers no way to build one without the protolegacy tag, so this sets the
+// fields of protobuf-go's descriptor implementation (filedesc.Message:
+// L1.IsMessageSet, L2.ExtensionRanges, L2.ExtensionRangeOptions) through
+// reflect, before fd is used anywhere; a protobuf-go whose implementation
+// differs gives an error (TestMessageSetDescriptor), not a wrong
+// descriptor.
+func markMessageSets(fd protoreflect.FileDescriptor, sets map[protoreflect.FullName]*descriptorpb.DescriptorProto) error {
+	for name, decl := range sets {
+		md := findMessage(fd.Messages(), name)
+		if md == nil {
+			return fmt.Errorf("internal error: MessageSet %s not found in its built file", name)
+		}
+		opts, ok := md.Options().(*descriptorpb.MessageOptions)
+		if !ok || opts == nil {
+			return fmt.Errorf("internal error: MessageSet %s has no options message", name)
+		}
+		opts.MessageSetWireFormat = proto.Bool(true)
+		if err := setMessageSet(md, decl); err != nil {
+			return fmt.Errorf("internal error: marking %s as a MessageSet: %v", name, err)
+		}
+	}
+	return nil
+}
+
+func setMessageSet(md protoreflect.MessageDescriptor, decl *descriptorpb.DescriptorProto) error {
+	v := reflect.ValueOf(md)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("unexpected descriptor type %T", md)
+	}
+	isSet := v.Elem().FieldByName("L1").FieldByName("IsMessageSet")
+	l2 := v.Elem().FieldByName("L2")
+	if !isSet.IsValid() || isSet.Kind() != reflect.Bool || !isSet.CanSet() || !l2.IsValid() || l2.Kind() != reflect.Pointer || l2.IsNil() {
+		return fmt.Errorf("unexpected descriptor layout %T", md)
+	}
+	ranges := l2.Elem().FieldByName("ExtensionRanges")
+	rangeOpts := l2.Elem().FieldByName("ExtensionRangeOptions")
+	if !ranges.IsValid() || ranges.Kind() != reflect.Struct || !ranges.CanSet() || !rangeOpts.IsValid() || !rangeOpts.CanSet() {
+		return fmt.Errorf("unexpected descriptor layout %T", md)
+	}
+	fresh := reflect.New(ranges.Type()).Elem() // a new list: the old one's sorted index is stale
+	list := fresh.FieldByName("List")
+	if !list.IsValid() || list.Type() != reflect.TypeOf([][2]protoreflect.FieldNumber(nil)) {
+		return fmt.Errorf("unexpected extension range layout %T", md)
+	}
+	var rs [][2]protoreflect.FieldNumber
+	var fns []func() protoreflect.ProtoMessage
+	for _, r := range decl.GetExtensionRange() {
+		rs = append(rs, [2]protoreflect.FieldNumber{protoreflect.FieldNumber(r.GetStart()), protoreflect.FieldNumber(r.GetEnd())})
+		var fn func() protoreflect.ProtoMessage
+		if o := r.GetOptions(); o != nil {
+			o = proto.Clone(o).(*descriptorpb.ExtensionRangeOptions)
+			fn = func() protoreflect.ProtoMessage { return o }
+		}
+		fns = append(fns, fn)
+	}
+	if rangeOpts.Type() != reflect.TypeOf(fns) {
+		return fmt.Errorf("unexpected extension range options layout %T", md)
+	}
+	list.Set(reflect.ValueOf(rs))
+	ranges.Set(fresh)
+	rangeOpts.Set(reflect.ValueOf(fns))
+	isSet.SetBool(true)
+	if ms, ok := md.(interface{ IsMessageSet() bool }); !ok || !ms.IsMessageSet() || md.ExtensionRanges().Len() != len(rs) {
+		return fmt.Errorf("the descriptor does not report what was set")
+	}
+	return nil
+}
+
+// findMessage finds the message called name among ms and their nested
+// messages.
+func findMessage(ms protoreflect.MessageDescriptors, name protoreflect.FullName) protoreflect.MessageDescriptor {
+	for i := 0; i < ms.Len(); i++ {
+		m := ms.Get(i)
+		if m.FullName() == name {
+			return m
+		}
+		if strings.HasPrefix(string(name), string(m.FullName())+".") {
+			if found := findMessage(m.Messages(), name); found != nil {
+				return found
 			}
 		}
-		clearMessageSet(m.GetNestedType())
 	}
+	return nil
 }
 
 // linkedResolver resolves a file's imports to the descriptors linked so
