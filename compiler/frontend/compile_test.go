@@ -333,7 +333,7 @@ func TestOpenEnumPrefixConflict(t *testing.T) {
 // above the largest field number, in another file, extends it.
 func TestMessageSetDescriptor(t *testing.T) {
 	src := map[string]string{
-		"set.proto": "syntax = \"proto2\";\npackage set;\nmessage Outer {\n  message Set {\n    option message_set_wire_format = true;\n    extensions 4 to max;\n  }\n  optional Set s = 1;\n}\n",
+		"set.proto":  "syntax = \"proto2\";\npackage set;\nmessage Outer {\n  message Set {\n    option message_set_wire_format = true;\n    extensions 4 to max;\n  }\n  optional Set s = 1;\n}\n",
 		"user.proto": "syntax = \"proto2\";\npackage user;\nimport \"set.proto\";\nmessage Item {\n  extend set.Outer.Set { optional Item item = 1073741824; }\n  optional string v = 1;\n}\n",
 	}
 	res := Compile(context.Background(), Request{Sources: src, Files: []string{"set.proto", "user.proto"}})
