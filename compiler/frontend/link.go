@@ -45,8 +45,15 @@ func newFileDescriptor(f *descriptorpb.FileDescriptorProto, linked map[string]*l
 // built from a stand-in (each MessageSet without the option, its extension
 // ranges, which may reach 2^31-1, cut to the largest field number), and
 // each MessageSet message of the result is then given back what the
-// stand-in took (markMessageSets): IsMessageSet reports true, Options has
-// message_set_wire_format, ExtensionRanges are the declared ones. What the
+// stand-in took (markMessageSets): its options say
+// message_set_wire_format, its ExtensionRanges are the declared ones, so
+// the descriptor is the compiled one. protobuf-go's pseudo-internal
+// IsMessageSet method stays false, as it was for the old front end's
+// descriptors (which had no such method): it is the switch of protobuf-go's
+// MessageSet wire format, which a binary without protolegacy refuses
+// ("no support for message_set_wire_format"), and protoplay's generated
+// code and payload codec encode a MessageSet as a message with extensions.
+// Whether a message is a MessageSet is read from its options. What the
 // stand-in cannot hold: an extension numbered above 536,870,911 declared in
 // the same file as the MessageSet it extends (protodesc checks it against
 // the cut ranges).
@@ -110,11 +117,11 @@ func clearMessageSet(prefix protoreflect.FullName, ms, orig []*descriptorpb.Desc
 // markMessageSets gives each MessageSet message of fd, built from the
 // stand-in, its declaration's option and extension ranges back. protodesc
 // offers no way to build one without the protolegacy tag, so this sets the
-// fields of protobuf-go's descriptor implementation (filedesc.Message:
-// L1.IsMessageSet, L2.ExtensionRanges, L2.ExtensionRangeOptions) through
-// reflect, before fd is used anywhere; a protobuf-go whose implementation
-// differs gives an error (TestMessageSetDescriptor), not a wrong
-// descriptor.
+// option in the options message protodesc keeps and the extension ranges
+// of protobuf-go's descriptor implementation (filedesc.Message:
+// L2.ExtensionRanges, L2.ExtensionRangeOptions) through reflect, before
+// fd is used anywhere; a protobuf-go whose implementation differs gives an
+// error (TestMessageSetDescriptor), not a wrong descriptor.
 func markMessageSets(fd protoreflect.FileDescriptor, sets map[protoreflect.FullName]*descriptorpb.DescriptorProto) error {
 	for name, decl := range sets {
 		md := findMessage(fd.Messages(), name)
@@ -138,9 +145,8 @@ func setMessageSet(md protoreflect.MessageDescriptor, decl *descriptorpb.Descrip
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("unexpected descriptor type %T", md)
 	}
-	isSet := v.Elem().FieldByName("L1").FieldByName("IsMessageSet")
 	l2 := v.Elem().FieldByName("L2")
-	if !isSet.IsValid() || isSet.Kind() != reflect.Bool || !isSet.CanSet() || !l2.IsValid() || l2.Kind() != reflect.Pointer || l2.IsNil() {
+	if !l2.IsValid() || l2.Kind() != reflect.Pointer || l2.IsNil() {
 		return fmt.Errorf("unexpected descriptor layout %T", md)
 	}
 	ranges := l2.Elem().FieldByName("ExtensionRanges")
@@ -170,8 +176,7 @@ func setMessageSet(md protoreflect.MessageDescriptor, decl *descriptorpb.Descrip
 	list.Set(reflect.ValueOf(rs))
 	ranges.Set(fresh)
 	rangeOpts.Set(reflect.ValueOf(fns))
-	isSet.SetBool(true)
-	if ms, ok := md.(interface{ IsMessageSet() bool }); !ok || !ms.IsMessageSet() || md.ExtensionRanges().Len() != len(rs) {
+	if md.ExtensionRanges().Len() != len(rs) {
 		return fmt.Errorf("the descriptor does not report what was set")
 	}
 	return nil
