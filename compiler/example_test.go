@@ -49,14 +49,14 @@ func ExampleCompile_options() {
 // Errors in a schema are diagnostics with a file, line and column.
 func ExampleCompile_diagnostics() {
 	res := compiler.Compile(context.Background(), compiler.Request{Sources: compiler.Sources{
-		"bad.proto": "syntax = \"proto3\";\nmessage A {\n  int32 x = 1;\n  strin y = 2;\n}\n",
+		"bad.proto": "syntax = \"proto3\";\npackage demo;\nmessage A {\n  int32 x = 1;\n  strin y = 2;\n}\n",
 	}})
 	for _, d := range res.Diagnostics {
 		fmt.Println(d.File, d.Line, d.Column, d.Severity)
 	}
 	fmt.Println(res.HasErrors(), res.Generated == nil)
 	// Output:
-	// bad.proto 4 3 error
+	// bad.proto 5 3 error
 	// true true
 }
 
