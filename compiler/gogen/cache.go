@@ -519,9 +519,7 @@ func appendBool(b []byte, v bool) []byte {
 func appendEnum(b []byte, en *enumNames) []byte {
 	b = appendStrings(b, en.goName, en.nameMap, en.valueMap)
 	b = binary.AppendUvarint(b, uint64(len(en.values)))
-	b = appendStrings(b, en.values...)
-	b = binary.AppendUvarint(b, uint64(len(en.aliases)))
-	return appendStrings(b, en.aliases...)
+	return appendStrings(b, en.values...)
 }
 
 // subtree returns the Go names decided for the types declared in the
