@@ -391,11 +391,12 @@ func TestGoChecksSharedCases(t *testing.T) {
 }
 
 // TestChecksBadgeGoNotRun: the Checks badge claims a pass only when the
-// generated Go was checked too. The address book's badge is green; the
-// Library example imports google/type/date.proto, whose Go package the
-// interpreter cannot load, so its Go checks cannot run: the badge is not
-// the green pass but amber, and the Checks panel says why and that the
-// marks are the reference codec's only.
+// generated Go was checked too. The address book's badge is green; a
+// workspace of two Go packages both named v1 that both decode a message
+// type M is Go the interpreter cannot load (yaegi names a type by its
+// package name), so its Go checks cannot run: the badge is not the green
+// pass but amber, and the Checks panel says why and that the marks are
+// the reference codec's only.
 func TestChecksBadgeGoNotRun(t *testing.T) {
 	ctx, url := startBrowser(t)
 	do(t, ctx, chromedp.Navigate(url))
@@ -406,19 +407,24 @@ func TestChecksBadgeGoNotRun(t *testing.T) {
 	if s, c := eval[string](t, ctx, badge+`.dataset.state ?? ''`), eval[string](t, ctx, badge+`.className`); s != "pass" || !strings.Contains(c, "good") {
 		t.Errorf("address book: badge state %q, class %q; want the green pass", s, c)
 	}
-	rounds := eval[int](t, ctx, `__protoplay.stats.goChecksRounds`)
-	openExampleMenu(t, ctx, "library/v1/library.proto")
-	waitJS(t, ctx, "the Library's checks of the generated Go to end", goChecksState+` === 'error' || `+goChecksState+` === 'done' && __protoplay.stats.goChecksRounds > `+itoa(rounds), 150*time.Second)
+	session := map[string]any{"files": []map[string]string{
+		{"name": "a/v1/m.proto", "text": "syntax = \"proto3\";\npackage a.v1;\noption go_package = \"example.com/a/v1;v1\";\nmessage M { M next = 1; }\n"},
+		{"name": "b/v1/m.proto", "text": "syntax = \"proto3\";\npackage b.v1;\noption go_package = \"example.com/b/v1;v1\";\nmessage M { M next = 1; }\n"},
+	}, "active": "a/v1/m.proto", "options": ""}
+	do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+encodeSession(t, session)))
+	waitJS(t, ctx, "the workspace compiled", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
+	selectTab(t, ctx, "tab-checks")
+	waitJS(t, ctx, "the workspace's checks of the generated Go to end", goChecksState+` === 'error' || `+goChecksState+` === 'done'`, 150*time.Second)
 	status := eval[string](t, ctx, `document.querySelector('[data-testid=go-checks-status]').innerText`)
 	state, class, text := eval[string](t, ctx, badge+`.dataset.state ?? ''`), eval[string](t, ctx, badge+`.className`), eval[string](t, ctx, badge+`.innerText`)
-	t.Logf("Library: badge %q (%s, %s); %s", text, state, class, status)
+	t.Logf("two packages named v1: badge %q (%s, %s); %s", text, state, class, status)
 	if eval[string](t, ctx, goChecksState) != "error" {
-		t.Fatalf("the interpreter loaded the Library's Go (%s): this test needs a schema whose Go it cannot load; pick another", status)
+		t.Fatalf("the interpreter loaded the workspace's Go (%s): this test needs a schema whose Go it cannot load; pick another", status)
 	}
 	if state != "unchecked" || strings.Contains(class, "good") || strings.HasPrefix(text, "✓") {
-		t.Errorf("Library: badge %q, state %q, class %q; want the amber not-checked state", text, state, class)
+		t.Errorf("two packages named v1: badge %q, state %q, class %q; want the amber not-checked state", text, state, class)
 	}
-	if !strings.Contains(status, "could not be checked") || !strings.Contains(status, "reference codec") || !strings.Contains(status, "unable to find source") {
+	if !strings.Contains(status, "could not be checked") || !strings.Contains(status, "reference codec") || !strings.Contains(status, "are all named v1") {
 		t.Errorf("the Checks panel does not say why: %q", status)
 	}
 	for _, r := range goCheckRows(t, ctx) {
