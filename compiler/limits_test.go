@@ -102,7 +102,7 @@ func TestInputLimits(t *testing.T) {
 	if d := limitDiag(t, res); d.Limit != compiler.LimitFiles || d.Message != "2 input files exceed the limit of 1 (MaxFiles)" {
 		t.Errorf("%+v", d)
 	}
-	res = compiler.Compile(context.Background(), compiler.Request{Sources: srcs, Limits: compiler.Limits{MaxSourceBytes: 20}})
+	res = compiler.Compile(context.Background(), compiler.Request{Sources: srcs, Files: []string{"a.proto"}, Limits: compiler.Limits{MaxSourceBytes: 20}})
 	if d := limitDiag(t, res); d.Limit != compiler.LimitSourceBytes || d.File != "a.proto" || d.Message != "file is 32 bytes, over the limit of 20 (MaxSourceBytes)" {
 		t.Errorf("%+v", d)
 	}
@@ -111,8 +111,14 @@ func TestInputLimits(t *testing.T) {
 	if d := limitDiag(t, res); d.Limit != compiler.LimitSourceBytes || d.File != "a.proto" {
 		t.Errorf("from an FS: %+v", d)
 	}
-	// A negative limit is none.
-	res = compiler.Compile(context.Background(), compiler.Request{Sources: map[string]string{"o.proto": optionNest(150)},
+	// A negative limit is none (the compiler's own limit, an option
+	// value nested at most 100 deep, stays).
+	res = compiler.Compile(context.Background(), compiler.Request{Sources: map[string]string{"o.proto": optionNest(40)},
+		Limits: compiler.Limits{MaxNesting: 10}})
+	if d := limitDiag(t, res); d.Limit != compiler.LimitNesting {
+		t.Errorf("MaxNesting 10: %+v", d)
+	}
+	res = compiler.Compile(context.Background(), compiler.Request{Sources: map[string]string{"o.proto": optionNest(40)},
 		Limits: compiler.Limits{MaxNesting: -1}})
 	if res.Err() != nil {
 		t.Errorf("MaxNesting -1: %v", res.Err())

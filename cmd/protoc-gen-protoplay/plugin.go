@@ -14,11 +14,12 @@ import (
 )
 
 // Editions this plugin accepts: proto2 and proto3 files (which protoc does
-// not check against the range) and edition 2023, the newest edition the
-// compiler core supports.
+// not check against the range) and editions 2023 and 2024, the newest
+// edition the compiler core supports (a 2024 file gets the open API
+// whatever its api_level).
 const (
 	minimumEdition = descriptorpb.Edition_EDITION_PROTO2
-	maximumEdition = descriptorpb.Edition_EDITION_2023
+	maximumEdition = descriptorpb.Edition_EDITION_2024
 )
 
 // run reads one CodeGeneratorRequest from r and writes the response to w.

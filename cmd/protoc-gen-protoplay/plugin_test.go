@@ -159,8 +159,8 @@ func TestExampleSameBytes(t *testing.T) {
 			if resp.GetSupportedFeatures() != uint64(feats) {
 				t.Errorf("supported_features = %d, want %d", resp.GetSupportedFeatures(), feats)
 			}
-			if resp.GetMinimumEdition() != int32(descriptorpb.Edition_EDITION_PROTO2) || resp.GetMaximumEdition() != int32(descriptorpb.Edition_EDITION_2023) {
-				t.Errorf("editions [%d, %d], want [PROTO2, 2023]", resp.GetMinimumEdition(), resp.GetMaximumEdition())
+			if resp.GetMinimumEdition() != int32(descriptorpb.Edition_EDITION_PROTO2) || resp.GetMaximumEdition() != int32(descriptorpb.Edition_EDITION_2024) {
+				t.Errorf("editions [%d, %d], want [PROTO2, 2024]", resp.GetMinimumEdition(), resp.GetMaximumEdition())
 			}
 		})
 	}

@@ -134,6 +134,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "protoplay gen:", lim.explain(d))
 		} else {
 			fmt.Fprintln(stderr, d.String())
+			fmt.Fprint(stderr, d.Details())
 		}
 		failed = failed || d.Severity == compiler.SeverityError
 	}

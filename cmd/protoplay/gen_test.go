@@ -217,3 +217,24 @@ func TestGenCommaOptions(t *testing.T) {
 		t.Errorf("a bad option among several: exit %d: %s", code, errs)
 	}
 }
+
+// Issue 25: each diagnostic's first line stays protoc's
+// "file:line:col: message" (editors and CI annotators parse it), and the
+// compiler's suggested edit is printed under it, indented.
+func TestGenPrintsSuggestedEdits(t *testing.T) {
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "p.proto"), []byte("syntax = \"proto3\";\npackage p;\nmessage M {\n  int32 a = 1\n  int32 b = 2;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := runGenArgs(t, "-I", src, "-o", t.TempDir(), "p.proto")
+	lines := strings.Split(errs, "\n")
+	if code != 1 || len(lines) < 3 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	if !strings.HasPrefix(lines[0], "p.proto:5:3: ") {
+		t.Errorf("first line %q, want p.proto:5:3: ...", lines[0])
+	}
+	if lines[1] != "  fix: consider inserting a `;`" || lines[2] != `    p.proto:4:14: insert ";"` {
+		t.Errorf("the suggested edit is not printed under the diagnostic:\n%s", errs)
+	}
+}

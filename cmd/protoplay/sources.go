@@ -110,11 +110,14 @@ func relativeToRoot(absRoots []string, f string) string {
 	return f
 }
 
-// printDiagnostics writes every diagnostic as "file:line:col: message" and
-// reports whether any was an error.
+// printDiagnostics writes every diagnostic as "file:line:col: severity:
+// message" (protoc's form, which editors and CI annotators parse), then its
+// other spans, notes, help and suggested edits, indented (see
+// compiler.Diagnostic.Details), and reports whether any was an error.
 func printDiagnostics(w io.Writer, res *compiler.Result) bool {
 	for _, d := range res.Diagnostics {
 		fmt.Fprintln(w, d.String())
+		fmt.Fprint(w, d.Details())
 	}
 	return res.HasErrors()
 }

@@ -28,12 +28,13 @@ import (
 )
 
 // The editions protoplay compiles: proto2 and proto3 files, and editions
-// files of edition 2023, the newest edition its front end
-// (protocompile v0.14.1) knows. A protoc plugin declares the range in its
-// response (minimum_edition, maximum_edition).
+// files of editions 2023 and 2024, the newest edition its front end
+// (protocompile's experimental compiler) and protoc-gen-go v1.36.12
+// support. A protoc plugin declares the range in its response
+// (minimum_edition, maximum_edition).
 const (
 	MinEdition = descriptorpb.Edition_EDITION_PROTO2
-	MaxEdition = descriptorpb.Edition_EDITION_2023
+	MaxEdition = descriptorpb.Edition_EDITION_2024
 )
 
 // maxFieldNumber is the largest field number (2^29 - 1), and the largest

@@ -44,7 +44,7 @@ func good() *descriptorpb.FileDescriptorProto {
 // TestInvalid: each defect, one per kind of rule protodesc checks, is
 // reported on the file with protodesc's reason, and protodesc.NewFiles (the
 // oracle) refuses the same file, but for the editions protoplay does not
-// support and protodesc does (2024; "editions" syntax with edition PROTO3).
+// support and protodesc may (2026; "editions" syntax with edition PROTO3).
 // protodesc accepts, so this accepts, a field number in 19000-19999 and
 // packed on a type that cannot be packed (the generated code then ignores
 // it).
@@ -63,11 +63,11 @@ func TestInvalid(t *testing.T) {
 			`message field "a.M.x" has an invalid oneof index: 5`},
 		{"edition MAX", func(f *descriptorpb.FileDescriptorProto) {
 			f.Syntax, f.Edition = s("editions"), descriptorpb.Edition_EDITION_MAX.Enum()
-		}, "edition EDITION_MAX is not supported: protoplay compiles proto2, proto3 and edition 2023 files"},
+		}, "edition EDITION_MAX is not supported: protoplay compiles proto2, proto3 and editions 2023 to 2024 files"},
 		// Beyond the case.
-		{"edition 2024", func(f *descriptorpb.FileDescriptorProto) {
-			f.Syntax, f.Edition = s("editions"), descriptorpb.Edition_EDITION_2024.Enum()
-		}, "edition EDITION_2024 is not supported"},
+		{"edition 2026", func(f *descriptorpb.FileDescriptorProto) {
+			f.Syntax, f.Edition = s("editions"), descriptorpb.Edition_EDITION_2026.Enum()
+		}, "edition EDITION_2026 is not supported"},
 		// protodesc accepts this one; protoc never writes it.
 		{"syntax editions with edition proto3", func(f *descriptorpb.FileDescriptorProto) {
 			f.Syntax, f.Edition = s("editions"), descriptorpb.Edition_EDITION_PROTO3.Enum()
@@ -147,7 +147,7 @@ func TestInvalid(t *testing.T) {
 				t.Errorf("got %v, want one error on a.proto containing %q", ds, tc.want)
 			}
 			if _, err := protodesc.NewFiles(&descriptorpb.FileDescriptorSet{File: []*descriptorpb.FileDescriptorProto{f}}); err == nil &&
-				tc.name != "edition 2024" && tc.name != "syntax editions with edition proto3" {
+				tc.name != "edition 2026" && tc.name != "syntax editions with edition proto3" {
 				t.Errorf("protodesc.NewFiles accepts the file: the test's premise is wrong")
 			}
 		})

@@ -58,6 +58,87 @@ type Diagnostic struct {
 	// one of the Limit* constants, such as "MaxOutputBytes" or
 	// "Deadline". A face can then say how to raise it.
 	Limit string `json:"limit,omitempty"`
+	// Spans are the other places the diagnostic points at (the first
+	// definition of a name defined twice, the import a symbol comes from),
+	// each with what it says there.
+	Spans []Span `json:"spans,omitempty"`
+	// Notes and Help are the compiler's explanations and advice, in order.
+	Notes []string `json:"notes,omitempty"`
+	Help  []string `json:"help,omitempty"`
+	// Fixes are suggested edits: applying every edit of one fix to the
+	// file's text fixes the problem.
+	Fixes []Fix `json:"fixes,omitempty"`
+}
+
+// Span is a range of a source file with a label: Line and Column are
+// 1-based, Column counts bytes, EndLine/EndColumn are exclusive.
+type Span struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Message   string `json:"message,omitempty"`
+}
+
+// Fix is one suggested change: Title says what it does; applying all its
+// Edits (which do not overlap) to the file's text makes it.
+type Fix struct {
+	Title string `json:"title"`
+	Edits []Edit `json:"edits"`
+}
+
+// Edit replaces the text of File between Line:Column and
+// EndLine:EndColumn (1-based, bytes, end exclusive; equal for an
+// insertion) with Text ("" for a deletion). Offset and EndOffset are the
+// same positions as byte offsets in the file.
+type Edit struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Offset    int    `json:"offset"`
+	EndOffset int    `json:"endOffset"`
+	Text      string `json:"text"`
+}
+
+// Key returns a string equal for two diagnostics exactly when they are
+// equal in every field (Diagnostic holds slices, so == cannot compare it).
+func (d Diagnostic) Key() string {
+	return fmt.Sprintf("%#v", d)
+}
+
+// Details renders what String leaves out, one item a line, each indented
+// by two spaces: "file:line:col: note: ..." for each other span, "note:
+// ...", "help: ..." and, for each fix, "fix: title" then each edit as
+// "file:line:col-endline:endcol: replace with "text"". Empty when there is
+// nothing more to say.
+func (d Diagnostic) Details() string {
+	var b strings.Builder
+	for _, s := range d.Spans {
+		fmt.Fprintf(&b, "  %s:%d:%d: note: %s\n", s.File, s.Line, s.Column, s.Message)
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	for _, h := range d.Help {
+		fmt.Fprintf(&b, "  help: %s\n", h)
+	}
+	for _, f := range d.Fixes {
+		fmt.Fprintf(&b, "  fix: %s\n", f.Title)
+		for _, e := range f.Edits {
+			switch {
+			case e.Text == "":
+				fmt.Fprintf(&b, "    %s:%d:%d-%d:%d: delete\n", e.File, e.Line, e.Column, e.EndLine, e.EndColumn)
+			case e.Offset == e.EndOffset:
+				fmt.Fprintf(&b, "    %s:%d:%d: insert %q\n", e.File, e.Line, e.Column, e.Text)
+			default:
+				fmt.Fprintf(&b, "    %s:%d:%d-%d:%d: replace with %q\n", e.File, e.Line, e.Column, e.EndLine, e.EndColumn, e.Text)
+			}
+		}
+	}
+	return b.String()
 }
 
 // String renders the diagnostic as protoc does: "file:line:col: message",

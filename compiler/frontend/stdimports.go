@@ -1,17 +1,14 @@
 package frontend
 
 import (
-	"context"
 	_ "embed"
 	"slices"
 	"sync"
 
-	"github.com/bufbuild/protocompile"
-	"github.com/bufbuild/protocompile/linker"
-	"github.com/bufbuild/protocompile/reporter"
 	"github.com/protoplay/protoplay/compiler/gogen"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
 
@@ -27,20 +24,6 @@ var standardFiles = append(gogen.WellKnownFiles(),
 	"google/protobuf/java_features.proto",
 )
 
-// std holds the standard files, each linked the first time a compilation
-// imports it, with the standard files it imports, and shared by every later
-// Compile call: a schema importing only timestamp.proto never pays for
-// api.proto or plugin.proto.
-var std struct {
-	mu    sync.Mutex
-	files map[string]*stdFile
-}
-
-type stdFile struct {
-	once sync.Once
-	file linker.File // nil if it failed to link
-}
-
 // standardSet holds the standard files (standardFiles), source info
 // (comments and spans) included: a FileDescriptorSet, each file after the
 // files it imports, written by TestStandardSet (go test ./compiler/frontend
@@ -49,12 +32,18 @@ type stdFile struct {
 // go.mod pins (TestStandardSetIsPinned fails when they part), with the
 // comments protocompile's wellknownimports copy (go.mod's version) gives its
 // elements; cpp_features.proto and java_features.proto are protocompile's
-// copies compiled (bundled/SOURCES.txt). A compilation links a standard file from its descriptor instead of parsing
-// its source: descriptor.proto, which option interpretation needs in every
-// compilation, is 1,300 lines of mostly comments, and parsing it was the
-// largest part of the first compile in the browser (before the engine has
-// compiled the parser's code). The files are the Protocol Buffers
-// project's, under its BSD-3-Clause license (bundled/LICENSE).
+// copies compiled (bundled/SOURCES.txt). The files are the Protocol
+// Buffers project's, under its BSD-3-Clause license (bundled/LICENSE).
+//
+// The compiler takes sources only, so it reads each standard file as the
+// text standardSource prints from its descriptor (no comments: descriptor.
+// proto's source is 1,300 lines of mostly comments, and parsing them was
+// the largest part of the first compile in the browser); what a
+// compilation returns for a standard file, and what the files it compiles
+// link against, is the embedded descriptor itself (standardLinked).
+// TestStandardSourcesCompileToPinned checks that the compiler makes the
+// embedded descriptor of each printed source, so that what it resolved
+// and the descriptors it returns agree.
 //
 //go:embed bundled/standard.binpb
 var standardSet []byte
@@ -155,7 +144,8 @@ func isStandard(name string) bool {
 }
 
 // standardDescriptor returns the descriptor of the standard file name
-// (standardSet or googleapisSet), nil if it is not one.
+// (standardSet or googleapisSet), a copy the caller may change, nil if it
+// is not one.
 func standardDescriptor(name string) *descriptorpb.FileDescriptorProto {
 	if b, ok := standardProtos()[name]; ok {
 		fdp := new(descriptorpb.FileDescriptorProto)
@@ -165,17 +155,53 @@ func standardDescriptor(name string) *descriptorpb.FileDescriptorProto {
 		return fdp
 	}
 	if fdp, ok := googleapis()[name]; ok {
-		// A copy: the map is shared by every compilation, and protocompile
-		// is free to change what it links.
 		return proto.Clone(fdp).(*descriptorpb.FileDescriptorProto)
 	}
 	return nil
 }
 
-// standardFile returns the linked standard file name, if it is one.
-func standardFile(name string) (linker.File, bool) {
+// standardSource returns the source text the compiler reads for the
+// standard file name: printed from its embedded descriptor (printProto),
+// once per process.
+func standardSource(name string) (string, bool) {
 	if !isStandard(name) {
-		return nil, false
+		return "", false
+	}
+	if v, ok := standardTexts.Load(name); ok {
+		return v.(string), true
+	}
+	fdp := standardDescriptor(name)
+	if fdp == nil {
+		return "", false
+	}
+	text := printProto(fdp)
+	v, _ := standardTexts.LoadOrStore(name, text)
+	return v.(string), true
+}
+
+// standardTexts memoizes standardSource, by path.
+var standardTexts sync.Map
+
+// std holds the protobuf-go descriptors of the standard files, each built
+// the first time a compilation imports it (with the standard files it
+// imports) and shared by every later compilation, whatever its LinkCache:
+// a schema importing only timestamp.proto never pays for api.proto.
+var std struct {
+	mu    sync.Mutex
+	files map[string]*stdFile
+}
+
+type stdFile struct {
+	once sync.Once
+	lf   *linkedFile // nil if it failed to build
+}
+
+// standardLinked returns the descriptor of the standard file name built
+// from its embedded descriptor (source info included), shared by every
+// compilation, or nil if name is not a standard file.
+func standardLinked(name string) *linkedFile {
+	if !isStandard(name) {
+		return nil
 	}
 	std.mu.Lock()
 	if std.files == nil {
@@ -192,43 +218,27 @@ func standardFile(name string) (linker.File, bool) {
 		if fdp == nil {
 			return
 		}
-		c := protocompile.Compiler{
-			// The file itself from its descriptor; the standard files it
-			// imports linked (and cached) on their own.
-			Resolver: protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
-				if path == name {
-					return protocompile.SearchResult{Proto: fdp}, nil
-				}
-				if f, ok := standardFile(path); ok {
-					return protocompile.SearchResult{Desc: f}, nil
-				}
-				return protocompile.SearchResult{}, errNotFound
-			}),
-			Reporter:       reporter.NewReporter(func(err reporter.ErrorWithPos) error { return err }, nil),
-			SourceInfoMode: protocompile.SourceInfoStandard,
-			MaxParallelism: 1,
+		deps := map[string]*linkedFile{}
+		for _, dep := range fdp.GetDependency() {
+			lf := standardLinked(dep)
+			if lf == nil {
+				return
+			}
+			deps[dep] = lf
 		}
-		files, err := c.Compile(context.Background(), name)
-		if err == nil && len(files) == 1 {
-			e.file = files[0]
+		fd, err := newFileDescriptor(fdp, deps)
+		if err != nil {
+			return // TestStandardSet rules this out
 		}
-		// On failure (which TestStandardSet rules out) the file is not
-		// found.
+		e.lf = &linkedFile{fd: fd}
 	})
-	return e.file, e.file != nil
+	return e.lf
 }
 
-// standardResolver serves the standard files for names the request's own
-// sources do not hold.
-func standardResolver(r protocompile.Resolver) protocompile.Resolver {
-	return protocompile.ResolverFunc(func(name string) (protocompile.SearchResult, error) {
-		res, err := r.FindFileByPath(name)
-		if err == nil {
-			return res, nil
-		}
-		if f, ok := standardFile(name); ok {
-			return protocompile.SearchResult{Desc: f}, nil
-		}
-		return protocompile.SearchResult{}, err
-	})
+// standardFD is standardLinked's descriptor, nil if there is none.
+func standardFD(name string) protoreflect.FileDescriptor {
+	if lf := standardLinked(name); lf != nil {
+		return lf.fd
+	}
+	return nil
 }

@@ -4,17 +4,17 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/bufbuild/protocompile"
-	"github.com/bufbuild/protocompile/linker"
-	"github.com/bufbuild/protocompile/reporter"
+	"github.com/bufbuild/protocompile/experimental/incremental"
+	"github.com/bufbuild/protocompile/experimental/incremental/queries"
+	"github.com/bufbuild/protocompile/experimental/ir"
+	"github.com/bufbuild/protocompile/experimental/report"
+	"github.com/bufbuild/protocompile/experimental/source"
 	"github.com/bufbuild/protocompile/wellknownimports"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -26,36 +26,62 @@ import (
 var update = flag.Bool("update", false, "rewrite bundled/standard.binpb from the standard files' sources")
 
 // standardFromSource compiles every standard file from its source text, as
-// protoc bundles it, with source info (comments and spans). The text comes
-// from the versions go.mod pins, so that bumping them and running make
-// generate is the whole upgrade: protocompile's wellknownimports copies of
-// protoc's google/protobuf files, and google.golang.org/protobuf's own
-// go_features.proto (src/google/protobuf in its module), which protocompile
-// may carry a different version of. TestStandardSetIsPinned checks that the
-// result is the descriptors google.golang.org/protobuf compiles in.
-func standardFromSource(t *testing.T) linker.Files {
+// protoc bundles it, with source info (comments and spans), with the
+// compiler Compile runs. The text comes from the versions go.mod pins, so
+// that bumping them and running make generate is the whole upgrade:
+// protocompile's wellknownimports copies of protoc's google/protobuf
+// files, and google.golang.org/protobuf's own go_features.proto
+// (src/google/protobuf in its module), which protocompile may carry a
+// different version of. TestStandardSetIsPinned checks that the result is
+// the descriptors google.golang.org/protobuf compiles in.
+func standardFromSource(t *testing.T) *descriptorpb.FileDescriptorSet {
 	t.Helper()
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "google.golang.org/protobuf").Output()
 	if err != nil {
 		t.Fatalf("finding google.golang.org/protobuf's module directory: %v", err)
 	}
-	protobufGo := os.DirFS(filepath.Join(strings.TrimSpace(string(out)), "src"))
-	c := protocompile.Compiler{
-		Resolver: wellknownimports.WithStandardImports(&protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) {
-			if path != "google/protobuf/go_features.proto" {
-				return nil, fs.ErrNotExist
-			}
-			return protobufGo.Open(path)
-		}}),
-		Reporter:       reporter.NewReporter(func(err reporter.ErrorWithPos) error { return err }, nil),
-		SourceInfoMode: protocompile.SourceInfoStandard,
-		MaxParallelism: 1,
-	}
-	files, err := c.Compile(context.Background(), standardFiles...)
+	goFeatures, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "src", "google", "protobuf", "go_features.proto"))
 	if err != nil {
-		t.Fatalf("compiling the standard files from source: %v", err)
+		t.Fatal(err)
 	}
-	return files
+	own := source.NewMap(nil)
+	own.Add("google/protobuf/go_features.proto", string(goFeatures))
+	return compileSources(t, &source.Openers{own, &source.FS{FS: wellknownimports.FS()}}, standardFiles...)
+}
+
+// compileSources compiles files with the experimental compiler as Compile
+// runs it (one goroutine, source info), from op alone, and returns the
+// descriptors after the encode/decode round trip Compile makes (options
+// as fields), each file after its imports. Any error fails the test.
+func compileSources(t *testing.T, op source.Opener, files ...string) *descriptorpb.FileDescriptorSet {
+	t.Helper()
+	exec := incremental.New(incremental.WithParallelism(1))
+	results, rep, err := incremental.Run(context.Background(), exec, queries.FDS{
+		Opener:    op,
+		Session:   new(ir.Session),
+		Workspace: source.NewWorkspace(files...),
+		Options:   fdsOptions,
+	})
+	if err != nil {
+		t.Fatalf("compiling %v: %v", files, err)
+	}
+	for _, d := range reportDiagnostics(rep) {
+		if d.level <= report.Error {
+			t.Errorf("compiling %v: %s: %s", files, d.inFile, d.message)
+		}
+	}
+	if len(results) != 1 || results[0].Fatal != nil || results[0].Value == nil {
+		t.Fatalf("compiling %v: no descriptors (%v)", files, results)
+	}
+	data, err := proto.Marshal(results[0].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := new(descriptorpb.FileDescriptorSet)
+	if err := proto.Unmarshal(data, set); err != nil {
+		t.Fatal(err)
+	}
+	return set
 }
 
 // standardSetFrom is the FileDescriptorSet standardSet holds, every file
@@ -63,37 +89,40 @@ func standardFromSource(t *testing.T) linker.Files {
 // google.golang.org/protobuf compiles in (the well-known types,
 // descriptor.proto, plugin.proto, go_features.proto) is protobuf-go's
 // descriptor, the one go.mod pins, with the comments and spans of the
-// source text (files, from protocompile's copies) attached to each element
-// that text declares, found by name (pinnedWithComments): the descriptors
-// are exactly the pinned ones, and an element the text lacks has no
-// comment rather than a missing field. cpp_features.proto and
-// java_features.proto, which protobuf-go does not compile in, are as
-// protocompile compiled them.
-func standardSetFrom(t *testing.T, files linker.Files) []byte {
+// source text (compiled, from protocompile's copies) attached to each
+// element that text declares, found by name (pinnedWithComments): the
+// descriptors are exactly the pinned ones, and an element the text lacks
+// has no comment rather than a missing field. cpp_features.proto and
+// java_features.proto, which protobuf-go does not compile in, are as the
+// compiler compiled them.
+func standardSetFrom(t *testing.T, compiled *descriptorpb.FileDescriptorSet) []byte {
 	t.Helper()
+	byName := map[string]*descriptorpb.FileDescriptorProto{}
+	for _, f := range compiled.File {
+		byName[f.GetName()] = f
+	}
 	var set descriptorpb.FileDescriptorSet
 	done := map[string]bool{}
-	var add func(f linker.File)
-	add = func(f linker.File) {
-		if done[f.Path()] {
+	var add func(name string)
+	add = func(name string) {
+		if done[name] {
 			return
 		}
-		done[f.Path()] = true
-		for i := 0; i < f.Imports().Len(); i++ {
-			add(files.FindFileByPath(f.Imports().Get(i).Path()))
+		done[name] = true
+		fdp := byName[name]
+		if fdp == nil {
+			t.Fatalf("%s: not compiled", name)
 		}
-		res, ok := f.(linker.Result)
-		if !ok {
-			t.Fatalf("%s: compiled from source but not a linker.Result", f.Path())
+		for _, dep := range fdp.GetDependency() {
+			add(dep)
 		}
-		fdp := res.FileDescriptorProto()
-		if pinned, err := protoregistry.GlobalFiles.FindFileByPath(f.Path()); err == nil {
+		if pinned, err := protoregistry.GlobalFiles.FindFileByPath(name); err == nil {
 			fdp = pinnedWithComments(protodesc.ToFileDescriptorProto(pinned), fdp)
 		}
 		set.File = append(set.File, fdp)
 	}
-	for _, f := range files {
-		add(f)
+	for _, name := range standardFiles {
+		add(name)
 	}
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(&set)
 	if err != nil {
@@ -229,8 +258,8 @@ func TestStandardSet(t *testing.T) {
 	}
 	det := proto.MarshalOptions{Deterministic: true}
 	for _, fdp := range set.File {
-		f, ok := standardFile(fdp.GetName())
-		if !ok {
+		f := standardFD(fdp.GetName())
+		if f == nil {
 			t.Errorf("%s: not linked from standard.binpb", fdp.GetName())
 			continue
 		}
@@ -251,7 +280,7 @@ func TestStandardSet(t *testing.T) {
 		}
 		for i := 0; i < f.Imports().Len(); i++ {
 			imp := f.Imports().Get(i)
-			if dep, _ := standardFile(imp.Path()); imp.FileDescriptor != dep {
+			if dep := standardFD(imp.Path()); imp.FileDescriptor != dep {
 				t.Errorf("%s: its import %s is not the shared standard file", f.Path(), imp.Path())
 			}
 		}

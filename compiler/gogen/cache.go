@@ -519,7 +519,9 @@ func appendBool(b []byte, v bool) []byte {
 func appendEnum(b []byte, en *enumNames) []byte {
 	b = appendStrings(b, en.goName, en.nameMap, en.valueMap)
 	b = binary.AppendUvarint(b, uint64(len(en.values)))
-	return appendStrings(b, en.values...)
+	b = appendStrings(b, en.values...)
+	b = binary.AppendUvarint(b, uint64(len(en.aliases)))
+	return appendStrings(b, en.aliases...)
 }
 
 // subtree returns the Go names decided for the types declared in the

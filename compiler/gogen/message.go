@@ -159,6 +159,21 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 	}
 	jf.Const().Defs(consts...)
 	jf.Line()
+	if en.aliases != nil {
+		// protoc-gen-go's GENERATE_BOTH: the long names, declared after
+		// the short ones.
+		var aliases []jen.Code
+		for i, a := range en.aliases {
+			if a == "" || seen[a] {
+				continue
+			}
+			seen[a] = true
+			aliases = append(aliases, jen.Id(a).Id(name).Op("=").Id(en.values[i]))
+		}
+		jf.Comment("// Old (prefixed) names for " + name + " enum values.")
+		jf.Const().Defs(aliases...)
+		jf.Line()
+	}
 
 	if g.opts.EnumMaps {
 		g.genEnumMaps(jf, ed, name)

@@ -64,6 +64,10 @@ type enumNames struct {
 	file   *fileNames
 	goName string
 	values []string // constant names, by value index
+	// aliases, when not nil, holds by value index the long name of a
+	// value whose strip_enum_prefix is GENERATE_BOTH ("" for others): a
+	// constant equal to the short one.
+	aliases []string
 	// nameMap and valueMap are the Enum_name and Enum_value variables
 	// printed under enum_maps=true.
 	nameMap, valueMap string
@@ -143,9 +147,28 @@ func newEnumNames(f *fileNames, parent *messageNames, d protoreflect.EnumDescrip
 	if parent != nil {
 		prefix = parent.goName
 	}
+	// strip_enum_prefix (edition 2024 and later) drops the enum's name
+	// from the start of a value's name; GENERATE_BOTH keeps the long name
+	// as an alias (aliases), as protoc-gen-go names them.
 	vals := d.Values()
 	for i := 0; i < vals.Len(); i++ {
-		e.values = append(e.values, prefix+"_"+string(vals.Get(i).Name()))
+		v := vals.Get(i)
+		long := prefix + "_" + string(v.Name())
+		switch stripEnumPrefix(v) {
+		case stripEnumPrefixStrip:
+			e.values = append(e.values, prefix+"_"+trimEnumPrefix(string(v.Name()), enumValuePrefix(d)))
+		case stripEnumPrefixGenerateBoth:
+			short := prefix + "_" + trimEnumPrefix(string(v.Name()), enumValuePrefix(d))
+			e.values = append(e.values, short)
+			if short != long {
+				if e.aliases == nil {
+					e.aliases = make([]string, vals.Len())
+				}
+				e.aliases[i] = long
+			}
+		default:
+			e.values = append(e.values, long)
+		}
 	}
 	return e
 }

@@ -516,6 +516,12 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 			seen[v] = true
 			out = append(out, goDecl{name: v, from: ed.Values().Get(i), what: "enum value"})
 		}
+		for i, a := range en.aliases {
+			if a != "" && !seen[a] {
+				seen[a] = true
+				out = append(out, goDecl{name: a, from: ed.Values().Get(i), what: "enum value (prefixed alias)"})
+			}
+		}
 	}
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {

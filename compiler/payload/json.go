@@ -258,10 +258,9 @@ func isMessageSetExtension(fd protoreflect.FieldDescriptor) bool {
 }
 
 // isMessageSet reports whether md has the message_set_wire_format option.
+// It reads the option, not protobuf-go's IsMessageSet method, which the
+// front end's descriptors leave false (compiler/frontend buildFile).
 func isMessageSet(md protoreflect.MessageDescriptor) bool {
-	if m, ok := md.(interface{ IsMessageSet() bool }); ok {
-		return m.IsMessageSet()
-	}
 	opts, ok := md.Options().(*descriptorpb.MessageOptions)
 	return ok && opts.GetMessageSetWireFormat()
 }

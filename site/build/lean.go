@@ -27,8 +27,10 @@ import (
 // pluginpb, gofeaturespb) and, at init, fills protocompile's
 // standardImports from protoregistry.GlobalFiles, for
 // protocompile.WithStandardImports. The core never uses that resolver:
-// compiler/frontend compiles the standard files from source itself
-// (stdimports.go), so the blank imports only linked those packages and
+// compiler/frontend hands the experimental compiler the standard files'
+// sources itself (stdimports.go), and the legacy package is linked only
+// because experimental/source imports wellknownimports, which imports it;
+// so the blank imports only linked those packages and
 // what they drag in (encoding/protojson through structpb): 0.56 MB raw,
 // 49 KB brotli of the core, and an init that looked up 13 files at every
 // start. The one other use of standardImports, hasOverrideDescriptorProto
@@ -37,28 +39,9 @@ import (
 // replacement keeps (descriptorpb's file, what GlobalFiles returned), so
 // protocompile behaves the same for the core.
 //
-// github.com/bufbuild/protocompile: options/options.go gets
-// lean_options.go.txt's firstPassNoOp and extensionsByNumber.
-// interpretOptions interprets an element's options in two passes
-// (standard options first, custom ones second) and, since the core's descriptor.proto is compiled from source
-// (an "override" for protocompile), each pass clones the options message
-// into a dynamicpb message of that descriptor.proto and back, proto.Marshal
-// and Unmarshal each way: also in the first pass for an element whose only
-// options are custom ones, which that pass does not touch. The patch
-// returns from that pass at once when the clones could not have failed
-// (then they change nothing: the same uninterpreted options are put back);
-// otherwise it clones as before. The interpreter's resolver also
-// remembers its FindExtensionByNumber answers (extensionsByNumber): each
-// extension proto.Unmarshal meets when cloning options back was looked up
-// by walking every message of the file (~420 for dlp.proto) and then its
-// imports, about half of the clones' cost. site/build's
-// TestLeanOptionsSameDescriptors checks that every descriptor and
-// diagnostic of the corpus, testdata and invalid inputs stays the same.
-// Measured on the dlp.proto edit (BenchmarkWorkspaceEditDLP/check
-// natively, 100 edits, CPU profile of the edits): option interpretation
-// 15.0 ms per edit released, 11.4 with the first-pass skip, 9.6 with the
-// cache too; cloneInto 8.7, 5.7 and 4.0 ms; allocations per edit 265.0k,
-// 251.8k and 251.5k (the wasm core's measurements are in git history).
+// (The legacy compiler's options.go was patched too, for its option
+// interpretation; the core now compiles with protocompile's experimental
+// compiler, which does not call that code.)
 //
 // github.com/dave/jennifer: jen/file.go's guessAlias removed the
 // characters outside [a-z0-9] from an import alias with a regexp compiled
@@ -73,9 +56,6 @@ import (
 
 //go:embed lean_std_imports.go.txt
 var leanStdImports []byte
-
-//go:embed lean_options.go.txt
-var leanOptions []byte
 
 // A modulePatch changes files of a module for the core's build.
 type modulePatch struct {
@@ -93,35 +73,12 @@ type filePatch struct {
 var leanPatches = []modulePatch{
 	{
 		module:  "github.com/bufbuild/protocompile",
-		version: "v0.14.1",
+		version: "v0.14.2-0.20261020145055-56248e843b50",
 		files: []filePatch{
 			{
 				file:   "std_imports.go",
-				sha256: "47ca711881c415187db8d9ddba2f75c741b4e166720d2905486723d342469301",
+				sha256: "cbcfd2caa379b0af11a9037a1896246459f760dc0128fb748e55722d545fff26",
 				patch:  func([]byte) ([]byte, error) { return leanStdImports, nil },
-			},
-			{
-				file:   "options/options.go",
-				sha256: "cad77314061b9ba382cabe52230a9e140798d6ae8c3908c5a0d048fc96c4b694",
-				patch: func(orig []byte) ([]byte, error) {
-					src, err := replaceOnce(orig,
-						"\t\tresolver:   res,\n",
-						"\t\tresolver:   cacheExtensionsByNumber(res), // protoplay (site/build/lean.go)\n",
-						"\tvar msg protoreflect.Message\n"+
-							"\t// see if the parse included an override copy for these options\n"+
-							"\tif md := interp.resolveOptionsType(optsFqn); md != nil {\n",
-						"\tvar msg protoreflect.Message\n"+
-							"\t// see if the parse included an override copy for these options\n"+
-							"\tmd := interp.resolveOptionsType(optsFqn)\n"+
-							"\tif firstPassNoOp(targetType, opts, md, uninterpreted, customOpts) {\n"+
-							"\t\treturn uninterpreted, nil // protoplay (site/build/lean.go)\n"+
-							"\t}\n"+
-							"\tif md != nil {\n")
-					if err != nil {
-						return nil, err
-					}
-					return append(src, leanOptions...), nil
-				},
 			},
 		},
 	},

@@ -255,7 +255,7 @@ func TestNoticesFailWithoutLicense(t *testing.T) {
 		n.embedded = embeddedData
 		text, err := n.text("1.0.0")
 		if err != nil || !strings.Contains(string(text), "googleapis: descriptors") || !strings.Contains(string(text), "google.golang.org/genproto/googleapis/api v0.0.0-") ||
-			!strings.Contains(string(text), "Protocol Buffers: descriptors of the .proto files protoc bundles (google/protobuf) from github.com/bufbuild/protocompile v0.14.1, google.golang.org/protobuf v1.36.12\nLicense: BSD-3-Clause\n") {
+			!strings.Contains(string(text), "Protocol Buffers: descriptors of the .proto files protoc bundles (google/protobuf) from github.com/bufbuild/protocompile v0.14.2-0.20261020145055-56248e843b50, google.golang.org/protobuf v1.36.13-0.20261016172727-e9ee2a76ab8e\nLicense: BSD-3-Clause\n") {
 			t.Fatalf("err %v, notices:\n%.2000s", err, text)
 		}
 	})

@@ -23,6 +23,11 @@ import (
 // sometimes simply referred to as "APIs" in other contexts, such as the name of
 // this message itself. See https://cloud.google.com/apis/design/glossary for
 // detailed terminology.
+//
+// New usages of this message as an alternative to ServiceDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Api struct {
 	// The fully qualified name of this interface, including package name
 	// followed by the interface's simple name.
@@ -57,7 +62,8 @@ type Api struct {
 	// Included interfaces. See [Mixin][].
 	Mixins []*Mixin
 	// The source syntax of the service.
-	Syntax  typepb.Syntax
+	Syntax typepb.Syntax
+	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
 	Edition string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
@@ -981,6 +987,11 @@ func (m *Api) DecodeProtoText(d *prototext.Decoder) error {
 }
 
 // Method represents a method of an API interface.
+//
+// New usages of this message as an alternative to MethodDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Method struct {
 	// The simple name of this method.
 	Name string
@@ -996,8 +1007,16 @@ type Method struct {
 	Options []*typepb.Option
 	// The source syntax of this method.
 	//
+	// This field should be ignored, instead the syntax should be inherited from
+	// Api. This is similar to Field and EnumValue.
+	//
 	// Deprecated: Marked as deprecated in google/protobuf/api.proto.
 	Syntax typepb.Syntax
+	// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+	//
+	// This field should be ignored, instead the edition should be inherited from
+	// Api. This is similar to Field and EnumValue.
+	//
 	// Deprecated: Marked as deprecated in google/protobuf/api.proto.
 	Edition string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
@@ -1841,7 +1860,7 @@ func (m *Method) DecodeProtoText(d *prototext.Decoder) error {
 // The mixin construct implies that all methods in `AccessControl` are
 // also declared with same name and request/response types in
 // `Storage`. A documentation generator or annotation processor will
-// see the effective `Storage.GetAcl` method after inherting
+// see the effective `Storage.GetAcl` method after inheriting
 // documentation and annotations as follows:
 //
 //	service Storage {

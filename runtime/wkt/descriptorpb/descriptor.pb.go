@@ -33,12 +33,13 @@ const (
 	// Editions that have been released.  The specific values are arbitrary and
 	// should not be depended on, but they will always be time-ordered for easy
 	// comparison.
-	Edition_EDITION_2023     Edition = 1000
-	Edition_EDITION_2024     Edition = 1001
-	Edition_EDITION_2026     Edition = 1002
+	Edition_EDITION_2023 Edition = 1000
+	Edition_EDITION_2024 Edition = 1001
+	Edition_EDITION_2026 Edition = 1002
+	// A placeholder edition for developing and testing unscheduled features.
 	Edition_EDITION_UNSTABLE Edition = 9999
 	// Placeholder editions for testing feature resolution.  These should not be
-	// used or relyed on outside of tests.
+	// used or relied on outside of tests.
 	Edition_EDITION_1_TEST_ONLY     Edition = 1
 	Edition_EDITION_2_TEST_ONLY     Edition = 2
 	Edition_EDITION_99997_TEST_ONLY Edition = 99997
@@ -267,6 +268,11 @@ func (x Edition) Enum() *Edition {
 	return &x
 }
 
+// Describes the 'visibility' of a symbol with respect to the proto import
+// system. Symbols can only be imported when the visibility rules do not prevent
+// it (ex: local symbols cannot be imported).  Visibility modifiers can only set
+// on `message` and `enum` as they are the only types available to be referenced
+// from other files.
 type SymbolVisibility int32
 
 const (
@@ -793,7 +799,9 @@ type FileDescriptorProto struct {
 	PublicDependency []int32
 	// Indexes of the weak imported files in the dependency list.
 	// For Google-internal migration only. Do not use.
-	WeakDependency   []int32
+	WeakDependency []int32
+	// Names of files imported by this file purely for the purpose of providing
+	// option extensions. These are excluded from the dependency list above.
 	OptionDependency []string
 	// All top-level definitions in this file.
 	MessageType []*DescriptorProto
@@ -810,8 +818,14 @@ type FileDescriptorProto struct {
 	// The supported values are "proto2", "proto3", and "editions".
 	//
 	// If `edition` is present, this value must be "editions".
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Syntax *string
 	// The edition of the proto file.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Edition *Edition
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
@@ -2397,7 +2411,8 @@ type DescriptorProto struct {
 	// Reserved field names, which may not be used by fields in the same message.
 	// A given name may only be reserved once.
 	ReservedName []string
-	Visibility   *SymbolVisibility
+	// Support for `export` and `local` keywords on enums.
+	Visibility *SymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -7966,7 +7981,8 @@ type EnumDescriptorProto struct {
 	// Reserved enum value names, which may not be reused. A given name may only
 	// be reserved once.
 	ReservedName []string
-	Visibility   *SymbolVisibility
+	// Support for `export` and `local` keywords on enums.
+	Visibility *SymbolVisibility
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -11094,6 +11110,9 @@ type FileOptions struct {
 	// determining the ruby package.
 	RubyPackage *string
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here.
 	// See the documentation for the "Options" section above.
@@ -12921,6 +12940,9 @@ type MessageOptions struct {
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 	DeprecatedLegacyJsonFieldConflicts *bool
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -13970,8 +13992,6 @@ func (x FieldOptions_JSType) Enum() *FieldOptions_JSType {
 }
 
 // If set to RETENTION_SOURCE, the option will be omitted from the binary.
-// Note: as of January 2023, support for this is in progress and does not yet
-// have an effect (b/264593489).
 type FieldOptions_OptionRetention int32
 
 const (
@@ -14089,8 +14109,7 @@ func (x FieldOptions_OptionRetention) Enum() *FieldOptions_OptionRetention {
 
 // This indicates the types of entities that the field may apply to when used
 // as an option. If it is unset, then the field may be freely used as an
-// option on any kind of entity. Note: as of January 2023, support for this is
-// in progress and does not yet have an effect (b/264593489).
+// option on any kind of entity.
 type FieldOptions_OptionTargetType int32
 
 const (
@@ -14284,12 +14303,13 @@ func (x FieldOptions_OptionTargetType) Enum() *FieldOptions_OptionTargetType {
 }
 
 type FieldOptions struct {
+	// NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
 	// The ctype option instructs the C++ code generator to use a different
 	// representation of the field than it normally would.  See the specific
 	// options below.  This option is only implemented to support use of
 	// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
-	// type "bytes" in the open source release -- sorry, we'll try to include
-	// other types in a future version!
+	// type "bytes" in the open source release.
+	// TODO: make ctype actually deprecated.
 	Ctype *FieldOptions_CType
 	// The packed option can be enabled for repeated primitive fields to enable
 	// a more efficient representation on the wire. Rather than repeatedly
@@ -14343,6 +14363,7 @@ type FieldOptions struct {
 	// for accessors, or it will be completely ignored; in the very least, this
 	// is a formalization for deprecating fields.
 	Deprecated *bool
+	// DEPRECATED. DO NOT USE!
 	// For Google-internal migration only. Do not use.
 	//
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
@@ -14354,6 +14375,9 @@ type FieldOptions struct {
 	Targets         []FieldOptions_OptionTargetType
 	EditionDefaults []*FieldOptions_EditionDefault
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features       *FeatureSet
 	FeatureSupport *FieldOptions_FeatureSupport
 	// The parser stores options it doesn't recognize here. See above.
@@ -16182,7 +16206,9 @@ type FieldOptions_FeatureSupport struct {
 	// this one, the last default assigned will be used, and proto files will
 	// not be able to override it.
 	EditionRemoved *Edition
-	RemovalError   *string
+	// The removal error text if this feature is used after the edition it was
+	// removed in.
+	RemovalError *string
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -16792,6 +16818,9 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoText(d *prototext.Decoder) erro
 
 type OneofOptions struct {
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -17291,6 +17320,9 @@ type EnumOptions struct {
 	// Deprecated: Marked as deprecated in google/protobuf/descriptor.proto.
 	DeprecatedLegacyJsonFieldConflicts *bool
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -17976,6 +18008,9 @@ type EnumValueOptions struct {
 	// this is a formalization for deprecating enum values.
 	Deprecated *bool
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// Indicate that fields annotated with this enum value should not be printed
 	// out when using debug formats, e.g. when the field contains sensitive
@@ -18675,6 +18710,9 @@ func (m *EnumValueOptions) DecodeProtoText(d *prototext.Decoder) error {
 
 type ServiceOptions struct {
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// Is this service deprecated?
 	// Depending on the target platform, this can emit Deprecated annotations
@@ -19359,6 +19397,9 @@ type MethodOptions struct {
 	Deprecated       *bool
 	IdempotencyLevel *MethodOptions_IdempotencyLevel
 	// Any features defined in the specific edition.
+	// WARNING: This field should only be used by protobuf plugins or special
+	// cases like the proto compiler. Other uses are discouraged and
+	// developers should rely on the protoreflect APIs for their client language.
 	Features *FeatureSet
 	// The parser stores options it doesn't recognize here. See above.
 	UninterpretedOption []*UninterpretedOption
@@ -22027,6 +22068,7 @@ type FeatureSet struct {
 	JsonFormat              *FeatureSet_JsonFormat
 	EnforceNamingStyle      *FeatureSet_EnforceNamingStyle
 	DefaultSymbolVisibility *FeatureSet_VisibilityFeature_DefaultSymbolVisibility
+	EnforceProtoLimits      *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
 	// unknownFields holds the fields this schema does not declare, as read (nil: none).
 	unknownFields *[]byte
 }
@@ -22087,6 +22129,13 @@ func (m *FeatureSet) GetDefaultSymbolVisibility() FeatureSet_VisibilityFeature_D
 	return FeatureSet_VisibilityFeature_DEFAULT_SYMBOL_VISIBILITY_UNKNOWN
 }
 
+func (m *FeatureSet) GetEnforceProtoLimits() FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
+	if m != nil && m.EnforceProtoLimits != nil {
+		return *m.EnforceProtoLimits
+	}
+	return FeatureSet_ProtoLimitsFeature_PROTO_LIMITS_UNKNOWN
+}
+
 // Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
 func (m *FeatureSet) Size() (n int) {
 	if m == nil {
@@ -22115,6 +22164,9 @@ func (m *FeatureSet) Size() (n int) {
 	}
 	if m.DefaultSymbolVisibility != nil {
 		n += wire.SizeTagVarint(1, uint64(*m.DefaultSymbolVisibility))
+	}
+	if m.EnforceProtoLimits != nil {
+		n += wire.SizeTagVarint(1, uint64(*m.EnforceProtoLimits))
 	}
 	if m.unknownFields != nil {
 		n += len(*m.unknownFields)
@@ -22149,6 +22201,11 @@ func (m *FeatureSet) MarshalToSizedBuffer(b []byte) (int, error) {
 		return 0, nil
 	}
 	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	if m.EnforceProtoLimits != nil {
+		i = wire.PutVarintRev(b, i, uint64(*m.EnforceProtoLimits))
+		i--
+		b[i] = 0x48
+	}
 	if m.DefaultSymbolVisibility != nil {
 		i = wire.PutVarintRev(b, i, uint64(*m.DefaultSymbolVisibility))
 		i--
@@ -22359,6 +22416,22 @@ func (m *FeatureSet) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, dept
 			}
 			m.DefaultSymbolVisibility = &v
 			continue
+		case 9:
+			if typ != wire.VarintType {
+				break
+			}
+			x, n := wire.ConsumeVarint(b[i:])
+			if n < 0 {
+				return 0, wire.ErrorAt(i, n)
+			}
+			v := FeatureSet_ProtoLimitsFeature_EnforceProtoLimits(int32(x))
+			i += n
+			if v < 0 || v > 2 {
+				wire.AddUnknown(&m.unknownFields, b[start:i])
+				continue
+			}
+			m.EnforceProtoLimits = &v
+			continue
 		}
 		if typ == wire.EndGroupType {
 			if num != group || group == 0 {
@@ -22428,6 +22501,10 @@ func (m *FeatureSet) Clone() *FeatureSet {
 		v := *m.DefaultSymbolVisibility
 		c.DefaultSymbolVisibility = &v
 	}
+	if m.EnforceProtoLimits != nil {
+		v := *m.EnforceProtoLimits
+		c.EnforceProtoLimits = &v
+	}
 	c.unknownFields = wire.CloneUnknown(m.unknownFields)
 	return c
 }
@@ -22462,6 +22539,9 @@ func (m *FeatureSet) Equal(o *FeatureSet) bool {
 		return false
 	}
 	if (m.DefaultSymbolVisibility == nil) != (o.DefaultSymbolVisibility == nil) || m.DefaultSymbolVisibility != nil && *m.DefaultSymbolVisibility != *o.DefaultSymbolVisibility {
+		return false
+	}
+	if (m.EnforceProtoLimits == nil) != (o.EnforceProtoLimits == nil) || m.EnforceProtoLimits != nil && *m.EnforceProtoLimits != *o.EnforceProtoLimits {
 		return false
 	}
 	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
@@ -22556,6 +22636,13 @@ func (m *FeatureSet) EncodeProtoJSON(e *protojson.Encoder) error {
 		(*m.DefaultSymbolVisibility).EncodeProtoJSON(e)
 	} else if e.EmitUnpopulated() {
 		e.Name("defaultSymbolVisibility", "default_symbol_visibility")
+		e.Null()
+	}
+	if m.EnforceProtoLimits != nil {
+		e.Name("enforceProtoLimits", "enforce_proto_limits")
+		(*m.EnforceProtoLimits).EncodeProtoJSON(e)
+	} else if e.EmitUnpopulated() {
+		e.Name("enforceProtoLimits", "enforce_proto_limits")
 		e.Null()
 	}
 	if err := e.Extensions("google.protobuf.FeatureSet", m.unknownFields); err != nil {
@@ -22704,6 +22791,21 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 			if known {
 				m.DefaultSymbolVisibility = &v
 			}
+		case "enforceProtoLimits", "enforce_proto_limits":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			if d.ReadNull() {
+				continue
+			}
+			var v FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
+			known, err := v.DecodeProtoJSON(d)
+			if err != nil {
+				return err
+			}
+			if known {
+				m.EnforceProtoLimits = &v
+			}
 		default:
 			if err := d.Extension(key, "google.protobuf.FeatureSet", &m.unknownFields); err != nil {
 				return err
@@ -22772,6 +22874,9 @@ func (m *FeatureSet) EncodeProtoText(e *prototext.Encoder) error {
 	}
 	if m.DefaultSymbolVisibility != nil {
 		e.Literal("default_symbol_visibility", (*m.DefaultSymbolVisibility).String())
+	}
+	if m.EnforceProtoLimits != nil {
+		e.Literal("enforce_proto_limits", (*m.EnforceProtoLimits).String())
 	}
 	if err := e.Extensions("google.protobuf.FeatureSet", m.unknownFields); err != nil {
 		return err
@@ -22866,7 +22971,16 @@ func (m *FeatureSet) DecodeProtoText(d *prototext.Decoder) error {
 				return err
 			}
 			m.DefaultSymbolVisibility = &v
-		case "1", "2", "3", "4", "5", "6", "7", "8":
+		case "enforce_proto_limits":
+			if err := d.Mark(seen[:], 8); err != nil {
+				return err
+			}
+			var v FeatureSet_ProtoLimitsFeature_EnforceProtoLimits
+			if err := v.DecodeProtoText(d); err != nil {
+				return err
+			}
+			m.EnforceProtoLimits = &v
+		case "1", "2", "3", "4", "5", "6", "7", "8", "9":
 			return d.ByNumber()
 		default:
 			if err := d.Extension(name, "google.protobuf.FeatureSet", &m.unknownFields); err != nil {
@@ -22880,10 +22994,16 @@ type FeatureSet_VisibilityFeature_DefaultSymbolVisibility int32
 
 const (
 	FeatureSet_VisibilityFeature_DEFAULT_SYMBOL_VISIBILITY_UNKNOWN FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 0
-	FeatureSet_VisibilityFeature_EXPORT_ALL                        FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 1
-	FeatureSet_VisibilityFeature_EXPORT_TOP_LEVEL                  FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 2
-	FeatureSet_VisibilityFeature_LOCAL_ALL                         FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 3
-	FeatureSet_VisibilityFeature_STRICT                            FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 4
+	// Default pre-EDITION_2024, all UNSET visibility are export.
+	FeatureSet_VisibilityFeature_EXPORT_ALL FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 1
+	// All top-level symbols default to export, nested default to local.
+	FeatureSet_VisibilityFeature_EXPORT_TOP_LEVEL FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 2
+	// All symbols default to local.
+	FeatureSet_VisibilityFeature_LOCAL_ALL FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 3
+	// All symbols local by default. Nested types cannot be exported.
+	// With special case caveat for message { enum {} reserved 1 to max; }
+	// This is the recommended setting for new protos.
+	FeatureSet_VisibilityFeature_STRICT FeatureSet_VisibilityFeature_DefaultSymbolVisibility = 4
 )
 
 // String returns the name of x, or its number when x is not a declared value.
@@ -23210,6 +23330,344 @@ func (m *FeatureSet_VisibilityFeature) EncodeProtoText(e *prototext.Encoder) err
 
 // DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
 func (m *FeatureSet_VisibilityFeature) DecodeProtoText(d *prototext.Decoder) error {
+	if err := d.MessageStart(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	for {
+		name, err := d.Next()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "":
+			return nil
+		default:
+			if err := d.Unknown(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+type FeatureSet_ProtoLimitsFeature_EnforceProtoLimits int32
+
+const (
+	FeatureSet_ProtoLimitsFeature_PROTO_LIMITS_UNKNOWN FeatureSet_ProtoLimitsFeature_EnforceProtoLimits = 0
+	// Default pre-EDITION_2026: there are no limit enforcement at the protoc
+	// level. Practical limits still exist, but they will tend to fail while
+	// compiling protoc-generated code, and these limits tend to be language
+	// or toolchain specific.
+	FeatureSet_ProtoLimitsFeature_LEGACY_NO_EXPLICIT_LIMITS FeatureSet_ProtoLimitsFeature_EnforceProtoLimits = 1
+	// A set of limits enforced by Edition 2026 by default. For a detailed
+	// list of all the limits please consult the Edition 2026 documentation.
+	FeatureSet_ProtoLimitsFeature_PROTO_LIMITS2026 FeatureSet_ProtoLimitsFeature_EnforceProtoLimits = 2
+)
+
+// String returns the name of x, or its number when x is not a declared value.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) String() string {
+	switch x {
+	case 0:
+		return "PROTO_LIMITS_UNKNOWN"
+	case 1:
+		return "LEGACY_NO_EXPLICIT_LIMITS"
+	case 2:
+		return "PROTO_LIMITS2026"
+	}
+	return strconv.Itoa(int(x))
+}
+
+// MarshalJSON returns x in ProtoJSON: its name as a JSON string, or its number
+// when x is not a declared value.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) MarshalJSON() ([]byte, error) {
+	e := protojson.NewEncoder(nil, protojson.MarshalOptions{})
+	x.EncodeProtoJSON(e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON sets x from its ProtoJSON form: a declared value's name, or a
+// number that fits in int32.
+func (x *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) UnmarshalJSON(b []byte) error {
+	d := protojson.NewDecoder(b, protojson.UnmarshalOptions{})
+	if _, err := x.DecodeProtoJSON(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// EncodeProtoJSON writes x to e: its name, or its number under UseEnumNumbers
+// or when x is not a declared value.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) EncodeProtoJSON(e *protojson.Encoder) {
+	switch x {
+	case 0:
+		e.Enum(int32(x), "PROTO_LIMITS_UNKNOWN")
+	case 1:
+		e.Enum(int32(x), "LEGACY_NO_EXPLICIT_LIMITS")
+	case 2:
+		e.Enum(int32(x), "PROTO_LIMITS2026")
+	default:
+		e.Enum(int32(x), "")
+	}
+}
+
+// DecodeProtoJSON reads an enum value from d into x: a declared value's name, or
+// any number that fits in int32 (protojson does not check numbers, not even for
+// closed enums). ok is false, and x unchanged, for an unknown name under
+// DiscardUnknown; without it an unknown name is an error.
+func (x *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) DecodeProtoJSON(d *protojson.Decoder) (ok bool, err error) {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return false, err
+	}
+	if !isName {
+		*x = FeatureSet_ProtoLimitsFeature_EnforceProtoLimits(num)
+		return true, nil
+	}
+	switch name {
+	case "PROTO_LIMITS_UNKNOWN":
+		*x = 0
+		return true, nil
+	case "LEGACY_NO_EXPLICIT_LIMITS":
+		*x = 1
+		return true, nil
+	case "PROTO_LIMITS2026":
+		*x = 2
+		return true, nil
+	}
+	return false, d.UnknownEnumName("google.protobuf.FeatureSet.ProtoLimitsFeature.EnforceProtoLimits")
+}
+
+// DecodeProtoText reads an enum value from d into x: a declared value's name or
+// number (the enum is closed).
+func (x *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) DecodeProtoText(d *prototext.Decoder) error {
+	name, num, isName, err := d.EnumValue()
+	if err != nil {
+		return err
+	}
+	if !isName {
+		switch num {
+		case 0, 1, 2:
+			*x = FeatureSet_ProtoLimitsFeature_EnforceProtoLimits(num)
+			return nil
+		}
+		return d.UnknownEnum("google.protobuf.FeatureSet.ProtoLimitsFeature.EnforceProtoLimits")
+	}
+	switch name {
+	case "PROTO_LIMITS_UNKNOWN":
+		*x = 0
+		return nil
+	case "LEGACY_NO_EXPLICIT_LIMITS":
+		*x = 1
+		return nil
+	case "PROTO_LIMITS2026":
+		*x = 2
+		return nil
+	}
+	return d.UnknownEnum("google.protobuf.FeatureSet.ProtoLimitsFeature.EnforceProtoLimits")
+}
+
+// Enum returns a pointer to a copy of x, for explicit-presence fields.
+func (x FeatureSet_ProtoLimitsFeature_EnforceProtoLimits) Enum() *FeatureSet_ProtoLimitsFeature_EnforceProtoLimits {
+	return &x
+}
+
+type FeatureSet_ProtoLimitsFeature struct {
+	// unknownFields holds the fields this schema does not declare, as read (nil: none).
+	unknownFields *[]byte
+}
+
+// Size is the length in bytes of m's wire encoding (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Size() (n int) {
+	if m == nil {
+		return 0
+	}
+	if m.unknownFields != nil {
+		n += len(*m.unknownFields)
+	}
+	return n
+}
+
+// Marshal returns the wire encoding of m (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Marshal() ([]byte, error) {
+	b := make([]byte, m.Size())
+	n, err := m.MarshalToSizedBuffer(b)
+	if err != nil {
+		return nil, err
+	}
+	return b[len(b)-n:], nil
+}
+
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) MarshalAppend(b []byte) ([]byte, error) {
+	start, size := len(b), m.Size()
+	b = slices.Grow(b, size)
+	end := start + size
+	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
+		return b[:start], err
+	}
+	return b[:end], nil
+}
+
+// MarshalToSizedBuffer writes m's encoding backward at the end of b (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) MarshalToSizedBuffer(b []byte) (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	i := wire.PutUnknownRev(b, len(b), m.unknownFields)
+	return len(b) - i, nil
+}
+
+// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Unmarshal(b []byte) error {
+	m.Reset()
+	return m.UnmarshalDepth(b, wire.DefaultMaxDepth)
+}
+
+// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalDepth(b []byte, depth int) error {
+	var d wire.Decoder
+	return m.UnmarshalWith(&d, b, depth)
+}
+
+// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalWith(d *wire.Decoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}
+
+// UnmarshalGroup is UnmarshalWith for m as group number group (0: a message) (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalGroup(d *wire.Decoder, b []byte, group int32, depth int) (int, error) {
+	return wire.UnmarshalEmpty(&m.unknownFields, b, group, depth)
+}
+
+// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) CheckInitialized() error {
+	return nil
+}
+
+// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Reset() {
+	*m = FeatureSet_ProtoLimitsFeature{}
+}
+
+// Clone returns a deep copy of m (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Clone() *FeatureSet_ProtoLimitsFeature {
+	if m == nil {
+		return nil
+	}
+	c := new(FeatureSet_ProtoLimitsFeature)
+	*c = *m
+	c.unknownFields = wire.CloneUnknown(m.unknownFields)
+	return c
+}
+
+// Equal reports whether m and o are equal, as proto.Equal defines it (see wire: "Generated messages").
+func (m *FeatureSet_ProtoLimitsFeature) Equal(o *FeatureSet_ProtoLimitsFeature) bool {
+	if m == o {
+		return true
+	}
+	if m == nil || o == nil {
+		return false
+	}
+	return wire.UnknownEqual(m.unknownFields, o.unknownFields)
+}
+
+// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_ProtoLimitsFeature) MarshalJSON() ([]byte, error) {
+	return protojson.Marshal(m, protojson.MarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
+func (m *FeatureSet_ProtoLimitsFeature) MarshalProtoJSON(o protojson.MarshalOptions) ([]byte, error) {
+	return protojson.Marshal(m, o)
+}
+
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalJSON(b []byte) error {
+	return protojson.Unmarshal(b, m, protojson.UnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error {
+	return protojson.Unmarshal(b, m, o)
+}
+
+// EncodeProtoJSON writes m to e as a ProtoJSON object (see protojson.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) EncodeProtoJSON(e *protojson.Encoder) error {
+	if m == nil {
+		m = new(FeatureSet_ProtoLimitsFeature)
+	}
+	e.StartObject()
+	e.EndObject()
+	return nil
+}
+
+// DecodeProtoJSON reads a ProtoJSON object from d into m (see protojson.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) DecodeProtoJSON(d *protojson.Decoder) error {
+	if err := d.Enter(); err != nil {
+		return err
+	}
+	defer d.Leave()
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	for {
+		_, ok, err := d.KeyRaw()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if err := d.Unknown(); err != nil {
+			return err
+		}
+	}
+}
+
+// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
+// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
+// encoding.TextMarshaler.
+func (m *FeatureSet_ProtoLimitsFeature) MarshalText() ([]byte, error) {
+	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *FeatureSet_ProtoLimitsFeature) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
+	return prototext.Marshal(m, o)
+}
+
+// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
+// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalText(b []byte) error {
+	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *FeatureSet_ProtoLimitsFeature) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
+	return prototext.Unmarshal(b, m, o)
+}
+
+// String returns m in the compact text format, for people (see prototext.Format);
+// a nil m is "<nil>", as protoc-gen-go's String says.
+func (m *FeatureSet_ProtoLimitsFeature) String() string {
+	if m == nil {
+		return "<nil>"
+	}
+	return prototext.Format(m, protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto))
+}
+
+// EncodeProtoText writes m's fields to e in the text format (see prototext.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) EncodeProtoText(e *prototext.Encoder) error {
+	if m == nil {
+		return nil
+	}
+	e.Unknown(m.unknownFields)
+	return nil
+}
+
+// DecodeProtoText reads a text-format message from d into m (see prototext.Generated).
+func (m *FeatureSet_ProtoLimitsFeature) DecodeProtoText(d *prototext.Decoder) error {
 	if err := d.MessageStart(); err != nil {
 		return err
 	}
@@ -24727,6 +25185,30 @@ type SourceCodeInfo_Location struct {
 	//
 	// this path refers to the whole field declaration (from the beginning
 	// of the label to the terminating semicolon).
+	//
+	// For options, the path refers to the interpreted option in the descriptor.
+	// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
+	// number 10101, the path is:
+	//
+	//	[ 4, 3, 7, 10101 ]
+	//
+	// refers to:
+	//
+	//	file.message_type(3)     // 4, 3
+	//	    .options()           // 7
+	//	    .my_opt()            // 10101
+	//
+	// Sub-locations corresponding to the interpreted option's corresponding
+	// `UninterpretedOption` are also appended to the interpreted option, which
+	// deviates from the actual FileDescriptorProto path. E.g.:
+	//
+	//	[ 4, 3, 7, 10101, 2 ]
+	//
+	// refers to the option name `(my_opt)`, and:
+	//
+	//	[ 4, 3, 7, 10101, 7 ]
+	//
+	// refers to the "foo" string value of the option.
 	Path []int32
 	// Always has exactly three or four elements: start line, start column,
 	// end line (optional, otherwise assumed same as start line), end column.
@@ -26721,6 +27203,8 @@ func NewMessage_google_protobuf_descriptor_proto(name string) protojson.Message 
 		return new(FeatureSet)
 	case "google.protobuf.FeatureSet.VisibilityFeature":
 		return new(FeatureSet_VisibilityFeature)
+	case "google.protobuf.FeatureSet.ProtoLimitsFeature":
+		return new(FeatureSet_ProtoLimitsFeature)
 	case "google.protobuf.FeatureSetDefaults":
 		return new(FeatureSetDefaults)
 	case "google.protobuf.FeatureSetDefaults.FeatureSetEditionDefault":

@@ -14,10 +14,15 @@ import (
 	"strconv"
 )
 
-// `NullValue` is a singleton enumeration to represent the null value for the
-// `Value` type union.
+// Represents a JSON `null`.
 //
-// The JSON representation for `NullValue` is JSON `null`.
+// `NullValue` is a sentinel, using an enum with only one value to represent
+// the null value for the `Value` type union.
+//
+// A field of type `NullValue` with any value other than `0` is considered
+// invalid. Most ProtoJSON serializers will emit a `Value` with a `null_value`
+// set as a JSON `null` regardless of the integer value, and so will round trip
+// to a `0` value.
 type NullValue int32
 
 const (
@@ -106,14 +111,19 @@ func (x NullValue) Enum() *NullValue {
 	return &x
 }
 
-// `Struct` represents a structured data value, consisting of fields
-// which map to dynamically typed values. In some languages, `Struct`
-// might be supported by a native representation. For example, in
-// scripting languages like JS a struct is represented as an
-// object. The details of that representation are described together
-// with the proto support for the language.
+// Represents a JSON object.
 //
-// The JSON representation for `Struct` is JSON object.
+// An unordered key-value map, intending to perfectly capture the semantics of a
+// JSON object. This enables parsing any arbitrary JSON payload as a message
+// field in ProtoJSON format.
+//
+// This follows RFC 8259 guidelines for interoperable JSON: notably this type
+// cannot represent large Int64 values or `NaN`/`Infinity` numbers,
+// since the JSON format generally does not support those values in its number
+// type.
+//
+// If you do not intend to parse arbitrary JSON into your message, a custom
+// typed message should be preferred instead of using this type.
 type Struct struct {
 	// Unordered map of dynamically typed values.
 	Fields map[string]*Value
@@ -524,12 +534,12 @@ func (m *Struct) DecodeProtoText(d *prototext.Decoder) error {
 	}
 }
 
+// Represents a JSON value.
+//
 // `Value` represents a dynamically typed value which can be either
 // null, a number, a string, a boolean, a recursive struct value, or a
 // list of values. A producer of value is expected to set one of these
-// variants. Absence of any variant indicates an error.
-//
-// The JSON representation for `Value` is JSON value.
+// variants. Absence of any variant is an invalid state.
 type Value struct {
 	// The kind of value.
 	// Types that are assignable to Kind: *Value_NullValue, *Value_NumberValue, *Value_StringValue, *Value_BoolValue, *Value_StructValue, *Value_ListValue
@@ -591,32 +601,35 @@ type isValue_Kind interface {
 	isValue_Kind()
 }
 
-// Represents a null value.
+// Represents a JSON `null`.
 type Value_NullValue struct {
 	NullValue NullValue
 }
 
-// Represents a double value.
+// Represents a JSON number. Must not be `NaN`, `Infinity` or
+// `-Infinity`, since those are not supported in JSON. This also cannot
+// represent large Int64 values, since JSON format generally does not
+// support them in its number type.
 type Value_NumberValue struct {
 	NumberValue float64
 }
 
-// Represents a string value.
+// Represents a JSON string.
 type Value_StringValue struct {
 	StringValue string
 }
 
-// Represents a boolean value.
+// Represents a JSON boolean (`true` or `false` literal in JSON).
 type Value_BoolValue struct {
 	BoolValue bool
 }
 
-// Represents a structured value.
+// Represents a JSON object.
 type Value_StructValue struct {
 	StructValue *Struct
 }
 
-// Represents a repeated `Value`.
+// Represents a JSON array.
 type Value_ListValue struct {
 	ListValue *ListValue
 }
@@ -1199,9 +1212,7 @@ func (m *Value) DecodeProtoText(d *prototext.Decoder) error {
 	}
 }
 
-// `ListValue` is a wrapper around a repeated field of values.
-//
-// The JSON representation for `ListValue` is JSON array.
+// Represents a JSON array.
 type ListValue struct {
 	// Repeated field of dynamically typed values.
 	Values []*Value

@@ -131,6 +131,11 @@ func (x Syntax) Enum() *Syntax {
 }
 
 // A protocol buffer message type.
+//
+// New usages of this message as an alternative to DescriptorProto are strongly
+// discouraged. This message does not reliability preserve all information
+// necessary to model the schema and preserve semantics. Instead make use of
+// FileDescriptorSet which preserves the necessary information.
 type Type struct {
 	// The fully qualified message name.
 	Name string
@@ -1425,6 +1430,11 @@ func (x Field_Cardinality) Enum() *Field_Cardinality {
 }
 
 // A single field of a message type.
+//
+// New usages of this message as an alternative to FieldDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Field struct {
 	// The field type.
 	Kind Field_Kind
@@ -2363,6 +2373,11 @@ func (m *Field) DecodeProtoText(d *prototext.Decoder) error {
 }
 
 // Enum type definition.
+//
+// New usages of this message as an alternative to EnumDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type Enum struct {
 	// Enum type name.
 	Name string
@@ -3123,6 +3138,11 @@ func (m *Enum) DecodeProtoText(d *prototext.Decoder) error {
 }
 
 // Enum value definition.
+//
+// New usages of this message as an alternative to EnumValueDescriptorProto are
+// strongly discouraged. This message does not reliability preserve all
+// information necessary to model the schema and preserve semantics. Instead
+// make use of FileDescriptorSet which preserves the necessary information.
 type EnumValue struct {
 	// Enum value name.
 	Name string
@@ -3623,6 +3643,10 @@ func (m *EnumValue) DecodeProtoText(d *prototext.Decoder) error {
 
 // A protocol buffer option, which can be attached to a message, field,
 // enumeration, etc.
+//
+// New usages of this message as an alternative to FileOptions, MessageOptions,
+// FieldOptions, EnumOptions, EnumValueOptions, ServiceOptions, or MethodOptions
+// are strongly discouraged.
 type Option struct {
 	// The option's name. For protobuf built-in options (options defined in
 	// descriptor.proto), this is the short name. For example, `"map_entry"`.

@@ -17,6 +17,9 @@ import (
 // Wrapper message for `double`.
 //
 // The JSON representation for `DoubleValue` is JSON number.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type DoubleValue struct {
 	// The double value.
 	Value float64
@@ -286,6 +289,9 @@ func (m *DoubleValue) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `float`.
 //
 // The JSON representation for `FloatValue` is JSON number.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type FloatValue struct {
 	// The float value.
 	Value float32
@@ -555,6 +561,9 @@ func (m *FloatValue) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `int64`.
 //
 // The JSON representation for `Int64Value` is JSON string.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type Int64Value struct {
 	// The int64 value.
 	Value int64
@@ -824,6 +833,9 @@ func (m *Int64Value) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `uint64`.
 //
 // The JSON representation for `UInt64Value` is JSON string.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type UInt64Value struct {
 	// The uint64 value.
 	Value uint64
@@ -1093,6 +1105,9 @@ func (m *UInt64Value) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `int32`.
 //
 // The JSON representation for `Int32Value` is JSON number.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type Int32Value struct {
 	// The int32 value.
 	Value int32
@@ -1362,6 +1377,9 @@ func (m *Int32Value) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `uint32`.
 //
 // The JSON representation for `UInt32Value` is JSON number.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type UInt32Value struct {
 	// The uint32 value.
 	Value uint32
@@ -1631,6 +1649,9 @@ func (m *UInt32Value) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `bool`.
 //
 // The JSON representation for `BoolValue` is JSON `true` and `false`.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type BoolValue struct {
 	// The bool value.
 	Value bool
@@ -1900,6 +1921,9 @@ func (m *BoolValue) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `string`.
 //
 // The JSON representation for `StringValue` is JSON string.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type StringValue struct {
 	// The string value.
 	Value string
@@ -2173,6 +2197,9 @@ func (m *StringValue) DecodeProtoText(d *prototext.Decoder) error {
 // Wrapper message for `bytes`.
 //
 // The JSON representation for `BytesValue` is JSON string.
+//
+// Not recommended for use in new APIs, but still useful for legacy APIs and
+// has no plan to be removed.
 type BytesValue struct {
 	// The bytes value.
 	Value []byte

@@ -423,6 +423,20 @@ export interface Diagnostic {
    * "Deadline". A face can then say how to raise it.
    */
   limit?: string;
+  /**
+   * Spans are the other places the diagnostic points at (the first
+   * definition of a name defined twice, the import a symbol comes from),
+   * each with what it says there.
+   */
+  spans?: Span[];
+  /** Notes and Help are the compiler's explanations and advice, in order. */
+  notes?: string[];
+  help?: string[];
+  /**
+   * Fixes are suggested edits: applying every edit of one fix to the
+   * file's text fixes the problem.
+   */
+  fixes?: Fix[];
 }
 
 /** Message names one message type of a compiled schema, for a type picker. */
@@ -642,6 +656,28 @@ export type Severity =
   | "warning";
 
 /**
+ * Span is a range of a source file with a label: Line and Column are
+ * 1-based, Column counts bytes, EndLine/EndColumn are exclusive.
+ */
+export interface Span {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message?: string;
+}
+
+/**
+ * Fix is one suggested change: Title says what it does; applying all its
+ * Edits (which do not overlap) to the file's text makes it.
+ */
+export interface Fix {
+  title: string;
+  edits: Edit[];
+}
+
+/**
  * Field is one field (a tag and its value) of a payload, or one element of
  * a packed field. All offsets and lengths are in bytes from the start of the
  * payload.
@@ -727,6 +763,23 @@ export interface WireField {
    * in a string, a wire type that does not match the schema.
    */
   note?: string;
+}
+
+/**
+ * Edit replaces the text of File between Line:Column and
+ * EndLine:EndColumn (1-based, bytes, end exclusive; equal for an
+ * insertion) with Text ("" for a deletion). Offset and EndOffset are the
+ * same positions as byte offsets in the file.
+ */
+export interface Edit {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  offset: number;
+  endOffset: number;
+  text: string;
 }
 
 /** Alternative is another reading of a field's bytes. */
