@@ -662,11 +662,6 @@ func sortDiagnostics(ds []diag.Diagnostic) {
 	})
 }
 
-func isLimit(err error) bool {
-	var e *diag.Error
-	return errors.As(err, &e) && e.Kind == diag.KindLimit
-}
-
 func diagnosticOfError(err error) diag.Diagnostic {
 	d := diag.Errorf("%s", err.Error())
 	var fe *fileError
@@ -684,10 +679,6 @@ func diagnosticOfError(err error) diag.Diagnostic {
 	}
 	return d
 }
-
-// errNotFound is the error for a file that is neither in the sources nor
-// under an import path; it matches fs.ErrNotExist.
-var errNotFound = fmt.Errorf("file not found in the sources or import paths: %w", fs.ErrNotExist)
 
 type fileError struct {
 	name string
