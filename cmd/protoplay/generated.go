@@ -21,7 +21,7 @@ func runCheckGenerated(ctx context.Context, roots *schemaFlags, files []string, 
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if printDiagnostics(stderr, res) {
+	if printDiagnostics(stderr, res, true) {
 		return 1
 	}
 	rep, err := compiler.CheckGenerated(ctx, res, compiler.CheckGeneratedOptions{Break: breakType})

@@ -25,14 +25,17 @@ func readInput(stdin io.Reader) ([]byte, error) {
 }
 
 // loadSchema compiles files and returns their schema, printing
-// diagnostics to stderr. ok is false when the caller should exit 1.
-func loadSchema(roots *schemaFlags, files []string, stderr io.Writer) (*compiler.Schema, bool) {
+// diagnostics to stderr: every one when warnings is true (check), the
+// errors only otherwise (encode and decode, whose output is the payload,
+// not a review of the schema: gen and check report its warnings). ok is
+// false when the caller should exit 1.
+func loadSchema(roots *schemaFlags, files []string, warnings bool, stderr io.Writer) (*compiler.Schema, bool) {
 	res, err := compileFiles(context.Background(), roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, false
 	}
-	if printDiagnostics(stderr, res) {
+	if printDiagnostics(stderr, res, warnings) {
 		return nil, false
 	}
 	s, err := res.Schema()
@@ -91,7 +94,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	status := 0
 	err = lim.run(func(ctx context.Context) error {
-		s, ok := loadSchema(roots, files, stderr)
+		s, ok := loadSchema(roots, files, false, stderr)
 		if !ok {
 			status = 1
 			return nil
@@ -149,7 +152,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var s *compiler.Schema
 		if !*raw {
 			var ok bool
-			if s, ok = loadSchema(roots, files, stderr); !ok {
+			if s, ok = loadSchema(roots, files, false, stderr); !ok {
 				status = 1
 				return nil
 			}
@@ -275,7 +278,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			status = runCheckGenerated(ctx, roots, files, "", &buf, stderr)
 			return nil
 		}
-		s, ok := loadSchema(roots, files, stderr)
+		s, ok := loadSchema(roots, files, true, stderr)
 		if !ok {
 			status = 1
 			return nil

@@ -106,3 +106,63 @@ func TestCheckCommand(t *testing.T) {
 		t.Errorf("check without files: exit %d, want 2", code)
 	}
 }
+
+// TestSchemaWarningsInGenAndCheckOnly: a schema that compiles with
+// warnings (a missing package, a required field, a redundant default, a
+// group) has them printed by gen and check, which review the schema, and
+// not by encode and decode, whose output is the payload; its errors are
+// printed by all four.
+func TestSchemaWarningsInGenAndCheckOnly(t *testing.T) {
+	dir := t.TempDir()
+	const warn = "syntax = \"proto2\";\nmessage W {\n  required int32 x = 1;\n  optional int32 y = 2 [default = 0];\n  optional group G = 3 { optional int32 z = 1; }\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "warn.proto"), []byte(warn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "both.proto"), []byte(warn+"message E { optional Missing m = 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantWarnings := []string{
+		"warn.proto:3:3: warning: required fields are deprecated",
+		"warn.proto:4:35: warning: redundant custom default",
+		"warn.proto:5:12: warning: group syntax is deprecated",
+	}
+	cases := []struct {
+		name, stdin string
+		args        []string
+		warnings    bool
+	}{
+		{"gen", "", []string{"gen", "-o", filepath.Join(dir, "out"), "warn.proto"}, true},
+		{"check", "", []string{"check", "warn.proto"}, true},
+		{"encode", `{"x": 1}`, []string{"encode", "--type", "W", "--out", "hex", "warn.proto"}, false},
+		{"decode", "0801", []string{"decode", "--type", "W", "--in", "hex", "warn.proto"}, false},
+		{"decode auto", "0801", []string{"decode", "--type", "auto", "--in", "hex", "warn.proto"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{c.args[0], "-I", dir}, c.args[1:]...)
+			var out, errb bytes.Buffer
+			if code := run(args, strings.NewReader(c.stdin), &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			for _, w := range wantWarnings {
+				if got := strings.Contains(errb.String(), w); got != c.warnings {
+					t.Errorf("%q printed: %v, want %v; standard error:\n%s", w, got, c.warnings, errb.String())
+				}
+			}
+			if !c.warnings && strings.Contains(errb.String(), "warning:") {
+				t.Errorf("a warning on standard error:\n%s", errb.String())
+			}
+			// The same schema with an error: every command prints the
+			// error and exits 1.
+			for i, a := range args {
+				if a == "warn.proto" {
+					args[i] = "both.proto"
+				}
+			}
+			errb.Reset()
+			if code := run(args, strings.NewReader(c.stdin), &out, &errb); code != 1 || !strings.Contains(errb.String(), "both.proto:7:22: cannot find `Missing` in this scope") {
+				t.Errorf("with an error: exit %d, standard error:\n%s", code, errb.String())
+			}
+		})
+	}
+}

@@ -110,12 +110,17 @@ func relativeToRoot(absRoots []string, f string) string {
 	return f
 }
 
-// printDiagnostics writes every diagnostic as "file:line:col: severity:
-// message" (protoc's form, which editors and CI annotators parse), then its
-// other spans, notes, help and suggested edits, indented (see
-// compiler.Diagnostic.Details), and reports whether any was an error.
-func printDiagnostics(w io.Writer, res *compiler.Result) bool {
+// printDiagnostics writes the diagnostics, each as "file:line:col:
+// severity: message" (protoc's form, which editors and CI annotators
+// parse), then its other spans, notes, help and suggested edits, indented
+// (see compiler.Diagnostic.Details), and reports whether any was an error.
+// Warnings are written only when warnings is true (errors, and the notes
+// that place them, always are).
+func printDiagnostics(w io.Writer, res *compiler.Result, warnings bool) bool {
 	for _, d := range res.Diagnostics {
+		if !warnings && d.Severity == compiler.SeverityWarning {
+			continue
+		}
 		fmt.Fprintln(w, d.String())
 		fmt.Fprint(w, d.Details())
 	}
