@@ -6,6 +6,7 @@ package site_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +45,8 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 		if stale("checks-stale") || stale("payload-stale") {
 			t.Fatal("panels say stale before any error")
 		}
-		// Two unknown types and a field number used twice: protocompile's
-		// validation error alone stops it before linking.
+		// Two unknown types and a field number used twice: every one is
+		// reported, each on its line.
 		src := readFile(t, "../testdata/example/example.proto")
 		broken := strings.Replace(src, "  string name = 1;", "  string name = 1;\n  Foo foo = 90;\n  Bar bar = 91;\n  int32 again = 90;", 1)
 		if broken == src {
@@ -54,12 +55,12 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 		replaceSource(t, ctx, broken)
 		settle(t, ctx, eval[int](t, ctx, compiles)-1)
 		diags := eval[[]string](t, ctx, diagnostics+`.map(e => e.dataset.line + ' ' + e.innerText)`)
-		want := []string{"unknown type Foo", "unknown type Bar", "same tag 90"}
+		want := [][2]string{{"13 example.proto:13:3", "cannot find `Foo` in this scope"}, {"14 example.proto:14:3", "cannot find `Bar` in this scope"}, {"15 example.proto:15:17", "field number `90` used more than once"}}
 		if len(diags) != len(want) {
 			t.Fatalf("diagnostics %q, want %d", diags, len(want))
 		}
 		for i, w := range want {
-			if !strings.Contains(diags[i], w) {
+			if !strings.HasPrefix(diags[i], w[0]) || !strings.Contains(diags[i], w[1]) {
 				t.Errorf("diagnostic %d = %q, want %q (in source order)", i, diags[i], w)
 			}
 		}
@@ -125,8 +126,23 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 	})
 }
 
+// exampleWarnings are the warnings the examples of the Examples menu
+// compile with, as the problems list shows them (class, then text).
+var exampleWarnings = map[string][]string{
+	"search.proto": {
+		"diag warning search.proto:12:3 required fields are deprecated",
+		"diag warning search.proto:26:12 group syntax is deprecated",
+		"diag warning search.proto:27:5 required fields are deprecated",
+		"diag warning search.proto:36:12 group syntax is deprecated",
+		"diag warning search.proto:37:5 required fields are deprecated",
+		"diag warning search.proto:41:40 redundant custom default",
+	},
+	"account.proto": {"diag warning account.proto:35:47 required fields are deprecated"},
+}
+
 // Each example of the Examples menu opens as the workspace and compiles
-// with no diagnostics; Undo brings the previous workspace back.
+// with no error (exampleWarnings are its only diagnostics); Undo brings
+// the previous workspace back.
 func TestExamplesMenu(t *testing.T) {
 	ctx := openExample(t)
 	before := eval[map[string]string](t, ctx, `__protoplay.sources()`)
@@ -145,8 +161,12 @@ func TestExamplesMenu(t *testing.T) {
 		if got := eval[[]string](t, ctx, fileTabs); len(got) != 1 || got[0] != name {
 			t.Errorf("%s: tabs %q", name, got)
 		}
-		if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
-			t.Errorf("%s: diagnostics %q", name, d)
+		// The compiler's warnings are the only diagnostics: the proto2
+		// and edition 2023 examples show required fields, groups and a
+		// custom default, which it calls deprecated or redundant.
+		d := eval[[]string](t, ctx, diagnostics+`.map(e => e.className + ' ' + e.innerText.replace(/\s+/g, ' '))`)
+		if !slices.Equal(d, exampleWarnings[name]) {
+			t.Errorf("%s: diagnostics %q, want %q", name, d, exampleWarnings[name])
 		}
 		if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compiled in") || eval[string](t, ctx, goState) != "ok" {
 			t.Errorf("%s: status %q, Go %s", name, s, eval[string](t, ctx, goState))
@@ -168,22 +188,22 @@ func TestExamplesMenu(t *testing.T) {
 	}
 }
 
-// A missing ';' shows the error where protoc puts it (the next token) and a
-// note, marked in the editor, at the end of the line where it belongs; the
-// status counts the error only.
+// A missing ';' shows the error where protoc puts it (the next token),
+// marked in the editor; the status counts the error only. (Where the ';'
+// belongs is the error's suggested edit, not a note of its own.)
 func TestMissingSemicolonNoteInBrowser(t *testing.T) {
 	ctx := openExample(t)
 	src := readFile(t, "../testdata/example/example.proto")
 	replaceSource(t, ctx, strings.Replace(src, "  string name = 1;", "  string name = 1", 1))
 	settle(t, ctx, eval[int](t, ctx, compiles)-1)
 	diags := eval[[]map[string]string](t, ctx, diagnostics+`.map(e => ({line: e.dataset.line, cls: e.className, text: e.innerText}))`)
-	if len(diags) != 2 || diags[0]["line"] != "12" || !strings.Contains(diags[0]["cls"], "note") || diags[1]["line"] != "13" || !strings.Contains(diags[1]["text"], "expecting ';'") {
-		t.Fatalf("diagnostics %v, want a note on line 12 and the error on line 13", diags)
+	if len(diags) != 1 || diags[0]["line"] != "13" || !strings.Contains(diags[0]["cls"], "error") || !strings.Contains(diags[0]["text"], "unexpected `int32` after definition") {
+		t.Fatalf("diagnostics %v, want the error on line 13", diags)
 	}
 	if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compile failed: 1 error (") {
 		t.Errorf("status %q, want one error and nothing else counted", s)
 	}
-	if !eval[bool](t, ctx, `!!document.querySelector('[data-testid=editor] .cm-lintRange-info')`) {
-		t.Error("the note is not marked in the editor")
+	if !eval[bool](t, ctx, `!!document.querySelector('[data-testid=editor] .cm-lintRange-error')`) {
+		t.Error("the error is not marked in the editor")
 	}
 }
