@@ -320,8 +320,8 @@ func checkApp(t *testing.T, c context.Context, url string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if msg := eval[string](t, c, `window.events.find((e) => e.type === "protoplay-error").message`); !strings.Contains(msg, "person.proto:4:") {
-		t.Errorf("protoplay-error %q, want one at person.proto:4", msg)
+	if msg := eval[string](t, c, `window.events.find((e) => e.type === "protoplay-error").message`); !strings.HasPrefix(msg, "person.proto:3:3: missing message field tag in declaration") {
+		t.Errorf("protoplay-error %q, want the missing field number at person.proto:3:3 first", msg)
 	}
 	if p := problems(); p != "[]" {
 		t.Errorf("problems on the page (CSP violations, errors): %s", p)

@@ -510,7 +510,7 @@ func TestNPMPackageNodeReadableErrors(t *testing.T) {
 			}
 			text := string(out)
 			t.Logf("an uncaught ProtoplayError (%d bytes):\n%s", len(text), text)
-			if !strings.Contains(text, "ProtoplayError: schema.proto:2:23: syntax error") || !strings.Contains(text, "kind: 'schema'") {
+			if !strings.Contains(text, "ProtoplayError: schema.proto:2:13: missing message field tag in declaration") || !strings.Contains(text, "kind: 'schema'") {
 				t.Errorf("the output does not show a ProtoplayError by name with its message and kind")
 			}
 			if regexp.MustCompile(`\b\w{1,3} \[ProtoplayError\]`).MatchString(text) {
