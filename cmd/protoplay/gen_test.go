@@ -238,3 +238,55 @@ func TestGenPrintsSuggestedEdits(t *testing.T) {
 		t.Errorf("the suggested edit is not printed under the diagnostic:\n%s", errs)
 	}
 }
+
+// fiveErrors are the diagnostics of testdata/fiveerrors (five errors in
+// three files, each with another span, a note or help), as gen prints
+// their first lines.
+var fiveErrors = []string{
+	"a.proto:6:3: cannot find `Missing` in this scope",
+	"a.proto:8:13: field number `2` used more than once",
+	"b.proto:4:13: field number out of range",
+	"c.proto:4:11: first value of open enum must be zero",
+	"c.proto:7:16: custom default in \"proto3\"",
+}
+
+// TestGenEveryError: a schema with five errors in three files prints all
+// five, each first as protoc's "file:line:col: message" line (what
+// editors and CI annotators read), in file and line order, then indented
+// its other spans ("a.proto:7:13: note: previously used here"), notes and
+// help, every line after the first indented; and generates nothing.
+func TestGenEveryError(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, errOut := runGenArgs(t, "-I", "../../testdata/fiveerrors", "-o", out, "a.proto")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, errOut)
+	}
+	var first []string
+	details := 0
+	for _, l := range strings.Split(strings.TrimSuffix(errOut, "\n"), "\n") {
+		if strings.HasPrefix(l, " ") {
+			details++
+			continue
+		}
+		first = append(first, l)
+	}
+	if strings.Join(first, "\n") != strings.Join(fiveErrors, "\n") {
+		t.Errorf("diagnostics (first lines):\n%s\nwant:\n%s\nall:\n%s", strings.Join(first, "\n"), strings.Join(fiveErrors, "\n"), errOut)
+	}
+	for _, w := range []string{"  a.proto:7:13: note: previously used here\n", "  c.proto:1:10: note: this makes `five.C` an open enum\n", "  help: the full name of this scope is `five.A`\n"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("no %q under its diagnostic:\n%s", w, errOut)
+		}
+	}
+	// b.proto's note is wrapped by the compiler: its second line is
+	// indented too, not read as a diagnostic of its own.
+	if !strings.Contains(errOut, "\n    minus `19000 to 19999`") {
+		t.Errorf("the wrapped note's second line is not indented:\n%s", errOut)
+	}
+	if details < 5 {
+		t.Errorf("%d indented lines (spans, notes, help), want one at least per diagnostic:\n%s", details, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("gen wrote %s despite the errors", out)
+	}
+}

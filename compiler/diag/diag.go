@@ -117,13 +117,13 @@ func (d Diagnostic) Key() string {
 func (d Diagnostic) Details() string {
 	var b strings.Builder
 	for _, s := range d.Spans {
-		fmt.Fprintf(&b, "  %s:%d:%d: note: %s\n", s.File, s.Line, s.Column, s.Message)
+		fmt.Fprintf(&b, "  %s:%d:%d: note: %s\n", s.File, s.Line, s.Column, indented(strings.TrimPrefix(s.Message, "note: ")))
 	}
 	for _, n := range d.Notes {
-		fmt.Fprintf(&b, "  note: %s\n", n)
+		fmt.Fprintf(&b, "  note: %s\n", indented(n))
 	}
 	for _, h := range d.Help {
-		fmt.Fprintf(&b, "  help: %s\n", h)
+		fmt.Fprintf(&b, "  help: %s\n", indented(h))
 	}
 	for _, f := range d.Fixes {
 		fmt.Fprintf(&b, "  fix: %s\n", f.Title)
@@ -142,7 +142,8 @@ func (d Diagnostic) Details() string {
 }
 
 // String renders the diagnostic as protoc does: "file:line:col: message",
-// with a "warning: " prefix on warnings.
+// with a "warning: " prefix on warnings; the message's lines after its
+// first, if it has several, are indented by two spaces.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.File)
@@ -158,8 +159,18 @@ func (d Diagnostic) String() string {
 	case SeverityNote:
 		b.WriteString("note: ")
 	}
-	b.WriteString(d.Message)
+	// A message of several lines keeps the first line the diagnostic's
+	// own: the others are indented.
+	b.WriteString(strings.ReplaceAll(strings.TrimRight(d.Message, "\n"), "\n", "\n  "))
 	return b.String()
+}
+
+// indented indents the lines of a note after its first by four spaces, so
+// that only a diagnostic's first line starts a line of Details' output
+// unindented (a compiler's note may be wrapped: "the range for field
+// numbers is ...,\nminus ...").
+func indented(s string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
 
 // Errorf returns an error diagnostic at no position.
