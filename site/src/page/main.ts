@@ -22,6 +22,7 @@ import { PayloadPanel } from "./payload";
 import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, copyText, debounce, el, notice, toast } from "./ui";
 import { unzip, zip } from "./zip";
+import { fixButton, type FixHost } from "./fixes";
 import { fromBase64, isDescriptorSetName, setFileNames, toBase64 } from "../lib/descset";
 
 // Test and measurement knobs: ?timeout=MS, ?memlimit=MiB and ?gogc=N.
@@ -791,7 +792,7 @@ async function compile() {
 function showResult(r: CompileResult, src: Files) {
   for (const f of files) f.diags = r.diagnostics.filter((d) => d.file === f.name);
   applyDiagnostics(active);
-  renderDiagnostics(r.diagnostics);
+  renderDiagnostics(r.diagnostics, src);
   renderFileTabs();
   const ok = !r.diagnostics.some((d) => d.severity === "error");
   showGenerated(ok ? r.generated : null, r.changes);
@@ -827,7 +828,19 @@ function applyDiagnostics(f: FileEntry) {
 }
 
 const diagList = byId("diagnostics");
-function renderDiagnostics(ds: Diagnostic[]) {
+// A diagnostic's suggested edit is a Fix button beside it (fixes.ts): it
+// applies to the file as the compile read it (diagSrc).
+let diagSrc: Files = {};
+const fixHost: FixHost = {
+  open: (name) => {
+    const f = files.find((f) => f.name === name && f.binary === undefined);
+    if (f) selectFile(f);
+    return f ? editor : null;
+  },
+  compiled: (name) => diagSrc[name],
+};
+function renderDiagnostics(ds: Diagnostic[], src: Files) {
+  diagSrc = src;
   diagList.replaceChildren(
     ...ds.map((d) => {
       const where = d.file ? `${d.file}${d.line ? `:${d.line}:${d.column}` : ""}` : "";
@@ -844,7 +857,8 @@ function renderDiagnostics(ds: Diagnostic[]) {
           selectFile(f, spanOf(editor.state.doc, d).from);
         };
       } else item.disabled = true;
-      return item;
+      const fix = fixButton(d, fixHost);
+      return fix ? el("div", { class: "diag-row" }, item, fix) : item;
     }),
   );
   diagList.hidden = ds.length === 0;

@@ -1,0 +1,88 @@
+package site_test
+
+// Every diagnostic of a compile in the problems list, and a suggested
+// edit applied with one click, at a person's pace: each step waits for
+// the state it leads to (a compile back, the page idle), never for a
+// fixed time.
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestEveryErrorInThreeFilesInBrowser: testdata/fiveerrors (five errors in
+// three files) shows five error diagnostics in the problems list, each at
+// its file and line, and the status counts five; clicking the one in
+// c.proto opens c.proto at it.
+func TestEveryErrorInThreeFilesInBrowser(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "fiveerrors")
+	var files []map[string]string
+	for _, f := range []string{"a.proto", "b.proto", "c.proto"} {
+		files = append(files, map[string]string{"name": f, "text": readFile(t, filepath.Join(dir, f))})
+	}
+	ctx, url := startBrowser(t)
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, map[string]any{"files": files, "active": "a.proto", "options": ""})))
+	waitJS(t, ctx, "the five files' diagnostics", compiles+` > 0 && __protoplay.idle() && `+diagnostics+`.length > 0`, 60*time.Second)
+	got := eval[[]string](t, ctx, diagnostics+`.map(e => e.className + ' ' + e.dataset.file + ':' + e.dataset.line + ' ' + e.querySelector('.msg').textContent)`)
+	want := []string{
+		"diag error a.proto:6 cannot find `Missing` in this scope",
+		"diag error a.proto:8 field number `2` used more than once",
+		"diag error b.proto:4 field number out of range",
+		"diag error c.proto:4 first value of open enum must be zero",
+		"diag error c.proto:7 custom default in \"proto3\"",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems list:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compile failed: 5 errors (") {
+		t.Errorf("status %q, want Compile failed: 5 errors", s)
+	}
+	// A diagnostic in another file opens that file, its error marked.
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=diagnostic][data-file="c.proto"][data-line="7"]`)))
+	waitJS(t, ctx, "c.proto open in the editor", `__protoplay.editor.state.doc.toString().includes("enum C") && !!document.querySelector('[data-testid=editor] .cm-lintRange-error')`, 30*time.Second)
+	line := eval[int](t, ctx, `__protoplay.editor.state.doc.lineAt(__protoplay.editor.state.selection.main.head).number`)
+	if line != 7 {
+		t.Errorf("the cursor is on line %d of c.proto, want 7", line)
+	}
+}
+
+// TestFixButtonInBrowser: a missing ';' is an error whose suggested edit
+// (insert ";" where it belongs) is a Fix button in the problems list;
+// clicking it, as a person would, puts the ';' back, and the compile that
+// follows has no error; one Undo takes the fix back.
+func TestFixButtonInBrowser(t *testing.T) {
+	ctx := openExample(t)
+	src := readFile(t, "../testdata/example/example.proto")
+	broken := strings.Replace(src, "  string name = 1;", "  string name = 1", 1)
+	replaceSource(t, ctx, broken)
+	waitJS(t, ctx, "the error and its fix", `__protoplay.idle() && !!document.querySelector('[data-testid=diagnostic-fix]')`, 30*time.Second)
+	label := eval[string](t, ctx, `document.querySelector('[data-testid=diagnostic-fix]').getAttribute('aria-label')`)
+	row := eval[string](t, ctx, `document.querySelector('[data-testid=diagnostic-fix]').closest('.diag-row').querySelector('[data-testid=diagnostic]').innerText`)
+	if label != "Fix: consider inserting a `;`" || !strings.Contains(row, "unexpected `int32` after definition") {
+		t.Fatalf("fix %q beside %q, want the ';' insertion beside the error", label, row)
+	}
+	n := eval[int](t, ctx, compiles)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=diagnostic-fix]`)))
+	waitJS(t, ctx, "the compile after the fix", fmt.Sprintf(`%s > %d && __protoplay.idle()`, compiles, n), 30*time.Second)
+	if got := eval[string](t, ctx, `__protoplay.sources()["example.proto"]`); got != src {
+		t.Errorf("after the fix the source is not the example again:\n%s", got)
+	}
+	if s := eval[string](t, ctx, statusText); !strings.HasPrefix(s, "Compiled in") {
+		t.Errorf("status %q after the fix, want Compiled in", s)
+	}
+	if d := eval[[]string](t, ctx, diagnostics+`.map(e => e.innerText)`); len(d) != 0 {
+		t.Errorf("diagnostics after the fix: %q", d)
+	}
+	// One Undo takes the whole fix back.
+	n = eval[int](t, ctx, compiles)
+	do(t, ctx, script(`__protoplay.editor.focus()`), chromedp.KeyEvent("z", ctrl))
+	waitJS(t, ctx, "the compile after the undo", fmt.Sprintf(`%s > %d && __protoplay.idle()`, compiles, n), 30*time.Second)
+	if got := eval[string](t, ctx, `__protoplay.sources()["example.proto"]`); got != broken {
+		t.Errorf("undo after the fix gave:\n%s\nwant the broken source again", got)
+	}
+}
