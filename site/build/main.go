@@ -361,7 +361,7 @@ func runtimeSourcesAsset() ([]byte, error) {
 // with protocompile, protobuf-go and a runtime of its own, 1.5 MB brotli
 // or more, fetched when the panel opens) needs the Worker to route
 // encode, decode, wireView, decodeRaw, sample, check and module to it;
-// and check runs after every compile (site/src/page/main.ts afterCompile),
+// and check runs after every compile (site/src/page/checks.ts afterCompile),
 // so that module would parse and link every edit a second time, on the
 // same two cores. With turning inlining off for protocompile and
 // protobuf-go as well (-92 KB, +9% CPU per edit, see coreNoInline), the
