@@ -64,12 +64,14 @@ test: conformance
 # the standard library's whole API, deprecated parts included.
 STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 LINT_CHECKS = SA*,U1000
-lint: site/node_modules/.package-lock.json ## staticcheck (checks SA*, U1000) over the Go modules and tsc --strict --noEmit over site/src
+lint: site/node_modules/.package-lock.json ## staticcheck (checks SA*, U1000) over the Go modules, tsc --strict --noEmit over site/src, and no TypeScript module over 600 lines
 	$(STATICCHECK) -checks '$(LINT_CHECKS)' $$($(GO) list ./... | grep -v '/interp/symbols$$')
 	cd codec && $(STATICCHECK) -checks '$(LINT_CHECKS)' ./...
 	cd bench && $(STATICCHECK) -checks '$(LINT_CHECKS)' ./cmd/...
 	cd site && node node_modules/typescript/bin/tsc -p . --strict --noEmit
 	cd site && node node_modules/typescript/bin/tsc -p src/lib/tsconfig.json --strict --noEmit
+	# no TypeScript module over 600 lines (generated ones aside)
+	$(GO) test -count=1 -run 'TestModuleSize' ./site/build
 
 # make test lints too.
 test: lint

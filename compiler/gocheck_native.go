@@ -273,7 +273,7 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 }
 
 // goCheckRequest asks the reference codec for the checks of message type
-// typ, as the page does (site/src/page/main.ts, referenceFor): the
+// typ, as the page does (site/src/page/checks.ts, referenceFor): the
 // sample's encoding (or the reference's error encoding it), the empty
 // payload, and, when the sample has a string field at the top level, the
 // sample followed by that field again holding invalid UTF-8; each probe

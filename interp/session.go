@@ -339,11 +339,13 @@ type RunResult struct {
 	Stderr string `json:"stderr"`
 	// Error is a compile error (positions in main.go or a generated file)
 	// or a panic (Message "panic: VALUE" worded as Go words it, Positions
-	// the interpreted functions that were unwinding, innermost first:
-	// yaegi v0.16.1 gives the position of the first statement of each
-	// function's body, not of the statement that panicked, except for the
-	// panics that carry their own position, such as a failed type
-	// assertion, whose position comes first); nil when main returned.
+	// the interpreted functions that were unwinding, innermost first: the
+	// statement that panicked, then in each caller the call, with the
+	// yaegi the page's interpreter is built with (site/build/lean.go
+	// patches its runCfg); yaegi v0.16.1 as released gives the first
+	// statement of each function's body instead. A panic that carries its
+	// own position, such as a failed type assertion, has it first); nil
+	// when main returned.
 	Error *Problem `json:"error,omitempty"`
 	// Panicked is true when Error is a panic.
 	Panicked bool `json:"panicked,omitempty"`
@@ -406,8 +408,9 @@ func (s *Session) Run(req RunRequest) (*RunResult, error) {
 		res.Panicked = true
 		msg, at := goPanicText(gocheck.PanicText(p.Value))
 		if at != nil {
-			// The panic's own position is more precise than the frames'
-			// (the first statement of each function).
+			// The panic's own position is the expression's, more
+			// precise than the frames' (a statement's, or with yaegi as
+			// released the first statement of each function).
 			frames = append([]Position{*at}, frames...)
 		}
 		res.Error = &Problem{Message: "panic: " + msg, Positions: frames}

@@ -1,12 +1,15 @@
 package interp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +19,7 @@ import (
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/internal/gentest"
 	"github.com/protoplay/protoplay/interp"
+	yaegi "github.com/traefik/yaegi/interp"
 )
 
 // pageChecks does what the playground does with a schema: the core
@@ -397,18 +401,61 @@ func TestSessionRunPanicText(t *testing.T) {
 		body, want string
 		line       int // of the first position
 	}{
-		{"var p *T\n\tfmt.Println(p.A)", "panic: runtime error: invalid memory address or nil pointer dereference", 8},
-		{"var p *int\n\tfmt.Println(*p)", "panic: runtime error: invalid memory address or nil pointer dereference", 8},
-		{"x := []int{1}\n\ti := 5\n\tfmt.Println(x[i])", "panic: runtime error: index out of range", 8},
-		{"a, b := 1, 0\n\tfmt.Println(a / b)", "panic: runtime error: integer divide by zero", 8},
+		{"var p *T\n\tfmt.Println(p.A)", "panic: runtime error: invalid memory address or nil pointer dereference", 0},
+		{"var p *int\n\tfmt.Println(*p)", "panic: runtime error: invalid memory address or nil pointer dereference", 0},
+		{"x := []int{1}\n\ti := 5\n\tfmt.Println(x[i])", "panic: runtime error: index out of range", 0},
+		{"a, b := 1, 0\n\tfmt.Println(a / b)", "panic: runtime error: integer divide by zero", 0},
 		{"var i any = 1\n\tfmt.Println(\"x\")\n\tfmt.Println(i.(string))", "panic: interface conversion: interface {} is int, not string", 10},
 	} {
 		r, err := s.Run(interp.RunRequest{Source: "package main\n\nimport \"fmt\"\n\ntype T struct{ A int }\n\nfunc main() {\n\t" + tc.body + "\n}\n"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !r.Panicked || r.Error.Message != tc.want || len(r.Error.Positions) == 0 || r.Error.Positions[0].Line != tc.line {
+		if !r.Panicked || r.Error.Message != tc.want || len(r.Error.Positions) == 0 || (tc.line != 0 && r.Error.Positions[0].Line != tc.line) {
 			t.Errorf("%q: %+v, want %q at line %d", tc.body, r.Error, tc.want, tc.line)
 		}
+	}
+}
+
+// yaegiPatched reports whether this binary was built from the patched
+// yaegi of site/build/lean.go (the page's interpreter is; go test is under
+// the go.work TestLeanModules makes) rather than the released one: the
+// source file of yaegi's New, and its run.go beside it, say which.
+func yaegiPatched(t *testing.T) bool {
+	pc := reflect.ValueOf(yaegi.New).Pointer()
+	file, _ := runtime.FuncForPC(pc).FileLine(pc)
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(file), "run.go"))
+	if err != nil {
+		t.Skipf("cannot read the yaegi source this test was built from: %v", err)
+	}
+	return bytes.Contains(src, []byte("protoplay (site/build/lean.go)"))
+}
+
+// TestSessionRunPanicLine (issue 28): a panic's positions are the
+// statement that panicked (a nil pointer read on line 10, after two
+// statements) and, in each caller, the call. yaegi v0.16.1 as released
+// reports each function's first statement (its runCfg shadows the
+// variable its recover reads); the page's interpreter is built with the
+// fix (site/build/lean.go), against which TestLeanModules runs this test.
+func TestSessionRunPanicLine(t *testing.T) {
+	if !yaegiPatched(t) {
+		t.Skip("yaegi as released reports a function's first statement; site/build's TestLeanModules runs this test against the patched yaegi the page uses")
+	}
+	s, _ := pageChecks(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, "")
+	src := "package main\n\nimport \"fmt\"\n\ntype T struct{ A int }\n\nfunc get(p *T) int {\n\tfmt.Println(\"in get\")\n\tq := p\n\treturn q.A\n}\n\nfunc main() {\n\tfmt.Println(\"start\")\n\tfmt.Println(get(nil))\n}\n"
+	r, err := s.Run(interp.RunRequest{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Panicked {
+		t.Fatalf("no panic: %+v", r)
+	}
+	var got []string
+	for _, p := range r.Error.Positions {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s", p.File, p.Line, p.Column, p.Func))
+	}
+	want := []string{"main.go:10:9 main.get", "main.go:15:14 main.main"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("positions %q, want %q (%s)", got, want, r.Error.Message)
 	}
 }

@@ -133,7 +133,7 @@ func TestGoInterpreter(t *testing.T) {
 		typeInto(t, ctx, `__protoplay.runEditor`, "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"before\")\n\tvar s []int\n\t_ = s[3]\n}\n")
 		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=run-program]`)))
 		waitJS(t, ctx, "the panic", runState+` === 'panic'`, 30*time.Second)
-		if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "panic: ") || !strings.Contains(e, "main.go:6:2 (in main.main)") {
+		if e := eval[string](t, ctx, `document.querySelector('[data-testid=run-error]').innerText`); !strings.Contains(e, "panic: ") || !strings.Contains(e, "main.go:8:") {
 			t.Errorf("panic %q", e)
 		}
 		if got := eval[string](t, ctx, runStdout); got != "before\n" {

@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-// The core is built against copies of two modules with some files
+// The wasm modules are built against copies of three modules with some files
 // changed (leanPatches), through a go.work that replaces the modules with
 // the copies (under .cache/lean) for the wasm builds only: Go refuses an
 // -overlay of a file in the module cache. The CLI, the plugin and the
@@ -49,6 +49,16 @@ import (
 // the same (invalid UTF-8 included: its bytes are never a-z0-9, and both
 // drop them). Without regexp, regexp/syntax and the unicode tables only it
 // reached: 0.54 MB raw of the core.
+//
+// github.com/traefik/yaegi, for the interpreter's wasm (wasm/interp, the
+// page's Checks and Run Go): interp/run.go's runCfg declares a new exec in
+// its loop (for exec := n.exec; ...), shadowing the exec its deferred
+// recover reads to find the node that panicked, which is then always nil:
+// every panic was reported at the first statement of each function on
+// the stack. The patch assigns the outer exec instead, so the position is
+// the panicking statement's, and each caller's the call's (yaegi issue
+// 1266; interp's TestSessionRunPanicLine runs against it in
+// TestLeanModules).
 //
 // Each patch applies only to the version and file content it was written
 // for (the SHA-256 below); any other fails the build, so that an upgrade
@@ -99,6 +109,20 @@ var leanPatches = []modulePatch{
 						"\t\t}\n"+
 						"\t\treturn -1\n"+
 						"\t}, alias)\n")
+			},
+		}},
+	},
+	{
+		module:  "github.com/traefik/yaegi",
+		version: "v0.16.1",
+		files: []filePatch{{
+			file:   "interp/run.go",
+			sha256: "476e7af96383088dbcee4e0acf7f981567cfd204d12dc8b149ffafc80289a484",
+			patch: func(orig []byte) ([]byte, error) {
+				return replaceOnce(orig,
+					"\t\tfor exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {\n",
+					"\t\t// protoplay (site/build/lean.go): the exec the deferred recover reads.\n"+
+						"\t\tfor exec = n.exec; exec != nil && f.runid() == n.interp.runid(); {\n")
 			},
 		}},
 	},

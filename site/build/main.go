@@ -361,7 +361,7 @@ func runtimeSourcesAsset() ([]byte, error) {
 // with protocompile, protobuf-go and a runtime of its own, 1.5 MB brotli
 // or more, fetched when the panel opens) needs the Worker to route
 // encode, decode, wireView, decodeRaw, sample, check and module to it;
-// and check runs after every compile (site/src/page/main.ts afterCompile),
+// and check runs after every compile (site/src/page/checks.ts afterCompile),
 // so that module would parse and link every edit a second time, on the
 // same two cores. With turning inlining off for protocompile and
 // protobuf-go as well (-92 KB, +9% CPU per edit, see coreNoInline), the
@@ -370,8 +370,8 @@ func runtimeSourcesAsset() ([]byte, error) {
 // buildWasm compiles pkg (./wasm, the core, or ./wasm/interp, the
 // interpreter) for the browser, with the build tags given. -trimpath keeps machine paths out of the
 // binary; -s drops the symbol table (Go's wasm panics still name
-// functions, from pclntab). The core links protocompile without its
-// blank imports (leanEnv, lean.go). Inlining is turned off where it only makes
+// functions, from pclntab). Both build against the patched modules
+// (leanEnv, lean.go). Inlining is turned off where it only makes
 // code bigger: wasmNoInline for every module, coreNoInline as well for the
 // core (packages the build does not link are ignored). The module's data
 // section is then rewritten with fewer segments (packDataSegments,
@@ -386,13 +386,15 @@ func (b *builder) buildWasm(goCmd, pkg string, tags ...string) ([]byte, error) {
 	env := append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if pkg == "./wasm" {
 		noInline = append(append([]string(nil), wasmNoInline...), coreNoInline...)
-		// protocompile without its blank imports (lean.go).
-		lean, err := leanEnv(b.root, goCmd)
-		if err != nil {
-			return nil, err
-		}
-		env = append(env, lean...)
 	}
+	// The patched modules (lean.go): protocompile without its blank
+	// imports and jennifer without regexp for the core, yaegi reporting a
+	// panic's statement for the interpreter.
+	lean, err := leanEnv(b.root, goCmd)
+	if err != nil {
+		return nil, err
+	}
+	env = append(env, lean...)
 	for _, p := range noInline {
 		args = append(args, "-gcflags="+p+"=-l")
 	}

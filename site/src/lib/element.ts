@@ -26,101 +26,17 @@
 // The module can be imported where there is no DOM (Node, SSR): it then
 // defines nothing. CodeMirror is loaded when the first element starts.
 import type { CompileResult, Diagnostic } from "./api.gen";
-import type { EncodeResult } from "./common";
 import { compile, encode, formatDiagnostic, isReady, onLoadProgress, ProtoplayError, sample } from "./index";
 import { Latest } from "./latest";
-import palette from "./palette.css";
+import { adoptStyles, dedent, shellHTML } from "./elementstyle";
+import type { EncodedDetail, ErrorDetail, InputDetail, ProtoplayEditorAttributes, ProtoplayEditorElementEventMap, ProtoplayEditorEventMap } from "./elementtypes";
 
 export type { CompileResult, Diagnostic } from "./api.gen";
 export type { EncodeResult } from "./common";
-
-/** The detail of the "protoplay-error" event. */
-export interface ErrorDetail {
-  message: string;
-  diagnostics: Diagnostic[];
-}
-
-/** The detail of the "protoplay-input" event: the schema file edited. */
-export interface InputDetail {
-  value: string;
-  filename: string;
-}
-
-/** The detail of the "protoplay-encoded" event. */
-export interface EncodedDetail {
-  type: string; // the message type's full name
-  json: string; // the JSON encoded
-  result: EncodeResult;
-}
+export type { EncodedDetail, ErrorDetail, InputDetail, ProtoplayEditorAttributes, ProtoplayEditorElementEventMap, ProtoplayEditorEventMap } from "./elementtypes";
 
 type Editor = typeof import("./editor");
 type View = import("./editor").EditorView;
-
-const css = `
-${themeCSS(palette)}
-:host { display: block; height: 360px; border: 1px solid var(--border); border-radius: 6px; overflow: hidden;
-  background: var(--panel); color: var(--fg); font: 13px var(--sans); color-scheme: light dark; }
-:host([theme=light]) { color-scheme: light; }
-:host([theme=dark]) { color-scheme: dark; }
-:host([hidden]) { display: none; }
-* { box-sizing: border-box; }
-.root { display: flex; height: 100%; }
-.root.stacked { flex-direction: column; height: auto; }
-.pane { flex: 1 1 0; min-width: 0; height: 100%; display: flex; flex-direction: column; border-left: 1px solid var(--border); }
-.stacked .pane { flex: none; width: 100%; border-left: none; border-top: 1px solid var(--border); }
-.pane:first-child { border-left: none; border-top: none; }
-.pane[hidden] { display: none; }
-.bar { display: flex; gap: 4px; align-items: center; padding: 3px 6px; border-bottom: 1px solid var(--border);
-  font-size: 12px; color: var(--muted); min-height: 26px; overflow-x: auto; white-space: nowrap; }
-.bar .grow { flex: 1; }
-.bar button, .bar select { font: inherit; color: var(--fg); background: none; border: 1px solid transparent; border-radius: 4px; padding: 1px 6px; cursor: pointer; }
-.bar button[aria-selected=true] { border-color: var(--border); background: var(--editor-bg); }
-.bar .copy { border-color: var(--border); }
-.bar select { border-color: var(--border); background: var(--editor-bg); max-width: 100%; min-width: 0; }
-.cm { flex: 1; min-height: 0; overflow: hidden; position: relative; }
-.cm .cm-editor { height: 100%; }
-.auto .cm { flex: none; }
-.auto .cm .cm-editor { height: auto; min-height: 60px; }
-.auto .pane { height: auto; }
-.status { padding: 8px; color: var(--muted); font-size: 12px; }
-.status:empty { display: none; }
-.go[data-state=stale] .cm { opacity: .55; }
-.diags { max-height: 35%; overflow: auto; border-top: 1px solid var(--border); font: 12px var(--mono); }
-.diags:empty { display: none; }
-.diag { padding: 2px 8px; color: var(--bad); cursor: pointer; white-space: pre-wrap; }
-.diag.warn { color: var(--warn); }
-.bytes { max-height: 40%; overflow: auto; border-top: 1px solid var(--border); padding: 4px 8px; font: 12px var(--mono); word-break: break-all; white-space: pre-wrap; }
-.bytes:empty { display: none; }
-.bytes.bad { color: var(--bad); }
-`;
-
-// themeCSS turns palette.css (:root light, then a dark media query) into
-// rules for the element: the system's scheme unless theme says.
-function themeCSS(p: string): string {
-  const blocks = [...p.matchAll(/:root\s*{([^}]*)}/g)].map((m) => m[1]);
-  const [light, dark] = [blocks[0] ?? "", blocks[1] ?? ""];
-  return `:host { ${light} }
-@media (prefers-color-scheme: dark) { :host(:not([theme=light])) { ${dark} } }
-:host([theme=dark]) { ${dark} }`;
-}
-
-// The styles go in as a constructed stylesheet, which a Content-Security-
-// Policy without 'unsafe-inline' in style-src allows (a <style> element
-// would not be); one sheet for every element of the document.
-let sheet: CSSStyleSheet | undefined;
-function adoptStyles(root: ShadowRoot) {
-  if ("adoptedStyleSheets" in root && typeof CSSStyleSheet === "function" && "replaceSync" in CSSStyleSheet.prototype) {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-    }
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  } else {
-    const s = document.createElement("style");
-    s.textContent = css;
-    root.append(s);
-  }
-}
 
 const debounceMs = 250;
 // The width below which the panes stack.
@@ -313,9 +229,7 @@ export class ProtoplayEditor extends Base {
     const root = document.createElement("div");
     root.className = "root";
     root.setAttribute("part", "root");
-    root.innerHTML = `<div class="pane schema" part="schema"><div class="bar" role="tablist"><span class="filename"></span></div><div class="cm"></div><div class="diags" role="list"></div></div>
-  <div class="pane go" part="go"><div class="bar"><span class="tabs" role="tablist"></span><span class="grow"></span><button class="copy" data-copy="go" title="Copy the Go on show">Copy</button></div><div class="status" role="status"></div><div class="cm"></div></div>
-  <div class="pane encode" part="encode"><div class="bar"><select aria-label="message type"></select><span class="grow"></span><button class="copy" data-copy="hex" title="Copy the bytes as hex">Copy hex</button></div><div class="cm"></div><div class="bytes" aria-live="polite"></div></div>`;
+    root.innerHTML = shellHTML;
     this.root.append(root);
     const q = <T extends HTMLElement>(s: string) => this.root.querySelector<T>(s)!;
     this.goPane = q(".go");
@@ -667,62 +581,7 @@ export class ProtoplayEditor extends Base {
   }
 }
 
-// dedent removes the indentation an HTML author gives the element's text.
-function dedent(s: string): string {
-  const lines = s.replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n");
-  const indents = lines.filter((l) => l.trim()).map((l) => l.match(/^[ \t]*/)![0].length);
-  const n = indents.length ? Math.min(...indents) : 0;
-  return lines.map((l) => l.slice(n)).join("\n") + "\n";
-}
-
 if (typeof customElements !== "undefined" && !customElements.get("protoplay-editor")) customElements.define("protoplay-editor", ProtoplayEditor);
-
-/**
- * The element's events that bubble to the document, each named with the
- * prefix "protoplay-" (typed on every element, the document and the window).
- */
-export interface ProtoplayEditorEventMap {
-  /** The schema changed (each edit): the file's text and name. */
-  "protoplay-input": CustomEvent<InputDetail>;
-  /** The encode panel's bytes changed. */
-  "protoplay-encoded": CustomEvent<EncodedDetail>;
-  /** The schema does not compile, or the core could not start. */
-  "protoplay-error": CustomEvent<ErrorDetail>;
-}
-
-/** The events of a ProtoplayEditor: the bubbling ones, and "compiled" (the CompileResult), typed on the element only. */
-export interface ProtoplayEditorElementEventMap extends HTMLElementEventMap, ProtoplayEditorEventMap {
-  /** The schema compiled: the generated Go, its diagnostics and messages. */
-  compiled: CustomEvent<CompileResult>;
-}
-
-/** The attributes of <protoplay-editor>, for JSX (React, Preact, Solid...). */
-export interface ProtoplayEditorAttributes {
-  /** The message type the encode panel shows (default: the first). */
-  type?: string;
-  /** The panels shown, comma-separated: "go", "encode". */
-  panels?: string;
-  /** The element's height, as CSS ("420px"). */
-  height?: string;
-  /** A URL to load the schema from, instead of the element's text. */
-  src?: string;
-  /** The schema's file name (default "schema.proto"). */
-  filename?: string;
-  /** Generator options, as the CLI's --opt ("paths=source_relative"). */
-  options?: string;
-  /** Present: the schema cannot be edited. */
-  readonly?: boolean | "";
-  /** "light" or "dark"; default: the page's color scheme. */
-  theme?: "light" | "dark";
-  id?: string;
-  class?: string;
-  className?: string;
-  style?: unknown;
-  slot?: string;
-  children?: unknown;
-  key?: string | number;
-  ref?: unknown;
-}
 
 declare global {
   interface HTMLElementTagNameMap {
