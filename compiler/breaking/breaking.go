@@ -245,6 +245,18 @@ func at(d protoreflect.Descriptor, suffixes ...[]int32) place {
 			return p
 		}
 	}
+	// A map entry's fields have no declaration of their own: they are
+	// at the map field's (as protoc's and buf's source info have them).
+	if fd, ok := d.(protoreflect.FieldDescriptor); ok && fd.ContainingMessage().IsMapEntry() {
+		entry := fd.ContainingMessage()
+		if parent, ok := entry.Parent().(protoreflect.MessageDescriptor); ok {
+			for i := range parent.Fields().Len() {
+				if f := parent.Fields().Get(i); f.Message() == entry {
+					return at(f)
+				}
+			}
+		}
+	}
 	return p
 }
 

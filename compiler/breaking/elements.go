@@ -19,7 +19,7 @@ import (
 const (
 	msgOptions, enumOptions, fieldOptions, methodOptions = 7, 3, 8, 4
 	msgFeatures, enumFeatures, fieldFeatures             = 12, 7, 21
-	featEnumType, featUTF8, featJSONFormat               = 1, 4, 6
+	featEnumType, featUTF8, featJSONFormat               = 2, 4, 6
 )
 
 func sortedNames[T any](m map[protoreflect.FullName]T) []protoreflect.FullName {

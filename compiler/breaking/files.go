@@ -180,6 +180,11 @@ func (c *checker) packages() {
 					now[n] = d
 				}
 			}
+			if len(now) == 0 {
+				// buf looks into a package only where the current
+				// version still has an element of the kind.
+				continue
+			}
 			var prev []protoreflect.Descriptor
 			for _, f := range bfs {
 				for _, d := range nestedNames(f, k.kind) {
