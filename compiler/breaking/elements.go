@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/bufbuild/protocompile/protoutil"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
@@ -535,7 +537,7 @@ func (c *checker) fieldPair(cf, bf protoreflect.FieldDescriptor) {
 			if cPiece {
 				ct = "STRING_PIECE"
 			}
-			c.add("FIELD_SAME_CPP_STRING_TYPE", at(cf, []int32{fieldOptions, 1}, nil), `%s changed C++ string type from %q to %q.`, desc, pt, ct)
+			c.add("FIELD_SAME_CPP_STRING_TYPE", at(cf, []int32{fieldOptions, 1}, []int32{fieldOptions, fieldFeatures, cppFeatures, cppStringTypeField}, nil), `%s changed C++ string type from %q to %q.`, desc, pt, ct)
 		}
 	}
 	// FIELD_SAME_JAVA_UTF8_VALIDATION and FIELD_SAME_UTF8_VALIDATION
@@ -645,26 +647,127 @@ func fieldOpts(f protoreflect.FieldDescriptor) *descriptorpb.FieldOptions {
 }
 
 // cppStringType is f's C++ string type ("STRING", "CORD", "VIEW") and
-// whether it is a STRING_PIECE, from the ctype option before edition
-// 2024, else from edition defaults (the (pb.cpp).string_type feature
-// itself is not read: see docs/breaking.md).
+// whether it is a STRING_PIECE: from the ctype option before edition
+// 2024, else from the (pb.cpp).string_type feature (resolved through the
+// enclosing messages and the file) or its edition default.
 func cppStringType(f protoreflect.FieldDescriptor) (string, bool) {
 	o := fieldOpts(f)
-	fo := fileProto(f.ParentFile())
-	edition := fo.GetEdition()
+	edition := fileProto(f.ParentFile()).GetEdition()
 	if edition < descriptorpb.Edition_EDITION_2024 && o.Ctype != nil {
 		switch o.GetCtype() {
 		case descriptorpb.FieldOptions_CORD:
 			return "CORD", false
 		case descriptorpb.FieldOptions_STRING_PIECE:
 			return "STRING", true
+		case descriptorpb.FieldOptions_STRING:
+			return "STRING", false
 		}
-		return "STRING", false
+		if f.ParentFile().Syntax() != protoreflect.Editions {
+			return "STRING", false
+		}
+	}
+	if v, ok := customFeature(f, cppFeatures, cppStringTypeField); ok {
+		switch v {
+		case 1:
+			return "VIEW", false
+		case 2:
+			return "CORD", false
+		case 3:
+			return "STRING", false
+		}
 	}
 	if edition >= descriptorpb.Edition_EDITION_2024 {
 		return "VIEW", false
 	}
 	return "STRING", false
+}
+
+// The language features protoc defines as FeatureSet extensions:
+// (pb.cpp) is field 1000 and its string_type field 2; (pb.java) is
+// field 1001 and its utf8_validation field 2.
+const (
+	cppFeatures, cppStringTypeField = 1000, 2
+	javaFeatures, javaUTF8Field     = 1001, 2
+)
+
+// customFeature resolves a language feature (an enum field of a FeatureSet
+// extension) for d: the innermost value set on d, its enclosing
+// declarations or its file. ok is false when none sets it.
+func customFeature(d protoreflect.Descriptor, ext, field protowire.Number) (int, bool) {
+	for ; d != nil; d = d.Parent() {
+		var features proto.Message
+		switch o := d.Options().(type) {
+		case nil:
+		default:
+			if o == nil || !o.ProtoReflect().IsValid() {
+				break
+			}
+			fd := o.ProtoReflect().Descriptor().Fields().ByName("features")
+			if fd == nil || !o.ProtoReflect().Has(fd) {
+				break
+			}
+			features = o.ProtoReflect().Get(fd).Message().Interface()
+		}
+		if features == nil {
+			continue
+		}
+		b, err := proto.MarshalOptions{Deterministic: true}.Marshal(features)
+		if err != nil {
+			continue
+		}
+		if v, ok := scanEnum(b, ext, field); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// scanEnum finds field inside the message field ext of the encoded
+// message b (the last occurrence wins, as in a merge).
+func scanEnum(b []byte, ext, field protowire.Number) (int, bool) {
+	val, found := 0, false
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return val, found
+		}
+		b = b[n:]
+		if num == ext && typ == protowire.BytesType {
+			inner, m := protowire.ConsumeBytes(b)
+			if m < 0 {
+				return val, found
+			}
+			for len(inner) > 0 {
+				num2, typ2, k := protowire.ConsumeTag(inner)
+				if k < 0 {
+					break
+				}
+				inner = inner[k:]
+				if num2 == field && typ2 == protowire.VarintType {
+					v, j := protowire.ConsumeVarint(inner)
+					if j < 0 {
+						break
+					}
+					val, found = int(v), true
+					inner = inner[j:]
+					continue
+				}
+				j := protowire.ConsumeFieldValue(num2, typ2, inner)
+				if j < 0 {
+					break
+				}
+				inner = inner[j:]
+			}
+			b = b[m:]
+			continue
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return val, found
+		}
+		b = b[m:]
+	}
+	return val, found
 }
 
 func fileProto(f protoreflect.FileDescriptor) *descriptorpb.FileDescriptorProto {
@@ -681,10 +784,19 @@ func fileProto(f protoreflect.FileDescriptor) *descriptorpb.FileDescriptorProto 
 }
 
 // javaUTF8 is the UTF-8 validation Java applies to f: VERIFY under
-// java_string_check_utf8, else the utf8_validation feature.
+// java_string_check_utf8 (outside editions, or set), or under the
+// (pb.java).utf8_validation feature VERIFY; else the utf8_validation
+// feature.
 func javaUTF8(f protoreflect.FieldDescriptor) string {
 	def := descriptorpb.FeatureSet_Utf8Validation(feature(f, "utf8_validation")).String()
-	if fileOptions(f.ParentFile()).GetJavaStringCheckUtf8() {
+	fo := fileOptions(f.ParentFile())
+	if f.ParentFile().Syntax() != protoreflect.Editions || fo.JavaStringCheckUtf8 != nil {
+		if fo.GetJavaStringCheckUtf8() {
+			return "VERIFY"
+		}
+		return def
+	}
+	if v, ok := customFeature(f, javaFeatures, javaUTF8Field); ok && v == 2 {
 		return "VERIFY"
 	}
 	return def
