@@ -19,6 +19,7 @@ import type { FetchInfo } from "../lib/messages";
 import { initAbout, setCoreVersion } from "./about";
 import { GoRunner, interpFiles, interpOptions, optionValue, templateProgram, TimeLimitError, type GoCheckResult, type Probe, type TypeRef } from "./interp";
 import { PayloadPanel } from "./payload";
+import { ChangesPanel } from "./changes";
 import { decodeState, encodeState, type SessionState } from "./share";
 import { byId, copyText, debounce, el, notice, toast } from "./ui";
 import { unzip, zip } from "./zip";
@@ -1007,6 +1008,14 @@ byId("download").onclick = async () => {
 // edits pause (200 ms), so a burst of typing is not slowed by them.
 
 const payload = new PayloadPanel(core);
+const changes = new ChangesPanel(core, {
+  goto(file, line, column) {
+    const f = files.find((x) => x.name === file);
+    if (!f) return;
+    selectFile(f);
+    selectFile(f, spanOf(editor.state.doc, { line, column } as Diagnostic).from);
+  },
+});
 payload.onStateChange = () => saveSoon();
 // An inferred schema opens as a new file of the workspace, its message
 // named apart from the types there, and is picked once it compiles.
@@ -1040,6 +1049,7 @@ function afterCompile(src: Files, r: CompileResult) {
     markGood();
     refreshProgram();
     payload.schemaChanged(src, r.messages);
+    changes.schemaChanged(src);
     checksList.dataset.state = "running";
     try {
       const c = await core.call("check", { files: src });
