@@ -44,7 +44,7 @@ func TestNPMPackageNodeBreaking(t *testing.T) {
 		ViewFields        int
 	}
 	runNode(t, dir, &out, "breaking.mjs")
-	want := "shop.proto:6:3: FIELD_SAME_TYPE shop.proto:7:3: FIELD_SAME_JSON_NAME shop.proto:7:10: FIELD_SAME_NAME"
+	want := "shop.proto:5:3: FIELD_SAME_TYPE shop.proto:6:3: FIELD_SAME_JSON_NAME shop.proto:6:10: FIELD_SAME_NAME"
 	if got := strings.Join(out.File, " "); got != want {
 		t.Errorf("FILE changes %q, want %q", got, want)
 	}
