@@ -86,7 +86,7 @@ func (w *Workspace) Breaking(ctx context.Context, req BreakingRequest) (*Breakin
 	w.mu.Lock()
 	cur := w.cached.res.Files
 	w.mu.Unlock()
-	base := w.baseline(ctx, req.Baseline, lim)
+	base := w.baseline(ctx, req.Baseline, lim).res
 	if base.HasErrors() {
 		out.BaselineDiagnostics = errorsOf(base.Diagnostics)
 		return out, nil
@@ -97,12 +97,12 @@ func (w *Workspace) Breaking(ctx context.Context, req BreakingRequest) (*Breakin
 
 // baseline compiles a baseline's sources, reusing the last compile of the
 // same sources.
-func (w *Workspace) baseline(ctx context.Context, sources Sources, lim Limits) *Result {
+func (w *Workspace) baseline(ctx context.Context, sources Sources, lim Limits) *schemaEntry {
 	w.mu.Lock()
 	e := w.cachedBase
 	w.mu.Unlock()
 	if e != nil && maps.Equal(e.sources, sources) {
-		return e.res
+		return e
 	}
 	res := Compile(ctx, Request{Sources: sources, NoGenerate: true, Limits: lim})
 	e = &schemaEntry{sources: sources, res: res}
@@ -112,7 +112,7 @@ func (w *Workspace) baseline(ctx context.Context, sources Sources, lim Limits) *
 	w.mu.Lock()
 	w.cachedBase = e
 	w.mu.Unlock()
-	return res
+	return e
 }
 
 func errorsOf(ds []Diagnostic) []Diagnostic {
@@ -168,8 +168,8 @@ func (w *Workspace) OldReader(ctx context.Context, req OldReaderRequest) (*OldRe
 		}
 		_, lim, cancel := w.limits(ctx, req.Limits)
 		defer cancel()
-		res := w.baseline(ctx, req.Baseline, lim)
-		if err := res.Err(); err != nil {
+		be := w.baseline(ctx, req.Baseline, lim)
+		if err := be.res.Err(); err != nil {
 			if se, ok := err.(*Error); ok {
 				c := *se
 				c.Message = "the baseline does not compile:\n" + se.Message
@@ -177,14 +177,10 @@ func (w *Workspace) OldReader(ctx context.Context, req OldReaderRequest) (*OldRe
 			}
 			return nil, err
 		}
-		w.mu.Lock()
-		bs := w.cachedBase.schema
-		berr := w.cachedBase.err
-		w.mu.Unlock()
-		if berr != nil {
-			return nil, berr
+		if be.err != nil {
+			return nil, be.err
 		}
-		r, err := payload.ReadAs(s.p, bs.p, req.Type, b)
+		r, err := payload.ReadAs(s.p, be.schema.p, req.Type, b)
 		if err != nil {
 			return nil, err
 		}

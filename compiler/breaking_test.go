@@ -94,6 +94,11 @@ func TestOldReader(t *testing.T) {
 	if r.View == nil || r.Current == nil || r.Hex != enc.Hex {
 		t.Errorf("views missing or hex %q", r.Hex)
 	}
+	// A baseline that does not compile is a KindSchema error that says so.
+	_, err = w.OldReader(ctx, compiler.OldReaderRequest{Files: cur, Baseline: compiler.Sources{"shop.proto": "syntax = \"proto3\";\nmessage {"}, Type: "shop.v1.Item", Input: enc.Hex})
+	if e, ok := err.(*compiler.Error); !ok || e.Kind != compiler.KindSchema || !strings.Contains(e.Message, "the baseline does not compile") {
+		t.Errorf("bad baseline: %v", err)
+	}
 	// A type the baseline lacks is a KindType error.
 	if _, err := w.OldReader(ctx, compiler.OldReaderRequest{Files: cur, Baseline: compiler.Sources{"x.proto": "syntax = \"proto3\";\nmessage X {}\n"}, Type: "shop.v1.Item", Input: enc.Hex}); err == nil || err.(*compiler.Error).Kind != compiler.KindType {
 		t.Errorf("missing type: %v", err)
