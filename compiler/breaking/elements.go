@@ -317,23 +317,32 @@ func (c *checker) messagePairs() {
 		// Required fields added or deleted.
 		for i := range bm.Fields().Len() {
 			bf := bm.Fields().Get(i)
-			if bf.Cardinality() != protoreflect.Required {
+			if !labelRequired(bf) {
 				continue
 			}
-			if cf := cm.Fields().ByNumber(bf.Number()); cf == nil || cf.Cardinality() != protoreflect.Required {
+			if cf := cm.Fields().ByNumber(bf.Number()); cf == nil || !labelRequired(cf) {
 				c.add("MESSAGE_SAME_REQUIRED_FIELDS", at(cm), `Message %q had required field "%d" deleted. Required fields must always be sent, so if one side does not know about the required field, this will result in a breakage.`, string(bm.Name()), bf.Number())
 			}
 		}
 		for i := range cm.Fields().Len() {
 			cf := cm.Fields().Get(i)
-			if cf.Cardinality() != protoreflect.Required {
+			if !labelRequired(cf) {
 				continue
 			}
-			if bf := bm.Fields().ByNumber(cf.Number()); bf == nil || bf.Cardinality() != protoreflect.Required {
+			if bf := bm.Fields().ByNumber(cf.Number()); bf == nil || !labelRequired(bf) {
 				c.add("MESSAGE_SAME_REQUIRED_FIELDS", at(cf), `Message %q had required field "%d" added. Required fields must always be sent, so if one side does not know about the required field, this will result in a breakage.`, string(cm.Name()), cf.Number())
 			}
 		}
 	}
+}
+
+// labelRequired reports a field whose descriptor has LABEL_REQUIRED: a
+// proto2 required field. buf's MESSAGE_SAME_REQUIRED_FIELDS reads the
+// label, so an editions field with features.field_presence =
+// LEGACY_REQUIRED (label optional) is not one, though its cardinality
+// is required.
+func labelRequired(f protoreflect.FieldDescriptor) bool {
+	return f.Cardinality() == protoreflect.Required && f.ParentFile().Syntax() != protoreflect.Editions
 }
 
 func fieldNumberReserved(n int, m protoreflect.MessageDescriptor) bool {
