@@ -27,12 +27,18 @@ func BreakingRules() []BreakingRule { return breaking.Rules }
 // PACKAGE, WIRE_JSON, WIRE and rule IDs; both empty means FILE, buf's
 // default), sorted by file and position. current and baseline are the
 // files to compare, not their imports. An unknown category or rule is an
-// *Error of KindUsage.
-func Breaking(current, baseline []protoreflect.FileDescriptor, categories, rules []string) ([]BreakingChange, error) {
+// *Error of KindUsage; a panic in a rule is recovered as one of
+// KindInternal.
+func Breaking(current, baseline []protoreflect.FileDescriptor, categories, rules []string) (changes []BreakingChange, err error) {
 	use, err := breaking.Select(categories, rules)
 	if err != nil {
 		return nil, diag.New(KindUsage, "%v", err)
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			changes, err = nil, diag.New(KindInternal, "internal error in the breaking-change check: %v", p)
+		}
+	}()
 	return breaking.Compare(current, baseline, use), nil
 }
 
@@ -66,8 +72,7 @@ type BreakingResult struct {
 // Breaking compares req.Files with req.Baseline (see the function
 // Breaking).
 func (w *Workspace) Breaking(ctx context.Context, req BreakingRequest) (*BreakingResult, error) {
-	use, err := breaking.Select(req.Categories, req.Rules)
-	if err != nil {
+	if _, err := breaking.Select(req.Categories, req.Rules); err != nil {
 		return nil, diag.New(KindUsage, "%v", err)
 	}
 	ctx, lim, cancel := w.limits(ctx, req.Limits)
@@ -91,7 +96,11 @@ func (w *Workspace) Breaking(ctx context.Context, req BreakingRequest) (*Breakin
 		out.BaselineDiagnostics = errorsOf(base.Diagnostics)
 		return out, nil
 	}
-	out.Changes = nonNil(breaking.Compare(cur, base.Files, use))
+	changes, err := Breaking(cur, base.Files, req.Categories, req.Rules)
+	if err != nil {
+		return nil, err
+	}
+	out.Changes = nonNil(changes)
 	return out, nil
 }
 
