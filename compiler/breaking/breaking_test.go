@@ -196,55 +196,76 @@ func copyModule(t *testing.T, from, to string) {
 	}
 }
 
-// TestAgainstBuf runs buf breaking on every pair and compares its
-// findings (rule, file, line, column, message) with this package's.
+// TestAgainstBuf runs buf breaking on every pair, both ways (current
+// against base, and base against current), and compares its findings
+// (rule, file, line, column, message) with this package's.
 func TestAgainstBuf(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs buf")
 	}
 	bin := buf(t)
 	for _, pair := range pairs(t) {
-		t.Run(pair, func(t *testing.T) {
-			tmp := t.TempDir()
-			cur, base := filepath.Join(tmp, "current"), filepath.Join(tmp, "base")
-			copyModule(t, filepath.Join("testdata", pair, "current"), cur)
-			copyModule(t, filepath.Join("testdata", pair, "base"), base)
-			cmd := exec.Command(bin, "breaking", "current", "--against", "base", "--error-format", "json")
-			cmd.Dir = tmp
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			if err != nil && stdout.Len() == 0 {
-				t.Fatalf("buf breaking: %v\n%s", err, stderr.String())
+		for _, dir := range [][2]string{{"current", "base"}, {"base", "current"}} {
+			name := pair
+			if dir[0] == "base" {
+				name += "/reverse"
 			}
-			var theirs []string
-			for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-				if line == "" {
-					continue
+			t.Run(name, func(t *testing.T) {
+				tmp := t.TempDir()
+				copyModule(t, filepath.Join("testdata", pair, dir[0]), filepath.Join(tmp, "new"))
+				copyModule(t, filepath.Join("testdata", pair, dir[1]), filepath.Join(tmp, "old"))
+				cmd := exec.Command(bin, "breaking", "new", "--against", "old", "--error-format", "json")
+				cmd.Dir = tmp
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				if err != nil && stdout.Len() == 0 {
+					t.Fatalf("buf breaking: %v\n%s", err, stderr.String())
 				}
-				var a struct {
-					Path        string `json:"path"`
-					StartLine   int    `json:"start_line"`
-					StartColumn int    `json:"start_column"`
-					Type        string `json:"type"`
-					Message     string `json:"message"`
+				var theirs []string
+				for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+					if line == "" {
+						continue
+					}
+					var a struct {
+						Path        string `json:"path"`
+						StartLine   int    `json:"start_line"`
+						StartColumn int    `json:"start_column"`
+						Type        string `json:"type"`
+						Message     string `json:"message"`
+					}
+					if err := json.Unmarshal([]byte(line), &a); err != nil {
+						t.Fatalf("buf output %q: %v", line, err)
+					}
+					f := breaking.Finding{Rule: a.Type, File: strings.TrimPrefix(a.Path, "new/"), Line: a.StartLine, Column: a.StartColumn, Message: a.Message}
+					theirs = append(theirs, comparable(f))
 				}
-				if err := json.Unmarshal([]byte(line), &a); err != nil {
-					t.Fatalf("buf output %q: %v", line, err)
+				sort.Strings(theirs)
+				cur := compileDir(t, filepath.Join("testdata", pair, dir[0]))
+				base := compileDir(t, filepath.Join("testdata", pair, dir[1]))
+				var mine []string
+				for _, f := range breaking.Compare(cur, base, all(t)) {
+					mine = append(mine, comparable(f))
 				}
-				f := breaking.Finding{Rule: a.Type, File: strings.TrimPrefix(a.Path, "current/"), Line: a.StartLine, Column: a.StartColumn, Message: a.Message}
-				theirs = append(theirs, comparable(f))
+				sort.Strings(mine)
+				if strings.Join(mine, "\n") != strings.Join(theirs, "\n") {
+					t.Errorf("differs from buf breaking:\n%s", diffLines(mine, theirs))
+				}
+				t.Logf("%d findings agree", len(mine))
+			})
+		}
+	}
+}
+
+// TestSelf: a schema compared with itself has no breaking change.
+func TestSelf(t *testing.T) {
+	for _, pair := range pairs(t) {
+		for _, side := range []string{"base", "current"} {
+			fs := compileDir(t, filepath.Join("testdata", pair, side))
+			if got := breaking.Compare(fs, fs, all(t)); len(got) != 0 {
+				t.Errorf("%s/%s against itself: %v", pair, side, got)
 			}
-			sort.Strings(theirs)
-			var mine []string
-			for _, f := range compare(t, pair) {
-				mine = append(mine, comparable(f))
-			}
-			sort.Strings(mine)
-			if strings.Join(mine, "\n") != strings.Join(theirs, "\n") {
-				t.Errorf("differs from buf breaking:\n%s", diffLines(mine, theirs))
-			}
-		})
+		}
 	}
 }
 
