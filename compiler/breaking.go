@@ -175,9 +175,9 @@ func (w *Workspace) OldReader(ctx context.Context, req OldReaderRequest) (*OldRe
 		if err != nil {
 			return nil, err
 		}
-		_, lim, cancel := w.limits(ctx, req.Limits)
+		bctx, lim, cancel := w.limits(ctx, req.Limits)
 		defer cancel()
-		be := w.baseline(ctx, req.Baseline, lim)
+		be := w.baseline(bctx, req.Baseline, lim)
 		if err := be.res.Err(); err != nil {
 			if se, ok := err.(*Error); ok {
 				c := *se
