@@ -36,6 +36,8 @@ type Workspace struct {
 
 	mu     sync.Mutex
 	cached *schemaEntry
+	// cachedBase is the last baseline compiled (Breaking, OldReader).
+	cachedBase *schemaEntry
 	// gen keeps the generated Go of each message and enum of the last
 	// compiles, so that an edit prints only what it changed.
 	gen GenerateCache
@@ -528,6 +530,8 @@ var Methods = []Method{
 	method("stream", (*Workspace).Stream),
 	method("symbols", (*Workspace).Symbols),
 	method("module", (*Workspace).Module),
+	method("breaking", (*Workspace).Breaking),
+	method("oldReader", (*Workspace).OldReader),
 }
 
 // Call runs the method called name on a JSON request and returns its JSON

@@ -30,6 +30,7 @@ const root = ".."
 var pages = []string{
 	"architecture.md",
 	"benchmarks.md",
+	"breaking.md",
 	"cli.md",
 	"conformance.md",
 	"generated-code.md",

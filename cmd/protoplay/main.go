@@ -8,6 +8,7 @@
 //	protoplay decode --raw [--in auto|binary|hex|base64]
 //	protoplay infer  [--name NAME] [--package PKG] [--delimited] [PAYLOAD_FILE...]
 //	protoplay check  [-I DIR]... [--generated] FILE.proto...
+//	protoplay breaking --against DIR_OR_DESCRIPTOR_SET [-I DIR]... [--category C]... [--rule ID]... [FILE.proto...]
 //	protoplay serve  [--addr HOST:PORT]
 //	protoplay version              (or --version)
 //
@@ -40,13 +41,14 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"gen":     {"generate Go code from .proto files", runGen},
-	"encode":  {"encode a JSON or text value to binary, hex or base64", runEncode},
-	"decode":  {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
-	"infer":   {"infer a .proto from payloads of one message type", runInfer},
-	"check":   {"round-trip a sample of every message type through binary and JSON", runCheck},
-	"serve":   {"serve the playground page on a local address", runServe},
-	"version": {"print protoplay's version", runVersion},
+	"gen":      {"generate Go code from .proto files", runGen},
+	"encode":   {"encode a JSON or text value to binary, hex or base64", runEncode},
+	"decode":   {"decode a payload to JSON or text, or list its bytes (--raw, --out wire)", runDecode},
+	"infer":    {"infer a .proto from payloads of one message type", runInfer},
+	"check":    {"round-trip a sample of every message type through binary and JSON", runCheck},
+	"breaking": {"list the breaking changes from a baseline (buf breaking's rules)", runBreaking},
+	"serve":    {"serve the playground page on a local address", runServe},
+	"version":  {"print protoplay's version", runVersion},
 }
 
 func main() {

@@ -17,6 +17,8 @@ export interface Methods {
   stream: [StreamRequest, StreamResult];
   symbols: [CompileRequest, SymbolsResult];
   module: [ModuleRequest, ModuleResult];
+  breaking: [BreakingRequest, BreakingResult];
+  oldReader: [OldReaderRequest, OldReaderResult];
 }
 
 export type Method = keyof Methods;
@@ -340,6 +342,64 @@ export interface ModuleResult {
   files: GeneratedFile[];
 }
 
+/** BreakingRequest asks for the breaking changes from Baseline to Files. */
+export interface BreakingRequest {
+  /** Files are the current version's sources. */
+  files: Record<string, string>;
+  /**
+   * Baseline are the earlier version's sources (a descriptor set entry
+   * is read as one; see DescriptorSetExtensions).
+   */
+  baseline: Record<string, string>;
+  /**
+   * Categories are buf breaking's categories to check: "FILE",
+   * "PACKAGE", "WIRE_JSON", "WIRE". With Rules empty too, FILE.
+   */
+  categories?: string[];
+  /** Rules are rule IDs to check besides the categories'. */
+  rules?: string[];
+  limits?: CallLimits;
+}
+
+/**
+ * BreakingResult is the answer to a BreakingRequest. Sources that do not
+ * compile are a result (their diagnostics), not an *Error.
+ */
+export interface BreakingResult {
+  /** Changes are the breaking changes, sorted by file and position. */
+  changes: Finding[];
+  /**
+   * Diagnostics are the errors of the current sources, and
+   * BaselineDiagnostics the baseline's; no changes are listed when
+   * either has errors.
+   */
+  diagnostics: Diagnostic[];
+  baselineDiagnostics: Diagnostic[];
+}
+
+/**
+ * OldReaderRequest asks what a reader built with Baseline makes of bytes
+ * written with Files: Input is a payload of Type as the current schema
+ * writes it.
+ */
+export interface OldReaderRequest {
+  files: Record<string, string>;
+  baseline: Record<string, string>;
+  /** Type is the message's full name; the baseline must have it too. */
+  type: string;
+  /** Input is the payload as hex or base64 text. */
+  input: string;
+  /** Encoding says how Input is written; "auto" (the default) detects it. */
+  encoding?: Encoding;
+  limits?: CallLimits;
+}
+
+/** OldReaderResult is the answer to an OldReaderRequest. */
+export interface OldReaderResult extends Reading {
+  hex: string;
+  base64: string;
+}
+
 /**
  * Error is the one error type of the compiler's API: why a request was
  * rejected, positioned as precisely as the input allows. Every error the
@@ -646,6 +706,62 @@ export interface Reference {
   target: string;
 }
 
+/** Finding is one breaking change. */
+export interface Finding {
+  /** Rule is the rule's ID, "FIELD_SAME_TYPE". */
+  rule: string;
+  /**
+   * File is the path of the file the change is in: the current file,
+   * or the baseline's for a deleted file or package.
+   */
+  file: string;
+  /**
+   * Line and Column are 1-based (Column counts bytes); 0 when the
+   * change has no place inside the file (a deleted top-level element).
+   */
+  line: number;
+  column: number;
+  /** EndLine and EndColumn close the span (Column-style, exclusive). */
+  endLine: number;
+  endColumn: number;
+  /** Message says what changed, in buf's words. */
+  message: string;
+}
+
+/**
+ * Reading is what a reader built with one version of a schema (the
+ * baseline) makes of a payload written with another (the current one).
+ */
+export interface Reading {
+  /** Type is the message's full name. */
+  type: string;
+  /**
+   * View is the payload's wire view against the baseline's type: what
+   * the old reader sees, its unknown fields and notes included.
+   */
+  view?: WireView;
+  /** Current is the wire view against the current type, for comparison. */
+  current?: WireView;
+  /**
+   * Value is the old reader's value as ProtoJSON (unknown fields, which
+   * it keeps, do not show in JSON); empty when the payload does not
+   * decode under the baseline.
+   */
+  value: string;
+  /** CurrentValue is the current schema's value as ProtoJSON. */
+  currentValue: string;
+  /**
+   * DecodeError, when set, is why the old reader rejects the payload
+   * (a change that breaks the wire).
+   */
+  decodeError?: string;
+  /**
+   * Differences are the fields the two versions read differently, in
+   * payload order.
+   */
+  differences: Difference[];
+}
+
 /**
  * Severity says whether a diagnostic stops code generation. It crosses to
  * JavaScript as the string itself.
@@ -763,6 +879,36 @@ export interface WireField {
    * in a string, a wire type that does not match the schema.
    */
   note?: string;
+}
+
+/**
+ * Difference is one field of a payload that the two versions read
+ * differently.
+ */
+export interface Difference {
+  /** Kind is DiffUnknown, DiffEnum, DiffValue or DiffName. */
+  kind: string;
+  /**
+   * Offset and Length are the field's bytes in the payload (the field
+   * of the current view).
+   */
+  offset: number;
+  length: number;
+  /** Number is the field number. */
+  number: number;
+  /**
+   * Path names the field in the current schema, dotted from the top
+   * message ("items.price"); repeated fields are not indexed.
+   */
+  path: string;
+  /**
+   * Current and Baseline are the field as each version reads it:
+   * "name type = value" (the value left out for messages).
+   */
+  current: string;
+  baseline: string;
+  /** Message says what the old reader does, in a sentence. */
+  message: string;
 }
 
 /**

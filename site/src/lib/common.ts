@@ -4,6 +4,7 @@
 // types) on a Backend, which the entry points supply (index.ts: a Worker
 // in the browser; node.ts: the calling thread).
 import type {
+  BreakingResult,
   BytesResult,
   CheckResult,
   CompileRequest,
@@ -18,6 +19,7 @@ import type {
   InferResult,
   Method,
   Methods,
+  OldReaderResult,
   StreamResult,
   ViewResult,
 } from "./api.gen";
@@ -27,6 +29,10 @@ import { fromHex, toHex } from "./hex";
 export { DESCRIPTOR_SET_EXTENSIONS } from "./descset";
 
 export type {
+  BreakingResult,
+  Difference,
+  Finding,
+  OldReaderResult,
   Alternative,
   Fit,
   InferResult,
@@ -135,6 +141,17 @@ export interface RankOptions {
   encoding?: Encoding;
   /** How many types to return (default 5, at most 20). */
   count?: number;
+}
+
+/** The options of breaking(). */
+export interface BreakingOptions {
+  /**
+   * buf breaking's categories to check: "FILE" (the default, as buf's),
+   * "PACKAGE", "WIRE_JSON", "WIRE".
+   */
+  categories?: string[];
+  /** Rule IDs to check besides the categories' ("FIELD_SAME_TYPE" ...). */
+  rules?: string[];
 }
 
 /** The options of inferSchema(). */
@@ -271,6 +288,8 @@ export interface API {
   rankTypes(files: Schema, input: Payload, options?: RankOptions): Promise<Fit[]>;
   inferSchema(inputs: Payload[], options?: InferOptions): Promise<InferResult>;
   decodeStream(files: Schema | null, type: string | null, input: Payload, options?: DecodeOptions): Promise<StreamResult>;
+  breaking(files: Schema, baseline: Schema, options?: BreakingOptions): Promise<BreakingResult>;
+  oldReader(files: Schema, baseline: Schema, type: string, input: Payload, options?: { encoding?: Encoding }): Promise<OldReaderResult>;
   coreVersion(): Promise<string>;
   /**
    * onLoadProgress calls listener as the core downloads (bytes loaded,
@@ -450,6 +469,20 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
         out: options.format ?? "json",
       });
     },
+    async breaking(files, baseline, options = {}) {
+      options = optionsArg("breaking", options);
+      return call("breaking", {
+        files: filesOf(files),
+        baseline: filesOf(baseline),
+        categories: stringsArg("breaking", "categories", options.categories),
+        rules: stringsArg("breaking", "rules", options.rules),
+      });
+    },
+    async oldReader(files, baseline, type, input, options = {}) {
+      options = optionsArg("oldReader", options);
+      const [text, encoding] = payloadOf(input, options.encoding);
+      return call("oldReader", { files: filesOf(files), baseline: filesOf(baseline), type: typeArg(type), input: text, encoding });
+    },
     async coreVersion() {
       return (await started()).version;
     },
@@ -484,6 +517,8 @@ export function sharedAPI(key: symbol, start: (options: InitializeOptions, progr
     rankTypes: (f, i, o) => api().rankTypes(f, i, o),
     inferSchema: (i, o) => api().inferSchema(i, o),
     decodeStream: (f, t, i, o) => api().decodeStream(f, t, i, o),
+    breaking: (f, b, o) => api().breaking(f, b, o),
+    oldReader: (f, b, t, i, o) => api().oldReader(f, b, t, i, o),
     coreVersion: () => api().coreVersion(),
     onLoadProgress: (l) => api().onLoadProgress(l),
     get ready() {
@@ -563,6 +598,13 @@ function typeArg(type: unknown): string {
 }
 
 // optionsArg checks an options argument: undefined or an object.
+// stringsArg checks an optional list of strings of fn's options.
+function stringsArg(fn: string, name: string, v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw argumentError(`${fn}: options.${name} must be an array of strings; got ${typeName(v)}`);
+  return v as string[];
+}
+
 function optionsArg<T extends object>(fn: string, o: T | undefined): T {
   if (o === undefined) return {} as T;
   if (typeof o !== "object" || o === null || Array.isArray(o)) throw argumentError(`${fn}: options must be an object; got ${typeName(o)}`);

@@ -2,6 +2,7 @@
 // Node): one list, so that the two cannot drift. Each entry adds its own
 // backend through bindAPI.
 export {
+  breaking,
   check,
   compile,
   coreVersion,
@@ -16,6 +17,7 @@ export {
   inferSchema,
   initialize,
   isReady,
+  oldReader,
   onLoadProgress,
   ProtoplayError,
   rankTypes,
@@ -24,6 +26,11 @@ export {
   wireView,
 } from "./public";
 export type {
+  BreakingOptions,
+  BreakingResult,
+  Difference,
+  Finding,
+  OldReaderResult,
   Alternative,
   BytesResult,
   CheckResult,

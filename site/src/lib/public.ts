@@ -22,10 +22,18 @@ import type {
   StreamResult,
   ViewResult,
   API,
+  BreakingOptions,
+  BreakingResult,
+  OldReaderResult,
 } from "./common";
 
 export { DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT_MS, DESCRIPTOR_SET_EXTENSIONS, formatDiagnostic, ProtoplayError, version } from "./common";
 export type {
+  BreakingOptions,
+  BreakingResult,
+  Difference,
+  Finding,
+  OldReaderResult,
   Alternative,
   BytesResult,
   CheckResult,
@@ -176,6 +184,28 @@ export function inferSchema(inputs: Payload[], options?: InferOptions): Promise<
  */
 export function decodeStream(files: Schema | null, type: string | null, input: Payload, options?: DecodeOptions): Promise<StreamResult> {
   return api.decodeStream(files, type, input, options);
+}
+
+/**
+ * Lists the breaking changes from baseline (an earlier version of the
+ * schema) to files, by buf breaking's rules: each with its rule ID, the
+ * file, line and column in files (or in baseline, for a deleted file),
+ * and buf's message. Sources that do not compile give their diagnostics
+ * (result.diagnostics, result.baselineDiagnostics) and no changes.
+ */
+export function breaking(files: Schema, baseline: Schema, options?: BreakingOptions): Promise<BreakingResult> {
+  return api.breaking(files, baseline, options);
+}
+
+/**
+ * What a reader built with baseline makes of a payload written with
+ * files: its wire view and value, beside the current ones, and each field
+ * the two read differently (kind "unknown": a field the old reader keeps
+ * as unknown; "enum": a value its enum lacks; "value": a type change that
+ * alters the value; "name": a renamed field).
+ */
+export function oldReader(files: Schema, baseline: Schema, type: string, input: Payload, options?: { encoding?: Encoding }): Promise<OldReaderResult> {
+  return api.oldReader(files, baseline, type, input, options);
 }
 
 /** The core's build: the Go version and revision it was built from. */

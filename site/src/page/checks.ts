@@ -11,6 +11,7 @@ import { options, setSymbols } from "./workspace";
 import { edits, plural, setStale } from "./compile";
 import { refreshProgram } from "./runtab";
 import { payload } from "./payloadtab";
+import { changes } from "./changestab";
 
 // ---- After a good compile: checks and the payload panel, once the
 // edits pause (200 ms), so a burst of typing is not slowed by them.
@@ -29,6 +30,7 @@ export function afterCompile(src: Files, r: CompileResult) {
     markGood();
     refreshProgram();
     payload.schemaChanged(src, r.messages);
+    changes.schemaChanged(src);
     checksList.dataset.state = "running";
     try {
       const c = await core.call("check", { files: src });
