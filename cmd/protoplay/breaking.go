@@ -88,7 +88,7 @@ func runBreaking(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		if printDiagnostics(stderr, cur) {
+		if printDiagnostics(stderr, cur, false) {
 			status = 1
 			return nil
 		}
@@ -96,7 +96,7 @@ func runBreaking(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		if printDiagnostics(stderr, base) {
+		if printDiagnostics(stderr, base, false) {
 			fmt.Fprintf(stderr, "protoplay breaking: the baseline %s does not compile\n", *against)
 			status = 1
 			return nil
