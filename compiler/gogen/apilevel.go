@@ -6,7 +6,7 @@ import (
 )
 
 // apiLevel is the Go API a message is generated with: protoc-gen-go's
-// features.(pb.go).api_level (pb.GoFeatures.APILevel, field 4 of
+// features.(pb.go).api_level (pb.GoFeatures.APILevel, field 2 of
 // pb.GoFeatures in google/protobuf/go_features.proto), whose numbers these
 // are.
 type apiLevel int
@@ -24,7 +24,7 @@ var apiLevelNames = map[string]apiLevel{"API_OPEN": apiOpen, "API_HYBRID": apiHy
 func validAPILevel(s string) bool { _, ok := apiLevelNames[s]; return ok }
 
 // apiLevelFeature is the go feature api_level's field number.
-const apiLevelFeature = 4
+const apiLevelFeature = 2
 
 // APILevel returns the API level protoplay generates md with, as one of
 // "API_OPEN", "API_HYBRID" and "API_OPAQUE", by protoc-gen-go v1.36's

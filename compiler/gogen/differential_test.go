@@ -86,6 +86,64 @@ var diffSchemas = []diffSchema{
 		"datasets/google_message1/proto3/benchmark_message1_proto3.proto", "datasets/google_message2/benchmark_message2.proto"}},
 }
 
+// opaqueDiffSchemas are compared a second time, generated with
+// default_api_level=API_OPAQUE (the edition 2024 files of diffSchemas are
+// opaque anyway): every explicit-presence kind (proto2, proto3 optional,
+// editions), defaults, closed enums, groups, oneofs, maps and extensions,
+// and the benchmark messages.
+var opaqueDiffSchemas = []diffSchema{
+	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
+	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
+	{"protobuf", []string{"editions/golden/test_messages_proto2_editions.proto"}},
+	{"protobuf", []string{"editions/golden/test_messages_proto3_editions.proto"}},
+	{"protobuf", []string{"conformance/test_protos/test_messages_edition2023.proto"}},
+	{"protobuf", []string{"google/protobuf/unittest_proto3_optional.proto"}},
+	{"protobuf", []string{"google/protobuf/map_unittest.proto"}},
+	{"protobuf-3.21.12", []string{"google/protobuf/unittest.proto"}},
+	{"benchmarks", []string{"benchmarks.proto", "datasets/google_message1/proto2/benchmark_message1_proto2.proto",
+		"datasets/google_message1/proto3/benchmark_message1_proto3.proto", "datasets/google_message2/benchmark_message2.proto"}},
+}
+
+// diffRun is a schema to generate with an API level as default_api_level
+// ("": the option unset).
+type diffRun struct {
+	diffSchema
+	level string
+}
+
+// withLevels is schemas, then opaque generated with API_OPAQUE.
+func withLevels(schemas, opaque []diffSchema) []diffRun {
+	var out []diffRun
+	for _, s := range schemas {
+		out = append(out, diffRun{s, ""})
+	}
+	for _, s := range opaque {
+		out = append(out, diffRun{s, "API_OPAQUE"})
+	}
+	return out
+}
+
+// options are rehomePerFile's options for fd, with r's level; an opaque
+// run's packages live under their own root.
+func (r diffRun) options(fd protoreflect.FileDescriptor) gogen.Options {
+	root := diffPackageRoot[r.root]
+	if r.level != "" {
+		root += "o"
+	}
+	opts := rehomePerFile(fd, root)
+	opts.DefaultAPILevel = r.level
+	return opts
+}
+
+// name is how the registry names the run's schema.
+func (r diffRun) name() string {
+	n := r.root + "/" + strings.Join(r.files, ",")
+	if r.level != "" {
+		n += "@" + r.level
+	}
+	return n
+}
+
 // googleapisDiffSchemas are real-world schemas from corpus/googleapis
 // (import roots googleapis and protobuf), compared by TestDifferential,
 // TestJSONDifferential and TestTextDifferential: the well-known types in
@@ -248,17 +306,16 @@ func TestDifferential(t *testing.T) {
 	var entries []regEntry
 	schemaOf := map[int]int{}
 	imports := map[string]string{}
-	for si, s := range withGoogleapis(diffSchemas) {
+	for si, s := range withLevels(withGoogleapis(diffSchemas), opaqueDiffSchemas) {
 		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: importRoots(s.root), Files: s.files, NoGenerate: true})
 		if err := res.Err(); err != nil {
 			t.Fatalf("%s: %v", s.files[0], err)
 		}
 		var set descSet
-		pkgRoot := diffPackageRoot[s.root]
 		for _, fd := range res.Files {
 			var fdesc protoreflect.FileDescriptor = fd
 			set.add(t, fdesc)
-			opts := rehomePerFile(fdesc, pkgRoot)
+			opts := s.options(fdesc)
 			out, diags := gogen.Generate(withDeps(fdesc), opts)
 			for _, d := range diags {
 				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
@@ -286,7 +343,7 @@ func TestDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		extra[fmt.Sprintf("difftest/schemas/%d.binpb", si)] = string(desc)
-		schemaFiles = append(schemaFiles, s.root+"/"+strings.Join(s.files, ","))
+		schemaFiles = append(schemaFiles, s.name())
 	}
 
 	// Keys: the full name, qualified by the schema where two share it.
