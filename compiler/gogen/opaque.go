@@ -195,6 +195,18 @@ func (g *generator) genOpaqueMessage(jf *jen.File, md protoreflect.MessageDescri
 	g.genText(jf, mn)
 }
 
+// readsBit reports whether the getter of fd, held with a presence bit,
+// reads the bit: only when the value of an unset field (its default, or
+// a closed enum's first value) is not the Go zero value the field then
+// holds.
+func readsBit(fd protoreflect.FieldDescriptor) bool {
+	if fd.HasDefault() {
+		return true
+	}
+	ed := fd.Enum()
+	return ed != nil && ed.Values().Len() > 0 && ed.Values().Get(0).Number() != 0
+}
+
 // deprecatedDoc prints the deprecation line of fd's accessors.
 func deprecatedDoc(jf *jen.File, fd protoreflect.FieldDescriptor) {
 	if isDeprecated(fd) {
@@ -219,8 +231,12 @@ func (g *generator) genOpaqueAccessors(jf *jen.File, mn *messageNames) {
 		var body []jen.Code
 		switch fn.storage() {
 		case stBit:
+			cond := m.Clone().Op("!=").Nil()
+			if readsBit(fd) {
+				cond = cond.Op("&&").Add(hasBit(m, fn))
+			}
 			body = []jen.Code{
-				jen.If(m.Clone().Op("!=").Nil().Op("&&").Add(hasBit(m, fn))).Block(jen.Return(f)),
+				jen.If(cond).Block(jen.Return(f)),
 				jen.Return(g.defaultOrZero(mn, fn)),
 			}
 		case stOneof:
@@ -395,8 +411,11 @@ func (g *generator) genOpaqueBuilder(jf *jen.File, mn *messageNames) {
 		}
 	}
 	build = append(build, jen.Return(jen.Id("m0")))
-	addDoc(jf, docComments(mn.desc, false, isDeprecated(mn.desc)))
-	jf.Comment("// " + bName + " holds the fields of a " + mn.goName + " to build (nil: unset); Build makes it.")
+	jf.Comment("// " + bName + " holds field values for a new " + mn.goName + " (nil: unset); Build returns it.")
+	if isDeprecated(mn.desc) {
+		jf.Comment("//")
+		jf.Comment("// Deprecated: Marked as deprecated in " + safeText(mn.desc.ParentFile().Path()) + ".")
+	}
 	jf.Type().Id(bName).Struct(fields...)
 	jf.Line()
 	jf.Func().Params(jen.Id("b0").Id(bName)).Id("Build").Params().Op("*").Id(mn.goName).Block(build...)
