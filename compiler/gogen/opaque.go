@@ -159,23 +159,35 @@ func (g *generator) genOpaqueMessage(jf *jen.File, md protoreflect.MessageDescri
 		g.genEnum(jf, md.Enums().Get(i))
 	}
 
-	var fields []jen.Code
+	// The hidden layout: fields that hold pointers (strings, bytes,
+	// slices, maps, messages, oneofs, the unknown fields) first, so that
+	// the collector, which scans an object only up to its last pointer
+	// word, stops before the scalars; then the scalars by decreasing
+	// alignment, so that no padding falls between them.
+	var groups [5][]jen.Code
 	for _, fn := range mn.fields {
 		if fn.oneof != nil {
 			if fn.oneof.fields[0] == fn {
-				fields = append(fields, jen.Id(fn.oneof.goName).Id(fn.oneof.iface))
+				groups[0] = append(groups[0], jen.Id(fn.oneof.goName).Id(fn.oneof.iface))
 			}
 			continue
 		}
-		fields = append(fields, jen.Id(fn.goName).Add(g.opaqueFieldType(fn)))
-	}
-	if n := presenceWords(mn); n > 0 {
-		fields = append(fields, jen.Comment("// xxx_presence has a bit for each explicit-presence field held as a value."))
-		fields = append(fields, jen.Id(presenceField).Index(jen.Lit(n)).Uint32())
+		rank := layoutRank(fn)
+		groups[rank] = append(groups[rank], jen.Id(fn.goName).Add(g.opaqueFieldType(fn)))
 	}
 	if !g.opts.DropUnknown {
-		fields = append(fields, jen.Comment("// unknownFields holds the fields this schema does not declare, as read (nil: none)."))
-		fields = append(fields, jen.Id("unknownFields").Op("*").Index().Byte())
+		groups[0] = append(groups[0], jen.Comment("// unknownFields holds the fields this schema does not declare, as read (nil: none)."))
+		groups[0] = append(groups[0], jen.Id("unknownFields").Op("*").Index().Byte())
+	}
+	if n := presenceWords(mn); n > 0 {
+		groups[3] = append([]jen.Code{
+			jen.Comment("// xxx_presence has a bit for each explicit-presence field held as a value."),
+			jen.Id(presenceField).Index(jen.Lit(n)).Uint32(),
+		}, groups[3]...)
+	}
+	var fields []jen.Code
+	for _, grp := range groups {
+		fields = append(fields, grp...)
 	}
 	doc := docComments(md, false, isDeprecated(md))
 	if len(doc) > 0 {
@@ -205,6 +217,27 @@ func readsBit(fd protoreflect.FieldDescriptor) bool {
 	}
 	ed := fd.Enum()
 	return ed != nil && ed.Values().Len() > 0 && ed.Values().Get(0).Number() != 0
+}
+
+// layoutRank is the group of fn's struct field in an opaque message's
+// layout: 0 holds pointers, 1 scalars of 8 bytes, 2 of 4 bytes, 3 the
+// presence bits, 4 bools.
+func layoutRank(fn *fieldNames) int {
+	switch fn.storage() {
+	case stBit, stImplicit:
+	default:
+		return 0
+	}
+	switch fn.desc.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
+		return 0
+	case protoreflect.BoolKind:
+		return 4
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint64Kind, protoreflect.Fixed64Kind, protoreflect.DoubleKind:
+		return 1
+	}
+	return 2
 }
 
 // deprecatedDoc prints the deprecation line of fd's accessors.
