@@ -15,8 +15,7 @@ import (
 
 // Editions this plugin accepts: proto2 and proto3 files (which protoc does
 // not check against the range) and editions 2023 and 2024, the newest
-// edition the compiler core supports (a 2024 file gets the open API
-// whatever its api_level).
+// edition the compiler core supports.
 const (
 	minimumEdition = descriptorpb.Edition_EDITION_PROTO2
 	maximumEdition = descriptorpb.Edition_EDITION_2024

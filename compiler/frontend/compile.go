@@ -142,10 +142,6 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 	if res.HasErrors() {
 		return res
 	}
-	res.Diagnostics = append(res.Diagnostics, editionWarnings(linked)...)
-	if res.HasErrors() {
-		return res
-	}
 	if err := StopCheck(ctx, req.Limits.MaxMemoryBytes); err != nil {
 		res.Diagnostics = append(res.Diagnostics, diagnosticOfError(err))
 		return res

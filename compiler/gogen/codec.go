@@ -270,7 +270,9 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f := mf(fn)
-		switch storageOf(fd) {
+		switch fn.storage() {
+		case stBit:
+			body = append(body, jen.If(hasBit(jen.Id("m"), fn)).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, f))))
 		case stImplicit:
 			if fd.Kind() == protoreflect.BoolKind {
 				t := len(tagBytes(fd.Number(), wire.VarintType))
@@ -431,7 +433,9 @@ func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
 	nest := nestAt(fd)
-	switch storageOf(fd) {
+	switch fn.storage() {
+	case stBit:
+		return []jen.Code{jen.If(hasBit(jen.Id("m"), fn)).Block(putField(fd, f, nest)...)}
 	case stImplicit:
 		return []jen.Code{jen.If(isNonZero(fd, f)).Block(putField(fd, f, nest)...)}
 	case stPointer:
@@ -519,7 +523,11 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 			}
 			name := jen.Lit(string(fn.desc.FullName()))
 			names = append(names, name)
-			body = append(body, jen.If(mf(fn).Op("==").Nil()).Block(
+			missing := mf(fn).Op("==").Nil()
+			if fn.storage() == stBit {
+				missing = jen.Op("!").Parens(hasBit(jen.Id("m"), fn))
+			}
+			body = append(body, jen.If(missing).Block(
 				jen.Id("missing").Op("=").Append(jen.Id("missing"), name)))
 		}
 		body = append([]jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(
@@ -548,7 +556,7 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 		fd := fn.desc
 		name := string(fd.Name())
 		f := mf(fn)
-		switch st := storageOf(fd); {
+		switch st := fn.storage(); {
 		case st == stMap:
 			if v := fd.MapValue(); v.Message() == nil || !g.canRequire(v.Message()) {
 				continue
@@ -879,7 +887,7 @@ func (g *generator) unknownAdd(raw jen.Code) jen.Code {
 func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
-	st := storageOf(fd)
+	st := fn.storage()
 	if st == stMap {
 		return g.unmarshalMap(fn)
 	}
@@ -938,6 +946,8 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	switch st {
 	case stImplicit, stBytes:
 		out = append(out, f.Clone().Op("=").Add(v))
+	case stBit:
+		out = append(out, f.Clone().Op("=").Add(v), setBit(jen.Id("m"), fn))
 	case stPointer:
 		if m := slabMethod(fd.Kind()); m != "" {
 			out = append(out, f.Clone().Op("=").Id("d").Dot(m).Call(v))
@@ -993,7 +1003,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	nest := func(base jen.Code) jen.Code { return rt("Nest").Call(jen.Err(), base, jen.Lit(path)) }
 	typ := g.msgType(fd.Message())
 	out := []jen.Code{checkWire(wirekind.Of(fd.Kind()))}
-	switch storageOf(fd) {
+	switch fn.storage() {
 	case stMessage:
 		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d"))))
 		out = append(out, subDecode(fd, f, nest)...)

@@ -33,7 +33,12 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f, cf := mf(fn), jen.Id("c").Dot(fn.goName)
-		switch storageOf(fd) {
+		switch fn.storage() {
+		case stBit:
+			// The presence bits came with *c = *m.
+			if fd.Kind() == protoreflect.BytesKind {
+				body = append(body, cf.Clone().Op("=").Qual("bytes", "Clone").Call(f))
+			}
 		case stImplicit:
 			if fd.Kind() == protoreflect.BytesKind {
 				body = append(body, cf.Clone().Op("=").Qual("bytes", "Clone").Call(f))
@@ -144,7 +149,14 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f, of := mf(fn), jen.Id("o").Dot(fn.goName)
-		switch storageOf(fd) {
+		switch fn.storage() {
+		case stBit:
+			// An unset field holds its zero value (see opaque.go), so
+			// the values compare alike once the bits do.
+			if fn.bit == 1 {
+				body = append(body, jen.If(jen.Id("m").Dot(presenceField).Op("!=").Id("o").Dot(presenceField)).Block(no))
+			}
+			body = append(body, jen.If(valuesDiffer(fd, f, of, eqPresent)).Block(no))
 		case stImplicit:
 			body = append(body, jen.If(valuesDiffer(fd, f, of, eqImplicit)).Block(no))
 		case stMessage:

@@ -27,11 +27,18 @@ import (
 // and expanded lists, map entries, nested messages, field order) are decoded
 // by the generated code and by dynamicpb, and the generated Equal must give
 // proto.Equal's answer; every payload's message equals its Clone and its
-// own re-encoding.
+// own re-encoding. It runs on the open API and again on the opaque API
+// (default_api_level=API_OPAQUE), whose Equal compares presence bits.
 func TestEqualDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
+	for _, level := range []string{"API_OPEN", "API_OPAQUE"} {
+		t.Run(level, func(t *testing.T) { equalDifferential(t, level) })
+	}
+}
+
+func equalDifferential(t *testing.T, level string) {
 	dir := filepath.Join("testdata", "equal")
 	res := compiler.Compile(context.Background(), compiler.Request{
 		FS: os.DirFS(dir), Files: []string{"eq3.proto", "eq2.proto", "eqed.proto"}, NoGenerate: true})
@@ -39,7 +46,7 @@ func TestEqualDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	fds := res.Files
-	gen, diags := gogen.Generate(fds, gentest.Rehome(fds, gogen.Options{}))
+	gen, diags := gogen.Generate(fds, gentest.Rehome(fds, gogen.Options{DefaultAPILevel: level}))
 	for _, d := range diags {
 		t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
 	}

@@ -44,6 +44,9 @@ type generator struct {
 	// code must leave alone in each Go package it writes to: those of the
 	// file and of the files it imports (see checkCollisions).
 	visibleDecls map[*fileNames]map[string]map[string]goDecl
+	// levels holds each message's API level, resolved on first use
+	// (see isOpaque).
+	levels map[protoreflect.FullName]apiLevel
 	// requireMemo holds canRequire's answers, made on first use.
 	requireMemo map[protoreflect.FullName]bool
 

@@ -217,7 +217,10 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 		fd := fn.desc
 		f := mf(fn)
 		name := jsonNameCall(fd)
-		switch storageOf(fd) {
+		switch fn.storage() {
+		case stBit:
+			body = append(body, jen.If(hasBit(jen.Id("m"), fn)).Block(
+				append([]jen.Code{name}, g.encodeValue(fd, f)...)...).Add(g.nullUnlessSynthetic(fd, null)))
 		case stImplicit:
 			body = append(body, jen.If(isNonZero(fd, f).Op("||").Id("e").Dot("EmitDefaults").Call()).Block(
 				append([]jen.Code{name}, g.encodeValue(fd, f)...)...))
@@ -422,9 +425,13 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 			c = append(c, jen.If(jen.Id("d").Dot("ReadNull").Call()).Block(jen.Continue()))
 		}
 		f := mf(fn)
-		switch storageOf(fd) {
+		switch fn.storage() {
 		case stImplicit, stBytes, stMessage:
 			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Add(v) })...)
+		case stBit:
+			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code {
+				return f.Clone().Op("=").Add(v).Line().Add(setBit(jen.Id("m"), fn))
+			})...)
 		case stPointer:
 			c = append(c, g.decodeValue(fd, func(v jen.Code) jen.Code {
 				if m := slabMethod(fd.Kind()); m != "" {

@@ -34,6 +34,15 @@ var jsonDiffSchemas = []diffSchema{
 	{"protobuf", []string{"google/protobuf/map_unittest.proto"}},
 }
 
+// jsonOpaqueDiffSchemas are compared a second time with the opaque API
+// (default_api_level=API_OPAQUE).
+var jsonOpaqueDiffSchemas = []diffSchema{
+	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
+	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
+	{"protobuf", []string{"editions/golden/test_messages_proto2_editions.proto"}},
+	{"protobuf", []string{"google/protobuf/unittest_proto3_optional.proto"}},
+}
+
 // TestJSONDifferential generates jsonDiffSchemas and runs
 // testdata/jsondiff.go.txt against them in a temporary module: the
 // generated ProtoJSON methods are compared with
@@ -141,9 +150,9 @@ func buildDifferential(t *testing.T) (bin, pkgDir string) {
 	extra := map[string]string{}
 	imports := map[string]string{}
 	var reg, resolvers, exts, extLists strings.Builder
-	schemas := withGoogleapis(jsonDiffSchemas)
+	schemas := withLevels(withGoogleapis(jsonDiffSchemas), jsonOpaqueDiffSchemas)
 	nMsgSchemas := len(schemas)
-	schemas = append(schemas, extDiffSchemas...)
+	schemas = append(schemas, withLevels(extDiffSchemas, nil)...)
 	// Each schema's files are compiled together; one descriptor set per
 	// file, whose last file is that file (the root payload.NewSchema and
 	// the registry use).
@@ -191,7 +200,7 @@ func buildDifferential(t *testing.T) (bin, pkgDir string) {
 			t.Fatalf("%s: %v", sch.files[0], err)
 		}
 		for _, fd := range res.Files {
-			opts := rehomePerFile(fd, diffPackageRoot[sch.root])
+			opts := sch.options(fd)
 			out, diags := gogen.Generate(withDeps(fd), opts)
 			for _, d := range diags {
 				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)

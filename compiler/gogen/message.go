@@ -22,7 +22,17 @@ const (
 	stRepeated                // []T
 	stMap                     // map[K]V
 	stOneof                   // a member of a real oneof, held in a wrapper type
+	stBit                     // T and a bit of the presence bitmap (explicit presence scalars and bytes, opaque API)
 )
+
+// storage is how fn is held: storageOf its descriptor, or stBit for a
+// field of an opaque view with a presence bit.
+func (fn *fieldNames) storage() storage {
+	if fn.bit > 0 {
+		return stBit
+	}
+	return storageOf(fn.desc)
+}
 
 func storageOf(fd protoreflect.FieldDescriptor) storage {
 	switch {
@@ -243,6 +253,10 @@ func multiline(items ...jen.Code) *jen.Statement {
 
 func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) {
 	if md.IsMapEntry() {
+		return
+	}
+	if g.isOpaque(md) {
+		g.genOpaqueMessage(jf, md)
 		return
 	}
 	mn := g.msgs[md.FullName()]

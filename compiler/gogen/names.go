@@ -50,6 +50,13 @@ type fieldNames struct {
 	// field's explicit default, Default_Message_Field.
 	defaultName string
 	oneof       *oneofNames // nil unless in a real (non-synthetic) oneof
+	// camel is the field's name before collisions are resolved, the base
+	// of its opaque accessors (GetX, SetX, HasX, ClearX) and builder field,
+	// as protoc-gen-go names them.
+	camel string
+	// bit, in an opaque view (see opaqueView), is 1 + the field's index
+	// in the presence bitmap; 0 for a field without a bit.
+	bit int
 }
 
 type oneofNames struct {
@@ -57,6 +64,10 @@ type oneofNames struct {
 	goName string // struct field holding the interface
 	iface  string // unexported interface type, "is"+Message_Oneof
 	fields []*fieldNames
+	// camel and api are the oneof's name before collisions are resolved
+	// (the base of WhichX, HasX, ClearX) and, in an opaque view, the
+	// name it has in the exported API (its case type and constants).
+	camel, api string
 }
 
 type enumNames struct {
@@ -177,7 +188,7 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 	m := &messageNames{desc: d, file: f, goName: GoCamelCase(localName(d))}
 	for i, ods := 0, d.Oneofs(); i < ods.Len(); i++ {
 		od := ods.Get(i)
-		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: GoCamelCase(string(od.Name()))})
+		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: GoCamelCase(string(od.Name())), camel: GoCamelCase(string(od.Name()))})
 	}
 	for i, fds := 0, d.Fields(); i < fds.Len(); i++ {
 		fd := fds.Get(i)
@@ -185,7 +196,7 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 		if isGroupLike(fd) {
 			name = string(fd.Message().Name())
 		}
-		fn := &fieldNames{desc: fd, goName: GoCamelCase(name)}
+		fn := &fieldNames{desc: fd, goName: GoCamelCase(name), camel: GoCamelCase(name)}
 		if od := fd.ContainingOneof(); od != nil {
 			o := m.oneofs[od.Index()]
 			o.fields = append(o.fields, fn)

@@ -71,6 +71,16 @@ type Options struct {
 	// share one runtime. Service code (services=) still imports grpc-go,
 	// connect-go and github.com/protoplay/protoplay/codec. See runtime.go.
 	Runtime string
+	// DefaultAPILevel, parameter default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
+	// is the API level of a message whose file and enclosing declarations
+	// resolve no features.(pb.go).api_level (editions before 2024 set
+	// none by default), as protoc-gen-go's option of the same name; ""
+	// is API_OPEN. See APILevel for the precedence.
+	DefaultAPILevel string
+	// APILevelMap, parameters apilevelM<file>=<level>, gives the API level
+	// of the named .proto file's messages over DefaultAPILevel, as
+	// protoc-gen-go's apilevelM options.
+	APILevelMap map[string]string
 }
 
 // ToolRuntime is the runtime= of protoplay's command-line tools
@@ -100,7 +110,8 @@ const DefaultImportPrefix = "protoplay.local"
 // ParseOptions parses protoc-style plugin parameters: "k=v,k=v". Known keys:
 // paths=import|source_relative, module=PATH, M<file>=<path>[;name],
 // unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH,
-// runtime=import|local, services=none|grpc|connect|grpc+connect (repeated values add up, so
+// runtime=import|local, default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
+// apilevelM<file>=<level>, services=none|grpc|connect|grpc+connect (repeated values add up, so
 // "services=grpc,services=connect" is "services=grpc+connect"). An unknown key or a
 // bad value is an error naming it.
 func ParseOptions(param string) (Options, error) {
@@ -159,13 +170,26 @@ func (o *Options) Set(kv string) error {
 		default:
 			return fmt.Errorf(`option runtime=%q: want "import" or "local"`, v)
 		}
+	case k == "default_api_level":
+		if !validAPILevel(v) {
+			return fmt.Errorf(`option default_api_level=%q: want "API_OPEN", "API_HYBRID" or "API_OPAQUE"`, v)
+		}
+		o.DefaultAPILevel = v
+	case strings.HasPrefix(k, "apilevelM") && len(k) > len("apilevelM"):
+		if !validAPILevel(v) {
+			return fmt.Errorf(`option %s=%q: want "API_OPEN", "API_HYBRID" or "API_OPAQUE"`, k, v)
+		}
+		if o.APILevelMap == nil {
+			o.APILevelMap = map[string]string{}
+		}
+		o.APILevelMap[k[len("apilevelM"):]] = v
 	case strings.HasPrefix(k, "M") && len(k) > 1:
 		if o.ImportMap == nil {
 			o.ImportMap = map[string]string{}
 		}
 		o.ImportMap[k[1:]] = v
 	default:
-		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, runtime)", k)
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, runtime, default_api_level, apilevelM<file>)", k)
 	}
 	return nil
 }
@@ -194,6 +218,17 @@ func (o Options) String() string {
 	}
 	if o.Runtime != "" {
 		parts = append(parts, "runtime="+o.Runtime)
+	}
+	if o.DefaultAPILevel != "" {
+		parts = append(parts, "default_api_level="+o.DefaultAPILevel)
+	}
+	levels := make([]string, 0, len(o.APILevelMap))
+	for k := range o.APILevelMap {
+		levels = append(levels, k)
+	}
+	sort.Strings(levels)
+	for _, k := range levels {
+		parts = append(parts, "apilevelM"+k+"="+o.APILevelMap[k])
 	}
 	keys := make([]string, 0, len(o.ImportMap))
 	for k := range o.ImportMap {

@@ -161,7 +161,9 @@ func (g *generator) genEncodeText(jf *jen.File, mn *messageNames) {
 		fd := fn.desc
 		f := mf(fn)
 		name := textName(fd)
-		switch storageOf(fd) {
+		switch fn.storage() {
+		case stBit:
+			body = append(body, jen.If(hasBit(jen.Id("m"), fn)).Block(g.encodeTextValue(fd, name, f)...))
 		case stImplicit:
 			body = append(body, jen.If(isNonZero(fd, f)).Block(g.encodeTextValue(fd, name, f)...))
 		case stPointer:
@@ -290,7 +292,7 @@ func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
 	}
 	needSeen := false
 	for _, fn := range mn.fields {
-		if st := storageOf(fn.desc); st != stRepeated && st != stMap {
+		if st := fn.storage(); st != stRepeated && st != stMap {
 			needSeen = true
 		}
 	}
@@ -312,10 +314,15 @@ func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
 		f := mf(fn)
 		mark := jen.If(jen.Err().Op(":=").Id("d").Dot("Mark").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(i)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 		var c []jen.Code
-		switch storageOf(fd) {
+		switch fn.storage() {
 		case stImplicit, stBytes, stMessage:
 			c = append(c, mark)
 			c = append(c, g.decodeTextValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Add(v) })...)
+		case stBit:
+			c = append(c, mark)
+			c = append(c, g.decodeTextValue(fd, func(v jen.Code) jen.Code {
+				return f.Clone().Op("=").Add(v).Line().Add(setBit(jen.Id("m"), fn))
+			})...)
 		case stPointer:
 			c = append(c, mark)
 			c = append(c, g.decodeTextValue(fd, func(v jen.Code) jen.Code { return f.Clone().Op("=").Op("&").Add(v) })...)

@@ -1,0 +1,220 @@
+package gogen_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
+	"github.com/protoplay/protoplay/internal/gentest"
+)
+
+// TestAPILevelResolution: the API level of a message follows
+// protoc-gen-go v1.36's precedence: the api_level feature (message, then
+// enclosing message, then file, then edition 2024's default API_OPAQUE),
+// then apilevelM<file>=, then default_api_level=, then API_OPEN. (The
+// order was checked against protogen.Options.New of v1.36.12: for an
+// edition 2024 file, default_api_level=API_OPEN still gives API_OPAQUE.)
+func TestAPILevelResolution(t *testing.T) {
+	srcs := map[string]string{
+		"p2.proto": `syntax = "proto2"; package p2; message A { message B {} }`,
+		"e23.proto": `edition = "2023"; package e23;
+import "google/protobuf/go_features.proto";
+message A {
+  option features.(pb.go).api_level = API_OPAQUE;
+  message B {}
+  message C { option features.(pb.go).api_level = API_OPEN; }
+}
+message D {}`,
+		"e23file.proto": `edition = "2023"; package e23file;
+import "google/protobuf/go_features.proto";
+option features.(pb.go).api_level = API_HYBRID;
+message A { option features.(pb.go).api_level = API_OPAQUE; }
+message B {}`,
+		"e24.proto": `edition = "2024"; package e24;
+import "google/protobuf/go_features.proto";
+message A { message B {} }
+message C { option features.(pb.go).api_level = API_OPEN; }`,
+	}
+	var files []string
+	for f := range srcs {
+		files = append(files, f)
+	}
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: srcs, Files: files, NoGenerate: true})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		param string
+		want  map[string]string // message -> level
+	}{
+		{"", map[string]string{"p2.A": "API_OPEN", "p2.A.B": "API_OPEN", "e23.A": "API_OPAQUE", "e23.A.B": "API_OPAQUE", "e23.A.C": "API_OPEN", "e23.D": "API_OPEN",
+			"e23file.A": "API_OPAQUE", "e23file.B": "API_HYBRID", "e24.A": "API_OPAQUE", "e24.A.B": "API_OPAQUE", "e24.C": "API_OPEN"}},
+		{"default_api_level=API_OPAQUE", map[string]string{"p2.A": "API_OPAQUE", "p2.A.B": "API_OPAQUE", "e23.A.C": "API_OPEN", "e23.D": "API_OPAQUE", "e23file.B": "API_HYBRID", "e24.C": "API_OPEN"}},
+		{"default_api_level=API_OPAQUE,apilevelMp2.proto=API_OPEN", map[string]string{"p2.A": "API_OPEN", "e23.D": "API_OPAQUE"}},
+		{"default_api_level=API_OPEN,apilevelMe24.proto=API_OPEN", map[string]string{"e24.A": "API_OPAQUE", "e24.A.B": "API_OPAQUE"}},
+	} {
+		opts, err := gogen.ParseOptions(tc.param)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range tc.want {
+			var found bool
+			for _, fd := range res.Files {
+				gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+					if string(md.FullName()) == name {
+						found = true
+						if got := gogen.APILevel(md, opts); got != want {
+							t.Errorf("%q: %s is %s, want %s", tc.param, name, got, want)
+						}
+					}
+				})
+			}
+			if !found {
+				t.Fatalf("no message %s", name)
+			}
+		}
+	}
+	for _, bad := range []string{"default_api_level=OPAQUE", "default_api_level=", "apilevelMa.proto=open", "apilevelM=API_OPEN"} {
+		if _, err := gogen.ParseOptions(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	o, err := gogen.ParseOptions("default_api_level=API_HYBRID,apilevelMb.proto=API_OPAQUE,apilevelMa.proto=API_OPEN")
+	if err != nil || o.String() != "default_api_level=API_HYBRID,apilevelMa.proto=API_OPEN,apilevelMb.proto=API_OPAQUE" {
+		t.Errorf("round trip: %q, %v", o.String(), err)
+	}
+}
+
+// TestOpaqueCompat: a program written against protoc-gen-go's opaque API
+// for test_messages_proto2.proto (testdata/opaquecompat/main.go.txt: the
+// builder, Get/Set/Has/Clear of scalars, strings, bytes, enums, messages,
+// groups, defaults, repeated fields and maps, Which/Has/Clear of the
+// oneof and its case constants, nil receivers) builds and runs with
+// protoc-gen-go's code (generated with default_api_level=API_OPAQUE by
+// the protoc-gen-go of protoplay's go.mod, with the protolegacy tag for
+// the schema's MessageSet), and then builds unchanged
+// against protoplay's opaque code and prints the same, wire bytes
+// included.
+func TestOpaqueCompat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	dir := corpusDir(t)
+	const file = "google/protobuf/test_messages_proto2.proto"
+	res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(dir), ImportPaths: []string{"protobuf"}, Files: []string{file}, NoGenerate: true})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	fd := res.Files[0]
+	pkg := gentest.ModulePath + "/p2"
+	main, err := os.ReadFile(filepath.Join("testdata", "opaquecompat", "main.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := strings.ReplaceAll(string(main), "MODULE", gentest.ModulePath)
+
+	// protoc-gen-go's side.
+	bin := filepath.Join(t.TempDir(), "protoc-gen-go")
+	if out, err := gentest.Go(t, gentest.RepoRoot(), "build", "-tags=protolegacy", "-o", bin, "google.golang.org/protobuf/cmd/protoc-gen-go"); err != nil {
+		t.Fatalf("building protoc-gen-go: %v\n%s", err, out)
+	}
+	var set descSet
+	set.add(t, fd)
+	req := &pluginpb.CodeGeneratorRequest{
+		FileToGenerate: []string{file},
+		Parameter:      proto.String("default_api_level=API_OPAQUE,module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2"),
+		ProtoFile:      set.File,
+	}
+	in, err := proto.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("protoc-gen-go: %v\n%s", err, stderr.String())
+	}
+	var resp pluginpb.CodeGeneratorResponse
+	if err := proto.Unmarshal(out, &resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Error != nil {
+		t.Fatalf("protoc-gen-go: %s", resp.GetError())
+	}
+	var theirs []gogen.File
+	for _, f := range resp.File {
+		theirs = append(theirs, gogen.File{Name: f.GetName(), Content: f.GetContent()})
+	}
+	if len(theirs) != 1 || !strings.Contains(theirs[0].Content, "xxx_hidden_") {
+		t.Fatalf("protoc-gen-go wrote no opaque code: %d files", len(theirs))
+	}
+	modA := gentest.WriteModule(t, theirs, map[string]string{
+		"main.go": program,
+		"marshal.go": `package main
+
+import (
+	"google.golang.org/protobuf/proto"
+
+	p2 "` + pkg + `"
+)
+
+func marshal(m *p2.TestAllTypesProto2) []byte {
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+`}, true)
+	want, err := gentest.Go(t, modA, "run", "-tags=protolegacy", ".")
+	if err != nil {
+		t.Fatalf("with protoc-gen-go's code: %v\n%s", err, want)
+	}
+
+	// protoplay's side.
+	opts, err := gogen.ParseOptions("default_api_level=API_OPAQUE,module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, diags := gogen.Generate(res.Files, opts)
+	for _, d := range diags {
+		t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
+	}
+	modB := gentest.WriteModule(t, ours, map[string]string{
+		"main.go": program,
+		"marshal.go": `package main
+
+import p2 "` + pkg + `"
+
+func marshal(m *p2.TestAllTypesProto2) []byte {
+	b, err := m.Marshal()
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+`}, false)
+	got, err := gentest.Go(t, modB, "run", ".")
+	if err != nil {
+		t.Fatalf("with protoplay's code: %v\n%s", err, got)
+	}
+	if got != want {
+		t.Errorf("output differs\nprotoc-gen-go:\n%s\nprotoplay:\n%s", want, got)
+	}
+	if !strings.Contains(got, "oneof has=true which=oneof_nested_message (112)") {
+		t.Errorf("the program did not run as written:\n%s", got)
+	}
+}
