@@ -333,8 +333,11 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	if renderWholeFile { // tests only: the reference the pieces must match
 		g.eachPiece(f, func(_ protoreflect.Descriptor, _ string, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
-		err := jf.Render(&buf)
-		return buf.String(), err
+		if err := jf.Render(&buf); err != nil {
+			return "", err
+		}
+		b, err := stableDocComments(buf.Bytes())
+		return string(b), err
 	}
 	// The pieces are kept at their exact sizes and joined once at the end:
 	// the output is in memory twice at most, never in a buffer grown by

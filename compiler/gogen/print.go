@@ -71,6 +71,9 @@ func formatPiece(raw []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Error %s while formatting source:\n%s", err, raw)
 	}
+	if b, err = stableDocComments(b); err != nil {
+		return nil, err
+	}
 	if t := bytes.TrimSpace(b); len(t) != len(b) {
 		return bytes.Clone(t), nil
 	}
@@ -146,4 +149,79 @@ func (p *formatPool) submit(raw []byte) *formatJob {
 	j.raw = raw
 	p.jobs <- j
 	return j
+}
+
+// stableDocComments returns src, gofmt'd Go, with each top-level doc
+// comment that gofmt would change again replaced by gofmt's fixed point
+// for it, so that the file is gofmt-clean: go/printer reformats a
+// top-level doc comment (go/doc/comment's syntax: code blocks, lists),
+// and for some comments its output is not stable: a proto comment with
+// a numbered list whose items are indented unevenly (google/spanner/v1's
+// ExecuteBatchDml) is printed differently by a second gofmt. The
+// reformatting depends on the comment alone, so each such comment is
+// formatted on its own, before a stub declaration, until it no longer
+// changes. Only comments with an indented line (a code block or a list,
+// as gofmt prints them) are tried: the others are stable.
+func stableDocComments(src []byte) ([]byte, error) {
+	if !bytes.Contains(src, []byte("\n//\t")) && !bytes.Contains(src, []byte("\n//  ")) &&
+		!bytes.HasPrefix(src, []byte("//\t")) && !bytes.HasPrefix(src, []byte("//  ")) {
+		return src, nil
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	var out []byte
+	changed := false
+	for i := 0; i < len(lines); {
+		if !bytes.HasPrefix(lines[i], []byte("//")) {
+			out = append(out, lines[i]...)
+			i++
+			continue
+		}
+		j := i
+		indented := false
+		for j < len(lines) && bytes.HasPrefix(lines[j], []byte("//")) {
+			indented = indented || bytes.HasPrefix(lines[j], []byte("//\t")) || bytes.HasPrefix(lines[j], []byte("//  "))
+			j++
+		}
+		block := bytes.Join(lines[i:j], nil)
+		// A doc comment: abutting a declaration at column 1.
+		doc := j < len(lines) && len(lines[j]) > 0 && lines[j][0] != '\n' && lines[j][0] != ' ' && lines[j][0] != '\t'
+		if doc && indented {
+			fixed, err := stableComment(block)
+			if err != nil {
+				return nil, err
+			}
+			if !bytes.Equal(fixed, block) {
+				block, changed = fixed, true
+			}
+		}
+		out = append(out, block...)
+		i = j
+	}
+	if !changed {
+		return src, nil
+	}
+	return out, nil
+}
+
+// stableComment formats block, a doc comment (whole "//" lines, each
+// ending in a newline), before a stub declaration until gofmt leaves it
+// as it is, and returns it so.
+func stableComment(block []byte) ([]byte, error) {
+	const head, stub = "package p\n\n", "type _ int\n"
+	for range 4 {
+		src := append(append([]byte(head), block...), stub...)
+		b, err := format.Source(src)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(b, []byte(head)) || !bytes.HasSuffix(b, []byte(stub)) {
+			return nil, fmt.Errorf("gogen: doc comment did not format as a comment")
+		}
+		next := b[len(head) : len(b)-len(stub)]
+		if bytes.Equal(next, block) {
+			return block, nil
+		}
+		block = bytes.Clone(next)
+	}
+	return nil, fmt.Errorf("gogen: doc comment does not reach a gofmt fixed point")
 }
