@@ -35,6 +35,10 @@ type ScalingRow struct {
 	PeerCPUS      float64
 	PeerPeakRSSKB int64
 	PeerOutBytes  int64
+	// PeerFailed is protoc's last stderr line when it failed (at 20,000
+	// messages protoc-gen-go v1.36.12 writes a string concatenation that
+	// go/parser refuses as nested too deep, and protoc exits 1).
+	PeerFailed string
 }
 
 // scalingSchema is n small messages of four fields in one proto3 file (78
@@ -141,6 +145,9 @@ func measureScaling(e *Extra) error {
 				if err := runPeer(&row, protoc, pg, dir, file); err != nil {
 					return fmt.Errorf("%s: %v", in.name, err)
 				}
+				if row.PeerFailed != "" {
+					fmt.Fprintf(os.Stderr, "benchrun: scaling: %s: protoc failed: %s\n", in.name, row.PeerFailed)
+				}
 			}
 			runs = append(runs, row)
 		}
@@ -164,8 +171,17 @@ func runPeer(row *ScalingRow, protoc, pg, dir, file string) error {
 	t0 := time.Now()
 	err := cmd.Run()
 	row.PeerWallS = time.Since(t0).Seconds()
+	if cmd.ProcessState == nil {
+		return fmt.Errorf("protoc: %v", err)
+	}
 	if err != nil {
-		return fmt.Errorf("protoc: %v: %s", err, tail(stderr.String(), 2000))
+		// Its first line: protoc-gen-go's error message is followed by
+		// the whole unparsable file.
+		msg := stderr.String()
+		if i := strings.Index(msg, "\n"); i >= 0 {
+			msg = msg[:i]
+		}
+		row.PeerFailed = firstLine(strings.TrimSpace(msg))
 	}
 	// wait4's rusage of protoc holds its reaped children's too (Linux
 	// reports RUSAGE_BOTH for a reaped child): the plugin's CPU time is
@@ -193,6 +209,11 @@ func medianRow(runs []ScalingRow) ScalingRow {
 	}
 	r.WallS, r.CPUS, r.PeakRSSKB = median(wall), median(cpu), int64(median(rss))
 	r.PeerWallS, r.PeerCPUS, r.PeerPeakRSSKB = median(pwall), median(pcpu), int64(median(prss))
+	for _, x := range runs {
+		if x.PeerFailed != "" {
+			r.PeerFailed = x.PeerFailed
+		}
+	}
 	return r
 }
 
@@ -224,6 +245,10 @@ func printScaling(pf func(string, ...any), e *Extra) {
 		pf("\nprotoc + protoc-gen-go over the same files, in the same rounds (CPU and peak RSS: protoc and its plugin, the larger of the two peaks):\n\n")
 		pf("| input | Go written | wall s | CPU s | peak RSS MB | protoplay / protoc: wall | CPU | peak RSS | Go written |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, r := range sized {
+			if r.PeerFailed != "" {
+				pf("| %s | failed after %.2f s wall, %.2f s CPU, peak RSS %.0f MB: `%s` | | | | | | | |\n", r.Name, r.PeerWallS, r.PeerCPUS, float64(r.PeerPeakRSSKB)/1e3, r.PeerFailed)
+				continue
+			}
 			pf("| %s | %.1f MB | %.2f | %.2f | %.0f | **%s** | %s | %s | %s |\n", r.Name, float64(r.PeerOutBytes)/1e6, r.PeerWallS, r.PeerCPUS, float64(r.PeerPeakRSSKB)/1e3,
 				ratio(r.WallS, r.PeerWallS), ratio(r.CPUS, r.PeerCPUS), ratio(float64(r.PeakRSSKB), float64(r.PeerPeakRSSKB)), ratio(float64(r.OutBytes), float64(r.PeerOutBytes)))
 		}
