@@ -2,6 +2,7 @@ package gogen_test
 
 import (
 	"context"
+	"go/format"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -112,6 +113,68 @@ func TestCorpusBuilds(t *testing.T) {
 		})
 	}
 	t.Logf("corpus: %d of %d files built", built, total)
+}
+
+// TestCorpusGofmtClean generates Go for every corpus file that the
+// compiler accepts (each file on its own, its imports named but not
+// generated, as TestCorpusBuilds does) and checks that each output is
+// already gofmt'd (go/format.Source leaves it as it is) and is byte for
+// byte the output of one jennifer Render of the whole file, which runs
+// go/format over it all: the piece-by-piece printing changes no byte.
+func TestCorpusGofmtClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the corpus twice")
+	}
+	dir := corpusDir(t)
+	checked := 0
+	for _, root := range corpusRoots {
+		t.Run(root.name, func(t *testing.T) {
+			fsys := os.DirFS(dir)
+			var names []string
+			err := fs.WalkDir(fsys, root.name, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && strings.HasSuffix(p, ".proto") {
+					names = append(names, strings.TrimPrefix(p, root.name+"/"))
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				if _, wkt := gogen.WellKnownImportPath(n); wkt {
+					continue
+				}
+				res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: root.roots, Files: []string{n}, NoGenerate: true})
+				if res.HasErrors() {
+					continue // TestCorpusBuilds lists them
+				}
+				fd := res.Files[0]
+				opts := rehomePerFile(fd, root.name)
+				out, diags := gogen.Generate([]protoreflect.FileDescriptor{fd}, opts)
+				if len(diags) > 0 {
+					t.Errorf("%s: %v", n, diags)
+					continue
+				}
+				whole, _ := gogen.GenerateWhole([]protoreflect.FileDescriptor{fd}, opts)
+				if len(whole) != len(out) {
+					t.Errorf("%s: %d files, %d from the whole-file render", n, len(out), len(whole))
+					continue
+				}
+				for i, f := range out {
+					if f.Content != whole[i].Content {
+						t.Errorf("%s: %s differs from the whole-file render", n, f.Name)
+					}
+					src, err := format.Source([]byte(f.Content))
+					if err != nil || string(src) != f.Content {
+						t.Errorf("%s: %s is not gofmt-clean (err %v)", n, f.Name, err)
+					}
+					checked++
+				}
+			}
+		})
+	}
+	t.Logf("corpus: %d generated files gofmt-clean and equal to the whole-file render", checked)
 }
 
 // withDeps returns fd and every file it imports, transitively, except the

@@ -1,6 +1,9 @@
 package gogen
 
-import "google.golang.org/protobuf/reflect/protoreflect"
+import (
+	"github.com/protoplay/protoplay/compiler/diag"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
 
 // Internal lists, for the external tests.
 var (
@@ -37,4 +40,13 @@ func OneofGoNames(files []protoreflect.FileDescriptor, opts Options) map[protore
 		}
 	}
 	return out
+}
+
+// GenerateWhole is Generate printing each file in one jennifer Render of
+// the whole file (which runs go/format over it all): the reference that
+// the file printed piece by piece must match byte for byte.
+func GenerateWhole(files []protoreflect.FileDescriptor, opts Options) ([]File, []diag.Diagnostic) {
+	renderWholeFile = true
+	defer func() { renderWholeFile = false }()
+	return Generate(files, opts)
 }

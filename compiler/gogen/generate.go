@@ -14,6 +14,7 @@ import (
 	"github.com/protoplay/protoplay/compiler/diag"
 	"go/format"
 	"go/scanner"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -335,15 +336,74 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	if renderWholeFile { // tests only: the reference the pieces must match
 		g.eachPiece(f, func(_ protoreflect.Descriptor, _ string, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
-		err := jf.Render(&buf)
-		return buf.String(), err
+		if err := jf.Render(&buf); err != nil {
+			return "", err
+		}
+		b, err := stableDocComments(buf.Bytes())
+		return string(b), err
 	}
 	// The pieces are kept at their exact sizes and joined once at the end:
 	// the output is in memory twice at most, never in a buffer grown by
 	// doubling.
 	var pieces [][]byte
 	size := 0
-	var buf bytes.Buffer
+	// Each piece is printed unformatted here, in order (printing registers
+	// its imports in jf, which names them in that order), and gofmt'd by
+	// the pool beside the printing of the next ones. queue holds the
+	// pieces printed and not yet taken, oldest first; a piece is taken
+	// (appended, cached, told to g.check) in order, as soon as it and
+	// every piece before it are formatted, so that g.check sees the same
+	// sizes, one call per piece, as when each piece was formatted at once.
+	raw := newRawPrinter(jf)
+	pool := newFormatPool()
+	defer pool.stop()
+	type queued struct {
+		job   *formatJob // nil for a cached piece
+		text  []byte     // a cached piece's text
+		build func(*jen.File)
+		// put: the piece goes in the cache under key, with the imports
+		// it added.
+		put   bool
+		key   pieceKey
+		added []importDef
+	}
+	var queue []queued
+	maxQueue := 4 * runtime.GOMAXPROCS(0)
+	take := func(wait bool) error {
+		for len(queue) > 0 {
+			q := queue[0]
+			p := q.text
+			if q.job != nil {
+				if !wait && len(queue) <= maxQueue {
+					select {
+					case <-q.job.done:
+					default:
+						return nil
+					}
+				}
+				<-q.job.done
+				if q.job.err != nil {
+					return g.pieceFailure(f, q.build, q.job.err)
+				}
+				p = q.job.out
+			}
+			queue[0] = queued{}
+			queue = queue[1:]
+			if q.put {
+				g.cache.put(q.key, &cachedPiece{text: p, imports: q.added}, g.cacheSet)
+			}
+			if len(p) > 0 {
+				pieces = append(pieces, p)
+				size += len(p) + 2 // a blank line before, a newline after
+			}
+			if g.check != nil {
+				if err := g.check(g.written + size); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	// With a cache: jf's registered imports and their text, the state a
 	// piece's key includes. The imports of cached pieces are registered
 	// in jf (replayed) only when jf is next used, all in one render
@@ -366,8 +426,6 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	}
 	err := g.eachPiece(f, func(d protoreflect.Descriptor, text string, build func(*jen.File)) error {
 		var key pieceKey
-		var p []byte
-		cached := false
 		if g.cache != nil {
 			if d != nil {
 				key = g.keys.pieceKey(f, d, state)
@@ -375,7 +433,6 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				key = g.keys.textKey(f, text, state)
 			}
 			if c := g.cache.get(key, g.cacheSet); c != nil {
-				p, cached = c.text, true
 				if len(c.imports) > 0 {
 					// The key held the import state, so these paths
 					// are new to jf, as when the piece was printed.
@@ -385,44 +442,43 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 					}
 					state = importState(imps)
 				}
+				queue = append(queue, queued{text: c.text})
+				return take(false)
 			}
 		}
-		if !cached {
-			if err := flush(); err != nil {
-				return err
-			}
-			pf := jen.NewFilePathName(f.importPath, f.pkgName)
-			build(pf)
-			buf.Reset()
-			// Qualified names register their imports in jf.
-			if err := pf.Group.RenderWithFile(&buf, jf); err != nil {
-				return g.pieceFailure(f, build, err)
-			}
-			p = bytes.Clone(bytes.TrimSpace(buf.Bytes()))
+		if err := flush(); err != nil {
+			return err
 		}
-		if g.cache != nil && !cached {
-			var added []importDef
+		pf := jen.NewFilePathName(f.importPath, f.pkgName)
+		build(pf)
+		// Qualified names register their imports in jf.
+		src, err := raw.print(pf)
+		if err != nil {
+			return g.pieceFailure(f, build, err)
+		}
+		if pool != nil {
+			src = bytes.Clone(src) // raw's buffer is reused
+		}
+		q := queued{job: pool.submit(src), build: build}
+		if g.cache != nil {
+			q.put, q.key = true, key
 			if importsValue(jf).Len() != len(imps) {
 				now := fileImports(jf)
 				for path, name := range now {
 					if _, ok := imps[path]; !ok {
-						added = append(added, importDef{path, name})
+						q.added = append(q.added, importDef{path, name})
 					}
 				}
-				sort.Slice(added, func(i, j int) bool { return added[i].path < added[j].path })
+				sort.Slice(q.added, func(i, j int) bool { return q.added[i].path < q.added[j].path })
 				imps, state = now, importState(now)
 			}
-			g.cache.put(key, &cachedPiece{text: p, imports: added}, g.cacheSet)
 		}
-		if len(p) > 0 {
-			pieces = append(pieces, p)
-			size += len(p) + 2 // a blank line before, a newline after
-		}
-		if g.check != nil {
-			return g.check(g.written + size)
-		}
-		return nil
+		queue = append(queue, q)
+		return take(false)
 	})
+	if err == nil {
+		err = take(true)
+	}
 	if err == nil {
 		err = flush()
 	}

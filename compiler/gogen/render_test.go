@@ -146,3 +146,38 @@ func TestGenerateWithCheck(t *testing.T) {
 		t.Errorf("stopped: %d files, %v after %d calls", len(files), diags, calls)
 	}
 }
+
+// TestDocCommentGofmtFixedPoint: a doc comment that gofmt's first pass
+// turns into a code block and a list which its second pass changes again
+// (a numbered list whose items are indented unevenly, as in
+// google/spanner/v1's ExecuteBatchDmlResponse) is printed as gofmt's
+// fixed point, so the file is gofmt-clean; the pieces still match the
+// whole-file render.
+func TestDocCommentGofmtFixedPoint(t *testing.T) {
+	const proto = `syntax = "proto3";
+package p;
+option go_package = "example.com/p";
+
+// 1. Check the status. The
+// x enum
+//    value OK means success.
+// 2. If the status was not OK, check the
+//    response.
+message M {}
+`
+	fds := compileForTest(t, fstest.MapFS{"p.proto": {Data: []byte(proto)}}, []string{"."}, "p.proto")
+	files, diags := Generate(fds, Options{})
+	if len(diags) > 0 || len(files) != 1 {
+		t.Fatalf("%d files, %v", len(files), diags)
+	}
+	got := files[0].Content
+	if src, err := format.Source([]byte(got)); err != nil || string(src) != got {
+		t.Errorf("not gofmt-clean (err %v); gofmt makes it:\n%s", err, src)
+	}
+	renderWholeFile = true
+	whole, _ := Generate(fds, Options{})
+	renderWholeFile = false
+	if len(whole) != 1 || whole[0].Content != got {
+		t.Errorf("differs from the whole-file render")
+	}
+}

@@ -35,7 +35,7 @@ var (
 	flagRuns      = flag.Int("runs", 3, "runs per side for compiler speed and overhead programs")
 	flagReport    = flag.String("report-only", "", "only print tables from this saved go test output")
 	flagGenOnly   = flag.Bool("gen-only", false, "only generate gen/ (to run go test -bench in gen/suite by hand)")
-	flagSkipScale = flag.Bool("skip-scaling", false, "skip the generation-scaling rows (protoplay gen over 1,000, 10,000 and 20,000 messages)")
+	flagSkipScale = flag.Bool("skip-scaling", false, "skip the generation-scaling rows (protoplay gen, and protoc + protoc-gen-go beside it, over 1,000, 10,000 and 20,000 messages)")
 	flagScaleOnly = flag.Bool("scaling-only", false, "only measure and print the generation-scaling rows")
 	flagSuiteOnly = flag.Bool("suite-only", false, "only generate and run the go test suite's interleaved rounds and print its tables (no overhead, size, compiler, scaling, browser or gRPC rows)")
 	flagBrowsOnly = flag.Bool("browser-only", false, "only measure and print the playground in chromium (wasm sizes, site TestMeasure; needs make site and chromium, as make bench does)")

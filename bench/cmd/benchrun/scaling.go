@@ -28,15 +28,26 @@ type ScalingRow struct {
 	PeakRSSKB   int64   // getrusage ru_maxrss of the gen process
 	Exit        int     // gen's exit status
 	Stderr      string  // its first line, for the rejected inputs
+	// protoc + protoc-gen-go over the same file in the same run (0 when
+	// protoc or gen/bin/protoc-gen-go is missing): wall and CPU time of
+	// protoc and its plugin, the larger peak RSS of the two, Go written.
+	PeerWallS     float64
+	PeerCPUS      float64
+	PeerPeakRSSKB int64
+	PeerOutBytes  int64
+	// PeerFailed is protoc's last stderr line when it failed (at 20,000
+	// messages protoc-gen-go v1.36.12 writes a string concatenation that
+	// go/parser refuses as nested too deep, and protoc exits 1).
+	PeerFailed string
 }
 
-// scalingSchema is n small messages in one proto3 file (48 bytes each, as
-// in the issue: 20,000 make 958 KB).
+// scalingSchema is n small messages of four fields in one proto3 file (78
+// bytes each: 20,000 make 1.6 MB).
 func scalingSchema(n int) string {
 	var b strings.Builder
 	b.WriteString("syntax = \"proto3\";\npackage big;\noption go_package = \"example.com/big\";\n\n")
 	for i := range n {
-		fmt.Fprintf(&b, "message M%d {\n  int32 a = 1;\n  string b = 2;\n}\n", i)
+		fmt.Fprintf(&b, "message M%d {\n  int32 a = 1;\n  string b = 2;\n  int64 c = 3;\n  bool d = 4;\n}\n", i)
 	}
 	return b.String()
 }
@@ -65,6 +76,16 @@ func measureScaling(e *Extra) error {
 	pp, err := buildProtoplay()
 	if err != nil {
 		return err
+	}
+	// The peer, in the same rounds: skipped when protoc or the plugin
+	// (installed by the full run into gen/bin) is missing.
+	protoc, _ := exec.LookPath("protoc")
+	pg := mustAbs(filepath.Join("gen", "bin", "protoc-gen-go"))
+	if _, err := os.Stat(pg); err != nil {
+		protoc = ""
+	}
+	if protoc == "" {
+		fmt.Fprintln(os.Stderr, "benchrun: scaling: protoc or gen/bin/protoc-gen-go missing, protoplay gen only")
 	}
 	dir, err := os.MkdirTemp("", "benchrun-scaling-")
 	if err != nil {
@@ -120,6 +141,14 @@ func measureScaling(e *Extra) error {
 				}
 				return nil
 			})
+			if in.n > 0 && protoc != "" {
+				if err := runPeer(&row, protoc, pg, dir, file); err != nil {
+					return fmt.Errorf("%s: %v", in.name, err)
+				}
+				if row.PeerFailed != "" {
+					fmt.Fprintf(os.Stderr, "benchrun: scaling: %s: protoc failed: %s\n", in.name, row.PeerFailed)
+				}
+			}
 			runs = append(runs, row)
 		}
 		e.Scaling = append(e.Scaling, medianRow(runs))
@@ -127,14 +156,64 @@ func measureScaling(e *Extra) error {
 	return nil
 }
 
+// runPeer runs protoc + protoc-gen-go over file in dir and records its
+// figures in row.
+func runPeer(row *ScalingRow, protoc, pg, dir, file string) error {
+	out := filepath.Join(dir, "peer-out")
+	os.RemoveAll(out)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	defer os.RemoveAll(out)
+	cmd := exec.Command(protoc, "-I", dir, "--plugin=protoc-gen-go="+pg, "--go_out="+out, file)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	t0 := time.Now()
+	err := cmd.Run()
+	row.PeerWallS = time.Since(t0).Seconds()
+	if cmd.ProcessState == nil {
+		return fmt.Errorf("protoc: %v", err)
+	}
+	if err != nil {
+		// Its first line: protoc-gen-go's error message is followed by
+		// the whole unparsable file.
+		msg := stderr.String()
+		if i := strings.Index(msg, "\n"); i >= 0 {
+			msg = msg[:i]
+		}
+		row.PeerFailed = firstLine(strings.TrimSpace(msg))
+	}
+	// wait4's rusage of protoc holds its reaped children's too (Linux
+	// reports RUSAGE_BOTH for a reaped child): the plugin's CPU time is
+	// counted, and the peak RSS is the larger of the two processes'.
+	row.PeerCPUS = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		row.PeerPeakRSSKB = int64(ru.Maxrss)
+	}
+	filepath.Walk(out, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			row.PeerOutBytes += info.Size()
+		}
+		return nil
+	})
+	return nil
+}
+
 // medianRow is runs[0] with the median of each measurement.
 func medianRow(runs []ScalingRow) ScalingRow {
 	r := runs[0]
-	var wall, cpu, rss []float64
+	var wall, cpu, rss, pwall, pcpu, prss []float64
 	for _, x := range runs {
 		wall, cpu, rss = append(wall, x.WallS), append(cpu, x.CPUS), append(rss, float64(x.PeakRSSKB))
+		pwall, pcpu, prss = append(pwall, x.PeerWallS), append(pcpu, x.PeerCPUS), append(prss, float64(x.PeerPeakRSSKB))
 	}
 	r.WallS, r.CPUS, r.PeakRSSKB = median(wall), median(cpu), int64(median(rss))
+	r.PeerWallS, r.PeerCPUS, r.PeerPeakRSSKB = median(pwall), median(pcpu), int64(median(prss))
+	for _, x := range runs {
+		if x.PeerFailed != "" {
+			r.PeerFailed = x.PeerFailed
+		}
+	}
 	return r
 }
 
@@ -161,6 +240,18 @@ func printScaling(pf func(string, ...any), e *Extra) {
 		sized = append(sized, r)
 		pf("| %s | %.0f KB | %.1f MB | %.2f | %.2f | %.0f | %.3f | %.1f |\n", r.Name, float64(r.SchemaBytes)/1e3, float64(r.OutBytes)/1e6,
 			r.WallS, r.CPUS, float64(r.PeakRSSKB)/1e3, 1e3*r.CPUS/float64(r.Messages), float64(r.PeakRSSKB)/float64(r.Messages))
+	}
+	if len(sized) > 0 && sized[0].PeerWallS > 0 {
+		pf("\nprotoc + protoc-gen-go over the same files, in the same rounds (CPU and peak RSS: protoc and its plugin, the larger of the two peaks):\n\n")
+		pf("| input | Go written | wall s | CPU s | peak RSS MB | protoplay / protoc: wall | CPU | peak RSS | Go written |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, r := range sized {
+			if r.PeerFailed != "" {
+				pf("| %s | failed after %.2f s wall, %.2f s CPU, peak RSS %.0f MB: `%s` | | | | | | | |\n", r.Name, r.PeerWallS, r.PeerCPUS, float64(r.PeerPeakRSSKB)/1e3, r.PeerFailed)
+				continue
+			}
+			pf("| %s | %.1f MB | %.2f | %.2f | %.0f | **%s** | %s | %s | %s |\n", r.Name, float64(r.PeerOutBytes)/1e6, r.PeerWallS, r.PeerCPUS, float64(r.PeerPeakRSSKB)/1e3,
+				ratio(r.WallS, r.PeerWallS), ratio(r.CPUS, r.PeerCPUS), ratio(float64(r.PeakRSSKB), float64(r.PeerPeakRSSKB)), ratio(float64(r.OutBytes), float64(r.PeerOutBytes)))
+		}
 	}
 	sort.Slice(sized, func(i, j int) bool { return sized[i].Messages < sized[j].Messages })
 	if len(sized) > 1 {
