@@ -2,8 +2,9 @@
 // .zip or a descriptor set), placed where imports look for them; the
 // workspace as a .zip; the files menu.
 import { byId, el, notice, toast } from "./ui";
-import { unzip, zip } from "./zip";
-import { isDescriptorSetName, toBase64 } from "../lib/descset";
+import { zip } from "./zip";
+import { isDescriptorSetName } from "../lib/descset";
+import { UPLOAD_ACCEPT, readUploads } from "./readfiles";
 import { type FileEntry, active, addFile, closeFile, editor, files, newFile, newSetFile, renameFile, selectFile, setActive, sources, tabOf } from "./workspace";
 import { onEdit } from "./compile";
 
@@ -102,24 +103,16 @@ export function addFiles(input: { name: string; content: string }[]) {
 }
 
 async function readDropped(list: FileList | File[]) {
-  const out: { name: string; content: string }[] = [];
+  let out: { name: string; content: string }[] = [];
   try {
-    for (const file of list) {
-      if (/\.zip$/i.test(file.name)) {
-        const entries = await unzip(new Uint8Array(await file.arrayBuffer()), (n) => n.endsWith(".proto") && !n.startsWith("__MACOSX/"));
-        if (!entries.length) toast(`${file.name} holds no .proto files`);
-        out.push(...entries);
-      } else if (file.size > 8 << 20) toast(`${file.name} is over 8 MiB; skipped`);
-      else if (isDescriptorSetName(file.name)) out.push({ name: file.name, content: toBase64(new Uint8Array(await file.arrayBuffer())) });
-      else out.push({ name: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name, content: await file.text() });
-    }
+    out = await readUploads(list);
   } catch (e) {
     notice(`Could not read the dropped files: ${(e as Error).message}`);
   }
   addFiles(out);
 }
 
-const upload = el("input", { type: "file", multiple: "", accept: ".proto,.zip,.binpb,.pb,.protoset,.desc,text/plain,application/zip,application/octet-stream", hidden: "", "data-testid": "upload-input" });
+const upload = el("input", { type: "file", multiple: "", accept: UPLOAD_ACCEPT, hidden: "", "data-testid": "upload-input" });
 document.body.append(upload);
 upload.onchange = () => {
   if (upload.files) void readDropped([...upload.files]);
