@@ -1,6 +1,8 @@
 // The Changes panel: a baseline of the workspace (its files as they were
-// when "Set baseline" was pressed), the breaking changes from it to the
-// current files by buf breaking's rules, each with its rule ID and place
+// when "Set baseline" was pressed, or files picked or dropped on the panel
+// (./readfiles.ts), or the files of a share link (./share.ts)), the
+// breaking changes from it to the current files by buf breaking's rules,
+// each with its rule ID and place
 // (a click goes there), and what a reader built with the baseline makes
 // of the bytes in the Encode / decode panel: its wire view and the fields
 // it reads differently.
@@ -8,6 +10,8 @@ import type { Finding, OldReaderResult } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { CallError, type Core } from "../lib/client";
 import { Latest } from "../lib/latest";
+import { UPLOAD_ACCEPT, readUploads } from "./readfiles";
+import { decodeState } from "./share";
 import { byId, el } from "./ui";
 import { renderWire } from "./wire";
 
@@ -18,6 +22,7 @@ export interface ChangesHost {
 
 export class ChangesPanel {
   private baseline: Files | null = null;
+  private source = byId("baseline-source"); // where the baseline came from
   private files: Files | null = null;
   private latest = new Latest();
   private readerLatest = new Latest();
@@ -36,16 +41,11 @@ export class ChangesPanel {
     private host: ChangesHost,
   ) {
     this.setBtn.onclick = () => {
-      if (!this.files) return;
-      this.baseline = { ...this.files };
-      this.clearBtn.hidden = false;
-      void this.refresh();
+      if (this.files) this.setBaseline({ ...this.files }, `the current files at ${new Date().toLocaleTimeString()}`);
     };
-    this.clearBtn.onclick = () => {
-      this.baseline = null;
-      this.clearBtn.hidden = true;
-      void this.refresh();
-    };
+    this.clearBtn.onclick = () => this.setBaseline(null, "");
+    this.initUpload();
+    this.initLink();
     this.category.onchange = () => void this.refresh();
     // The bytes of the Encode / decode panel change whenever its wire
     // view is redrawn: read them again then.
@@ -58,6 +58,103 @@ export class ChangesPanel {
   schemaChanged(files: Files) {
     this.files = files;
     void this.refresh();
+  }
+
+  // setBaseline compares with files from now on (null: no baseline); from
+  // says where they came from.
+  private setBaseline(files: Files | null, from: string) {
+    this.baseline = files;
+    this.clearBtn.hidden = !files;
+    this.source.hidden = !files;
+    this.source.textContent = files ? `Baseline: ${from}.` : "";
+    void this.refresh();
+  }
+
+  // Baseline from files: picked, or dropped on the panel. A bare name (a
+  // picker gives no folders) takes the path of the one current file it
+  // ends, so query.proto is compared with google/.../query.proto.
+  private initUpload() {
+    const input = byId<HTMLInputElement>("baseline-upload-input");
+    input.accept = UPLOAD_ACCEPT;
+    byId("baseline-upload").onclick = () => input.click();
+    const use = async (list: File[]) => {
+      let read: { name: string; content: string }[];
+      try {
+        read = await readUploads(list);
+      } catch (e) {
+        this.render([], `Could not read the baseline files: ${(e as Error).message}`);
+        return;
+      }
+      if (!read.length) return;
+      const now = Object.keys(this.files ?? {});
+      const files: Files = {};
+      for (const { name, content } of read) {
+        const like = name.includes("/") || now.includes(name) ? [] : now.filter((n) => n.endsWith("/" + name));
+        files[like.length === 1 ? like[0] : name] = content;
+      }
+      const names = read.map((f) => f.name);
+      this.setBaseline(files, `uploaded ${names.length > 3 ? `${names.slice(0, 3).join(", ")} and ${names.length - 3} more` : names.join(", ")}`);
+    };
+    input.onchange = () => {
+      if (input.files) void use([...input.files]);
+      input.value = "";
+    };
+    const panel = document.querySelector<HTMLElement>(".tabpanel.changes")!;
+    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+    panel.addEventListener("dragover", (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer!.dropEffect = "copy";
+      panel.classList.add("dropping");
+    });
+    panel.addEventListener("dragleave", (e) => {
+      if (!panel.contains(e.relatedTarget as Node | null)) panel.classList.remove("dropping");
+    });
+    panel.addEventListener("drop", (e) => {
+      panel.classList.remove("dropping");
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      void use([...e.dataTransfer!.files]);
+    });
+  }
+
+  // Baseline from a share link: the files of a pasted "#s=" link (the
+  // whole address or its hash).
+  private initLink() {
+    const open = byId<HTMLButtonElement>("baseline-link");
+    const form = byId<HTMLFormElement>("baseline-link-form");
+    const input = byId<HTMLInputElement>("baseline-link-input");
+    const error = byId("baseline-link-error");
+    const show = (on: boolean) => {
+      form.hidden = !on;
+      open.setAttribute("aria-expanded", String(on));
+      error.textContent = "";
+      if (on) input.focus();
+      else input.value = "";
+    };
+    open.onclick = () => show(form.hidden);
+    byId("baseline-link-cancel").onclick = () => show(false);
+    form.onkeydown = (e) => {
+      if (e.key === "Escape") show(false);
+    };
+    form.onsubmit = async (e) => {
+      e.preventDefault();
+      const link = input.value.trim();
+      const at = link.indexOf("#s=");
+      let files: Files | null = null;
+      try {
+        if (at < 0) throw new Error("it has no #s= part; copy it with Share");
+        const s = await decodeState(link.slice(at));
+        if (!s?.files.length) throw new Error("the link holds no files");
+        files = Object.fromEntries(s.files.map((f) => [f.name, f.text]));
+      } catch (err) {
+        error.textContent = `Not a protoplay share link: ${(err as Error).message}`;
+        return;
+      }
+      const n = Object.keys(files).length;
+      show(false);
+      this.setBaseline(files, `the ${n === 1 ? "file" : `${n} files`} of a share link (${Object.keys(files).join(", ")})`);
+    };
   }
 
   private async refresh() {
@@ -103,7 +200,7 @@ export class ChangesPanel {
     this.status.textContent = error
       ? error
       : !this.baseline
-        ? "No baseline yet: “Set baseline” keeps the current files as the version to compare with; then edit the schema."
+        ? "No baseline yet: “Set baseline” keeps the current files as the version to compare with (then edit the schema), or take it from files or a share link."
         : n === 0
           ? `No breaking change from the baseline (${this.category.value} rules).`
           : `${n} breaking change${n === 1 ? "" : "s"} from the baseline (${this.category.value} rules):`;
