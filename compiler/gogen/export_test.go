@@ -23,11 +23,16 @@ func StdImportPaths() map[string]string {
 // OneofGoNames returns, by message full name, the real oneofs of the
 // messages of files in declaration order, each as its struct field's Go
 // name followed by the wrapper type names of its members, as
-// Generate(files, opts) names them. Messages without one are left out.
+// Generate(files, opts) names them. Messages without one are left out, and
+// so are opaque messages: their oneof field and wrapper types are hidden,
+// so no caller can store a typed nil in them.
 func OneofGoNames(files []protoreflect.FileDescriptor, opts Options) map[protoreflect.FullName][][]string {
 	g, _ := newGeneratorMemo(files, opts, nil)
 	out := map[protoreflect.FullName][][]string{}
 	for name, mn := range g.msgs {
+		if g.isOpaque(mn.desc) {
+			continue
+		}
 		for _, o := range mn.oneofs {
 			if o.desc.IsSynthetic() {
 				continue
@@ -50,3 +55,11 @@ func GenerateWhole(files []protoreflect.FileDescriptor, opts Options) ([]File, [
 	defer func() { renderWholeFile = false }()
 	return Generate(files, opts)
 }
+
+// SetRenderWholeFile makes Generate print each file with one jennifer
+// Render (go/format over the whole file), the reference TestRenderPieces
+// compares the piece-by-piece printing with.
+func SetRenderWholeFile(on bool) { renderWholeFile = on }
+
+// ManyMessages is manyMessages, for the external tests.
+func ManyMessages(n int) string { return manyMessages(n) }

@@ -11,8 +11,8 @@ package gogen
 // code and fails when the printer declares a local missing here; a printer
 // change that adds a local adds it here.
 var printerLocals = []string{
-	"b", "c", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
-	"key", "keys", "knum", "known", "ktyp", "kv", "l", "list", "m", "missing", "more", "n",
+	"b", "b0", "c", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
+	"key", "keys", "knum", "known", "ktyp", "kv", "l", "list", "m", "m0", "missing", "more", "n",
 	"name", "num", "o", "off", "ok", "p", "seen", "set", "size", "start", "typ",
 	"v", "val", "verr", "w", "which", "x", "y",
 }

@@ -6,9 +6,6 @@ import (
 	"go/format"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -55,59 +52,6 @@ func manyMessages(n int) string {
 	}
 	b.WriteString("extend M0 { optional int32 ext = 100; }\nservice S { rpc Do(M0) returns (M1); }\n")
 	return b.String()
-}
-
-// TestRenderPieces: the file printed piece by piece is byte for byte the
-// file printed by one jennifer Render (which runs go/format over it all),
-// for a schema with every kind of piece, the golden inputs and the bug
-// cases. (Run over ../shared/corpus too, the two agreed on all 324 files.)
-func TestRenderPieces(t *testing.T) {
-	type input struct {
-		fsys  fs.FS
-		files []string
-	}
-	inputs := map[string]input{
-		"many": {fstest.MapFS{"many.proto": {Data: []byte(manyMessages(30))}}, []string{"many.proto"}},
-	}
-	root := filepath.Join("..", "..", "testdata")
-	for _, dir := range []string{"golden", "cases"} {
-		names, _ := filepath.Glob(filepath.Join(root, dir, "*.proto"))
-		for _, n := range names {
-			base := filepath.Base(n)
-			switch {
-			case strings.HasPrefix(base, "28_"), strings.HasPrefix(base, "09_"), strings.HasPrefix(base, "04_"):
-				continue // rejected on purpose
-			}
-			inputs[dir+"/"+base] = input{os.DirFS(filepath.Join(root, dir)), []string{base}}
-		}
-	}
-	keys := make([]string, 0, len(inputs))
-	for k := range inputs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		in := inputs[k]
-		fds := compileForTest(t, in.fsys, []string{"."}, in.files...)
-		pieces, diags := Generate(fds, Options{})
-		if len(diags) > 0 {
-			t.Fatalf("%s: %v", k, diags)
-		}
-		renderWholeFile = true
-		whole, _ := Generate(fds, Options{})
-		renderWholeFile = false
-		if len(pieces) != len(whole) {
-			t.Fatalf("%s: %d files, whole-file render %d", k, len(pieces), len(whole))
-		}
-		for i := range pieces {
-			if pieces[i].Content != whole[i].Content {
-				t.Errorf("%s: %s differs from the whole-file render", k, pieces[i].Name)
-			}
-			if src, err := format.Source([]byte(pieces[i].Content)); err != nil || string(src) != pieces[i].Content {
-				t.Errorf("%s: %s is not gofmt'd: %v", k, pieces[i].Name, err)
-			}
-		}
-	}
 }
 
 // TestGenerateWithCheck: the check sees the output grow piece by piece,
