@@ -79,4 +79,3 @@ func TestRenderPieces(t *testing.T) {
 		}
 	}
 }
-
