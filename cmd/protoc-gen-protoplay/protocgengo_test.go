@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -154,25 +152,7 @@ func TestProtocGenGoNamesEdition2024(t *testing.T) {
 	const param = "paths=source_relative"
 	req := request(t, compiler.Request{Sources: compiler.Sources(edition2024Sources), Files: names}, param)
 
-	in, err := proto.Marshal(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("protoc-gen-go: %v\n%s", err, stderr.String())
-	}
-	var theirs pluginpb.CodeGeneratorResponse
-	if err := proto.Unmarshal(out, &theirs); err != nil {
-		t.Fatal(err)
-	}
-	if theirs.Error != nil {
-		t.Fatalf("protoc-gen-go: %s", theirs.GetError())
-	}
+	theirs := gentest.RunPlugin(t, bin, req)
 	// enum_maps=true: protoplay writes protoc-gen-go's Enum_name and
 	// Enum_value maps only when asked (docs/options.md).
 	ourReq := proto.Clone(req).(*pluginpb.CodeGeneratorRequest)

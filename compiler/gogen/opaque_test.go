@@ -1,10 +1,8 @@
 package gogen_test
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,25 +133,7 @@ func TestOpaqueCompat(t *testing.T) {
 		Parameter:      proto.String("default_api_level=API_OPAQUE,module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2"),
 		ProtoFile:      set.File,
 	}
-	in, err := proto.Marshal(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("protoc-gen-go: %v\n%s", err, stderr.String())
-	}
-	var resp pluginpb.CodeGeneratorResponse
-	if err := proto.Unmarshal(out, &resp); err != nil {
-		t.Fatal(err)
-	}
-	if resp.Error != nil {
-		t.Fatalf("protoc-gen-go: %s", resp.GetError())
-	}
+	resp := gentest.RunPlugin(t, bin, req)
 	var theirs []gogen.File
 	for _, f := range resp.File {
 		theirs = append(theirs, gogen.File{Name: f.GetName(), Content: f.GetContent()})
