@@ -2,6 +2,7 @@ package breaking
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"math/big"
 	"sort"
@@ -33,6 +34,28 @@ func sortedNames[T any](m map[protoreflect.FullName]T) []protoreflect.FullName {
 	return names
 }
 
+// common yields, in full-name order, each element of base with the
+// element of cur that has the same full name; names only one side has are
+// left out.
+func common[T any](base, cur map[protoreflect.FullName]T) iter.Seq2[T, T] {
+	return func(yield func(T, T) bool) {
+		for _, n := range sortedNames(base) {
+			if c, ok := cur[n]; ok && !yield(base[n], c) {
+				return
+			}
+		}
+	}
+}
+
+// fromTo orders two words for "changed from %s to %s": a then b, or b then
+// a when swapped (the current element has b's property).
+func fromTo(swapped bool, a, b string) (from, to string) {
+	if swapped {
+		return b, a
+	}
+	return a, b
+}
+
 // feature resolves the FeatureSet field name for d (edition defaults
 // included; proto2 and proto3 have theirs).
 func feature(d protoreflect.Descriptor, name protoreflect.Name) protoreflect.EnumNumber {
@@ -45,17 +68,9 @@ func feature(d protoreflect.Descriptor, name protoreflect.Name) protoreflect.Enu
 }
 
 func (c *checker) enumPairs() {
-	for _, n := range sortedNames(c.base.enums) {
-		be := c.base.enums[n]
-		ce, ok := c.cur.enums[n]
-		if !ok {
-			continue
-		}
+	for be, ce := range common(c.base.enums, c.cur.enums) {
 		if be.IsClosed() != ce.IsClosed() {
-			prev, now := "closed", "open"
-			if ce.IsClosed() {
-				prev, now = now, prev
-			}
+			prev, now := fromTo(ce.IsClosed(), "closed", "open")
 			c.add("ENUM_SAME_TYPE", at(ce, []int32{enumOptions, enumFeatures, featEnumType}, nil), `Enum %q changed from %s to %s.`, string(ce.Name()), prev, now)
 		}
 		c.enumValuesDeleted(ce, be)
@@ -264,12 +279,7 @@ func isMessageSet(m protoreflect.MessageDescriptor) bool {
 }
 
 func (c *checker) messagePairs() {
-	for _, n := range sortedNames(c.base.messages) {
-		bm := c.base.messages[n]
-		cm, ok := c.cur.messages[n]
-		if !ok {
-			continue
-		}
+	for bm, cm := range common(c.base.messages, c.cur.messages) {
 		prevX, max := messageRanges(bm, bm.ExtensionRanges())
 		nowX, _ := messageRanges(cm, cm.ExtensionRanges())
 		c.rangesKept("EXTENSION_MESSAGE_NO_DELETE", "extension", "message", cm, prevX, nowX, max)
@@ -376,12 +386,7 @@ func fieldDescriptionWith(f protoreflect.FieldDescriptor, name string) string {
 }
 
 func (c *checker) fieldPairs() {
-	for _, n := range sortedNames(c.base.messages) {
-		bm := c.base.messages[n]
-		cm, ok := c.cur.messages[n]
-		if !ok {
-			continue
-		}
+	for bm, cm := range common(c.base.messages, c.cur.messages) {
 		for i := range bm.Fields().Len() {
 			bf := bm.Fields().Get(i)
 			if cf := cm.Fields().ByNumber(bf.Number()); cf != nil {
@@ -593,10 +598,7 @@ func (c *checker) fieldPair(cf, bf protoreflect.FieldDescriptor) {
 				c.add("FIELD_SAME_ONEOF", at(cf), `%sq moved from oneof %q to oneof %q.`, desc, string(po.Name()), string(co.Name()))
 			}
 		case po != nil || co != nil:
-			prev, now := "inside", "outside"
-			if co != nil {
-				prev, now = now, prev
-			}
+			prev, now := fromTo(co != nil, "inside", "outside")
 			c.add("FIELD_SAME_ONEOF", at(cf), `%s moved from %s to %s a oneof.`, desc, prev, now)
 		}
 	}
@@ -919,12 +921,7 @@ func bigOf(v any) (*big.Float, bool) {
 }
 
 func (c *checker) servicePairs() {
-	for _, n := range sortedNames(c.base.services) {
-		bs := c.base.services[n]
-		cs, ok := c.cur.services[n]
-		if !ok {
-			continue
-		}
+	for bs, cs := range common(c.base.services, c.cur.services) {
 		for i := range bs.Methods().Len() {
 			bm := bs.Methods().Get(i)
 			cm := cs.Methods().ByName(bm.Name())
@@ -934,17 +931,11 @@ func (c *checker) servicePairs() {
 			}
 			name, svc := string(cm.Name()), string(cs.Name())
 			if bm.IsStreamingClient() != cm.IsStreamingClient() {
-				prev, now := "streaming", "unary"
-				if cm.IsStreamingClient() {
-					prev, now = now, prev
-				}
+				prev, now := fromTo(cm.IsStreamingClient(), "streaming", "unary")
 				c.add("RPC_SAME_CLIENT_STREAMING", at(cm), `RPC %q on service %q changed from client %s to client %s.`, name, svc, prev, now)
 			}
 			if bm.IsStreamingServer() != cm.IsStreamingServer() {
-				prev, now := "streaming", "unary"
-				if cm.IsStreamingServer() {
-					prev, now = now, prev
-				}
+				prev, now := fromTo(cm.IsStreamingServer(), "streaming", "unary")
 				c.add("RPC_SAME_SERVER_STREAMING", at(cm), `RPC %q on service %q changed from server %s to server %s.`, name, svc, prev, now)
 			}
 			bo, co := &descriptorpb.MethodOptions{}, &descriptorpb.MethodOptions{}
