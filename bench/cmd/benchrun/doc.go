@@ -32,6 +32,10 @@ a parser compiled at run time from the same descriptor) and protoplay itself wit
 from the module proxy, drives them with a ` + "`CodeGeneratorRequest`" + ` from protoplay's compiler (no protoc
 needed) and generates every peer's code and the benchmark suite into ` + "`bench/gen`" + ` (never committed).
 
+The opaque tables compare protoplay's opaque API (` + "`default_api_level=API_OPAQUE`" + `: hidden fields, presence
+bits, Get/Set/Has/Clear and builders) with protoplay's open API and every peer, protoc-gen-go's opaque API
+among them; their rows set fields and build literals through the opaque methods and builders.
+
 Messages: the origin's three ` + "`uint32`" + ` fields (` + "`bench/testdata/origin.proto`" + `), flat messages of
 0, 3, 5, 10 and 50 scalars (` + "`flat.proto`" + `), one with maps, oneofs, packed repeated fields, nested
 messages and strings (` + "`mixed.proto`" + `), and GoogleMessage1 (proto3 and proto2) and GoogleMessage2

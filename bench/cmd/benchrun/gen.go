@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -24,24 +25,33 @@ type Peer struct {
 	Name string // as shown in tables
 	Dir  string // gen/<Dir>/<set>: also the Go package alias prefix
 	Kind string // "pp" (protoplay API), "pg" (proto.Marshal ...), "vt" (MarshalVT ...)
+	// Opaque is set for code generated with default_api_level=API_OPAQUE:
+	// fields behind Get/Set/Has methods, literals through M_builder.
+	Opaque bool
 }
 
 // Peers in table order; protoplay (keep) is the reference every table
 // compares against.
 var (
-	PeerPP     = Peer{"protoplay", "pp", "pp"}
-	PeerPPDrop = Peer{"protoplay unknown_fields=drop", "ppdrop", "pp"}
-	PeerPG     = Peer{"protoc-gen-go", "pg", "pg"}
-	PeerVT     = Peer{"vtprotobuf", "vt", "vt"}
+	PeerPP     = Peer{"protoplay", "pp", "pp", false}
+	PeerPPDrop = Peer{"protoplay unknown_fields=drop", "ppdrop", "pp", false}
+	PeerPG     = Peer{"protoc-gen-go", "pg", "pg", false}
+	PeerVT     = Peer{"vtprotobuf", "vt", "vt", false}
 	AllPeers   = []Peer{PeerPP, PeerPPDrop, PeerPG, PeerVT}
 	// PeerHP is hyperpb (buf.build/go/hyperpb), a decode-only peer: a
 	// table-driven parser compiled at run time from the message's
 	// descriptor (protodesc of the same compiled .proto) into read-only
 	// messages. It has no generated code, so it is in the suite (decode
 	// rows of the sets with HP) but not in the overhead and size programs.
-	PeerHP = Peer{"hyperpb", "hp", "hp"}
+	PeerHP = Peer{"hyperpb", "hp", "hp", false}
+	// PeerPPO and PeerPGO are protoplay's and protoc-gen-go's opaque API
+	// (default_api_level=API_OPAQUE) on the same messages; the opaque
+	// tables compare PeerPPO with every other peer. vtprotobuf v0.6.0
+	// has no opaque form.
+	PeerPPO = Peer{"protoplay opaque", "ppo", "pp", true}
+	PeerPGO = Peer{"protoc-gen-go opaque", "pgo", "pg", true}
 	// BenchPeers are the suite's and the tables' peers.
-	BenchPeers = []Peer{PeerPP, PeerPPDrop, PeerPG, PeerVT, PeerHP}
+	BenchPeers = []Peer{PeerPP, PeerPPDrop, PeerPG, PeerVT, PeerHP, PeerPPO, PeerPGO}
 )
 
 // A MessageSet is one .proto file, generated into one Go package per peer.
@@ -127,15 +137,20 @@ func generateAll(sets []*MessageSet) error {
 				return fmt.Errorf("%s: no message %s", set.File, m.GoName)
 			}
 		}
-		// protoplay, keep and drop.
-		for _, p := range []Peer{PeerPP, PeerPPDrop} {
+		// protoplay: keep, drop and opaque.
+		for _, p := range []Peer{PeerPP, PeerPPDrop, PeerPPO} {
+			level := ""
+			if p.Opaque {
+				level = "API_OPAQUE"
+			}
 			gen := compiler.Compile(context.Background(), compiler.Request{
 				Sources: map[string]string{set.File: string(src)},
 				Files:   []string{set.File},
 				Options: compiler.Options{
-					Module:      benchModule,
-					ImportMap:   map[string]string{set.File: importPath(p, set) + ";" + set.Name},
-					DropUnknown: p == PeerPPDrop,
+					Module:          benchModule,
+					ImportMap:       map[string]string{set.File: importPath(p, set) + ";" + set.Name},
+					DropUnknown:     p == PeerPPDrop,
+					DefaultAPILevel: level,
 				},
 			})
 			if err := gen.Err(); err != nil {
@@ -151,8 +166,10 @@ func generateAll(sets []*MessageSet) error {
 			}
 		}
 		// protoc-gen-go then vtprotobuf into the same package, driven
-		// without protoc through a CodeGeneratorRequest.
+		// without protoc through a CodeGeneratorRequest; then
+		// protoc-gen-go's opaque API into a package of its own.
 		os.RemoveAll(filepath.Join("gen", PeerPG.Dir, set.Name))
+		os.RemoveAll(filepath.Join("gen", PeerPGO.Dir, set.Name))
 		fdp := protodesc.ToFileDescriptorProto(fd)
 		if set.HP {
 			if set.FDP, err = proto.Marshal(fdp); err != nil {
@@ -161,6 +178,18 @@ func generateAll(sets []*MessageSet) error {
 		}
 		param := "module=" + benchModule + ",M" + set.File + "=" + importPath(PeerPG, set) + ";" + set.Name
 		if err := runPlugin("protoc-gen-go", param, fdp); err != nil {
+			return err
+		}
+		// The opaque copy registers with google.golang.org/protobuf's
+		// global registry beside the open one, so it is renamed: file
+		// opaque/<file>, package <package>.opaque (the wire form does
+		// not name either).
+		fdpO := proto.CloneOf(fdp)
+		fdpO.Name = proto.String("opaque/" + set.File)
+		fdpO.Package = proto.String(fdp.GetPackage() + ".opaque")
+		renamePackage(fdpO, "."+fdp.GetPackage()+".", "."+fdpO.GetPackage()+".")
+		paramO := "module=" + benchModule + ",Mopaque/" + set.File + "=" + importPath(PeerPGO, set) + ";" + set.Name + ",default_api_level=API_OPAQUE"
+		if err := runPlugin("protoc-gen-go", paramO, fdpO); err != nil {
 			return err
 		}
 		set.NoVT = hasGroups(fd.Messages())
@@ -258,4 +287,24 @@ func hasGroups(ms protoreflect.MessageDescriptors) bool {
 		}
 	}
 	return false
+}
+
+// renamePackage rewrites the type names of fdp's fields that start with
+// from (".pkg.") to start with to.
+func renamePackage(fdp *descriptorpb.FileDescriptorProto, from, to string) {
+	var walk func([]*descriptorpb.DescriptorProto)
+	walk = func(ms []*descriptorpb.DescriptorProto) {
+		for _, m := range ms {
+			for _, f := range append(m.Field, m.Extension...) {
+				if t := f.GetTypeName(); strings.HasPrefix(t, from) {
+					f.TypeName = proto.String(to + t[len(from):])
+				}
+				if e := f.GetExtendee(); strings.HasPrefix(e, from) {
+					f.Extendee = proto.String(to + e[len(from):])
+				}
+			}
+			walk(m.NestedType)
+		}
+	}
+	walk(fdp.MessageType)
 }

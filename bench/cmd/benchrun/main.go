@@ -1,5 +1,6 @@
 // Command benchrun is `make bench`: it generates protoplay's and the peers'
-// code (protoc-gen-go, vtprotobuf) for the benchmark messages into gen/
+// code (protoc-gen-go, vtprotobuf; protoplay and protoc-gen-go also with
+// default_api_level=API_OPAQUE) for the benchmark messages into gen/
 // (gitignored), writes the benchmark suite from a template, runs it in one
 // `go test -bench` binary, run in interleaved rounds (every peer once per
 // round, rotated order), measures init overhead, first-call cost,

@@ -122,7 +122,7 @@ func ratio(pp, peer float64) string {
 func printReport(w io.Writer, out string, e *Extra) {
 	r, msgs := parseBench(out)
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	pf("\nRatios are protoplay / peer, medians of the rounds; below 1.00 means protoplay is faster or smaller.\n")
+	pf("\nRatios are protoplay / peer (protoplay opaque / peer in the opaque tables), medians of the rounds; below 1.00 means protoplay is faster or smaller.\n")
 	pf("ns/op cells are median [min–max] over the rounds; each round ran every peer once, in rotated order.\n")
 	pf("Rows: \"deserialize (fresh message, direct call)\" is new(T) then a direct Unmarshal call;\n")
 	pf("\"deserialize (fresh heap message, through a func value)\" calls a package-level func([]byte) (any, error)\n")
@@ -133,58 +133,14 @@ func printReport(w io.Writer, out string, e *Extra) {
 	if loads := loadLines(out); len(loads) > 0 {
 		pf("\nMachine load (/proc/loadavg 1/5/15 min) before each round: %s\n", strings.Join(loads, "; "))
 	}
-	for _, peer := range BenchPeers[1:] {
-		pf("\n### protoplay vs %s\n\n", peer.Name)
-		if peer.Kind == "hp" {
-			pf("(hyperpb decodes only: a parser compiled at run time by hyperpb.CompileMessageDescriptor from the same .proto's descriptor, into read-only messages; reuse is one hyperpb.Shared freed after each decode.)\n\n")
-		}
-		if peer.Kind == "vt" {
-			pf("(instantiation, init_with_values, attribute access and setting and size_of are protoc-gen-go's: vtprotobuf adds methods to the same structs.)\n\n")
-		}
-		pf("| row | message | %s ns/op | protoplay ns/op | ratio | %s B/op, allocs | protoplay B/op, allocs | alloc ratio | MB/s %s / protoplay |\n", peer.Name, peer.Name, peer.Name)
-		pf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
-		for _, row := range Rows {
-			if row.Func == "SizeOf" || (row.Typed && peer.Kind == "vt") {
-				continue
-			}
-			for _, msg := range msgs {
-				a, ok1 := r.med(row.Func, msg, peer.Dir, "ns/op")
-				b, ok2 := r.med(row.Func, msg, PeerPP.Dir, "ns/op")
-				if !ok1 || !ok2 {
-					continue
-				}
-				ab, _ := r.med(row.Func, msg, peer.Dir, "B/op")
-				aa, _ := r.med(row.Func, msg, peer.Dir, "allocs/op")
-				bb, _ := r.med(row.Func, msg, PeerPP.Dir, "B/op")
-				ba, _ := r.med(row.Func, msg, PeerPP.Dir, "allocs/op")
-				mbs := ""
-				if am, ok := r.med(row.Func, msg, peer.Dir, "MB/s"); ok {
-					bm, _ := r.med(row.Func, msg, PeerPP.Dir, "MB/s")
-					mbs = num(am) + " / " + num(bm)
-				}
-				pf("| %s | %s | %s | %s | **%s** | %s B, %s | %s B, %s | %s | %s |\n", row.Label, msg,
-					num(a)+" "+r.spread(row.Func, msg, peer.Dir), num(b)+" "+r.spread(row.Func, msg, PeerPP.Dir), ratio(b, a),
-					num(ab), num(aa), num(bb), num(ba), ratio(ba, aa), mbs)
-			}
-		}
-		if peer.Kind == "vt" || peer.Kind == "hp" {
-			continue
-		}
-		if len(r["SizeOf"]) == 0 {
-			continue
-		}
-		pf("\nsize_of: bytes per instance (unsafe.Sizeof of the struct; heap bytes of one populated instance, struct included)\n\n")
-		pf("| message | %s sizeof | protoplay sizeof | ratio | %s heap | protoplay heap | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n", peer.Name, peer.Name)
-		for _, msg := range msgs {
-			as, ok1 := r.med("SizeOf", msg, peer.Dir, "sizeof-B")
-			bs, ok2 := r.med("SizeOf", msg, PeerPP.Dir, "sizeof-B")
-			if !ok1 || !ok2 {
-				continue
-			}
-			ah, _ := r.med("SizeOf", msg, peer.Dir, "heap-B")
-			bh, _ := r.med("SizeOf", msg, PeerPP.Dir, "heap-B")
-			pf("| %s | %s | %s | **%s** | %s | %s | **%s** |\n", msg, num(as), num(bs), ratio(bs, as), num(ah), num(bh), ratio(bh, ah))
-		}
+	for _, peer := range []Peer{PeerPPDrop, PeerPG, PeerVT, PeerHP} {
+		printVersus(pf, r, msgs, PeerPP, peer)
+	}
+	// The opaque API's tables: protoplay's opaque code against its open
+	// code and every peer (rows of messages the suite generated opaque
+	// code for; none when the run had no opaque peer).
+	for _, peer := range []Peer{PeerPP, PeerPGO, PeerPG, PeerVT, PeerHP} {
+		printVersus(pf, r, msgs, PeerPPO, peer)
 	}
 	if e == nil {
 		return
@@ -249,6 +205,88 @@ func printReport(w io.Writer, out string, e *Extra) {
 	if e.Browser != nil {
 		printBrowser(pf, e.Browser)
 	}
+}
+
+// printVersus prints the tables of ref (protoplay, or protoplay opaque)
+// against peer: a row per benchmark and message both ran, then the
+// size_of table; nothing when they have no row in common.
+func printVersus(pf func(string, ...any), r results, msgs []string, ref, peer Peer) {
+	if !r.hasCommon(ref, peer) {
+		return
+	}
+	pf("\n### %s vs %s\n\n", ref.Name, peer.Name)
+	if peer.Kind == "hp" {
+		pf("(hyperpb decodes only: a parser compiled at run time by hyperpb.CompileMessageDescriptor from the same .proto's descriptor, into read-only messages; reuse is one hyperpb.Shared freed after each decode.)\n\n")
+	}
+	if peer == PeerPGO {
+		pf("(protoc-gen-go v1.36.12 with default_api_level=API_OPAQUE, from a copy of the .proto in package <package>.opaque, so that it registers beside the open code.)\n\n")
+	}
+	if peer.Kind == "vt" {
+		pf("(instantiation, init_with_values, attribute access and setting and size_of are protoc-gen-go's: vtprotobuf adds methods to the same structs.)\n\n")
+	}
+	pf("| row | message | %s ns/op | %s ns/op | ratio | %s B/op, allocs | %s B/op, allocs | alloc ratio | MB/s %s / %s |\n", peer.Name, ref.Name, peer.Name, ref.Name, peer.Name, ref.Name)
+	pf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, row := range Rows {
+		if row.Func == "SizeOf" || (row.Typed && peer.Kind == "vt") {
+			continue
+		}
+		for _, msg := range msgs {
+			a, ok1 := r.med(row.Func, msg, peer.Dir, "ns/op")
+			b, ok2 := r.med(row.Func, msg, ref.Dir, "ns/op")
+			if !ok1 || !ok2 {
+				continue
+			}
+			ab, _ := r.med(row.Func, msg, peer.Dir, "B/op")
+			aa, _ := r.med(row.Func, msg, peer.Dir, "allocs/op")
+			bb, _ := r.med(row.Func, msg, ref.Dir, "B/op")
+			ba, _ := r.med(row.Func, msg, ref.Dir, "allocs/op")
+			mbs := ""
+			if am, ok := r.med(row.Func, msg, peer.Dir, "MB/s"); ok {
+				bm, _ := r.med(row.Func, msg, ref.Dir, "MB/s")
+				mbs = num(am) + " / " + num(bm)
+			}
+			pf("| %s | %s | %s | %s | **%s** | %s B, %s | %s B, %s | %s | %s |\n", row.Label, msg,
+				num(a)+" "+r.spread(row.Func, msg, peer.Dir), num(b)+" "+r.spread(row.Func, msg, ref.Dir), ratio(b, a),
+				num(ab), num(aa), num(bb), num(ba), ratio(ba, aa), mbs)
+		}
+	}
+	if peer.Kind == "vt" || peer.Kind == "hp" || len(r["SizeOf"]) == 0 {
+		return
+	}
+	hasSize := false
+	for _, msg := range msgs {
+		_, ok1 := r.med("SizeOf", msg, peer.Dir, "sizeof-B")
+		_, ok2 := r.med("SizeOf", msg, ref.Dir, "sizeof-B")
+		hasSize = hasSize || ok1 && ok2
+	}
+	if !hasSize {
+		return
+	}
+	pf("\nsize_of: bytes per instance (unsafe.Sizeof of the struct; heap bytes of one populated instance, struct included)\n\n")
+	pf("| message | %s sizeof | %s sizeof | ratio | %s heap | %s heap | ratio |\n|---|---:|---:|---:|---:|---:|---:|\n", peer.Name, ref.Name, peer.Name, ref.Name)
+	for _, msg := range msgs {
+		as, ok1 := r.med("SizeOf", msg, peer.Dir, "sizeof-B")
+		bs, ok2 := r.med("SizeOf", msg, ref.Dir, "sizeof-B")
+		if !ok1 || !ok2 {
+			continue
+		}
+		ah, _ := r.med("SizeOf", msg, peer.Dir, "heap-B")
+		bh, _ := r.med("SizeOf", msg, ref.Dir, "heap-B")
+		pf("| %s | %s | %s | **%s** | %s | %s | **%s** |\n", msg, num(as), num(bs), ratio(bs, as), num(ah), num(bh), ratio(bh, ah))
+	}
+}
+
+// hasCommon reports whether ref and peer both ran some benchmark on some
+// message.
+func (r results) hasCommon(ref, peer Peer) bool {
+	for _, byMsg := range r {
+		for _, byPeer := range byMsg {
+			if byPeer[ref.Dir] != nil && byPeer[peer.Dir] != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func secs(xs []float64) string {

@@ -106,7 +106,7 @@ func writeSuite(sets []*MessageSet) error {
 	pf("\t\"os\"\n\t\"runtime\"\n\t\"testing\"\n\t\"unsafe\"\n\n\t\"buf.build/go/hyperpb\"\n")
 	pf("\t\"google.golang.org/protobuf/encoding/protojson\"\n\t\"google.golang.org/protobuf/proto\"\n\t\"google.golang.org/protobuf/reflect/protodesc\"\n\t\"google.golang.org/protobuf/reflect/protoreflect\"\n\t\"google.golang.org/protobuf/types/descriptorpb\"\n\n")
 	for _, set := range sets {
-		for _, p := range []Peer{PeerPP, PeerPPDrop, PeerPG} {
+		for _, p := range []Peer{PeerPP, PeerPPDrop, PeerPG, PeerPPO, PeerPGO} {
 			pf("\t%s_%s %q\n", p.Dir, set.Name, importPath(p, set))
 		}
 	}
@@ -159,15 +159,28 @@ func writeSuite(sets []*MessageSet) error {
 			continue // vt shares protoc-gen-go's; hp only decodes
 		}
 		pf("var sink_%s *%s\n\n", in.id, in.typ)
-		pf("func new_%s() *%s {\n\treturn &%s{\n", in.id, in.typ, in.typ)
-		if in.msg.Key == "mixed" {
-			pf("%s", strings.ReplaceAll(mixedLiteral, "P.", in.pkg+"."))
+		if in.peer.Opaque {
+			pf("func new_%s() *%s {\n\treturn %s_builder{\n", in.id, in.typ, in.typ)
 		} else {
+			pf("func new_%s() *%s {\n\treturn &%s{\n", in.id, in.typ, in.typ)
+		}
+		switch {
+		case in.msg.Key == "mixed" && in.peer.Opaque:
+			pf("%s", strings.ReplaceAll(mixedOpaqueLiteral, "P.", in.pkg+"."))
+		case in.msg.Key == "mixed":
+			pf("%s", strings.ReplaceAll(mixedLiteral, "P.", in.pkg+"."))
+		default:
+			// A builder's fields are named and typed as the open
+			// struct's: *T for explicit presence, nil unset.
 			for _, f := range literalFields(in.msg.Desc) {
 				pf("\t\t%s: %s,\n", f.goName, f.value)
 			}
 		}
-		pf("\t}\n}\n\n")
+		if in.peer.Opaque {
+			pf("\t}.Build()\n}\n\n")
+		} else {
+			pf("\t}\n}\n\n")
+		}
 		pf("func populated_%s(b *testing.B) *%s {\n", in.id, in.typ)
 		if in.msg.Payload == "" {
 			pf("\treturn new_%s()\n}\n\n", in.id)
@@ -183,7 +196,7 @@ func writeSuite(sets []*MessageSet) error {
 			if row.Typed && in.peer.Kind == "vt" || !row.Decode && in.peer.Kind == "hp" {
 				continue
 			}
-			if row.JSON && (in.msg.Payload == "" || in.peer != PeerPP && in.peer != PeerPG) {
+			if row.JSON && (in.msg.Payload == "" || in.peer.Kind != "pp" && in.peer.Kind != "pg" || in.peer == PeerPPDrop) {
 				continue
 			}
 			id := in.id
@@ -252,7 +265,11 @@ func rowBody(row string, in instance, id string) string {
 		p("_ = src")
 		p("x := new(%s)", t)
 		p("for b.Loop() {")
-		for _, a := range settingStmts(in.msg.Desc) {
+		set := settingStmts
+		if in.peer.Opaque {
+			set = opaqueSettingStmts
+		}
+		for _, a := range set(in.msg.Desc) {
 			p("%s", a)
 		}
 		p("}")
@@ -444,6 +461,22 @@ const mixedLiteral = `		Name:    "mixed message",
 		Maybe:   pInt32,
 `
 
+// mixedOpaqueLiteral is mixedLiteral through the opaque API's builders.
+const mixedOpaqueLiteral = `		Name:    "mixed message",
+		Id:      1234567,
+		Blob:    blob,
+		Kind:    P.Mixed_KIND_B,
+		Origin:  P.Mixed_Point_builder{X: 1, Y: -2, Label: "origin"}.Build(),
+		Points:  []*P.Mixed_Point{P.Mixed_Point_builder{X: 3, Y: 4, Label: "a"}.Build(), P.Mixed_Point_builder{X: 5, Y: 6, Label: "b"}.Build(), P.Mixed_Point_builder{X: -7, Y: 8}.Build()},
+		Samples: []int32{1, -2, 300, 40000, -5000000, 6, 7, 8},
+		Weights: []float64{0.5, 1.5, 2.25, 3.125},
+		Tags:    []string{"alpha", "beta", "gamma"},
+		Counts:  map[string]int64{"x": 1, "y": 2, "z": 300},
+		ById:    map[int32]*P.Mixed_Point{1: P.Mixed_Point_builder{X: 1}.Build(), 2: P.Mixed_Point_builder{Y: 2, Label: "two"}.Build()},
+		Where:   P.Mixed_Point_builder{X: 9, Y: 9}.Build(),
+		Maybe:   pInt32,
+`
+
 type litField struct{ goName, value string }
 
 // literalFields are the singular scalar fields (not enums, not oneof
@@ -538,6 +571,29 @@ func settingStmts(md protoreflect.MessageDescriptor) []string {
 		}
 		val, _ := scalarValue(fd.Kind(), i)
 		out = append(out, "x."+name+" = "+val)
+	}
+	return out
+}
+
+// opaqueSettingStmts is settingStmts through the opaque API: proto3
+// scalars set from constants, the rest copied from a populated src with
+// SetX(src.GetX()), a oneof member only when src has it.
+func opaqueSettingStmts(md protoreflect.MessageDescriptor) []string {
+	var out []string
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		name := compiler.GoCamelCase(string(fd.Name()))
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			out = append(out, "if src.Has"+name+"() { x.Set"+name+"(src.Get"+name+"()) }")
+			continue
+		}
+		if fd.IsList() || fd.IsMap() || fd.Message() != nil || fd.Enum() != nil || fd.HasPresence() {
+			out = append(out, "x.Set"+name+"(src.Get"+name+"())")
+			continue
+		}
+		val, _ := scalarValue(fd.Kind(), i)
+		out = append(out, "x.Set"+name+"("+val+")")
 	}
 	return out
 }
