@@ -106,7 +106,11 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 		}
 		settle(t, ctx, n)
 		do(t, ctx, script(`__seen.stop = true`))
-		if got := eval[int](t, ctx, compiles) - n; got < 5 {
+		// Every state before the last key (the semicolon) is broken, so
+		// any compile but the last is of a broken schema: two are enough
+		// to have typed through one. (A busy machine merges the keys into
+		// fewer compiles: 4 at load 20.)
+		if got := eval[int](t, ctx, compiles) - n; got < 2 {
 			t.Fatalf("only %d compiles during the typing: the test did not type through broken states", got)
 		}
 		seen := eval[map[string]float64](t, ctx, `({stale: __seen.stale, minOpacity: __seen.minOpacity})`)
