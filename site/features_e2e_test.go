@@ -100,6 +100,9 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 			requestAnimationFrame(watch);`))
 		// Line 12 of the example is `  string name = 1;`.
 		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=editor] .cm-line:nth-child(12)`)), chromedp.KeyEvent(kb.End), chromedp.KeyEvent(kb.Enter))
+		// The new line's own compile (a valid schema) is not one of the
+		// typing's.
+		waitJS(t, ctx, "the page idle after the new line", `__protoplay.idle()`, 30*time.Second)
 		n := eval[int](t, ctx, compiles)
 		for _, k := range "int32 typed = 77;" {
 			do(t, ctx, chromedp.KeyEvent(string(k)), chromedp.Sleep(120*time.Millisecond))
