@@ -5,10 +5,12 @@ import (
 	"testing"
 )
 
-// TestMain removes what the package's tests share (the npm project
-// installPackage copies) once they are done.
+// TestMain stops and removes what the package's tests share (the npm
+// project installPackage copies, the chromium they open tabs in) once they
+// are done.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	stopBrowser()
 	if installed.root != "" {
 		os.RemoveAll(installed.root)
 	}
