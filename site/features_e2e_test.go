@@ -100,13 +100,20 @@ func TestDiagnosticsWhileTyping(t *testing.T) {
 			requestAnimationFrame(watch);`))
 		// Line 12 of the example is `  string name = 1;`.
 		do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=editor] .cm-line:nth-child(12)`)), chromedp.KeyEvent(kb.End), chromedp.KeyEvent(kb.Enter))
+		// The new line's own compile (a valid schema) is not one of the
+		// typing's.
+		waitJS(t, ctx, "the page idle after the new line", `__protoplay.idle()`, 30*time.Second)
 		n := eval[int](t, ctx, compiles)
 		for _, k := range "int32 typed = 77;" {
 			do(t, ctx, chromedp.KeyEvent(string(k)), chromedp.Sleep(120*time.Millisecond))
 		}
 		settle(t, ctx, n)
 		do(t, ctx, script(`__seen.stop = true`))
-		if got := eval[int](t, ctx, compiles) - n; got < 5 {
+		// Every state before the last key (the semicolon) is broken, so
+		// any compile but the last is of a broken schema: two are enough
+		// to have typed through one. (A busy machine merges the keys into
+		// fewer compiles: 4 at load 20.)
+		if got := eval[int](t, ctx, compiles) - n; got < 2 {
 			t.Fatalf("only %d compiles during the typing: the test did not type through broken states", got)
 		}
 		seen := eval[map[string]float64](t, ctx, `({stale: __seen.stale, minOpacity: __seen.minOpacity})`)

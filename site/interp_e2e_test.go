@@ -58,7 +58,7 @@ func typeInto(t *testing.T, ctx context.Context, view, text string) {
 // the next Run works.
 func TestGoInterpreter(t *testing.T) {
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url))
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
 
 	t.Run("the checks run the generated Go and are green", func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestGoInterpreter(t *testing.T) {
 		waitJS(t, ctx, "the link to hold the program", `location.hash.length > 3`, 5*time.Second)
 		time.Sleep(600 * time.Millisecond) // the link is written 400 ms after the last edit
 		hash := eval[string](t, ctx, `location.hash`)
-		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+hash))
+		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+"?timeout=300000"+hash))
 		waitJS(t, ctx, "the restored program", `__protoplay.runEditor && __protoplay.runEditor.state.doc.toString() === `+jsString(prog), 30*time.Second)
 		waitJS(t, ctx, "the compile", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 		// A program that arrives in a link runs only when the person who
@@ -214,7 +214,7 @@ func TestGoInterpreter(t *testing.T) {
 // green.
 func TestGoCheckBroken(t *testing.T) {
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url+"?breakcheck=example.addressbook.v1.Person"))
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000&breakcheck=example.addressbook.v1.Person"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 	selectTab(t, ctx, "tab-checks")
 	waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done'`, 90*time.Second)
@@ -281,7 +281,7 @@ func TestGoCheckBroken(t *testing.T) {
 func TestGoChecksTestMessages(t *testing.T) {
 	src := readFile(t, needShared(t, "corpus/protobuf/google/protobuf/test_messages_proto3.proto"))
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url))
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 	replaceSource(t, ctx, src)
 	waitJS(t, ctx, "Go for TestAllTypesProto3", goText+`.includes("TestAllTypesProto3")`, 60*time.Second)
@@ -402,7 +402,7 @@ func TestGoChecksSharedCases(t *testing.T) {
 // the reference codec's only.
 func TestChecksBadgeGoNotRun(t *testing.T) {
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url))
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 	selectTab(t, ctx, "tab-checks")
 	waitJS(t, ctx, "the checks of the generated Go", goChecksState+` === 'done'`, 90*time.Second)
@@ -414,7 +414,7 @@ func TestChecksBadgeGoNotRun(t *testing.T) {
 		{"name": "a/v1/m.proto", "text": "syntax = \"proto3\";\npackage a.v1;\noption go_package = \"example.com/a/v1;v1\";\nmessage M { M next = 1; }\n"},
 		{"name": "b/v1/m.proto", "text": "syntax = \"proto3\";\npackage b.v1;\noption go_package = \"example.com/b/v1;v1\";\nmessage M { M next = 1; }\n"},
 	}, "active": "a/v1/m.proto", "options": ""}
-	do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+encodeSession(t, session)))
+	do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, session)))
 	waitJS(t, ctx, "the workspace compiled", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 	selectTab(t, ctx, "tab-checks")
 	waitJS(t, ctx, "the workspace's checks of the generated Go to end", goChecksState+` === 'error' || `+goChecksState+` === 'done'`, 150*time.Second)

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +31,10 @@ import (
 const googleMessage1 = "corpus/benchmarks/datasets/google_message1/proto3/benchmark_message1_proto3.proto"
 
 // installPackage installs the packed package into a new project in a
-// temporary directory and returns the directory.
+// temporary directory and returns the directory. npm install runs once per
+// test binary (installedPackage); each test gets its own copy of that
+// project, so a test that changes its node_modules (removes the wasm,
+// writes a bundler's cache) changes only its own.
 func installPackage(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -40,17 +44,63 @@ func installPackage(t *testing.T) string {
 	if _, err := exec.LookPath("npm"); err != nil {
 		skipOrFail(t, "npm is not installed")
 	}
+	template, err := installedPackage(tgz)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "package.json"), `{"name": "protoplay-npm-test", "private": true, "type": "module"}`)
-	// --offline: the package has no dependencies, so nothing may be
-	// fetched from a registry.
-	cmd := exec.Command("npm", "install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", tgz)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(dir, ".npm-cache"), "npm_config_update_notifier=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm install %s: %v\n%s", tgz, err, out)
+	// cp -a keeps what npm wrote as it is (modes, and links should a
+	// later package have them).
+	if out, err := exec.Command("cp", "-a", template+"/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("copying the installed project %s: %v\n%s", template, err, out)
 	}
 	return dir
+}
+
+// installed is the project installPackage copies: the tarball installed by
+// npm into a fresh project, once per test binary (removed by TestMain).
+var installed struct {
+	sync.Mutex
+	tgz, dir, root string
+	err            error
+}
+
+// installedPackage installs tgz into a new project on first use and
+// returns its directory, or the error of that install.
+func installedPackage(tgz string) (string, error) {
+	installed.Lock()
+	defer installed.Unlock()
+	if installed.tgz == tgz {
+		return installed.dir, installed.err
+	}
+	installed.tgz = tgz
+	if installed.root == "" {
+		root, err := os.MkdirTemp("", "protoplay-npm-test-")
+		if err != nil {
+			installed.err = err
+			return "", err
+		}
+		installed.root = root
+	}
+	dir, err := os.MkdirTemp(installed.root, "project")
+	if err != nil {
+		installed.err = err
+		return "", err
+	}
+	installed.dir = dir
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name": "protoplay-npm-test", "private": true, "type": "module"}`+"\n"), 0o644); err != nil {
+		installed.err = err
+		return "", err
+	}
+	// --offline: the package has no dependencies, so nothing may be
+	// fetched from a registry. The npm cache is kept outside the project.
+	cmd := exec.Command("npm", "install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", tgz)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "npm_config_cache="+filepath.Join(installed.root, "npm-cache"), "npm_config_update_notifier=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		installed.err = fmt.Errorf("npm install %s: %v\n%s", tgz, err, out)
+	}
+	return installed.dir, installed.err
 }
 
 // packedTarball is the path of the tarball make npm packed.

@@ -36,7 +36,7 @@ func TestDownloadOffline(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	})
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=300000")); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
@@ -66,17 +66,43 @@ func downloadZip(t *testing.T, ctx context.Context) map[string]string {
 }
 
 // download lets the browser save files into a new temporary folder, runs
-// actions (the clicks that start a download) and returns the files of the
-// zip called name that arrives there (readZip), name to text.
+// actions (the clicks that start a download), waits for the browser to say
+// the download completed, and returns the files of the zip called name
+// that arrived there (readZip), name to text.
 func download(t *testing.T, ctx context.Context, name string, actions ...chromedp.Action[chromedp.Void]) map[string]string {
 	t.Helper()
 	dir := t.TempDir()
+	ended := make(chan *browser.EventDownloadProgress, 1)
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	if err := chromedp.ListenBrowser(lctx, func(ev any) {
+		if e, ok := ev.(*browser.EventDownloadProgress); ok && (e.State == browser.DownloadProgressStateCompleted || e.State == browser.DownloadProgressStateCanceled) {
+			select {
+			case ended <- e:
+			default:
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	events := true
 	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: &events,
+		// The test's tab is in a browser context of its own
+		// (launchChromium).
+		BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
 	}); err != nil {
 		t.Fatal(err)
 	}
 	do(t, ctx, actions...)
+	select {
+	case e := <-ended:
+		if e.State != browser.DownloadProgressStateCompleted {
+			t.Fatalf("the download of %s ended %s", name, e.State)
+		}
+	case <-ctx.Done():
+		t.Fatalf("%s was not downloaded: %v", name, ctx.Err())
+	}
 	return readZip(t, filepath.Join(dir, name))
 }
 
@@ -86,7 +112,7 @@ func download(t *testing.T, ctx context.Context, name string, actions ...chromed
 // changes to their own last output, not whole files.
 func TestCoreChangesPerOptions(t *testing.T) {
 	ctx, url := startBrowser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=300000")); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)

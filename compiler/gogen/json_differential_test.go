@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -90,35 +90,14 @@ func TestTextDifferential(t *testing.T) {
 	runDifferential(t, "text", "-run", "^TestText")
 }
 
-// jsonDiffBuild is the differential module's test binary, built once by
-// the first of TestJSONDifferential and TestTextDifferential that runs
-// and run by both (building it is most of their time).
-var jsonDiffBuild struct {
-	sync.Mutex
-	done bool
-	bin  string // the compiled test binary of ./jsondiff; "" if the build failed
-	dir  string // its package directory, where it runs
-}
-
-// runDifferential runs the differential module's test binary (see
-// buildDifferential) with the given -test.run or -test.skip pattern.
+// runDifferential runs the tests of the shared generated module's jsondiff
+// package (see genModule) that flag and pattern select.
 func runDifferential(t *testing.T, what, flag, pattern string) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
-	corpusDir(t) // skips both tests alike when the corpus is absent
-	bin, dir := func() (string, string) {
-		jsonDiffBuild.Lock()
-		defer jsonDiffBuild.Unlock() // also when buildDifferential fails t
-		if !jsonDiffBuild.done {
-			jsonDiffBuild.done = true
-			jsonDiffBuild.bin, jsonDiffBuild.dir = buildDifferential(t)
-		}
-		return jsonDiffBuild.bin, jsonDiffBuild.dir
-	}()
-	if bin == "" {
-		t.Fatal("the differential module did not build (see the test that built it)")
-	}
+	corpusDir(t) // skips these tests alike when the corpus is absent
+	bin, dir := genTestBinary(t, "jsondiff")
 	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test."+strings.TrimPrefix(flag, "-"), pattern)
 	cmd.Dir = dir
 	cmd.Env = gentest.Env()
@@ -137,17 +116,15 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 	t.Log("\n" + strings.Join(kept, "\n"))
 }
 
-// buildDifferential writes the differential module (the generated code
-// of jsonDiffSchemas, their descriptors, jsondiff.go.txt, textdiff.go.txt
-// and jsonedge.go.txt) into a directory of sharedTempDir and compiles its
-// test binary; it returns the binary and the directory to run it in, or
-// fails t.
-func buildDifferential(t *testing.T) (bin, pkgDir string) {
-	dir := corpusDir(t)
+// addJSONDiff adds to m the generated code of the JSON, text and
+// extension differential tests' schemas of the corpus at dir, and their
+// test package jsondiff (testdata/jsondiff.go.txt and its siblings, with a
+// registry of the schemas' messages, resolvers and extensions); and to tn
+// the messages with a oneof of the corpus files TestTypedNilOneof covers
+// (typedNilCorpus), as generated here.
+func addJSONDiff(t *testing.T, dir string, m *moduleFiles, tn *typedNilRegistry) {
 	fsys := os.DirFS(dir)
-	var gen []gogen.File
-	genSeen := map[string]bool{}
-	extra := map[string]string{}
+	extra := m.extra
 	imports := map[string]string{}
 	var reg, resolvers, exts, extLists strings.Builder
 	schemas := withLevels(withGoogleapis(jsonDiffSchemas), jsonOpaqueDiffSchemas)
@@ -205,14 +182,12 @@ func buildDifferential(t *testing.T) (bin, pkgDir string) {
 			for _, d := range diags {
 				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
 			}
-			for _, f := range out {
-				if !genSeen[f.Name] {
-					genSeen[f.Name] = true
-					gen = append(gen, f)
-				}
-			}
+			m.add(t, out)
 			path, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
 			addSchema(fd, fmt.Sprintf("p%d", si), path, i < nMsgSchemas)
+			if sch.root == "protobuf" && sch.level == "" && slices.Contains(typedNilCorpus, fd.Path()) {
+				tn.add(t, "corpus", fd, opts)
+			}
 		}
 	}
 	// The well-known types as top-level messages (runtime/wkt's code):
@@ -243,21 +218,6 @@ func buildDifferential(t *testing.T) (bin, pkgDir string) {
 		}
 		extra["jsondiff/"+h+"_test.go"] = string(src)
 	}
-	mod, err := os.MkdirTemp(sharedTempDir(t), "jsondiff")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gentest.WriteModuleIn(t, mod, gen, extra, true)
-	if keep := os.Getenv("PROTOPLAY_JSONDIFF_DIR"); keep != "" {
-		if err := os.CopyFS(keep, os.DirFS(mod)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin = filepath.Join(mod, "jsondiff.test")
-	if out, err := gentest.Go(t, mod, "test", "-c", "-tags=protolegacy", "-o", bin, "./jsondiff/"); err != nil {
-		t.Fatalf("building the differential tests: %v\n%s", err, out)
-	}
-	return bin, filepath.Join(mod, "jsondiff")
 }
 
 // fileExtensions returns the extensions fd declares, at file level and in

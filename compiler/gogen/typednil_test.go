@@ -3,9 +3,10 @@ package gogen_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,140 +45,22 @@ var typedNilCorpus = []string{
 // so future methods are covered), called with one oneof member set to a
 // typed nil ((*M_A)(nil)), must give what it gives on the empty message,
 // as protobuf-go, whose reflection reads a nil wrapper pointer as no
-// member (case 54).
+// member (case 54). Its package, typednil, lives in the module the JSON
+// and text differential tests share (genModule), so the corpus's
+// test_messages are the packages they compile, built once for all.
 func TestTypedNilOneof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
-	type group struct {
-		tag   string // package folder in the generated module
-		fsys  fs.FS
-		roots []string
-		files []string
-	}
-	var groups []group
-	for i, dir := range typedNilSchemas {
-		full := filepath.Join(gentest.RepoRoot(), filepath.FromSlash(dir))
-		names, err := filepath.Glob(filepath.Join(full, "*.proto"))
-		if err != nil || len(names) == 0 {
-			t.Fatalf("%s: no .proto files (%v)", dir, err)
-		}
-		g := group{tag: fmt.Sprintf("own%d", i), fsys: os.DirFS(full), roots: []string{"."}}
-		for _, n := range names {
-			g.files = append(g.files, filepath.Base(n))
-		}
-		if dir == "testdata/cases" {
-			srcs := map[string]string{}
-			for _, f := range g.files {
-				srcs[f] = ""
-			}
-			g.files = buildableCases(srcs)
-		}
-		groups = append(groups, g)
-	}
-	if shared, ok := gentest.SharedDir(); ok {
-		dir := filepath.Join(shared, "corpus")
-		groups = append(groups, group{tag: "corpus", fsys: os.DirFS(dir), roots: importRoots("protobuf"), files: typedNilCorpus})
-	} else {
+	bin, dir := genTestBinary(t, "typednil")
+	if !genModule.corpus {
 		t.Log("../shared is absent: TestTypedNilOneof covers the project's own schemas only, not the corpus's test_messages (set PROTOPLAY_SHARED)")
 	}
-
-	var gen []gogen.File
-	genSeen := map[string]string{}
-	imports := map[string]string{}
-	var reg strings.Builder
-	types := 0
-	for _, g := range groups {
-		for _, file := range g.files {
-			res := compiler.Compile(context.Background(), compiler.Request{FS: g.fsys, ImportPaths: g.roots, Files: []string{file}, NoGenerate: true})
-			if err := res.Err(); err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
-			fd := res.Files[0]
-			var withOneofs []protoreflect.MessageDescriptor
-			gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
-				if md.Oneofs().Len() > 0 {
-					withOneofs = append(withOneofs, md)
-				}
-			})
-			if len(withOneofs) == 0 {
-				continue
-			}
-			opts := typedNilRehome(fd, g.tag)
-			out, diags := gogen.Generate(withDeps(fd), opts)
-			n := 0
-			for _, d := range diags {
-				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
-			}
-			for _, f := range out {
-				if prev, ok := genSeen[f.Name]; ok {
-					if prev != f.Content {
-						t.Fatalf("%s generated twice with different content", f.Name)
-					}
-					continue
-				}
-				genSeen[f.Name] = f.Content
-				gen = append(gen, f)
-			}
-			path, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
-			alias := fmt.Sprintf("p%d", len(imports))
-			goNames := gogen.OneofGoNames(withDeps(fd), opts)
-			for _, md := range withOneofs {
-				oneofs := goNames[md.FullName()]
-				if len(oneofs) == 0 {
-					continue // proto3 optional fields only
-				}
-				n++
-				typ := alias + "." + gogen.GoName(md)
-				fmt.Fprintf(&reg, "\t{name: %q, new: func() any { return new(%s) }, members: []member{\n", g.tag+":"+string(md.FullName()), typ)
-				for _, o := range oneofs {
-					for _, w := range o[1:] {
-						fmt.Fprintf(&reg, "\t\t{%q, func(m any) { m.(*%s).%s = (*%s.%s)(nil) }},\n", w, typ, o[0], alias, w)
-					}
-				}
-				reg.WriteString("\t}},\n")
-				types++
-			}
-			if n > 0 {
-				imports[alias] = path
-			}
-		}
-	}
-	// The well-known types (runtime/wkt, generated, with hand-written
-	// methods beside: google.protobuf.Value's JSON encoder).
-	for _, name := range gogen.WellKnownFiles() {
-		fd := standardFile(t, name)
-		goNames := gogen.OneofGoNames([]protoreflect.FileDescriptor{fd}, gogen.Options{})
-		path, _ := gogen.WellKnownImportPath(name)
-		alias := fmt.Sprintf("p%d", len(imports))
-		gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
-			oneofs := goNames[md.FullName()]
-			if len(oneofs) == 0 {
-				return
-			}
-			imports[alias] = path
-			typ := alias + "." + gogen.GoName(md)
-			fmt.Fprintf(&reg, "\t{name: %q, new: func() any { return new(%s) }, members: []member{\n", "wkt:"+string(md.FullName()), typ)
-			for _, o := range oneofs {
-				for _, w := range o[1:] {
-					fmt.Fprintf(&reg, "\t\t{%q, func(m any) { m.(*%s).%s = (*%s.%s)(nil) }},\n", w, typ, o[0], alias, w)
-				}
-			}
-			reg.WriteString("\t}},\n")
-			types++
-		})
-	}
-	src, err := os.ReadFile(filepath.Join("testdata", "typednil.go.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra := map[string]string{
-		"typednil/typednil_test.go": string(src),
-		"typednil/registry_test.go": "// Code generated by compiler/gogen/typednil_test.go. DO NOT EDIT.\n\npackage typednil\n\n" +
-			gentest.ImportBlock(imports) + "\nvar registry = []entry{\n" + reg.String() + "}\n",
-	}
-	mod := gentest.WriteModule(t, gen, extra, false)
-	out, err := gentest.Go(t, mod, "test", "-count=1", "-v", "-run=TestTypedNilOneof", "./typednil/")
+	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run=^TestTypedNilOneof$")
+	cmd.Dir = dir
+	cmd.Env = gentest.Env()
+	outb, err := cmd.CombinedOutput()
+	out := string(outb)
 	if err != nil {
 		t.Fatalf("typed-nil oneof checks failed: %v\n%s", err, out)
 	}
@@ -187,7 +70,118 @@ func TestTypedNilOneof(t *testing.T) {
 			logs = append(logs, strings.TrimSpace(line))
 		}
 	}
-	t.Logf("%d message types from %d schema folders: %s", types, len(groups), strings.Join(logs, "; "))
+	if len(logs) == 0 {
+		t.Fatalf("the typed-nil oneof checks ran no test:\n%s", out)
+	}
+	t.Logf("%d message types from %d schema groups: %s", genModule.typed.types, len(genModule.typed.groups), strings.Join(logs, "; "))
+}
+
+// typedNilRegistry collects the typednil package's registry: each message
+// with a oneof, with a setter per member that stores a typed nil.
+type typedNilRegistry struct {
+	imports map[string]string // alias → import path
+	reg     strings.Builder
+	types   int
+	groups  []string // the schema groups that added a type, in order
+}
+
+// add registers the messages of fd (generated under opts) that have a
+// real oneof, under the group tag.
+func (r *typedNilRegistry) add(t *testing.T, tag string, fd protoreflect.FileDescriptor, opts gogen.Options) {
+	t.Helper()
+	path, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
+	if p, wkt := gogen.WellKnownImportPath(fd.Path()); wkt {
+		path = p
+	}
+	alias := fmt.Sprintf("p%d", len(r.imports))
+	goNames := gogen.OneofGoNames(withDeps(fd), opts)
+	if _, wkt := gogen.WellKnownImportPath(fd.Path()); wkt {
+		goNames = gogen.OneofGoNames([]protoreflect.FileDescriptor{fd}, opts)
+	}
+	n := 0
+	gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+		oneofs := goNames[md.FullName()]
+		if len(oneofs) == 0 {
+			return // no oneof, or proto3 optional fields only
+		}
+		n++
+		typ := alias + "." + gogen.GoName(md)
+		fmt.Fprintf(&r.reg, "\t{name: %q, new: func() any { return new(%s) }, members: []member{\n", tag+":"+string(md.FullName()), typ)
+		for _, o := range oneofs {
+			for _, w := range o[1:] {
+				fmt.Fprintf(&r.reg, "\t\t{%q, func(m any) { m.(*%s).%s = (*%s.%s)(nil) }},\n", w, typ, o[0], alias, w)
+			}
+		}
+		r.reg.WriteString("\t}},\n")
+	})
+	if n == 0 {
+		return
+	}
+	r.imports[alias] = path
+	r.types += n
+	if !slices.Contains(r.groups, tag) {
+		r.groups = append(r.groups, tag)
+	}
+}
+
+// addTypedNil adds to m the generated code of typedNilSchemas (each
+// folder its own group of packages, typedNilRehome) and the typednil
+// package: testdata/typednil.go.txt and the registry of r, to which it
+// adds those schemas and the well-known types.
+func addTypedNil(t *testing.T, m *moduleFiles, r *typedNilRegistry) {
+	t.Helper()
+	for i, dir := range typedNilSchemas {
+		full := filepath.Join(gentest.RepoRoot(), filepath.FromSlash(dir))
+		names, err := filepath.Glob(filepath.Join(full, "*.proto"))
+		if err != nil || len(names) == 0 {
+			t.Fatalf("%s: no .proto files (%v)", dir, err)
+		}
+		var files []string
+		for _, n := range names {
+			files = append(files, filepath.Base(n))
+		}
+		if dir == "testdata/cases" {
+			srcs := map[string]string{}
+			for _, f := range files {
+				srcs[f] = ""
+			}
+			files = buildableCases(srcs)
+		}
+		tag, fsys := fmt.Sprintf("own%d", i), os.DirFS(full)
+		for _, file := range files {
+			res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{"."}, Files: []string{file}, NoGenerate: true})
+			if err := res.Err(); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			fd := res.Files[0]
+			hasOneof := false
+			gentest.EachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
+				hasOneof = hasOneof || md.Oneofs().Len() > 0
+			})
+			if !hasOneof {
+				continue
+			}
+			opts := typedNilRehome(fd, tag)
+			out, diags := gogen.Generate(withDeps(fd), opts)
+			for _, d := range diags {
+				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
+			}
+			m.add(t, out)
+			r.add(t, tag, fd, opts)
+		}
+	}
+	// The well-known types (runtime/wkt, generated, with hand-written
+	// methods beside: google.protobuf.Value's JSON encoder).
+	for _, name := range gogen.WellKnownFiles() {
+		r.add(t, "wkt", standardFile(t, name), gogen.Options{})
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "typednil.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.extra["typednil/typednil_test.go"] = string(src)
+	m.extra["typednil/registry_test.go"] = "// Code generated by compiler/gogen/typednil_test.go. DO NOT EDIT.\n\npackage typednil\n\n" +
+		gentest.ImportBlock(r.imports) + "\nvar registry = []entry{\n" + r.reg.String() + "}\n"
 }
 
 // typedNilRehome places fd and each file it imports (but the well-known
