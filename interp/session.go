@@ -185,7 +185,7 @@ func MessageTypes(files []File, root string) map[string]TypeRef {
 	out := map[string]TypeRef{}
 	fset := token.NewFileSet()
 	for _, f := range files {
-		if !strings.HasSuffix(f.Name, ".go") || !strings.Contains(f.Content, "NewMessage_") {
+		if !strings.HasSuffix(f.Name, ".go") || !strings.Contains(f.Content, "NewMessage_") || !inDefaultBuild(f.Content) {
 			continue
 		}
 		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.SkipObjectResolution)
@@ -318,7 +318,7 @@ func (a goAccess) field(goName string) (builder bool, f *FieldRef) {
 func breakMarshal(files []File, root string, t TypeRef) ([]File, error) {
 	out := append([]File(nil), files...)
 	for i, f := range out {
-		if path.Dir(path.Join(root, f.Name)) != t.ImportPath {
+		if path.Dir(path.Join(root, f.Name)) != t.ImportPath || !inDefaultBuild(f.Content) {
 			continue
 		}
 		if c, ok := gocheck.BreakMarshal(f.Content, t.GoName); ok {

@@ -466,14 +466,15 @@ func TestSessionRunPanicLine(t *testing.T) {
 	}
 }
 
-// TestSessionRunOpaque: the example generated with the opaque API passes
-// the page's checks in the interpreter and runs the Run tab's opaque
-// program (testdata/example/main_opaque.go) to the open program's output;
-// the open program, whose struct literal names hidden fields, does not
-// compile against it. Load tells the types' API (TypeRef.Builder) and the
+// TestSessionRunOpaque: the example generated with the opaque API (and
+// with the hybrid one) passes the page's checks in the interpreter and
+// runs the Run tab's opaque program (testdata/example/main_opaque.go) to
+// the open program's output; the open program, whose struct literal names
+// hidden fields, does not compile against opaque code, and runs against
+// hybrid code. Load tells the types' API (TypeRef.Builder) and the
 // field the Run tab's template sets.
 func TestSessionRunOpaque(t *testing.T) {
-	for _, opts := range []string{"default_api_level=API_OPAQUE"} {
+	for _, opts := range []string{"default_api_level=API_OPAQUE", "default_api_level=API_HYBRID"} {
 		t.Run(opts, func(t *testing.T) {
 			s, checks := pageChecksWith(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, opts, "")
 			for name, c := range checks {
@@ -493,11 +494,18 @@ func TestSessionRunOpaque(t *testing.T) {
 			if r.Stdout != want {
 				t.Errorf("stdout:\n%s\nwant:\n%s", r.Stdout, want)
 			}
+			// Hybrid code is the open struct with the opaque methods (the
+			// interpreter, as go build with no tags, leaves out
+			// example_protoopaque.pb.go): the open program runs too.
 			r, err = s.Run(interp.RunRequest{Source: readExample(t, "main.go")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Error == nil || r.Panicked || len(r.Error.Positions) == 0 {
+			if opts == "default_api_level=API_HYBRID" {
+				if r.Error != nil || r.Stdout != want {
+					t.Errorf("the open program against hybrid code: %+v, stdout %q", r.Error, r.Stdout)
+				}
+			} else if r.Error == nil || r.Panicked || len(r.Error.Positions) == 0 {
 				t.Errorf("the open program against opaque code: %+v, stdout %q", r.Error, r.Stdout)
 			}
 		})

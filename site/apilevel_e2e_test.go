@@ -39,7 +39,8 @@ func runTheProgram(t *testing.T, ctx context.Context) string {
 // tab's program for the example becomes the opaque one (builder, setter)
 // and prints the same as the open one; the .zip builds and runs offline;
 // a share link keeps the choice. For another schema the Run tab's
-// template is written for the API the code has, and runs.
+// template is written for the API the code has, and runs; Hybrid shows
+// the two files protoc-gen-go writes.
 func TestAPILevel(t *testing.T) {
 	ctx, url := startBrowser(t)
 	do(t, ctx, chromedp.Navigate(url))
@@ -101,5 +102,19 @@ func TestAPILevel(t *testing.T) {
 	waitJS(t, ctx, "the open template for Note", `__protoplay.runEditor.state.doc.toString().includes('&demo.Note{N: 1}')`, 90*time.Second)
 	if out := runTheProgram(t, ctx); !strings.HasPrefix(out, "N: 2\n") || !strings.Contains(out, `decoded: {"n":2}`) {
 		t.Errorf("the open template printed:\n%s", out)
+	}
+
+	// Hybrid: two files, as protoc-gen-go writes them; the Run tab's
+	// template uses the methods, which the default build's file has
+	// beside the exported fields.
+	chooseAPILevel(t, ctx, "API_HYBRID")
+	waitJS(t, ctx, "the two files of hybrid code", `[...document.querySelectorAll('[data-testid=go-file-tab]')].map(e => e.innerText).join(' ').includes('_protoopaque.pb.go')`, 60*time.Second)
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=go-file-tab]').length`); n != 2 {
+		t.Errorf("%d Go tabs, want 2 (x.pb.go and x_protoopaque.pb.go)", n)
+	}
+	selectTab(t, ctx, "tab-run")
+	waitJS(t, ctx, "the hybrid template for Note", `__protoplay.runEditor.state.doc.toString().includes('demo.Note_builder{}.Build()')`, 90*time.Second)
+	if out := runTheProgram(t, ctx); !strings.HasPrefix(out, "Title: \"changed\"\nHasTitle: true\n") {
+		t.Errorf("the hybrid template printed:\n%s", out)
 	}
 }
