@@ -285,21 +285,23 @@ try {
 } catch (e) {
   bad = { kind: e.kind, message: e.message };
 }
+const hybrid = (await pp.compile(schema, { options: { default_api_level: "API_HYBRID" } })).generated.map((f) => f.name);
 const opaque = (s) => s.includes("xxx_hidden_S") && s.includes("func (m *M) SetS(v string)") && s.includes("type M_builder struct");
-console.log(JSON.stringify({ open: opaque(open), openField: open.includes("\tS *string"), object: opaque(object), string: opaque(string), same: object === string, bad }));
+console.log(JSON.stringify({ open: opaque(open), openField: open.includes("\tS *string"), object: opaque(object), string: opaque(string), same: object === string, bad, hybrid }));
 `
 
 // TestNPMPackageNodeAPILevel: compile()'s generator options choose the Go
 // API (default_api_level=, as an object key or in the options string):
 // opaque output has hidden fields, setters and a builder; the default is
 // the open API; a level that does not exist rejects with a usage error
-// that names the option.
+// that names the option; API_HYBRID gives two files, as protoc-gen-go.
 func TestNPMPackageNodeAPILevel(t *testing.T) {
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "apilevel.mjs"), apiLevelScript)
 	var out struct {
 		Open, OpenField, Object, String, Same bool
 		Bad                                   struct{ Kind, Message string }
+		Hybrid                                []string
 	}
 	runNode(t, dir, &out, "apilevel.mjs")
 	if out.Open || !out.OpenField {
@@ -310,5 +312,8 @@ func TestNPMPackageNodeAPILevel(t *testing.T) {
 	}
 	if out.Bad.Kind != "usage" || !strings.Contains(out.Bad.Message, "default_api_level") {
 		t.Errorf("a level that does not exist: %+v", out.Bad)
+	}
+	if strings.Join(out.Hybrid, " ") != "example.com/a/a.pb.go example.com/a/a_protoopaque.pb.go" {
+		t.Errorf("API_HYBRID gave %q, want a.pb.go and a_protoopaque.pb.go", out.Hybrid)
 	}
 }
