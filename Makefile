@@ -90,7 +90,7 @@ WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 SITE_INPUTS := site/index.html site/tsconfig.json site/package-lock.json \
 	$(shell find site/src site/build site/static -type f 2>/dev/null) \
 	$(shell find wasm interp compiler runtime -name '*.go' -not -name '*_test.go' 2>/dev/null) \
-	go.mod testdata/example/example.proto testdata/example/main.go LICENSE
+	go.mod testdata/example/example.proto testdata/example/main.go testdata/example/main_opaque.go LICENSE
 
 .PHONY: site serve chromium
 site: site/dist/index.html ## build the playground page into site/dist (wasm, bundles, .gz/.br)

@@ -46,6 +46,12 @@ type CheckGeneratedOptions struct {
 	// deliberately broken before building (see gocheck.BreakMarshal): a
 	// test hook, like the page's ?breakcheck=TYPE.
 	Break string
+	// Generator are the generator options the code is generated with, of
+	// which CheckGenerated takes those that shape the messages' Go:
+	// DefaultAPILevel and APILevelMap (the API level), DropUnknown,
+	// EnumMaps and DefaultImportPrefix. Where the packages go is its own
+	// choice (one temporary module), and service code is not generated.
+	Generator Options
 }
 
 // GeneratedCheck is CheckGenerated's report.
@@ -55,6 +61,10 @@ type GeneratedCheck struct {
 	Results []*GoCheckResult
 	// GoCommand is the go command that built the harness.
 	GoCommand string
+	// APILevels are the Go API each checked message type was generated
+	// with ("API_OPEN", "API_HYBRID" or "API_OPAQUE", see gogen.APILevel),
+	// by full name.
+	APILevels map[string]string
 }
 
 // checkModule is the module path of the temporary module CheckGenerated
@@ -85,7 +95,9 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 	if err != nil {
 		return nil, err
 	}
-	opts := Rehome(res.Files, checkModule, Options{})
+	g := opt.Generator
+	opts := Rehome(res.Files, checkModule, Options{DefaultAPILevel: g.DefaultAPILevel, APILevelMap: g.APILevelMap,
+		DropUnknown: g.DropUnknown, EnumMaps: g.EnumMaps, DefaultImportPrefix: g.DefaultImportPrefix})
 	var all []protoreflect.FileDescriptor
 	seen := map[string]bool{}
 	var walk func(fd protoreflect.FileDescriptor)
@@ -119,10 +131,12 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 		t    gocheck.Type
 	}
 	byName := map[string]gocheck.Type{}
+	levels := map[string]string{}
 	for _, fd := range res.Files {
 		importPath, _, _ := strings.Cut(opts.ImportMap[fd.Path()], ";")
 		eachMessage(fd.Messages(), func(md protoreflect.MessageDescriptor) {
 			byName[string(md.FullName())] = gocheck.Type{ImportPath: importPath, GoName: gogen.GoName(md)}
+			levels[string(md.FullName())] = gogen.APILevel(md, opts)
 		})
 	}
 	var types []entry
@@ -131,7 +145,10 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 			types = append(types, entry{m.Name, t})
 		}
 	}
-	out := &GeneratedCheck{GoCommand: goCmd, Results: []*GoCheckResult{}}
+	out := &GeneratedCheck{GoCommand: goCmd, Results: []*GoCheckResult{}, APILevels: map[string]string{}}
+	for _, e := range types {
+		out.APILevels[e.name] = levels[e.name]
+	}
 	if len(types) == 0 {
 		return out, nil
 	}

@@ -102,3 +102,78 @@ func main() {
 		t.Errorf("the tour printed\n%s\nwant (from its comments)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestREADMEAPILevels builds and runs the README's example of each API
+// level against testdata/example/example.proto generated at that level:
+// the open one against open code, the opaque one against opaque code
+// (where the open one must not compile: its fields are hidden), and the
+// hybrid one against hybrid code with no build tag.
+func TestREADMEAPILevels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs with the go command")
+	}
+	readme := read(t, "README.md")
+	i := strings.Index(readme, "### Three API levels")
+	if i < 0 {
+		t.Fatal("README.md has no section on the API levels")
+	}
+	section := readme[i:]
+	section = section[:strings.Index(section, "\n## ")]
+	var blocks []string
+	for _, part := range strings.Split(section, "```go\n")[1:] {
+		code, _, _ := strings.Cut(part, "```")
+		var lines []string
+		for _, l := range strings.Split(code, "\n") {
+			lines = append(lines, strings.TrimPrefix(l, "  "))
+		}
+		blocks = append(blocks, strings.Join(lines, "\n"))
+	}
+	if len(blocks) != 3 {
+		t.Fatalf("%d examples in the section, want 3 (open, opaque, hybrid)", len(blocks))
+	}
+	run := func(level, code string) (string, error) {
+		res := compiler.Compile(context.Background(), compiler.Request{
+			Sources: map[string]string{"example.proto": read(t, "testdata/example/example.proto")},
+			Options: compiler.Options{Runtime: "local", Module: "example.com/addressbook", DefaultAPILevel: level},
+		})
+		if err := res.Err(); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		write := func(name, text string) {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range res.Generated {
+			write(f.Name, f.Content)
+		}
+		write("go.mod", "module example.com/addressbook\n\ngo 1.23\n")
+		write("main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tage := uint32(36)\n\t_ = age\n"+code+"\tfmt.Println(p)\n}\n")
+		cmd := exec.Command("go", "run", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, tc := range []struct {
+		level, code, want string
+	}{
+		{"API_OPEN", blocks[0], `name:"Ada Lovelace" age:36`},
+		// What the opaque example's comments say.
+		{"API_OPAQUE", blocks[1] + "\tfmt.Println(p.HasAge(), p.WhichContact() == addressbookv1.Person_Contact_not_set_case)\n", "true true\n" + `name:"Ada Lovelace" age:36`},
+		{"API_HYBRID", blocks[2], `name:"Ada Lovelace"`},
+	} {
+		out, err := run(tc.level, tc.code)
+		if err != nil || strings.TrimSpace(out) != tc.want {
+			t.Errorf("the %s example: %v\n%s\nwant %s", tc.level, err, out, tc.want)
+		}
+	}
+	if out, err := run("API_OPAQUE", blocks[0]); err == nil {
+		t.Errorf("the open example compiled against opaque code:\n%s", out)
+	}
+}

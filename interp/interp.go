@@ -44,6 +44,7 @@ package interp
 import (
 	"bytes"
 	"fmt"
+	"go/build/constraint"
 	"go/constant"
 	"go/parser"
 	"go/token"
@@ -146,10 +147,16 @@ func wireSource(syms map[string]reflect.Value) string {
 // code can import the generated packages, the packages of
 // symbols.Packages and a sandboxed os (sandbox.go), nothing else (no
 // net, no os/exec, no syscall/js, no unsafe).
+//
+// A file whose //go:build line the default build excludes (a hybrid
+// message's x_protoopaque.pb.go, under the protoopaque tag) is left out,
+// as go build leaves it out: no build tag is set.
 func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
-	files := make([]File, len(list))
-	for i, f := range list {
-		files[i] = File(f)
+	files := make([]File, 0, len(list))
+	for _, f := range list {
+		if inDefaultBuild(File(f).Content) {
+			files = append(files, File(f))
+		}
 	}
 	if err := checkInstantiations(packageFiles(files, opt.Root)); err != nil {
 		return nil, err
@@ -334,4 +341,21 @@ func withoutExtensions(src string) string {
 		}
 	}
 	return b.String()
+}
+
+// inDefaultBuild reports whether go build, with no build tags, builds a
+// Go file of this content: its //go:build line (before the package
+// clause), if any, holds with every tag false.
+func inDefaultBuild(content string) bool {
+	for _, line := range strings.Split(content, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+		if constraint.IsGoBuild(line) {
+			expr, err := constraint.Parse(line)
+			return err != nil || expr.Eval(func(string) bool { return false })
+		}
+	}
+	return true
 }

@@ -90,6 +90,31 @@ type TypeRef struct {
 	ImportPath string `json:"importPath"`
 	// GoName is the Go type's name in that package, "Outer_Inner".
 	GoName string `json:"goName"`
+	// Builder tells that the type has protoc-gen-go's opaque accessors: a
+	// builder (<GoName>_builder, whose Build returns the message) and
+	// Set/Get/Has/Clear methods, as the opaque and hybrid API levels
+	// generate. Without it the type's fields are exported (the open API).
+	Builder bool `json:"builder,omitempty"`
+	// Field is the type's first field of a Go basic type (or []byte) that
+	// a program can write and read: with Builder, a builder field with
+	// Set<Name> and Get<Name> methods; without, an exported struct field
+	// of that type itself (not a pointer) with a Get<Name> method. The
+	// playground's Run tab starts its program with it. Nil when there is
+	// none.
+	Field *FieldRef `json:"field,omitempty"`
+}
+
+// FieldRef is a field of a generated message type, by its Go names.
+type FieldRef struct {
+	// Name is the field's Go name: the struct or builder field, and the
+	// suffix of its Get, Set, Has and Clear methods.
+	Name string `json:"name"`
+	// Type is its Go type: "string", "bool", "int32", "int64", "uint32",
+	// "uint64", "float32", "float64" or "[]byte".
+	Type string `json:"type"`
+	// Pointer tells that the builder's field is a pointer to Type (an
+	// explicit-presence field; nil leaves it unset).
+	Pointer bool `json:"pointer,omitempty"`
 }
 
 // Position is a place in a Go file: 1-based line and column (bytes).
@@ -160,7 +185,7 @@ func MessageTypes(files []File, root string) map[string]TypeRef {
 	out := map[string]TypeRef{}
 	fset := token.NewFileSet()
 	for _, f := range files {
-		if !strings.HasSuffix(f.Name, ".go") || !strings.Contains(f.Content, "NewMessage_") {
+		if !strings.HasSuffix(f.Name, ".go") || !strings.Contains(f.Content, "NewMessage_") || !inDefaultBuild(f.Content) {
 			continue
 		}
 		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.SkipObjectResolution)
@@ -168,6 +193,7 @@ func MessageTypes(files []File, root string) map[string]TypeRef {
 			continue // New reports it
 		}
 		importPath := path.Dir(path.Join(root, f.Name))
+		access := accessOf(af)
 		for _, d := range af.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "NewMessage_") || fd.Body == nil {
@@ -196,7 +222,9 @@ func MessageTypes(files []File, root string) map[string]TypeRef {
 				}
 				name, err := strconv.Unquote(lit.Value)
 				if err == nil {
-					out[name] = TypeRef{Name: name, ImportPath: importPath, GoName: id.Name}
+					t := TypeRef{Name: name, ImportPath: importPath, GoName: id.Name}
+					t.Builder, t.Field = access.field(id.Name)
+					out[name] = t
 				}
 				return false
 			})
@@ -205,12 +233,92 @@ func MessageTypes(files []File, root string) map[string]TypeRef {
 	return out
 }
 
+// goAccess is what a generated file declares of its types' Go surface:
+// struct types by name, and the methods of each receiver type.
+type goAccess struct {
+	structs map[string]*ast.StructType
+	methods map[string]map[string]bool
+}
+
+func accessOf(af *ast.File) goAccess {
+	a := goAccess{structs: map[string]*ast.StructType{}, methods: map[string]map[string]bool{}}
+	for _, d := range af.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok {
+					if st, ok := ts.Type.(*ast.StructType); ok {
+						a.structs[ts.Name.Name] = st
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv == nil || len(d.Recv.List) != 1 {
+				continue
+			}
+			r := d.Recv.List[0].Type
+			if se, ok := r.(*ast.StarExpr); ok {
+				r = se.X
+			}
+			if id, ok := r.(*ast.Ident); ok {
+				if a.methods[id.Name] == nil {
+					a.methods[id.Name] = map[string]bool{}
+				}
+				a.methods[id.Name][d.Name.Name] = true
+			}
+		}
+	}
+	return a
+}
+
+// basicGoTypes are the field types FieldRef names.
+var basicGoTypes = map[string]bool{"string": true, "bool": true, "int32": true, "int64": true, "uint32": true, "uint64": true, "float32": true, "float64": true}
+
+// field tells whether the type goName has a builder, and finds its
+// TypeRef.Field.
+func (a goAccess) field(goName string) (builder bool, f *FieldRef) {
+	st, builder := a.structs[goName+"_builder"]
+	if !builder {
+		st = a.structs[goName]
+	}
+	if st == nil {
+		return builder, nil
+	}
+	ms := a.methods[goName]
+	for _, fl := range st.Fields.List {
+		if len(fl.Names) != 1 || !fl.Names[0].IsExported() {
+			continue
+		}
+		name := fl.Names[0].Name
+		typ, ptr := fl.Type, false
+		if se, ok := typ.(*ast.StarExpr); ok {
+			typ, ptr = se.X, true
+		}
+		var tn string
+		switch t := typ.(type) {
+		case *ast.Ident:
+			if basicGoTypes[t.Name] {
+				tn = t.Name
+			}
+		case *ast.ArrayType:
+			if id, ok := t.Elt.(*ast.Ident); ok && t.Len == nil && id.Name == "byte" && !ptr {
+				tn = "[]byte"
+			}
+		}
+		if tn == "" || !ms["Get"+name] || builder && !ms["Set"+name] || !builder && ptr {
+			continue
+		}
+		return builder, &FieldRef{Name: name, Type: tn, Pointer: ptr}
+	}
+	return builder, nil
+}
+
 // breakMarshal returns files with t's Marshal made wrong (see
 // LoadRequest.Break and gocheck.BreakMarshal).
 func breakMarshal(files []File, root string, t TypeRef) ([]File, error) {
 	out := append([]File(nil), files...)
 	for i, f := range out {
-		if path.Dir(path.Join(root, f.Name)) != t.ImportPath {
+		if path.Dir(path.Join(root, f.Name)) != t.ImportPath || !inDefaultBuild(f.Content) {
 			continue
 		}
 		if c, ok := gocheck.BreakMarshal(f.Content, t.GoName); ok {

@@ -31,9 +31,15 @@ import (
 // generated code on them. It returns the results by type.
 func pageChecks(t *testing.T, src compiler.Sources, brk string) (*interp.Session, map[string]*interp.CheckResult) {
 	t.Helper()
+	return pageChecksWith(t, src, "", brk)
+}
+
+// pageChecksWith is pageChecks with generator options.
+func pageChecksWith(t *testing.T, src compiler.Sources, opts, brk string) (*interp.Session, map[string]*interp.CheckResult) {
+	t.Helper()
 	ctx := context.Background()
 	ws := &compiler.Workspace{}
-	gen, err := ws.Generate(ctx, compiler.CompileRequest{Files: src, Imports: true})
+	gen, err := ws.Generate(ctx, compiler.CompileRequest{Files: src, Options: opts, Imports: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,5 +463,95 @@ func TestSessionRunPanicLine(t *testing.T) {
 	want := []string{"main.go:10:9 main.get", "main.go:15:14 main.main"}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("positions %q, want %q (%s)", got, want, r.Error.Message)
+	}
+}
+
+// TestSessionRunOpaque: the example generated with the opaque API (and
+// with the hybrid one) passes the page's checks in the interpreter and
+// runs the Run tab's opaque program (testdata/example/main_opaque.go) to
+// the open program's output; the open program, whose struct literal names
+// hidden fields, does not compile against opaque code, and runs against
+// hybrid code. Load tells the types' API (TypeRef.Builder) and the
+// field the Run tab's template sets.
+func TestSessionRunOpaque(t *testing.T) {
+	for _, opts := range []string{"default_api_level=API_OPAQUE", "default_api_level=API_HYBRID"} {
+		t.Run(opts, func(t *testing.T) {
+			s, checks := pageChecksWith(t, compiler.Sources{"example.proto": readExample(t, "example.proto")}, opts, "")
+			for name, c := range checks {
+				if !c.Pass {
+					t.Errorf("check of %s: %+v", name, c.Steps)
+				}
+			}
+			r, err := s.Run(interp.RunRequest{Source: readExample(t, "main_opaque.go")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const want = "74 bytes: 0a0c416461204c6f76656c61636510970e1a0f616461406578616d706c652e636f6d22140a102b34342032302037393436203030303010024a10406164613a6578616d706c652e636f6d\n" +
+				`decoded: {"name":"Ada Lovelace","id":1815,"email":"ada@example.com","phones":[{"number":"+44 20 7946 0000","type":"PHONE_TYPE_HOME"}],"matrix":"@ada:example.com"}` + "\nequal: true\n"
+			if r.Error != nil {
+				t.Fatalf("run: %+v\nstderr: %s", r.Error, r.Stderr)
+			}
+			if r.Stdout != want {
+				t.Errorf("stdout:\n%s\nwant:\n%s", r.Stdout, want)
+			}
+			// Hybrid code is the open struct with the opaque methods (the
+			// interpreter, as go build with no tags, leaves out
+			// example_protoopaque.pb.go): the open program runs too.
+			r, err = s.Run(interp.RunRequest{Source: readExample(t, "main.go")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opts == "default_api_level=API_HYBRID" {
+				if r.Error != nil || r.Stdout != want {
+					t.Errorf("the open program against hybrid code: %+v, stdout %q", r.Error, r.Stdout)
+				}
+			} else if r.Error == nil || r.Panicked || len(r.Error.Positions) == 0 {
+				t.Errorf("the open program against opaque code: %+v, stdout %q", r.Error, r.Stdout)
+			}
+		})
+	}
+}
+
+// TestMessageTypesAPI: Load tells (by MessageTypes), for each message type, whether it has
+// the opaque accessors and the first field of a basic Go type that a
+// program can write: for the open API a value field (proto3 optional's
+// *uint32 is passed over), for the opaque API any (its setter takes the
+// value).
+func TestMessageTypesAPI(t *testing.T) {
+	src := compiler.Sources{
+		"m.proto": `syntax = "proto3";
+package m;
+option go_package = "example.com/m";
+message M {
+  repeated int32 r = 1;
+  optional uint32 p = 2;
+  bytes b = 3;
+  string s = 4;
+}
+`,
+		"e.proto": `syntax = "proto3";
+package e;
+option go_package = "example.com/e";
+message E { repeated int32 r = 1; }
+`}
+	for _, tc := range []struct {
+		opts    string
+		builder bool
+		field   interp.FieldRef
+	}{
+		{"", false, interp.FieldRef{Name: "B", Type: "[]byte"}},
+		{"default_api_level=API_OPAQUE", true, interp.FieldRef{Name: "P", Type: "uint32", Pointer: true}},
+	} {
+		gen, err := (&compiler.Workspace{}).Generate(context.Background(), compiler.CompileRequest{Files: src, Options: tc.opts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := interp.MessageTypes(toFiles(gen.Generated), "")
+		if m := got["m.M"]; m.Builder != tc.builder || m.Field == nil || *m.Field != tc.field {
+			t.Errorf("%q: m.M builder %v field %+v, want %v %+v", tc.opts, m.Builder, m.Field, tc.builder, tc.field)
+		}
+		if e := got["e.E"]; e.Builder != tc.builder || e.Field != nil {
+			t.Errorf("%q: e.E builder %v field %+v, want %v and none", tc.opts, e.Builder, e.Field, tc.builder)
+		}
 	}
 }

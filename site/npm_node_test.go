@@ -268,3 +268,52 @@ func TestNPMPackageNodeEncodeFormat(t *testing.T) {
 		t.Errorf("text %q, JSON %q, want 08 96 01 12 01 61 both", out.Text, out.JSON)
 	}
 }
+
+// apiLevelScript compiles one schema at the default API level, with
+// default_api_level in an options object and in an options string, and
+// with a level that does not exist.
+const apiLevelScript = `
+import * as pp from "protoplay";
+const schema = { "a.proto": 'syntax = "proto3";\npackage a;\noption go_package = "example.com/a";\nmessage M { optional string s = 1; }\n' };
+const text = async (options) => (await pp.compile(schema, { options })).generated.map((f) => f.content).join("");
+const open = await text(undefined);
+const object = await text({ default_api_level: "API_OPAQUE" });
+const string = await text("default_api_level=API_OPAQUE");
+let bad = {};
+try {
+  await pp.compile(schema, { options: { default_api_level: "API_CLOSED" } });
+} catch (e) {
+  bad = { kind: e.kind, message: e.message };
+}
+const hybrid = (await pp.compile(schema, { options: { default_api_level: "API_HYBRID" } })).generated.map((f) => f.name);
+const opaque = (s) => s.includes("xxx_hidden_S") && s.includes("func (m *M) SetS(v string)") && s.includes("type M_builder struct");
+console.log(JSON.stringify({ open: opaque(open), openField: open.includes("\tS *string"), object: opaque(object), string: opaque(string), same: object === string, bad, hybrid }));
+`
+
+// TestNPMPackageNodeAPILevel: compile()'s generator options choose the Go
+// API (default_api_level=, as an object key or in the options string):
+// opaque output has hidden fields, setters and a builder; the default is
+// the open API; a level that does not exist rejects with a usage error
+// that names the option; API_HYBRID gives two files, as protoc-gen-go.
+func TestNPMPackageNodeAPILevel(t *testing.T) {
+	dir := installPackage(t)
+	writeFile(t, filepath.Join(dir, "apilevel.mjs"), apiLevelScript)
+	var out struct {
+		Open, OpenField, Object, String, Same bool
+		Bad                                   struct{ Kind, Message string }
+		Hybrid                                []string
+	}
+	runNode(t, dir, &out, "apilevel.mjs")
+	if out.Open || !out.OpenField {
+		t.Errorf("the default output: opaque %v, exported field %v; want the open API", out.Open, out.OpenField)
+	}
+	if !out.Object || !out.String || !out.Same {
+		t.Errorf("default_api_level=API_OPAQUE: opaque as an object %v, as a string %v, the same output %v", out.Object, out.String, out.Same)
+	}
+	if out.Bad.Kind != "usage" || !strings.Contains(out.Bad.Message, "default_api_level") {
+		t.Errorf("a level that does not exist: %+v", out.Bad)
+	}
+	if strings.Join(out.Hybrid, " ") != "example.com/a/a.pb.go example.com/a/a_protoopaque.pb.go" {
+		t.Errorf("API_HYBRID gave %q, want a.pb.go and a_protoopaque.pb.go", out.Hybrid)
+	}
+}

@@ -502,3 +502,34 @@ func TestGenprotoNote(t *testing.T) {
 		t.Errorf("with date.proto generated under %s: error %q, %d files, notes %q", m, resp.GetError(), len(resp.GetFile()), notes)
 	}
 }
+
+// TestHybridTwoFiles: with default_api_level=API_HYBRID the plugin
+// returns the two files protoc-gen-go returns for a hybrid file, x.pb.go
+// (build tag !protoopaque) and x_protoopaque.pb.go (protoopaque), the
+// same bytes as compiler.Compile's.
+func TestHybridTwoFiles(t *testing.T) {
+	const param = "default_api_level=API_HYBRID,runtime=import"
+	in, err := proto.Marshal(request(t, exampleRequest(), param))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(bytes.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	resp := &pluginpb.CodeGeneratorResponse{}
+	if err := proto.Unmarshal(out.Bytes(), resp); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range resp.File {
+		names = append(names, f.GetName())
+	}
+	if want := "example.com/addressbook/v1/example.pb.go example.com/addressbook/v1/example_protoopaque.pb.go"; strings.Join(names, " ") != want {
+		t.Fatalf("files %q, want %s", names, want)
+	}
+	if !strings.Contains(resp.File[0].GetContent(), "//go:build !protoopaque\n") || !strings.Contains(resp.File[1].GetContent(), "//go:build protoopaque\n") {
+		t.Error("the files lack their build tags")
+	}
+	sameFiles(t, resp, compileOutput(t, exampleRequest(), param))
+}

@@ -91,7 +91,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module)")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module), default_api_level=API_OPEN|API_HYBRID|API_OPAQUE, apilevelM<file>=<level>")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {
@@ -106,19 +106,10 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return cliflag.StatusUsage
 	}
-	var o compiler.Options
-	for _, opt := range opts {
-		// One --opt may hold several, comma-separated, as protoc's
-		// --protoplay_opt does and as the playground shows them.
-		for _, kv := range strings.Split(opt, ",") {
-			if kv == "" {
-				continue
-			}
-			if err := o.Set(kv); err != nil {
-				fmt.Fprintln(stderr, "protoplay gen:", err)
-				return 2
-			}
-		}
+	o, err := parseOpts(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "protoplay gen:", err)
+		return 2
 	}
 	// runtime=local unless --opt runtime=import: the output builds in the
 	// user's module as it is (gogen.Options.WithToolDefaults).
@@ -347,4 +338,22 @@ func (b byteSize) String() string {
 		return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + "MiB"
 	}
 	return strconv.FormatUint(uint64(b), 10) + "B"
+}
+
+// parseOpts reads --opt values into generator options: one --opt may hold
+// several, comma-separated, as protoc's --protoplay_opt does and as the
+// playground shows them.
+func parseOpts(opts multiFlag) (compiler.Options, error) {
+	var o compiler.Options
+	for _, opt := range opts {
+		for _, kv := range strings.Split(opt, ",") {
+			if kv == "" {
+				continue
+			}
+			if err := o.Set(kv); err != nil {
+				return o, err
+			}
+		}
+	}
+	return o, nil
 }

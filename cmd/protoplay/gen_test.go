@@ -290,3 +290,30 @@ func TestGenEveryError(t *testing.T) {
 		t.Errorf("gen wrote %s despite the errors", out)
 	}
 }
+
+// TestGenHybrid: gen --opt default_api_level=API_HYBRID writes the two
+// files of a hybrid file, as protoc-gen-go does: example.pb.go (build
+// tag !protoopaque: the open struct with the opaque methods) and
+// example_protoopaque.pb.go (protoopaque: the opaque API).
+func TestGenHybrid(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"gen", "-I", filepath.Join("..", "..", "testdata", "example"), "-o", out, "--opt", "default_api_level=API_HYBRID,module=example.com/addressbook", "example.proto"}, strings.NewReader(""), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("gen: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	open, err := os.ReadFile(filepath.Join(out, "v1", "example.pb.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opaque, err := os.ReadFile(filepath.Join(out, "v1", "example_protoopaque.pb.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(open), "//go:build !protoopaque\n") || !strings.Contains(string(open), "\tName ") || !strings.Contains(string(open), "func (m *Person) SetName(v string)") {
+		t.Errorf("example.pb.go is not the open struct with the opaque methods under !protoopaque")
+	}
+	if !strings.Contains(string(opaque), "//go:build protoopaque\n") || !strings.Contains(string(opaque), "xxx_hidden_Name") {
+		t.Errorf("example_protoopaque.pb.go is not the opaque API under protoopaque")
+	}
+}

@@ -13,9 +13,10 @@ import (
 // checks the browser runs under its interpreter, package
 // interp/gocheck, on the generated code built with the go command),
 // printed one line per message type. ctx's end (a limit of
-// workLimits) kills the go command and the harness. breakType is a test hook
-// (CheckGeneratedOptions.Break).
-func runCheckGenerated(ctx context.Context, roots *schemaFlags, files []string, breakType string, stdout, stderr io.Writer) int {
+// workLimits) kills the go command and the harness. gen are the --opt
+// generator options (CheckGeneratedOptions.Generator); breakType is a test
+// hook (CheckGeneratedOptions.Break).
+func runCheckGenerated(ctx context.Context, roots *schemaFlags, files []string, gen compiler.Options, breakType string, stdout, stderr io.Writer) int {
 	res, err := compileFiles(ctx, roots, files, compiler.Request{NoGenerate: true})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -24,7 +25,7 @@ func runCheckGenerated(ctx context.Context, roots *schemaFlags, files []string, 
 	if printDiagnostics(stderr, res, true) {
 		return 1
 	}
-	rep, err := compiler.CheckGenerated(ctx, res, compiler.CheckGeneratedOptions{Break: breakType})
+	rep, err := compiler.CheckGenerated(ctx, res, compiler.CheckGeneratedOptions{Generator: gen, Break: breakType})
 	if err != nil {
 		// compiler.ErrNoGoToolchain says that no go command is on PATH.
 		fmt.Fprintln(stderr, "protoplay check --generated:", err)
@@ -50,13 +51,18 @@ func runCheckGenerated(ctx context.Context, roots *schemaFlags, files []string, 
 		for _, st := range r.Steps {
 			steps = append(steps, st.Name)
 		}
+		// The Go API, when it is not the open one.
+		api := ""
+		if l := rep.APILevels[r.Type]; l != "" && l != "API_OPEN" {
+			api = l + "; "
+		}
 		switch {
 		case r.Reference == "" && len(r.Steps) == 1:
 			// The reference refused to encode the sample: only the
 			// probes ran.
 			fmt.Fprintf(stdout, "ok    %s (the reference cannot encode the sample, a cycle of required fields; the generated Unmarshal refuses the probes as it does)\n", r.Type)
 		default:
-			fmt.Fprintf(stdout, "ok    %s (sample: %d bytes; %s)\n", r.Type, len(r.Reference)/2, strings.Join(steps, ", "))
+			fmt.Fprintf(stdout, "ok    %s (%ssample: %d bytes; %s)\n", r.Type, api, len(r.Reference)/2, strings.Join(steps, ", "))
 		}
 	}
 	fmt.Fprintf(stdout, "%d message types, %d failed (generated code built with %s)\n", len(rep.Results), failed, rep.GoCommand)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/protoplay/protoplay/compiler"
 )
 
 // TestCheckGenerated builds the generated code of shop.proto and of case 30
@@ -33,6 +35,47 @@ func TestCheckGenerated(t *testing.T) {
 	code = run([]string{"check", "--generated", "-I", dir, filepath.Join(dir, "38_import_name_vs_locals.proto")}, strings.NewReader(""), &stdout, &stderr)
 	if code != 0 || !strings.Contains(stdout.String(), "ok    bughunt.b38.Uses (sample: ") {
 		t.Errorf("check --generated 38_import_name_vs_locals.proto (imports five other files): exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestCheckGeneratedOpaque: check --generated --opt
+// default_api_level=API_OPAQUE builds the opaque code of shop.proto and of
+// case 30 (proto2 required fields, defaults and closed enums: presence
+// bits and defaults behind getters) and passes every check, each line
+// naming the API; the option without --generated, and a level that does
+// not exist, are usage errors.
+func TestCheckGeneratedOpaque(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	code, out, errOut := runIn(t, "", "check", "--generated", "--opt", "default_api_level=API_OPAQUE", "shop.proto")
+	if code != 0 || !strings.Contains(out, "ok    shop.Order (API_OPAQUE; sample: ") || !strings.Contains(out, "1 message types, 0 failed") {
+		t.Errorf("check --generated --opt default_api_level=API_OPAQUE shop.proto: exit %d\n%s%s", code, out, errOut)
+	}
+	dir := filepath.Join("..", "..", "testdata", "cases")
+	matches, _ := filepath.Glob(filepath.Join(dir, "30_*.proto"))
+	if len(matches) != 1 {
+		t.Fatalf("case 30: %v", matches)
+	}
+	var stdout, stderr bytes.Buffer
+	code = run([]string{"check", "--generated", "--opt=default_api_level=API_OPAQUE", "-I", dir, matches[0]}, strings.NewReader(""), &stdout, &stderr)
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if code != 0 || len(lines) < 2 || !strings.Contains(lines[len(lines)-1], "message types, 0 failed") {
+		t.Fatalf("check --generated --opt default_api_level=API_OPAQUE %s: exit %d\n%s%s", matches[0], code, stdout.String(), stderr.String())
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "ok    ") || !strings.Contains(l, "(API_OPAQUE; ") {
+			t.Errorf("%s: %q, want ok with the opaque API", matches[0], l)
+		}
+	}
+	if code, _, errOut := runIn(t, "", "check", "--opt", "default_api_level=API_OPAQUE", "shop.proto"); code != 2 || !strings.Contains(errOut, "--generated") {
+		t.Errorf("--opt without --generated: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runIn(t, "", "check", "--generated", "--opt", "default_api_level=API_SHUT", "shop.proto"); code != 2 || !strings.Contains(errOut, "default_api_level") {
+		t.Errorf("an unknown level: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -61,7 +104,7 @@ func TestCheckGeneratedBroken(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "cases")
 	var stdout, stderr bytes.Buffer
 	files := []string{filepath.Join(dir, "38_import_name_vs_locals.proto")}
-	code := runCheckGenerated(context.Background(), &schemaFlags{roots: multiFlag{dir}}, files, "bughunt.b38.Uses", &stdout, &stderr)
+	code := runCheckGenerated(context.Background(), &schemaFlags{roots: multiFlag{dir}}, files, compiler.Options{}, "bughunt.b38.Uses", &stdout, &stderr)
 	out := stdout.String()
 	if code != 1 || !strings.Contains(out, "FAIL  bughunt.b38.Uses (") || !strings.Contains(out, "marshal: Marshal's bytes differ from the reference's at byte ") ||
 		!strings.Contains(out, "      reference @") || !strings.Contains(out, "      generated @") || !strings.Contains(out, ", 1 failed (") {

@@ -7,7 +7,7 @@
 //	protoplay decode [--descriptor_set_in FILES] --type auto ...   (rank the message types, decode with the best)
 //	protoplay decode --raw [--in auto|binary|hex|base64]
 //	protoplay infer  [--name NAME] [--package PKG] [--delimited] [PAYLOAD_FILE...]
-//	protoplay check  [-I DIR]... [--generated] FILE.proto...
+//	protoplay check  [-I DIR]... [--generated [--opt KEY=VALUE]...] FILE.proto...
 //	protoplay breaking --against DIR_OR_DESCRIPTOR_SET [-I DIR]... [--category C]... [--rule ID]... [FILE.proto...]
 //	protoplay serve  [--addr HOST:PORT]
 //	protoplay version              (or --version)

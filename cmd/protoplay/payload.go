@@ -255,10 +255,12 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protoplay check", flag.ContinueOnError)
 	roots := importFlags(fs)
 	generated := fs.Bool("generated", false, "check the generated Go code instead: build it with the go command on PATH and, for every message type, decode the sample's reference encoding with the generated Unmarshal and compare Marshal, Size, Clone and Equal, and require the probes (the empty payload, invalid UTF-8) to be refused exactly as the reference refuses them: the checks the playground runs in the browser")
+	var opts multiFlag
+	fs.Var(&opts, "opt", "with --generated: generator option `KEY=VALUE` the code is generated with (repeatable, or several comma-separated, as gen's --opt): default_api_level=API_OPEN|API_HYBRID|API_OPAQUE, apilevelM<file>=<level>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH; the options that place the files are the check's own")
 	var lim workLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--descriptor_set_in FILES] [--generated] [--timeout D] [--max-memory N] FILE.proto...")
+		fmt.Fprintln(fs.Output(), "usage: protoplay check [-I DIR]... [--descriptor_set_in FILES] [--generated [--opt KEY=VALUE]...] [--timeout D] [--max-memory N] FILE.proto...")
 		fmt.Fprintln(fs.Output(), "For every message type: sample -> binary -> value, sample -> JSON -> value, binary -> JSON -> binary;")
 		fmt.Fprintln(fs.Output(), "with --generated: reference binary -> generated Unmarshal -> Marshal, Size, Clone, Equal; probes refused as the reference refuses them.")
 		fs.PrintDefaults()
@@ -271,11 +273,20 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	gen, err := parseOpts(opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "protoplay check:", err)
+		return 2
+	}
+	if len(opts) > 0 && !*generated {
+		fmt.Fprintln(stderr, "protoplay check: --opt applies to the generated code: give --generated too")
+		return 2
+	}
 	var buf bytes.Buffer
 	status := 0
 	err = lim.run(func(ctx context.Context) error {
 		if *generated {
-			status = runCheckGenerated(ctx, roots, files, "", &buf, stderr)
+			status = runCheckGenerated(ctx, roots, files, gen, "", &buf, stderr)
 			return nil
 		}
 		s, ok := loadSchema(roots, files, true, stderr)

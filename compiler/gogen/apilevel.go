@@ -1,6 +1,8 @@
 package gogen
 
 import (
+	"strings"
+
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 )
@@ -14,7 +16,7 @@ type apiLevel int
 const (
 	apiUnspecified apiLevel = 0
 	apiOpen        apiLevel = 1 // exported fields, getters
-	apiHybrid      apiLevel = 2 // exported fields and the opaque accessors (generated as apiOpen for now)
+	apiHybrid      apiLevel = 2 // both: x.pb.go (open, with the opaque accessors) and x_protoopaque.pb.go (opaque)
 	apiOpaque      apiLevel = 3 // hidden fields behind Get, Set, Has, Clear and a builder
 )
 
@@ -37,8 +39,8 @@ const apiLevelFeature = 2
 //  3. else opts.DefaultAPILevel (default_api_level=);
 //  4. else API_OPEN.
 //
-// API_HYBRID messages are generated as API_OPEN for now (see
-// docs/generated-code.md).
+// A file with API_HYBRID messages is generated as two files, as
+// protoc-gen-go writes them (see docs/generated-code.md).
 func APILevel(md protoreflect.MessageDescriptor, opts Options) string {
 	switch resolveAPILevel(md, &opts) {
 	case apiHybrid:
@@ -82,8 +84,8 @@ func fileEdition(f protoreflect.FileDescriptor) descriptorpb.Edition {
 	return descriptorpb.Edition_EDITION_PROTO2
 }
 
-// isOpaque reports whether md is generated with the opaque API.
-func (g *generator) isOpaque(md protoreflect.MessageDescriptor) bool {
+// level is md's API level, resolved once.
+func (g *generator) level(md protoreflect.MessageDescriptor) apiLevel {
 	if g.levels == nil {
 		g.levels = map[protoreflect.FullName]apiLevel{}
 	}
@@ -92,5 +94,40 @@ func (g *generator) isOpaque(md protoreflect.MessageDescriptor) bool {
 		l = resolveAPILevel(md, &g.opts)
 		g.levels[md.FullName()] = l
 	}
-	return l == apiOpaque
+	return l
+}
+
+// isOpaque reports whether md is printed with the opaque API: API_OPAQUE,
+// or API_HYBRID in a _protoopaque.pb.go file.
+func (g *generator) isOpaque(md protoreflect.MessageDescriptor) bool {
+	l := g.level(md)
+	return l == apiOpaque || l == apiHybrid && g.protoopaque
+}
+
+// isHybridOpen reports whether md is printed with the open API and the
+// opaque accessors: API_HYBRID in the (!protoopaque) .pb.go file.
+func (g *generator) isHybridOpen(md protoreflect.MessageDescriptor) bool {
+	return g.level(md) == apiHybrid && !g.protoopaque
+}
+
+// fileHasHybrid reports whether a message of fd (at any depth) is
+// API_HYBRID: fd is then generated as two files, by build tag.
+func (g *generator) fileHasHybrid(fd protoreflect.FileDescriptor) bool {
+	var walk func(ms protoreflect.MessageDescriptors) bool
+	walk = func(ms protoreflect.MessageDescriptors) bool {
+		for i := 0; i < ms.Len(); i++ {
+			md := ms.Get(i)
+			if !md.IsMapEntry() && g.level(md) == apiHybrid || walk(md.Messages()) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(fd.Messages())
+}
+
+// protoopaqueName is the name of the opaque file of a hybrid one:
+// x.pb.go -> x_protoopaque.pb.go.
+func protoopaqueName(name string) string {
+	return strings.TrimSuffix(name, ".pb.go") + "_protoopaque.pb.go"
 }

@@ -48,6 +48,10 @@ type generator struct {
 	// levels holds each message's API level, resolved on first use
 	// (see isOpaque).
 	levels map[protoreflect.FullName]apiLevel
+	// protoopaque is set while the _protoopaque.pb.go file of a file with
+	// API_HYBRID messages is printed: they are opaque there (see
+	// isOpaque, isHybridOpen).
+	protoopaque bool
 	// requireMemo holds canRequire's answers, made on first use.
 	requireMemo map[protoreflect.FullName]bool
 
@@ -145,6 +149,25 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 		}
 		g.written += len(src)
 		out = append(out, File{Name: f.outName, Content: src})
+		if g.fileHasHybrid(fd) {
+			// protoc-gen-go's hybrid: the file above (build tag
+			// !protoopaque) has the open API and the opaque accessors; a
+			// second one (protoopaque) has the opaque API. It is printed
+			// without the piece cache, whose pieces are the first file's.
+			c := g.cache
+			g.cache, g.protoopaque = nil, true
+			src, err := g.renderFile(f)
+			g.cache, g.protoopaque = c, false
+			if ce, ok := err.(*checkError); ok {
+				return nil, []diag.Diagnostic{{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error(), Limit: limitOf(ce.err)}}
+			}
+			if err != nil {
+				diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated Go does not format: " + err.Error()})
+				continue
+			}
+			g.written += len(src)
+			out = append(out, File{Name: protoopaqueName(f.outName), Content: src})
+		}
 		svc, err := g.renderServices(f)
 		if ce, ok := err.(*checkError); ok {
 			return nil, []diag.Diagnostic{{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error(), Limit: limitOf(ce.err)}}
@@ -546,6 +569,13 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 	// Above the package clause, go vet reads any comment holding "+build"
 	// as a (malformed) build constraint.
 	jf.HeaderComment("source: " + strings.ReplaceAll(safeText(f.desc.Path()), "+build", "+ build"))
+	if g.fileHasHybrid(f.desc) {
+		if g.protoopaque {
+			jf.PackageComment("//go:build protoopaque")
+		} else {
+			jf.PackageComment("//go:build !protoopaque")
+		}
+	}
 	// Import names, as the naming pass decided them; jennifer prints the
 	// imports the code uses.
 	for _, imp := range g.importNames(f) {

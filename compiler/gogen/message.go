@@ -298,6 +298,9 @@ func (g *generator) genMessage(jf *jen.File, md protoreflect.MessageDescriptor) 
 	g.genDefaults(jf, mn)
 	g.genGetters(jf, mn)
 	g.genOneofTypes(jf, mn)
+	if g.isHybridOpen(md) {
+		g.genHybridAccessors(jf, mn)
+	}
 	g.genMethods(jf, mn)
 	g.genJSON(jf, mn)
 	g.genText(jf, mn)

@@ -144,10 +144,12 @@ func (g *generator) opaqueFieldType(fn *fieldNames) *jen.Statement {
 	return g.fieldType(fn.desc)
 }
 
-// accessorType is the type GetX returns and SetX takes.
+// accessorType is the type GetX returns and SetX takes (a hybrid
+// message's open struct holds an explicit-presence scalar as a pointer,
+// stPointer; its setter takes the value).
 func (g *generator) accessorType(fn *fieldNames) *jen.Statement {
 	switch fn.storage() {
-	case stBit, stOneof:
+	case stBit, stOneof, stPointer:
 		return g.elemType(fn.desc)
 	}
 	return g.fieldType(fn.desc)
@@ -253,12 +255,40 @@ func hasPresenceAPI(fn *fieldNames) bool {
 	return fn.desc.HasPresence() && !fn.desc.IsList()
 }
 
+// genHybridAccessors prints, for an API_HYBRID message in its open form
+// (the .pb.go file under !protoopaque), the opaque API's methods beside
+// the open struct's exported fields, as protoc-gen-go's hybrid code has
+// them: SetX, HasX, ClearX, WhichO with its case constants, and the
+// builder. The getters are the open API's.
+func (g *generator) genHybridAccessors(jf *jen.File, mn *messageNames) {
+	v := *mn
+	v.oneofs = make([]*oneofNames, len(mn.oneofs))
+	for i, o := range mn.oneofs {
+		c := *o
+		c.api = o.goName
+		v.oneofs[i] = &c
+	}
+	g.genAccessors(jf, &v, false)
+	g.genOpaqueBuilder(jf, &v)
+	g.genOneofCaseTypes(jf, &v)
+}
+
 func (g *generator) genOpaqueAccessors(jf *jen.File, mn *messageNames) {
+	g.genAccessors(jf, mn, true)
+}
+
+// genAccessors prints the opaque API's methods of mn: the getters when
+// getters is set (the open API has its own), the setters, Has, Clear and
+// Which.
+func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 	r := recv(mn)
 	m := jen.Id("m")
 	// Getters: the value, or the default (the explicit default or the Go
 	// zero, the first value for an enum) when unset or m is nil.
 	for _, fn := range mn.fields {
+		if !getters {
+			break
+		}
 		fd := fn.desc
 		f := mf(fn)
 		var body []jen.Code
@@ -303,6 +333,9 @@ func (g *generator) genOpaqueAccessors(jf *jen.File, mn *messageNames) {
 		switch fn.storage() {
 		case stBit:
 			body = append(body, f.Clone().Op("=").Id("v"), setBit(m, fn))
+		case stPointer:
+			// The open struct of a hybrid message: a pointer to a copy.
+			body = append(body, f.Clone().Op("=").Op("&").Id("v"))
 		case stOneof:
 			if fd.Message() != nil {
 				body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(
@@ -456,6 +489,13 @@ func (g *generator) genOpaqueBuilder(jf *jen.File, mn *messageNames) {
 }
 
 func (g *generator) genOpaqueOneofTypes(jf *jen.File, mn *messageNames) {
+	g.genOneofCaseTypes(jf, mn)
+	g.genOneofTypes(jf, mn)
+}
+
+// genOneofCaseTypes prints the type of each real oneof's case constants
+// (WhichO's result), with its String method.
+func (g *generator) genOneofCaseTypes(jf *jen.File, mn *messageNames) {
 	for _, o := range mn.oneofs {
 		if o.desc.IsSynthetic() {
 			continue
@@ -475,5 +515,4 @@ func (g *generator) genOpaqueOneofTypes(jf *jen.File, mn *messageNames) {
 			jen.Return(jen.Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("x")))))
 		jf.Line()
 	}
-	g.genOneofTypes(jf, mn)
 }

@@ -107,6 +107,28 @@ func TestOpaqueCompat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
+	opaqueCompat(t, "API_OPAQUE")
+}
+
+// TestHybridCompat: with default_api_level=API_HYBRID, protoplay writes
+// the files protoc-gen-go writes (x.pb.go under //go:build !protoopaque,
+// x_protoopaque.pb.go under //go:build protoopaque), the first with the
+// open struct's exported fields; the program of TestOpaqueCompat, which
+// uses the opaque methods only, builds and runs against each side's code
+// without the tag and with -tags protoopaque, and prints what it prints
+// against protoc-gen-go's.
+func TestHybridCompat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	opaqueCompat(t, "API_HYBRID")
+}
+
+// opaqueCompat runs TestOpaqueCompat's program against protoc-gen-go's
+// and protoplay's code of test_messages_proto2.proto generated at level
+// (API_OPAQUE or API_HYBRID; for hybrid, with and without the
+// protoopaque build tag).
+func opaqueCompat(t *testing.T, level string) {
 	dir := corpusDir(t)
 	const file = "google/protobuf/test_messages_proto2.proto"
 	res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(dir), ImportPaths: []string{"protobuf"}, Files: []string{file}, NoGenerate: true})
@@ -130,7 +152,7 @@ func TestOpaqueCompat(t *testing.T) {
 	set.add(t, fd)
 	req := &pluginpb.CodeGeneratorRequest{
 		FileToGenerate: []string{file},
-		Parameter:      proto.String("default_api_level=API_OPAQUE,module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2"),
+		Parameter:      proto.String("default_api_level=" + level + ",module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2"),
 		ProtoFile:      set.File,
 	}
 	resp := gentest.RunPlugin(t, bin, req)
@@ -138,8 +160,14 @@ func TestOpaqueCompat(t *testing.T) {
 	for _, f := range resp.File {
 		theirs = append(theirs, gogen.File{Name: f.GetName(), Content: f.GetContent()})
 	}
-	if len(theirs) != 1 || !strings.Contains(theirs[0].Content, "xxx_hidden_") {
-		t.Fatalf("protoc-gen-go wrote no opaque code: %d files", len(theirs))
+	hybrid := level == "API_HYBRID"
+	if n := len(theirs); n == 0 || !strings.Contains(theirs[n-1].Content, "xxx_hidden_") || hybrid != (n == 2) {
+		t.Fatalf("protoc-gen-go wrote no %s code: %d files", level, len(theirs))
+	}
+	// The build tags to run the program with.
+	tagSets := []string{""}
+	if hybrid {
+		tagSets = append(tagSets, "protoopaque")
 	}
 	modA := gentest.WriteModule(t, theirs, map[string]string{
 		"main.go": program,
@@ -159,13 +187,17 @@ func marshal(m *p2.TestAllTypesProto2) []byte {
 	return b
 }
 `}, true)
-	want, err := gentest.Go(t, modA, "run", "-tags=protolegacy", ".")
-	if err != nil {
-		t.Fatalf("with protoc-gen-go's code: %v\n%s", err, want)
+	wants := map[string]string{}
+	for _, tags := range tagSets {
+		want, err := gentest.Go(t, modA, "run", "-tags=protolegacy,"+tags, ".")
+		if err != nil {
+			t.Fatalf("with protoc-gen-go's code (tags %q): %v\n%s", tags, err, want)
+		}
+		wants[tags] = want
 	}
 
 	// protoplay's side.
-	opts, err := gogen.ParseOptions("default_api_level=API_OPAQUE,module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2")
+	opts, err := gogen.ParseOptions("default_api_level=" + level + ",module=" + gentest.ModulePath + ",M" + file + "=" + pkg + ";p2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,14 +219,39 @@ func marshal(m *p2.TestAllTypesProto2) []byte {
 	return b
 }
 `}, false)
-	got, err := gentest.Go(t, modB, "run", ".")
-	if err != nil {
-		t.Fatalf("with protoplay's code: %v\n%s", err, got)
+	if hybrid {
+		var names, theirNames []string
+		for _, f := range ours {
+			names = append(names, f.Name)
+		}
+		for _, f := range theirs {
+			theirNames = append(theirNames, f.Name)
+		}
+		if strings.Join(names, " ") != strings.Join(theirNames, " ") {
+			t.Errorf("files %q, protoc-gen-go's %q", names, theirNames)
+		}
+		for i, f := range ours {
+			tag := []string{"//go:build !protoopaque\n", "//go:build protoopaque\n"}[i]
+			if !strings.Contains(f.Content, "\n\n"+tag+"\npackage p2\n") {
+				t.Errorf("%s has no %q line before its package clause", f.Name, strings.TrimSpace(tag))
+			}
+		}
+		for _, side := range [][]gogen.File{ours, theirs} {
+			if !strings.Contains(side[0].Content, "\tOptionalInt32 ") || strings.Contains(side[0].Content, "xxx_hidden_") {
+				t.Errorf("%s: the !protoopaque file is not the open struct", side[0].Name)
+			}
+		}
 	}
-	if got != want {
-		t.Errorf("output differs\nprotoc-gen-go:\n%s\nprotoplay:\n%s", want, got)
-	}
-	if !strings.Contains(got, "oneof has=true which=oneof_nested_message (112)") {
-		t.Errorf("the program did not run as written:\n%s", got)
+	for _, tags := range tagSets {
+		got, err := gentest.Go(t, modB, "run", "-tags="+tags, ".")
+		if err != nil {
+			t.Fatalf("with protoplay's code (tags %q): %v\n%s", tags, err, got)
+		}
+		if want := wants[tags]; got != want {
+			t.Errorf("output differs (tags %q)\nprotoc-gen-go:\n%s\nprotoplay:\n%s", tags, want, got)
+		}
+		if !strings.Contains(got, "oneof has=true which=oneof_nested_message (112)") {
+			t.Errorf("the program did not run as written:\n%s", got)
+		}
 	}
 }

@@ -163,6 +163,10 @@ func run(root, out, goCmd string, dev bool, quality int) error {
 	if err != nil {
 		return err
 	}
+	runExampleOpaque, err := os.ReadFile(filepath.Join(b.root, "testdata", "example", "main_opaque.go"))
+	if err != nil {
+		return err
+	}
 	wasmExec, err := findWasmExec(goCmd)
 	if err != nil {
 		return err
@@ -183,15 +187,16 @@ func run(root, out, goCmd string, dev bool, quality int) error {
 		return err
 	}
 	page, err := b.bundle("src/page/main.ts", map[string]string{
-		"__PREBUILT_EXAMPLE__":  prebuilt,
-		"__WORKER_URL__":        strconv.Quote("./" + workerName),
-		"__WASM_URL__":          strconv.Quote("./" + wasmName),
-		"__WASM_SIZE__":         strconv.Itoa(len(wasm)),
-		"__RUNTIME_URL__":       strconv.Quote("./" + runtimeName),
-		"__INTERP_WASM_URL__":   strconv.Quote("./" + interpName),
-		"__INTERP_WASM_SIZE__":  strconv.Itoa(len(interpWasm)),
-		"__EXAMPLE_PROGRAM__":   strconv.Quote(string(runExample)),
-		"__PROTOPLAY_VERSION__": strconv.Quote(version),
+		"__PREBUILT_EXAMPLE__":       prebuilt,
+		"__WORKER_URL__":             strconv.Quote("./" + workerName),
+		"__WASM_URL__":               strconv.Quote("./" + wasmName),
+		"__WASM_SIZE__":              strconv.Itoa(len(wasm)),
+		"__RUNTIME_URL__":            strconv.Quote("./" + runtimeName),
+		"__INTERP_WASM_URL__":        strconv.Quote("./" + interpName),
+		"__INTERP_WASM_SIZE__":       strconv.Itoa(len(interpWasm)),
+		"__EXAMPLE_PROGRAM__":        strconv.Quote(string(runExample)),
+		"__EXAMPLE_PROGRAM_OPAQUE__": strconv.Quote(string(runExampleOpaque)),
+		"__PROTOPLAY_VERSION__":      strconv.Quote(version),
 	}, wasmExec)
 	if err != nil {
 		return err

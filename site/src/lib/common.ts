@@ -111,7 +111,10 @@ export function limitsOf(options: InitializeOptions): { timeoutMs: number; memor
 
 /**
  * Generator options as the CLI's --opt string ("paths=source_relative,
- * unknown_fields=drop") or as an object of the same keys.
+ * unknown_fields=drop") or as an object of the same keys. The Go API of
+ * the messages is one of them: { default_api_level: "API_OPAQUE" } (or
+ * "API_OPEN", "API_HYBRID") for the files that set no
+ * features.(pb.go).api_level and whose edition has no default for it.
  */
 export type GeneratorOptions = string | Record<string, string | number | boolean>;
 

@@ -21,6 +21,13 @@ export interface TypeRef {
   name: string;
   importPath: string;
   goName: string;
+  builder?: boolean; // it has the opaque accessors and a builder
+  field?: FieldRef; // a field of a basic Go type a program can write and read
+}
+export interface FieldRef {
+  name: string;
+  type: string; // "string", "bool", "int32", …, "[]byte"
+  pointer?: boolean; // the builder's field is a pointer (explicit presence)
 }
 export interface Position {
   file: string;
@@ -284,42 +291,4 @@ export function interpOptions(options: string): string | null {
     return k !== "paths" && k !== "runtime";
   });
   return keep.length === parts.length ? null : keep.join(",");
-}
-
-// templateProgram is the Run tab's program for a schema other than the
-// example: it builds an empty message of the first type, marshals it and
-// prints the hex and the decoded value.
-export function templateProgram(types: TypeRef[]): string {
-  const t = types[0];
-  if (!t) return 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("The schema declares no message types.")\n}\n';
-  const pkg = t.importPath.slice(t.importPath.lastIndexOf("/") + 1).replace(/[^A-Za-z0-9_]/g, "_");
-  const alias = /^[A-Za-z_]/.test(pkg) ? pkg : `pb${pkg}`;
-  return `// Run interprets this program in your browser, against the generated code.
-package main
-
-import (
-\t"fmt"
-
-\t${alias} "${t.importPath}"
-)
-
-func main() {
-\tm := &${alias}.${t.goName}{}
-\tb, err := m.Marshal()
-\tif err != nil {
-\t\tpanic(err)
-\t}
-\tfmt.Printf("%d bytes: %x\\n", len(b), b)
-
-\tvar back ${alias}.${t.goName}
-\tif err := back.Unmarshal(b); err != nil {
-\t\tpanic(err)
-\t}
-\tj, err := back.MarshalJSON()
-\tif err != nil {
-\t\tpanic(err)
-\t}
-\tfmt.Printf("decoded: %s\\n", j)
-}
-`;
 }

@@ -2,6 +2,7 @@
 import { byId } from "./ui";
 import { options, setOptions } from "./workspace";
 import { onEdit } from "./compile";
+import { apiLevel, showAPILevel, withAPILevel } from "./apilevel";
 
 // ---- Generator options.
 
@@ -44,13 +45,23 @@ export function controlsFromOptions(s: string) {
   }
   optExtra.value = extra.join(",");
   byId("opt-string").textContent = s || "(defaults)";
+  showAPILevel(s);
 }
 
 optionsPanel.addEventListener("input", () => {
   setOptions(optionsFromControls());
   byId("opt-string").textContent = options || "(defaults)";
+  showAPILevel(options);
   onEdit();
 });
+
+// The API-level control (over the Go pane) edits default_api_level= of
+// the same options string; the panel shows it among the "more" options.
+apiLevel.onchange = () => {
+  setOptions(withAPILevel(options, apiLevel.value));
+  controlsFromOptions(options);
+  onEdit();
+};
 
 byId("options-toggle").onclick = () => {
   optionsPanel.hidden = !optionsPanel.hidden;

@@ -5,7 +5,9 @@ import { EditorView } from "@codemirror/view";
 import type { Diagnostic } from "../lib/api.gen";
 import type { Files } from "../lib/common";
 import { goExtensions, showDiagnostics } from "../lib/editor";
-import { templateProgram, TimeLimitError } from "./interp";
+import { TimeLimitError } from "./interp";
+import { templateProgram } from "./template";
+import { exampleProgram } from "./apilevel";
 import { byId } from "./ui";
 import { stats } from "./boot";
 import { loadGenerated, loadedTypes, runLimitMs, runner } from "./interpreter";
@@ -35,7 +37,7 @@ export function setProgram(text: string) {
 }
 
 // isExample tells the example schema, whose Run program is
-// testdata/example/main.go.
+// testdata/example/main.go (main_opaque.go for opaque code).
 function isExample(src: Files): boolean {
   const names = Object.keys(src);
   return names.length === 1 && names[0] === "example.proto" && src["example.proto"] === example;
@@ -45,14 +47,14 @@ function isExample(src: Files): boolean {
 // program for.
 function defaultProgram(): string {
   if (!lastGood) return "";
-  return isExample(lastGood.src) ? __EXAMPLE_PROGRAM__ : templateProgram(loadedTypes);
+  return isExample(lastGood.src) ? exampleProgram(lastGood.result) : templateProgram(loadedTypes);
 }
 
 // refreshProgram shows the schema's starting program unless the user has
 // written one.
 export function refreshProgram() {
   if (!programTouched && lastGood) {
-    if (isExample(lastGood.src)) setProgram(__EXAMPLE_PROGRAM__);
+    if (isExample(lastGood.src)) setProgram(exampleProgram(lastGood.result));
     else if (loadedTypes.length) setProgram(templateProgram(loadedTypes));
   }
 }
