@@ -151,7 +151,16 @@ func wireSource(syms map[string]reflect.Value) string {
 // A file whose //go:build line the default build excludes (a hybrid
 // message's x_protoopaque.pb.go, under the protoopaque tag) is left out,
 // as go build leaves it out: no build tag is set.
-func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
+//
+// A panic inside the interpreter while it loads the files (yaegi has
+// some on code it does not support) is returned as an error naming it,
+// not raised: the page's interpreter module would not survive it.
+func New[F FileLike](list []F, opt Options) (ip *Interpreter, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			ip, err = nil, fmt.Errorf("interp: the interpreter failed on this code: %v", p)
+		}
+	}()
 	files := make([]File, 0, len(list))
 	for _, f := range list {
 		if inDefaultBuild(File(f).Content) {
@@ -207,7 +216,7 @@ func New[F FileLike](list []F, opt Options) (*Interpreter, error) {
 	if _, err := in.Eval(`import _ "` + symbols.WirePath + `"`); err != nil {
 		return nil, fmt.Errorf("interp: loading runtime/wire: %w", err)
 	}
-	ip := &Interpreter{in: in, names: packageNames(syms, packageFiles(files, opt.Root))}
+	ip = &Interpreter{in: in, names: packageNames(syms, packageFiles(files, opt.Root))}
 	paths := make([]string, 0, len(pkgs))
 	for p := range pkgs {
 		paths = append(paths, p)

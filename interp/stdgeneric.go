@@ -9,28 +9,32 @@ package interp
 // subset yaegi runs: element type parameters only ([]E, map[K]V), make and
 // copy. New compiles them after yaegi has loaded its own source of those
 // packages, so they replace its functions of the same names and keep the
-// rest; interpreted code imports "slices" and "maps" as usual.
+// rest; interpreted code imports "slices" and "maps" as usual. Their type
+// parameters have lower-case names no generated type can have: yaegi
+// v0.16.1 resolves a type parameter's name in the calling package too, so
+// a message type E met slices.Grow[E any] and panicked in the inference
+// (TestTypeNamedLikeATypeParameter).
 
 // slicesSource is package slices for the interpreter.
 const slicesSource = `package slices
 
 // Grow returns s with capacity for at least n more elements (as slices.Grow;
 // n < 0 panics).
-func Grow[E any](s []E, n int) []E {
+func Grow[elemT any](s []elemT, n int) []elemT {
 	if n < 0 {
 		panic("cannot be negative")
 	}
 	if n -= cap(s) - len(s); n > 0 {
-		s = append(s[:cap(s)], make([]E, n)...)[:len(s)]
+		s = append(s[:cap(s)], make([]elemT, n)...)[:len(s)]
 	}
 	return s
 }
 
 // Clone returns a copy of s with the same length; nil for nil (as
 // slices.Clone).
-func Clone[E any](s []E) (r []E) {
+func Clone[elemT any](s []elemT) (r []elemT) {
 	if s != nil {
-		r = make([]E, len(s))
+		r = make([]elemT, len(s))
 		copy(r, s)
 	}
 	return
@@ -45,7 +49,7 @@ type Ordered interface {
 
 // Sort sorts x in ascending order, NaNs first (as slices.Sort; a heap sort,
 // so equal elements, which are indistinguishable, may move).
-func Sort[E Ordered](x []E) {
+func Sort[elemT Ordered](x []elemT) {
 	n := len(x)
 	for i := n/2 - 1; i >= 0; i-- {
 		siftDown(x, i, n)
@@ -56,7 +60,7 @@ func Sort[E Ordered](x []E) {
 	}
 }
 
-func siftDown[E Ordered](x []E, root, n int) {
+func siftDown[elemT Ordered](x []elemT, root, n int) {
 	for {
 		child := 2*root + 1
 		if child >= n {
@@ -73,13 +77,13 @@ func siftDown[E Ordered](x []E, root, n int) {
 	}
 }
 
-func less[E Ordered](a, b E) bool {
+func less[elemT Ordered](a, b elemT) bool {
 	return a < b || (a != a && b == b)
 }
 
 // Equal reports whether a and b have the same length and elements (as
 // slices.Equal).
-func Equal[E comparable](a, b []E) bool {
+func Equal[elemT comparable](a, b []elemT) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -92,7 +96,7 @@ func Equal[E comparable](a, b []E) bool {
 }
 
 // Contains reports whether v is in s (as slices.Contains).
-func Contains[E comparable](s []E, v E) bool {
+func Contains[elemT comparable](s []elemT, v elemT) bool {
 	for i := range s {
 		if s[i] == v {
 			return true
@@ -106,9 +110,9 @@ func Contains[E comparable](s []E, v E) bool {
 const mapsSource = `package maps
 
 // Clone returns a copy of m; nil for nil (as maps.Clone).
-func Clone[K comparable, V any](m map[K]V) (r map[K]V) {
+func Clone[keyT comparable, valT any](m map[keyT]valT) (r map[keyT]valT) {
 	if m != nil {
-		r = make(map[K]V, len(m))
+		r = make(map[keyT]valT, len(m))
 		for k, v := range m {
 			r[k] = v
 		}
@@ -118,7 +122,7 @@ func Clone[K comparable, V any](m map[K]V) (r map[K]V) {
 
 // Equal reports whether m1 and m2 hold the same key/value pairs (as
 // maps.Equal).
-func Equal[K, V comparable](m1, m2 map[K]V) bool {
+func Equal[keyT, valT comparable](m1, m2 map[keyT]valT) bool {
 	if len(m1) != len(m2) {
 		return false
 	}
