@@ -39,18 +39,6 @@ import (
 // replacement keeps (descriptorpb's file, what GlobalFiles returned), so
 // protocompile behaves the same for the core.
 //
-// experimental/fdp's sourcepath.go and generator.go: the descriptor
-// generator records two facts of a file (no syntax statement, imports not
-// used) in buf's SourceCodeInfo extension, buf.descriptor.v1's
-// SourceCodeInfoExtension, whose generated package imports protovalidate's
-// (buf/validate, with its large descriptor and a hundred message types)
-// and the Go packages of three well-known types. The core never reads the
-// extension: compiler/frontend reads the source info's locations, and
-// protodesc, which makes the descriptors everything after it uses, drops
-// SourceCodeInfo extensions. The patch records the two facts into a plain
-// struct instead: 0.34 MB raw, 58 KB brotli (quality 5) of the core, and
-// protovalidate's descriptor built at every start.
-//
 // internal/gen/buf/compiler/v1alpha1's ast.pb.go and symtab.pb.go, and
 // experimental/internal/astx's encode.go, are emptied. compiler/frontend
 // reads diagnostics through report.Report.ToProto (report.pb.go, kept);
@@ -98,20 +86,6 @@ import (
 
 //go:embed lean_std_imports.go.txt
 var leanStdImports []byte
-
-// leanSourceCodeInfoExtension ends the patched experimental/fdp's
-// sourcepath.go: the two fields of buf.descriptor.v1's
-// SourceCodeInfoExtension that its generator records, as a plain struct
-// that is never serialized.
-var leanSourceCodeInfoExtension = []byte(`
-// sourceCodeInfoExtension stands for buf.descriptor.v1's
-// SourceCodeInfoExtension in protoplay's wasm core (site/build/lean.go):
-// the generator records into it, and nothing reads it.
-type sourceCodeInfoExtension struct {
-	IsSyntaxUnspecified bool
-	UnusedDependency    []int32
-}
-`)
 
 // leanre is site/build/leanre/leanre.go: the matchers that replace
 // protocompile's regular expressions, checked against them by its tests.
@@ -172,26 +146,6 @@ var leanPatches = []modulePatch{
 				file:   "std_imports.go",
 				sha256: "cbcfd2caa379b0af11a9037a1896246459f760dc0128fb748e55722d545fff26",
 				patch:  func([]byte) ([]byte, error) { return leanStdImports, nil },
-			},
-			{
-				file:   "experimental/fdp/sourcepath.go",
-				sha256: "30bfa83864a84736af51d6af817e816a17e4c0feecffab1c7db7d2a3f5b7274e",
-				patch: func(orig []byte) ([]byte, error) {
-					out, err := replaceOnce(orig,
-						"\tdescriptorv1 \"buf.build/gen/go/bufbuild/protodescriptor/protocolbuffers/go/buf/descriptor/v1\"\n", "",
-						"\t\"google.golang.org/protobuf/proto\"\n", "",
-						"\t\"github.com/bufbuild/protocompile/internal/ext/iterx\"\n", "",
-						"\textns *descriptorv1.SourceCodeInfoExtension\n", "\textns *sourceCodeInfoExtension\n",
-						"\td.extns = new(descriptorv1.SourceCodeInfoExtension)\n\tproto.SetExtension(\n\t\td.proto,\n\t\tdescriptorv1.E_BufSourceCodeInfoExtension, d.extns)\n",
-						"\td.extns = new(sourceCodeInfoExtension)\n",
-						"func (d *debug) extensions(do func(*descriptorv1.SourceCodeInfoExtension)) {\n",
-						"func (d *debug) extensions(do func(*sourceCodeInfoExtension)) {\n",
-						"\tif iterx.Empty2(d.extns.ProtoReflect().Range) {\n\t\tproto.ClearExtension(d.proto, descriptorv1.E_BufSourceCodeInfoExtension)\n\t}\n\n", "")
-					if err != nil {
-						return nil, err
-					}
-					return append(out, leanSourceCodeInfoExtension...), nil
-				},
 			},
 			{
 				file:   "experimental/internal/astx/encode.go",
@@ -294,21 +248,6 @@ func normalizeReason(text string) string {
 					"\t\"regexp\"\n", "",
 					"var asciiIdent = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_]*$`)\n", "",
 					"!asciiIdent.MatchString(component)", "!leanIsASCIIIdent(component)"),
-			},
-			{
-				file:   "experimental/fdp/generator.go",
-				sha256: "78a74467d40a9a1c736b8f36effc5802aec138f2d47a19a5dfad4339743918b6",
-				patch: func(orig []byte) ([]byte, error) {
-					out, err := replaceOnce(orig,
-						"\tdescriptorv1 \"buf.build/gen/go/bufbuild/protodescriptor/protocolbuffers/go/buf/descriptor/v1\"\n", "")
-					if err != nil {
-						return nil, err
-					}
-					if n := bytes.Count(out, []byte("*descriptorv1.SourceCodeInfoExtension")); n != 2 {
-						return nil, fmt.Errorf("*descriptorv1.SourceCodeInfoExtension occurs %d times, want twice", n)
-					}
-					return bytes.ReplaceAll(out, []byte("*descriptorv1.SourceCodeInfoExtension"), []byte("*sourceCodeInfoExtension")), nil
-				},
 			},
 		},
 	},

@@ -11,7 +11,7 @@ import (
 
 // The wasm modules' patched modules (lean.go): the patches apply to this
 // checkout's protocompile, jennifer and yaegi (an upgrade fails here
-// first), drop the well-known types' Go packages, protovalidate, protojson
+// first), drop the well-known types' Go packages, protojson
 // and regexp from the core, and the frontend's standard-file tests, the generator's goldens
 // (the import aliases jennifer picks) and the interpreter's panic
 // positions pass against them.
@@ -49,13 +49,12 @@ func TestLeanModules(t *testing.T) {
 		"google.golang.org/protobuf/types/known/structpb",
 		"google.golang.org/protobuf/types/known/anypb",
 		"google.golang.org/protobuf/types/pluginpb",
-		// experimental/fdp's one use of buf's descriptor extensions,
-		// and what they import: protovalidate and three known types.
-		"buf.build/gen/go/bufbuild/protodescriptor/protocolbuffers/go/buf/descriptor/v1",
-		"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate",
-		"google.golang.org/protobuf/types/known/durationpb",
-		"google.golang.org/protobuf/types/known/timestamppb",
-		"google.golang.org/protobuf/types/known/fieldmaskpb",
+		// (protovalidate stays: experimental/fdp records buf's
+		// SourceCodeInfo extension with buf.descriptor.v1's generated
+		// type, which imports it; a patch recording it into a plain
+		// struct made google/longrunning/operations.proto warn of an
+		// unused import of google/api/client.proto, which the released
+		// module does not, so it was not kept.)
 		// protocompile's experimental compiler's regular expressions
 		// (report, erredition, ir, lexer, parser: leanre's matchers now)
 		// and the protojson its renderer imported.
