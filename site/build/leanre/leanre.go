@@ -60,10 +60,12 @@ func leanIsHexFloat(s string) bool {
 }
 
 // leanFloat matches s against
-// `^((?:B)?(?:\.(?:B)?)?)(?:([X])([+-]?B10))?$`, where B is
-// `[D]+|[D][D_]+[D]` (digits, with underscores only between digits), D
-// the digits isDigit accepts, X the exponent characters isExp accepts
-// (none of them a digit) and B10 the same as B with D = 0-9.
+// `^((?:B)?(?:\.(?:B)?)?)(?:([X])([+-]?[0-9]+|[0-9][0-9_]+[0-9]))?$`,
+// the lexer's expression, where B is `[D]+|[D][D_]+[D]` (digits, with
+// underscores only between digits), D the digits isDigit accepts and X
+// the exponent characters isExp accepts (none of them a digit). The
+// exponent's sign binds to its first alternative only, so a signed
+// exponent has no underscores.
 func leanFloat(s string, isDigit, isExp func(byte) bool) bool {
 	i := leanBlock(s, 0, isDigit)
 	if i < 0 {
