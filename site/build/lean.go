@@ -39,6 +39,26 @@ import (
 // replacement keeps (descriptorpb's file, what GlobalFiles returned), so
 // protocompile behaves the same for the core.
 //
+// internal/gen/buf/compiler/v1alpha1's ast.pb.go and symtab.pb.go, and
+// experimental/internal/astx's encode.go, are emptied. compiler/frontend
+// reads diagnostics through report.Report.ToProto (report.pb.go, kept);
+// the AST and symbol-table messages serve only astx.ToProto, an AST dump
+// for protocompile's own tests that nothing in the core calls, but the
+// package's init registered them and kept their 108 KB of code: 0.30 MB
+// raw, 20 KB brotli (quality 5) of the core.
+//
+// The experimental compiler's regular expressions (a deprecation reason's
+// clean-up in experimental/internal/erredition, the lexer's number forms,
+// an ASCII identifier in ir, an ordinary import path in parser, an ANSI
+// escape in report's writer) become the hand-written matchers of
+// site/build/leanre, whose tests check each against its expression on
+// every short input over the characters that matter and on random ones;
+// and report's renderer, whose panic report (with Report.Tracing set) was
+// the one user of encoding/protojson, prints the report with fmt instead.
+// That takes package regexp, regexp/syntax, protojson and the unicode
+// tables only they reached out of the core: 0.51 MB raw, 81 KB brotli
+// (quality 5).
+//
 // (The legacy compiler's options.go was patched too, for its option
 // interpretation; the core now compiles with protocompile's experimental
 // compiler, which does not call that code.)
@@ -67,6 +87,43 @@ import (
 //go:embed lean_std_imports.go.txt
 var leanStdImports []byte
 
+// leanre is site/build/leanre/leanre.go: the matchers that replace
+// protocompile's regular expressions, checked against them by its tests.
+//
+//go:embed leanre/leanre.go
+var leanre []byte
+
+// leanMatchers returns the declarations of leanre.go that the patches
+// append to a file.
+func leanMatchers() []byte {
+	const marker = "// ---- appended to the patched files ----\n"
+	i := bytes.Index(leanre, []byte(marker))
+	if i < 0 {
+		panic("site/build/leanre/leanre.go has no line " + marker)
+	}
+	return append([]byte("\n// Appended by protoplay's site/build/lean.go (from site/build/leanre).\n\n"), leanre[i+len(marker):]...)
+}
+
+// leanRegexpPatch is a patch that makes the replacements of pairs (see
+// replaceOnce) and appends the matchers.
+func leanRegexpPatch(pairs ...string) func([]byte) ([]byte, error) {
+	return func(orig []byte) ([]byte, error) {
+		out, err := replaceOnce(orig, pairs...)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, leanMatchers()...), nil
+	}
+}
+
+// leanEmptyFile is a patch that leaves a file of package pkg with no
+// declarations.
+func leanEmptyFile(pkg string) func([]byte) ([]byte, error) {
+	return func([]byte) ([]byte, error) {
+		return []byte("// Emptied for protoplay's wasm core (site/build/lean.go).\n\npackage " + pkg + "\n"), nil
+	}
+}
+
 // A modulePatch changes files of a module for the core's build.
 type modulePatch struct {
 	module, version string
@@ -89,6 +146,108 @@ var leanPatches = []modulePatch{
 				file:   "std_imports.go",
 				sha256: "cbcfd2caa379b0af11a9037a1896246459f760dc0128fb748e55722d545fff26",
 				patch:  func([]byte) ([]byte, error) { return leanStdImports, nil },
+			},
+			{
+				file:   "experimental/internal/astx/encode.go",
+				sha256: "09a71ccb798174f92b9151930edb7994e42d45727081f69a3ac53f1389e6424a",
+				patch:  leanEmptyFile("astx"),
+			},
+			{
+				file:   "internal/gen/buf/compiler/v1alpha1/ast.pb.go",
+				sha256: "6bde5bb87da4f7653f6e319d685436cd6e624b580dfa8cf15bfd0cb7a63a89d0",
+				patch:  leanEmptyFile("compilerv1alpha1"),
+			},
+			{
+				file:   "internal/gen/buf/compiler/v1alpha1/symtab.pb.go",
+				sha256: "138a796d939ae64ef1a8754f328d474ba864dd984581ae57a6a66456af29dbe9",
+				patch:  leanEmptyFile("compilerv1alpha1"),
+			},
+			{
+				file:   "experimental/internal/lexer/number.go",
+				sha256: "03d880c90b57356c9bf2e50ec135f5c7b1fcab082ca3f16533537bf879d80776",
+				patch: func(orig []byte) ([]byte, error) {
+					out, err := replaceOnce(orig,
+						"\t\"fmt\"\n", "",
+						"\t\"regexp\"\n", "",
+						"\tdecFloat = fpRegexp(\"0-9\", \"eEpP\")\n\thexFloat = fpRegexp(\"0-9a-fA-F\", \"pP\")\n\n", "",
+						"\ttreatAsOctal = regexp.MustCompile(\"^[0-9a-dfA-DF_]+$\")\n", "",
+						"!decFloat.MatchString(digits)", "!leanIsDecFloat(digits)",
+						"!hexFloat.MatchString(digits)", "!leanIsHexFloat(digits)")
+					if err != nil {
+						return nil, err
+					}
+					if n := bytes.Count(out, []byte("treatAsOctal.MatchString(digits)")); n != 2 {
+						return nil, fmt.Errorf("treatAsOctal.MatchString(digits) occurs %d times, want twice", n)
+					}
+					out = bytes.ReplaceAll(out, []byte("treatAsOctal.MatchString(digits)"), []byte("leanTreatAsOctal(digits)"))
+					// fpRegexp, which ends the file, goes.
+					i := bytes.Index(out, []byte("// fpRegexp constructs"))
+					if i < 0 {
+						return nil, fmt.Errorf("no fpRegexp")
+					}
+					return append(out[:i], leanMatchers()...), nil
+				},
+			},
+			{
+				file:   "experimental/internal/erredition/normalize.go",
+				sha256: "9deecf7de79fc7e099fd5f3cb2e53f63c4db7a27cf0a85493ddd2e4583197a97",
+				patch: func([]byte) ([]byte, error) {
+					return append([]byte(`// Rewritten for protoplay's wasm core (site/build/lean.go): the four
+// regular expressions of normalizeReason as leanNormalizeReason.
+
+package erredition
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// normalizeReason canonicalizes the appearance of deprecation reasons.
+// Some built-in deprecation warnings have double spaces after periods.
+func normalizeReason(text string) string {
+	text = leanNormalizeReason(text)
+
+	// Finally, de-capitalize the first letter.
+	r, n := utf8.DecodeRuneInString(text)
+	return string(unicode.ToLower(r)) + text[n:]
+}
+`), leanMatchers()...), nil
+				},
+			},
+			{
+				file:   "experimental/report/writer.go",
+				sha256: "6b11a614824e60d1bd0322ce162bf6428d666c5620e0016ec388e8c932612477",
+				patch: leanRegexpPatch(
+					"\t\"regexp\"\n", "",
+					"var ansiEscapePat = regexp.MustCompile(\"^\\033\\\\[([\\\\d;]*)m\")\n", "",
+					"ansiEscapePat.Find(w.buf[i:])", "leanANSIEscape(w.buf[i:])"),
+			},
+			{
+				// Only the renderer's panic report (with Report.Tracing
+				// set) used protojson: it prints the report's text form.
+				file:   "experimental/report/renderer.go",
+				sha256: "f8aa421e12251f7641fc1fd7bf91d34b08fe7949d0387a672c188be1b94f8001",
+				patch: func(orig []byte) ([]byte, error) {
+					return replaceOnce(orig,
+						"\t\"google.golang.org/protobuf/encoding/protojson\"\n", "",
+						"json, _ := protojson.MarshalOptions{Multiline: true, Indent: \" \"}.Marshal(proto)", "json := fmt.Sprint(proto)")
+				},
+			},
+			{
+				file:   "experimental/parser/legalize_file.go",
+				sha256: "e082ca7f4c1234cb2a4e6c7e42a91f47411e25a8f7adba042fab0dcac7f7954f",
+				patch: leanRegexpPatch(
+					"\t\"regexp\"\n", "",
+					"var isOrdinaryFilePath = regexp.MustCompile(`^[0-9a-zA-Z./_-]*$`)\n", "var _ = leanIsOrdinaryFilePath\n",
+					"isOrdinaryFilePath.MatchString(lit.Text())", "leanIsOrdinaryFilePath(lit.Text())"),
+			},
+			{
+				file:   "experimental/ir/lower_validate.go",
+				sha256: "5969d24cbf56e1d45107dce306a585d9947ac302e1c52d32947bee83aea269e6",
+				patch: leanRegexpPatch(
+					"\t\"regexp\"\n", "",
+					"var asciiIdent = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_]*$`)\n", "",
+					"!asciiIdent.MatchString(component)", "!leanIsASCIIIdent(component)"),
 			},
 		},
 	},

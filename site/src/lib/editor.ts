@@ -17,7 +17,7 @@ import {
 } from "@codemirror/language";
 import { go } from "@codemirror/legacy-modes/mode/go";
 import { json } from "@codemirror/legacy-modes/mode/javascript";
-import { lintGutter, setDiagnostics, type Diagnostic as Mark } from "@codemirror/lint";
+import { lintGutter, setDiagnostics, type Action, type Diagnostic as Mark } from "@codemirror/lint";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
 import { EditorState, type Extension, type Text } from "@codemirror/state";
 import {
@@ -31,6 +31,7 @@ import {
 } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
 import type { Diagnostic } from "./api.gen";
+import { messageNode } from "./diagdetails";
 
 // The protobuf language: proto2, proto3 and editions. The legacy mode in
 // @codemirror/legacy-modes predates oneof, map, edition and block
@@ -147,6 +148,9 @@ const theme = EditorView.theme({
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
   ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
   ".cm-searchMatch": { backgroundColor: "var(--search-match)" },
+  // A diagnostic's notes and help in its lint tooltip (diagdetails.ts).
+  ".pp-detail": { whiteSpace: "pre-wrap", color: "var(--muted)", paddingLeft: "1em" },
+  ".pp-detail-kind": { fontWeight: "600" },
 });
 
 const common: Extension = [theme, syntaxHighlighting(highlight), highlightSpecialChars(), drawSelection(), EditorState.tabSize.of(2)];
@@ -245,14 +249,21 @@ export function languageFor(name: string): Extension {
 }
 
 // showDiagnostics marks diagnostics (those of the file in view, whose
-// line is known) in view; an empty list clears the marks.
-export function showDiagnostics(view: EditorView, diagnostics: Diagnostic[]) {
+// line is known) in view; an empty list clears the marks. A mark's
+// tooltip shows the diagnostic's message, then its notes and help
+// (diagdetails.ts); actions, when given, returns the buttons its tooltip
+// offers (the page's suggested edits).
+export function showDiagnostics(view: EditorView, diagnostics: Diagnostic[], actions?: (d: Diagnostic) => Action[] | undefined) {
   const doc = view.state.doc;
   const marks: Mark[] = [];
   for (const d of diagnostics) {
     if (d.line < 1) continue;
     // A note (where a missing ';' belongs) is CodeMirror's "info".
-    marks.push({ ...spanOf(doc, d), severity: d.severity === "note" ? "info" : d.severity, message: d.message, source: "protoplay" });
+    const mark: Mark = { ...spanOf(doc, d), severity: d.severity === "note" ? "info" : d.severity, message: d.message, source: "protoplay" };
+    if (messageNode(d)) mark.renderMessage = () => messageNode(d)!;
+    const acts = actions?.(d);
+    if (acts?.length) mark.actions = acts;
+    marks.push(mark);
   }
   view.dispatch(setDiagnostics(view.state, marks));
 }

@@ -1,10 +1,12 @@
 // One-click fixes: a diagnostic's suggested edits (Diagnostic.fixes, the
 // compiler's "consider inserting a `;`", "delete this `,`") as a "Fix"
-// button beside it in the problems list. Clicking it applies the first
+// button beside it in the problems list, and as an action in the editor's
+// lint tooltip on its mark. Clicking either applies the first
 // fix's edits to the file's editor as one change (one Undo takes it back),
 // which compiles again as any edit does.
 import type { Diagnostic, Edit, Fix } from "../lib/api.gen";
 import type { EditorView } from "@codemirror/view";
+import type { Action } from "@codemirror/lint";
 import type { Text } from "@codemirror/state";
 import { byteColumnToOffset } from "../lib/editor";
 import { el } from "./ui";
@@ -42,6 +44,16 @@ export function fixButton(d: Diagnostic, host: FixHost): HTMLButtonElement | nul
     }
   };
   return b;
+}
+
+// fixActions returns the lint tooltip's action for d's fix (see fixOf),
+// or undefined when it has none: "Fix: " and the fix's title, like the
+// button's label. When the file changed since the compile, it does
+// nothing: the compile on its way brings fresh marks and actions.
+export function fixActions(d: Diagnostic, host: FixHost): Action[] | undefined {
+  const fix = fixOf(d);
+  if (!fix) return undefined;
+  return [{ name: `Fix: ${fix.title}`, markClass: "pp-fix-action", apply: () => void applyFix(fix, host) }];
 }
 
 // applyFix applies fix's edits in the editor, as one transaction, when the
