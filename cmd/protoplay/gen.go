@@ -91,7 +91,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module)")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, features=all|F+F (marshal, unmarshal, size, equal, clone, json, text), runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module)")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {
@@ -119,6 +119,10 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
+	}
+	if err := o.Validate(); err != nil {
+		fmt.Fprintln(stderr, "protoplay gen:", err)
+		return 2
 	}
 	// runtime=local unless --opt runtime=import: the output builds in the
 	// user's module as it is (gogen.Options.WithToolDefaults).

@@ -78,6 +78,9 @@ func (g *generator) genEnumText(jf *jen.File, ed protoreflect.EnumDescriptor) {
 
 // genText prints the text-format methods of a message.
 func (g *generator) genText(jf *jen.File, mn *messageNames) {
+	if !g.has(FeatureText) {
+		return
+	}
 	r := func() *jen.Statement { return recv(mn) }
 	resolver := pj("ResolverFunc").Call(jen.Id(mn.file.resolverName))
 	jf.Comment("// MarshalText returns m in the compact text format (see prototext.Marshal), an Any")
