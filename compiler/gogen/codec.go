@@ -245,16 +245,32 @@ func isNonZero(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {
 	return jen.Add(v).Op("!=").Lit(0)
 }
 
+// genMethods prints the methods of a message besides its accessors and
+// its ProtoJSON and text methods: the binary codec, Reset, Clone, Equal,
+// each family when the features= option asks for it.
 func (g *generator) genMethods(jf *jen.File, mn *messageNames) {
-	g.genSize(jf, mn)
-	g.genMarshal(jf, mn)
-	g.genUnmarshal(jf, mn)
+	if g.has(FeatureSize) {
+		g.genSize(jf, mn)
+	}
+	if g.has(FeatureMarshal) {
+		g.genMarshal(jf, mn)
+	}
+	if g.has(FeatureUnmarshal) {
+		g.genUnmarshal(jf, mn)
+	}
 	g.genRequired(jf, mn)
 	g.genReset(jf, mn)
-	g.genClone(jf, mn)
-	g.genEqual(jf, mn)
+	if g.has(FeatureClone) {
+		g.genClone(jf, mn)
+	}
+	if g.has(FeatureEqual) {
+		g.genEqual(jf, mn)
+	}
 	g.genExtendable(jf, mn)
 }
+
+// has reports whether the features= option asks for every family in f.
+func (g *generator) has(f Features) bool { return g.opts.Features.Has(f) }
 
 func recv(mn *messageNames) *jen.Statement { return jen.Id("m").Op("*").Id(mn.goName) }
 

@@ -234,6 +234,9 @@ func newGeneratorMemo(files []protoreflect.FileDescriptor, opts Options, memo *d
 	}
 
 	var diags []diag.Diagnostic
+	if err := opts.Validate(); err != nil {
+		return g, []diag.Diagnostic{{Severity: diag.SeverityError, Message: err.Error()}}
+	}
 	diags = append(diags, g.checkImportPaths()...)
 	diags = append(diags, checkPackageNames(g.files)...)
 	diags = append(diags, g.checkCollisions()...)
@@ -569,6 +572,9 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 	// Above the package clause, go vet reads any comment holding "+build"
 	// as a (malformed) build constraint.
 	jf.HeaderComment("source: " + strings.ReplaceAll(safeText(f.desc.Path()), "+build", "+ build"))
+	if !g.has(FeaturesAll) {
+		jf.HeaderComment("features: " + g.opts.Features.String() + " (the method families generated; see the features= option)")
+	}
 	if g.fileHasHybrid(f.desc) {
 		if g.protoopaque {
 			jf.PackageComment("//go:build protoopaque")
@@ -620,11 +626,16 @@ func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor
 			return err
 		}
 	}
-	rp := g.resolverPlan(f)
-	if err := piece(nil, rp.key(), func(jf *jen.File) { rp.gen(jf, f) }); err != nil {
-		return err
+	// The resolver makes protojson.Messages: ProtoJSON's (and so the text
+	// format's) type. Extension variables make and read messages with
+	// the binary codec.
+	if g.has(FeatureJSON) {
+		rp := g.resolverPlan(f)
+		if err := piece(nil, rp.key(), func(jf *jen.File) { rp.gen(jf, f) }); err != nil {
+			return err
+		}
 	}
-	if xs := g.fileExtensions(f.desc); len(xs) > 0 {
+	if xs := g.fileExtensions(f.desc); len(xs) > 0 && g.has(FeatureMarshal|FeatureUnmarshal|FeatureSize) {
 		if err := piece(nil, g.extensionsKey(f, xs), func(jf *jen.File) { g.genExtensions(jf, f, xs) }); err != nil {
 			return err
 		}

@@ -146,6 +146,9 @@ func (g *generator) genEnumJSON(jf *jen.File, ed protoreflect.EnumDescriptor) {
 
 // genJSON prints the ProtoJSON methods of a message.
 func (g *generator) genJSON(jf *jen.File, mn *messageNames) {
+	if !g.has(FeatureJSON) {
+		return
+	}
 	r := func() *jen.Statement { return recv(mn) }
 	jf.Comment("// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.")
 	jf.Func().Params(r()).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(

@@ -207,8 +207,12 @@ func (g *generator) genEnum(jf *jen.File, ed protoreflect.EnumDescriptor) {
 		jen.Return(jen.Qual("strconv", "Itoa").Call(jen.Int().Call(jen.Id("x")))),
 	)
 	jf.Line()
-	g.genEnumJSON(jf, ed)
-	g.genEnumText(jf, ed)
+	if g.has(FeatureJSON) {
+		g.genEnumJSON(jf, ed)
+	}
+	if g.has(FeatureText) {
+		g.genEnumText(jf, ed)
+	}
 	jf.Comment("// Enum returns a pointer to a copy of x, for explicit-presence fields.")
 	jf.Func().Params(jen.Id("x").Id(name)).Id("Enum").Params().Op("*").Id(name).Block(
 		jen.Return(jen.Op("&").Id("x")),

@@ -81,6 +81,145 @@ type Options struct {
 	// of the named .proto file's messages over DefaultAPILevel, as
 	// protoc-gen-go's apilevelM options.
 	APILevelMap map[string]string
+	// Features, parameter features=F+F+... (or features= given several
+	// times, whose values add up), chooses the method families generated
+	// for every message (see Features); the zero value is all of them.
+	// Validate refuses a set that leaves out a family another one calls.
+	Features Features
+}
+
+// Features is a set of method families generated for messages, as
+// vtprotobuf's features=. Every message always has its struct, getters
+// (or opaque accessors and builder), Reset, CheckInitialized and, with
+// extension ranges, ProtoUnknownFields; enums always have their constants,
+// String and Enum. The zero Features is every family (FeaturesAll).
+type Features uint16
+
+// The method families.
+const (
+	// FeatureMarshal: Marshal, MarshalAppend, MarshalToSizedBuffer. Needs
+	// FeatureSize.
+	FeatureMarshal Features = 1 << iota
+	// FeatureUnmarshal: Unmarshal, UnmarshalDepth, UnmarshalWith,
+	// UnmarshalGroup.
+	FeatureUnmarshal
+	// FeatureSize: Size.
+	FeatureSize
+	// FeatureEqual: Equal. Needs FeatureSize: in a repeated field, map
+	// or oneof a nil message equals an empty one, which Size tells.
+	FeatureEqual
+	// FeatureClone: Clone.
+	FeatureClone
+	// FeatureJSON: MarshalJSON, UnmarshalJSON, MarshalProtoJSON,
+	// UnmarshalProtoJSON, EncodeProtoJSON, DecodeProtoJSON, the enums'
+	// ProtoJSON methods and each file's NewMessage_ resolver. Needs
+	// FeatureMarshal, FeatureUnmarshal and FeatureSize: a
+	// google.protobuf.Any holds its message's wire encoding, and the
+	// resolver's messages (protojson.Message) convert between the two.
+	FeatureJSON
+	// FeatureText: MarshalText, UnmarshalText, MarshalProtoText,
+	// UnmarshalProtoText, String, EncodeProtoText, DecodeProtoText and
+	// the enums' DecodeProtoText. Needs FeatureJSON: the text format
+	// resolves Any types with the ProtoJSON resolver.
+	FeatureText
+
+	// featuresGiven marks a set chosen by features= (so that
+	// features=none, no family, differs from the zero value, all).
+	featuresGiven
+)
+
+// FeaturesAll is every method family: what the zero Features means.
+const FeaturesAll = FeatureMarshal | FeatureUnmarshal | FeatureSize | FeatureEqual | FeatureClone | FeatureJSON | FeatureText
+
+// featureNames are the features= words, in the order String writes them.
+var featureNames = []struct {
+	name string
+	f    Features
+}{
+	{"marshal", FeatureMarshal}, {"unmarshal", FeatureUnmarshal}, {"size", FeatureSize},
+	{"equal", FeatureEqual}, {"clone", FeatureClone}, {"json", FeatureJSON}, {"text", FeatureText},
+}
+
+// Has reports whether every family in x is in f (the zero f has them all).
+func (f Features) Has(x Features) bool {
+	if f == 0 {
+		return true
+	}
+	return f&x == x
+}
+
+// String is f as a features= value: "all", "none", or the families joined
+// by "+" ("marshal+unmarshal+size").
+func (f Features) String() string {
+	if f == 0 || f&FeaturesAll == FeaturesAll {
+		return "all"
+	}
+	var words []string
+	for _, n := range featureNames {
+		if f&n.f != 0 {
+			words = append(words, n.name)
+		}
+	}
+	if len(words) == 0 {
+		return "none"
+	}
+	return strings.Join(words, "+")
+}
+
+// setFeatures applies features=V: "all", "none", or families joined by
+// "+". Values add up over repeated parameters, as services= does.
+func (o *Options) setFeatures(v string) error {
+	f := o.Features | featuresGiven
+	for _, w := range strings.Split(v, "+") {
+		switch w {
+		case "all":
+			f |= FeaturesAll
+			continue
+		case "none":
+			continue
+		}
+		found := false
+		for _, n := range featureNames {
+			if n.name == w {
+				f |= n.f
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf(`option features=%q: unknown family %q (want "all", "none", or some of marshal, unmarshal, size, equal, clone, json, text joined by "+")`, v, w)
+		}
+	}
+	o.Features = f
+	return nil
+}
+
+// Validate reports an option set whose parts cannot go together: a
+// features= set leaving out a family that another family it has calls,
+// or service code (services=) without the binary codec it sends.
+func (o Options) Validate() error {
+	f := o.Features
+	need := func(has, what Features, why string) error {
+		if f.Has(has) && !f.Has(what) {
+			return fmt.Errorf("option features=%s: %s needs %s (%s); add it, or use features=all", f, Features(has|featuresGiven), Features(what&^f|featuresGiven), why)
+		}
+		return nil
+	}
+	if err := need(FeatureMarshal, FeatureSize, "Marshal sizes its buffer with Size"); err != nil {
+		return err
+	}
+	if err := need(FeatureEqual, FeatureSize, "a nil message in a repeated field, map or oneof equals one of Size 0"); err != nil {
+		return err
+	}
+	if err := need(FeatureJSON, FeatureMarshal|FeatureUnmarshal|FeatureSize, "a google.protobuf.Any in ProtoJSON holds its message's wire encoding"); err != nil {
+		return err
+	}
+	if err := need(FeatureText, FeatureJSON, "the text format resolves Any types with the ProtoJSON resolver"); err != nil {
+		return err
+	}
+	if (o.GRPC || o.Connect) && !f.Has(FeatureMarshal|FeatureUnmarshal|FeatureSize) {
+		return fmt.Errorf("option services=%s needs features=marshal+unmarshal+size at least (the service codecs send messages in the wire format); features=%s", o.servicesValue(), f)
+	}
+	return nil
 }
 
 // ToolRuntime is the runtime= of protoplay's command-line tools
@@ -112,8 +251,10 @@ const DefaultImportPrefix = "protoplay.local"
 // unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH,
 // runtime=import|local, default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
 // apilevelM<file>=<level>, services=none|grpc|connect|grpc+connect (repeated values add up, so
-// "services=grpc,services=connect" is "services=grpc+connect"). An unknown key or a
-// bad value is an error naming it.
+// "services=grpc,services=connect" is "services=grpc+connect"),
+// features=all|none|F+F+... (F one of marshal, unmarshal, size, equal, clone,
+// json, text; repeated values add up). An unknown key or a bad value is an
+// error naming it, and so is a set Validate refuses.
 func ParseOptions(param string) (Options, error) {
 	var o Options
 	for _, kv := range strings.Split(param, ",") {
@@ -124,7 +265,7 @@ func ParseOptions(param string) (Options, error) {
 			return o, err
 		}
 	}
-	return o, nil
+	return o, o.Validate()
 }
 
 // Set applies one "key=value" parameter to o.
@@ -163,6 +304,8 @@ func (o *Options) Set(kv string) error {
 		o.DefaultImportPrefix = v
 	case k == "services":
 		return o.setServices(v)
+	case k == "features":
+		return o.setFeatures(v)
 	case k == "runtime":
 		switch v {
 		case "import", "local":
@@ -189,7 +332,7 @@ func (o *Options) Set(kv string) error {
 		}
 		o.ImportMap[k[1:]] = v
 	default:
-		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, runtime, default_api_level, apilevelM<file>)", k)
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, features, runtime, default_api_level, apilevelM<file>)", k)
 	}
 	return nil
 }
@@ -215,6 +358,9 @@ func (o Options) String() string {
 	}
 	if s := o.servicesValue(); s != "" {
 		parts = append(parts, "services="+s)
+	}
+	if o.Features != 0 {
+		parts = append(parts, "features="+o.Features.String())
 	}
 	if o.Runtime != "" {
 		parts = append(parts, "runtime="+o.Runtime)

@@ -78,29 +78,28 @@ func (g *generator) genEnumText(jf *jen.File, ed protoreflect.EnumDescriptor) {
 
 // genText prints the text-format methods of a message.
 func (g *generator) genText(jf *jen.File, mn *messageNames) {
+	if !g.has(FeatureText) {
+		return
+	}
 	r := func() *jen.Statement { return recv(mn) }
 	resolver := pj("ResolverFunc").Call(jen.Id(mn.file.resolverName))
-	jf.Comment("// MarshalText returns m in the compact text format (see prototext.Marshal), an Any")
-	jf.Comment("// expanded when " + mn.file.resolverName + " knows its type; it implements")
-	jf.Comment("// encoding.TextMarshaler.")
+	jf.Comment("// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).")
 	jf.Func().Params(r()).Id("MarshalText").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(pt("Marshal").Call(jen.Id("m"), pt("MarshalOptions").Values(jen.Dict{jen.Id("Resolver"): resolver.Clone()}))))
+		jen.Return(pt("MarshalResolving").Call(jen.Id("m"), jen.Id(mn.file.resolverName))))
 	jf.Line()
 	jf.Comment("// MarshalProtoText returns m in the text format (see prototext.Marshal).")
 	jf.Func().Params(r()).Id("MarshalProtoText").Params(jen.Id("o").Add(pt("MarshalOptions"))).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(pt("Marshal").Call(jen.Id("m"), jen.Id("o"))))
 	jf.Line()
-	jf.Comment("// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),")
-	jf.Comment("// resolving Any types with " + mn.file.resolverName + "; it implements encoding.TextUnmarshaler.")
+	jf.Comment("// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).")
 	jf.Func().Params(r()).Id("UnmarshalText").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Return(pt("Unmarshal").Call(jen.Id("b"), jen.Id("m"), pt("UnmarshalOptions").Values(jen.Dict{jen.Id("Resolver"): resolver.Clone()}))))
+		jen.Return(pt("UnmarshalResolving").Call(jen.Id("b"), jen.Id("m"), jen.Id(mn.file.resolverName))))
 	jf.Line()
 	jf.Comment("// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).")
 	jf.Func().Params(r()).Id("UnmarshalProtoText").Params(jen.Id("b").Index().Byte(), jen.Id("o").Add(pt("UnmarshalOptions"))).Error().Block(
 		jen.Return(pt("Unmarshal").Call(jen.Id("b"), jen.Id("m"), jen.Id("o"))))
 	jf.Line()
-	jf.Comment("// String returns m in the compact text format, for people (see prototext.Format);")
-	jf.Comment("// a nil m is \"<nil>\", as protoc-gen-go's String says.")
+	jf.Comment("// String returns m in the compact text format for people, \"<nil>\" for nil (see prototext.Format).")
 	jf.Func().Params(r()).Id("String").Params().String().Block(
 		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit("<nil>"))),
 		jen.Return(pt("Format").Call(jen.Id("m"), resolver.Clone())))

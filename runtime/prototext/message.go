@@ -64,7 +64,7 @@ type Message interface {
 // Marshal returns m in the text format: compact (fields separated by one
 // space) unless o.Multiline or o.Indent, fields in declaration order, map
 // entries in key order; a nil m is empty. It is the body of every
-// generated MarshalProtoText (and, with the zero options, of MarshalText).
+// generated MarshalProtoText (and, through MarshalResolving, of MarshalText).
 // Errors: an Indent of other than spaces and tabs, invalid UTF-8 in a
 // string field that checks it (ErrUTF8) and (unless o.AllowPartial) a
 // required field not set (wire.ErrRequired, see CheckInitialized).
@@ -91,6 +91,20 @@ func Marshal(m Generated, o MarshalOptions) ([]byte, error) {
 	return out, nil
 }
 
+// MarshalResolving is Marshal with the zero options but r as their
+// Resolver: the body of every generated MarshalText, r being the
+// NewMessage_ function of the message's .proto file.
+func MarshalResolving(m Generated, r protojson.ResolverFunc) ([]byte, error) {
+	return Marshal(m, MarshalOptions{Resolver: r})
+}
+
+// UnmarshalResolving is Unmarshal with the zero options but r as their
+// Resolver: the body of every generated UnmarshalText, r being the
+// NewMessage_ function of the message's .proto file.
+func UnmarshalResolving(b []byte, m Generated, r protojson.ResolverFunc) error {
+	return Unmarshal(b, m, UnmarshalOptions{Resolver: r})
+}
+
 // Format returns m in the compact text format for people to read, as
 // protoc-gen-go's String methods do (prototext.MarshalOptions.Format):
 // required fields are not checked, invalid UTF-8 is escaped instead of
@@ -107,8 +121,8 @@ func Format(m Generated, r protojson.Resolver) string {
 }
 
 // Unmarshal replaces m with the text-format message in b. It is the body
-// of every generated UnmarshalProtoText (and, with the zero options, of
-// UnmarshalText). Errors are *Error values with the byte offset and
+// of every generated UnmarshalProtoText (and, through UnmarshalResolving,
+// of UnmarshalText). Errors are *Error values with the byte offset and
 // line:column of the problem (syntax, unknown or duplicate field, invalid
 // value, nesting deeper than o.RecursionLimit); then, unless
 // o.AllowPartial, a required field not set (wire.ErrRequired).

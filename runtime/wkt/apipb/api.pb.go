@@ -772,11 +772,9 @@ func (m *Api) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_api_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Api) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_api_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -784,10 +782,9 @@ func (m *Api) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_api_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Api) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_api_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -795,8 +792,7 @@ func (m *Api) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error {
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Api) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1629,11 +1625,9 @@ func (m *Method) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_api_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Method) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_api_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1641,10 +1635,9 @@ func (m *Method) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_api_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Method) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_api_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1652,8 +1645,7 @@ func (m *Method) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) erro
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Method) String() string {
 	if m == nil {
 		return "<nil>"
@@ -2188,11 +2180,9 @@ func (m *Mixin) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_api_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Mixin) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_api_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -2200,10 +2190,9 @@ func (m *Mixin) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_api_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Mixin) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_api_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_api_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -2211,8 +2200,7 @@ func (m *Mixin) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Mixin) String() string {
 	if m == nil {
 		return "<nil>"

@@ -694,11 +694,9 @@ func (m *FileDescriptorSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FileDescriptorSet) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -706,10 +704,9 @@ func (m *FileDescriptorSet) MarshalProtoText(o prototext.MarshalOptions) ([]byte
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FileDescriptorSet) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -717,8 +714,7 @@ func (m *FileDescriptorSet) UnmarshalProtoText(b []byte, o prototext.UnmarshalOp
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FileDescriptorSet) String() string {
 	if m == nil {
 		return "<nil>"
@@ -2059,11 +2055,9 @@ func (m *FileDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FileDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -2071,10 +2065,9 @@ func (m *FileDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]by
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FileDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -2082,8 +2075,7 @@ func (m *FileDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarshal
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FileDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -3496,11 +3488,9 @@ func (m *DescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *DescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -3508,10 +3498,9 @@ func (m *DescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]byte, 
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *DescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -3519,8 +3508,7 @@ func (m *DescriptorProto) UnmarshalProtoText(b []byte, o prototext.UnmarshalOpti
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *DescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -4181,11 +4169,9 @@ func (m *DescriptorProto_ExtensionRange) DecodeProtoJSON(d *protojson.Decoder) e
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *DescriptorProto_ExtensionRange) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -4193,10 +4179,9 @@ func (m *DescriptorProto_ExtensionRange) MarshalProtoText(o prototext.MarshalOpt
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *DescriptorProto_ExtensionRange) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -4204,8 +4189,7 @@ func (m *DescriptorProto_ExtensionRange) UnmarshalProtoText(b []byte, o prototex
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *DescriptorProto_ExtensionRange) String() string {
 	if m == nil {
 		return "<nil>"
@@ -4592,11 +4576,9 @@ func (m *DescriptorProto_ReservedRange) DecodeProtoJSON(d *protojson.Decoder) er
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *DescriptorProto_ReservedRange) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -4604,10 +4586,9 @@ func (m *DescriptorProto_ReservedRange) MarshalProtoText(o prototext.MarshalOpti
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *DescriptorProto_ReservedRange) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -4615,8 +4596,7 @@ func (m *DescriptorProto_ReservedRange) UnmarshalProtoText(b []byte, o prototext
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *DescriptorProto_ReservedRange) String() string {
 	if m == nil {
 		return "<nil>"
@@ -5320,11 +5300,9 @@ func (m *ExtensionRangeOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *ExtensionRangeOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -5332,10 +5310,9 @@ func (m *ExtensionRangeOptions) MarshalProtoText(o prototext.MarshalOptions) ([]
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *ExtensionRangeOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -5343,8 +5320,7 @@ func (m *ExtensionRangeOptions) UnmarshalProtoText(b []byte, o prototext.Unmarsh
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *ExtensionRangeOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -5942,11 +5918,9 @@ func (m *ExtensionRangeOptions_Declaration) DecodeProtoJSON(d *protojson.Decoder
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *ExtensionRangeOptions_Declaration) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -5954,10 +5928,9 @@ func (m *ExtensionRangeOptions_Declaration) MarshalProtoText(o prototext.Marshal
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *ExtensionRangeOptions_Declaration) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -5965,8 +5938,7 @@ func (m *ExtensionRangeOptions_Declaration) UnmarshalProtoText(b []byte, o proto
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *ExtensionRangeOptions_Declaration) String() string {
 	if m == nil {
 		return "<nil>"
@@ -7350,11 +7322,9 @@ func (m *FieldDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FieldDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -7362,10 +7332,9 @@ func (m *FieldDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]b
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FieldDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -7373,8 +7342,7 @@ func (m *FieldDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarsha
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FieldDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -7875,11 +7843,9 @@ func (m *OneofDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *OneofDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -7887,10 +7853,9 @@ func (m *OneofDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]b
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *OneofDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -7898,8 +7863,7 @@ func (m *OneofDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarsha
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *OneofDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -8611,11 +8575,9 @@ func (m *EnumDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *EnumDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -8623,10 +8585,9 @@ func (m *EnumDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]by
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *EnumDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -8634,8 +8595,7 @@ func (m *EnumDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarshal
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *EnumDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -9099,11 +9059,9 @@ func (m *EnumDescriptorProto_EnumReservedRange) DecodeProtoJSON(d *protojson.Dec
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *EnumDescriptorProto_EnumReservedRange) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -9111,10 +9069,9 @@ func (m *EnumDescriptorProto_EnumReservedRange) MarshalProtoText(o prototext.Mar
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -9122,8 +9079,7 @@ func (m *EnumDescriptorProto_EnumReservedRange) UnmarshalProtoText(b []byte, o p
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *EnumDescriptorProto_EnumReservedRange) String() string {
 	if m == nil {
 		return "<nil>"
@@ -9565,11 +9521,9 @@ func (m *EnumValueDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *EnumValueDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -9577,10 +9531,9 @@ func (m *EnumValueDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) 
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *EnumValueDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -9588,8 +9541,7 @@ func (m *EnumValueDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unma
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *EnumValueDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -10086,11 +10038,9 @@ func (m *ServiceDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *ServiceDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -10098,10 +10048,9 @@ func (m *ServiceDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *ServiceDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -10109,8 +10058,7 @@ func (m *ServiceDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmars
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *ServiceDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -10759,11 +10707,9 @@ func (m *MethodDescriptorProto) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *MethodDescriptorProto) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -10771,10 +10717,9 @@ func (m *MethodDescriptorProto) MarshalProtoText(o prototext.MarshalOptions) ([]
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *MethodDescriptorProto) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -10782,8 +10727,7 @@ func (m *MethodDescriptorProto) UnmarshalProtoText(b []byte, o prototext.Unmarsh
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *MethodDescriptorProto) String() string {
 	if m == nil {
 		return "<nil>"
@@ -12528,11 +12472,9 @@ func (m *FileOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FileOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -12540,10 +12482,9 @@ func (m *FileOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, erro
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FileOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -12551,8 +12492,7 @@ func (m *FileOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FileOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -13581,11 +13521,9 @@ func (m *MessageOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *MessageOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -13593,10 +13531,9 @@ func (m *MessageOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, e
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *MessageOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -13604,8 +13541,7 @@ func (m *MessageOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptio
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *MessageOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -15507,11 +15443,9 @@ func (m *FieldOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FieldOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -15519,10 +15453,9 @@ func (m *FieldOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, err
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FieldOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -15530,8 +15463,7 @@ func (m *FieldOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FieldOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -16100,11 +16032,9 @@ func (m *FieldOptions_EditionDefault) DecodeProtoJSON(d *protojson.Decoder) erro
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FieldOptions_EditionDefault) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -16112,10 +16042,9 @@ func (m *FieldOptions_EditionDefault) MarshalProtoText(o prototext.MarshalOption
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FieldOptions_EditionDefault) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -16123,8 +16052,7 @@ func (m *FieldOptions_EditionDefault) UnmarshalProtoText(b []byte, o prototext.U
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FieldOptions_EditionDefault) String() string {
 	if m == nil {
 		return "<nil>"
@@ -16690,11 +16618,9 @@ func (m *FieldOptions_FeatureSupport) DecodeProtoJSON(d *protojson.Decoder) erro
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FieldOptions_FeatureSupport) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -16702,10 +16628,9 @@ func (m *FieldOptions_FeatureSupport) MarshalProtoText(o prototext.MarshalOption
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FieldOptions_FeatureSupport) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -16713,8 +16638,7 @@ func (m *FieldOptions_FeatureSupport) UnmarshalProtoText(b []byte, o prototext.U
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FieldOptions_FeatureSupport) String() string {
 	if m == nil {
 		return "<nil>"
@@ -17191,11 +17115,9 @@ func (m *OneofOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *OneofOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -17203,10 +17125,9 @@ func (m *OneofOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, err
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *OneofOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -17214,8 +17135,7 @@ func (m *OneofOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *OneofOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -17855,11 +17775,9 @@ func (m *EnumOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *EnumOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -17867,10 +17785,9 @@ func (m *EnumOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, erro
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *EnumOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -17878,8 +17795,7 @@ func (m *EnumOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *EnumOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -18558,11 +18474,9 @@ func (m *EnumValueOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *EnumValueOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -18570,10 +18484,9 @@ func (m *EnumValueOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte,
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *EnumValueOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -18581,8 +18494,7 @@ func (m *EnumValueOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOpt
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *EnumValueOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -19147,11 +19059,9 @@ func (m *ServiceOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *ServiceOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -19159,10 +19069,9 @@ func (m *ServiceOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, e
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *ServiceOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -19170,8 +19079,7 @@ func (m *ServiceOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptio
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *ServiceOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -19891,11 +19799,9 @@ func (m *MethodOptions) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *MethodOptions) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -19903,10 +19809,9 @@ func (m *MethodOptions) MarshalProtoText(o prototext.MarshalOptions) ([]byte, er
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *MethodOptions) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -19914,8 +19819,7 @@ func (m *MethodOptions) UnmarshalProtoText(b []byte, o prototext.UnmarshalOption
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *MethodOptions) String() string {
 	if m == nil {
 		return "<nil>"
@@ -20644,11 +20548,9 @@ func (m *UninterpretedOption) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *UninterpretedOption) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -20656,10 +20558,9 @@ func (m *UninterpretedOption) MarshalProtoText(o prototext.MarshalOptions) ([]by
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *UninterpretedOption) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -20667,8 +20568,7 @@ func (m *UninterpretedOption) UnmarshalProtoText(b []byte, o prototext.Unmarshal
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *UninterpretedOption) String() string {
 	if m == nil {
 		return "<nil>"
@@ -21136,11 +21036,9 @@ func (m *UninterpretedOption_NamePart) DecodeProtoJSON(d *protojson.Decoder) err
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *UninterpretedOption_NamePart) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -21148,10 +21046,9 @@ func (m *UninterpretedOption_NamePart) MarshalProtoText(o prototext.MarshalOptio
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *UninterpretedOption_NamePart) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -21159,8 +21056,7 @@ func (m *UninterpretedOption_NamePart) UnmarshalProtoText(b []byte, o prototext.
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *UninterpretedOption_NamePart) String() string {
 	if m == nil {
 		return "<nil>"
@@ -22814,11 +22710,9 @@ func (m *FeatureSet) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FeatureSet) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -22826,10 +22720,9 @@ func (m *FeatureSet) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FeatureSet) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -22837,8 +22730,7 @@ func (m *FeatureSet) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FeatureSet) String() string {
 	if m == nil {
 		return "<nil>"
@@ -23287,11 +23179,9 @@ func (m *FeatureSet_VisibilityFeature) DecodeProtoJSON(d *protojson.Decoder) err
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FeatureSet_VisibilityFeature) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -23299,10 +23189,9 @@ func (m *FeatureSet_VisibilityFeature) MarshalProtoText(o prototext.MarshalOptio
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FeatureSet_VisibilityFeature) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -23310,8 +23199,7 @@ func (m *FeatureSet_VisibilityFeature) UnmarshalProtoText(b []byte, o prototext.
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FeatureSet_VisibilityFeature) String() string {
 	if m == nil {
 		return "<nil>"
@@ -23625,11 +23513,9 @@ func (m *FeatureSet_ProtoLimitsFeature) DecodeProtoJSON(d *protojson.Decoder) er
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FeatureSet_ProtoLimitsFeature) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -23637,10 +23523,9 @@ func (m *FeatureSet_ProtoLimitsFeature) MarshalProtoText(o prototext.MarshalOpti
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FeatureSet_ProtoLimitsFeature) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -23648,8 +23533,7 @@ func (m *FeatureSet_ProtoLimitsFeature) UnmarshalProtoText(b []byte, o prototext
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FeatureSet_ProtoLimitsFeature) String() string {
 	if m == nil {
 		return "<nil>"
@@ -24099,11 +23983,9 @@ func (m *FeatureSetDefaults) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FeatureSetDefaults) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -24111,10 +23993,9 @@ func (m *FeatureSetDefaults) MarshalProtoText(o prototext.MarshalOptions) ([]byt
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FeatureSetDefaults) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -24122,8 +24003,7 @@ func (m *FeatureSetDefaults) UnmarshalProtoText(b []byte, o prototext.UnmarshalO
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FeatureSetDefaults) String() string {
 	if m == nil {
 		return "<nil>"
@@ -24600,11 +24480,9 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) DecodeProtoJSON(d *protojs
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -24612,10 +24490,9 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) MarshalProtoText(o protote
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -24623,8 +24500,7 @@ func (m *FeatureSetDefaults_FeatureSetEditionDefault) UnmarshalProtoText(b []byt
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FeatureSetDefaults_FeatureSetEditionDefault) String() string {
 	if m == nil {
 		return "<nil>"
@@ -25057,11 +24933,9 @@ func (m *SourceCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *SourceCodeInfo) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -25069,10 +24943,9 @@ func (m *SourceCodeInfo) MarshalProtoText(o prototext.MarshalOptions) ([]byte, e
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *SourceCodeInfo) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -25080,8 +24953,7 @@ func (m *SourceCodeInfo) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptio
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *SourceCodeInfo) String() string {
 	if m == nil {
 		return "<nil>"
@@ -25831,11 +25703,9 @@ func (m *SourceCodeInfo_Location) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *SourceCodeInfo_Location) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -25843,10 +25713,9 @@ func (m *SourceCodeInfo_Location) MarshalProtoText(o prototext.MarshalOptions) (
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *SourceCodeInfo_Location) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -25854,8 +25723,7 @@ func (m *SourceCodeInfo_Location) UnmarshalProtoText(b []byte, o prototext.Unmar
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *SourceCodeInfo_Location) String() string {
 	if m == nil {
 		return "<nil>"
@@ -26273,11 +26141,9 @@ func (m *GeneratedCodeInfo) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *GeneratedCodeInfo) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -26285,10 +26151,9 @@ func (m *GeneratedCodeInfo) MarshalProtoText(o prototext.MarshalOptions) ([]byte
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *GeneratedCodeInfo) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -26296,8 +26161,7 @@ func (m *GeneratedCodeInfo) UnmarshalProtoText(b []byte, o prototext.UnmarshalOp
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *GeneratedCodeInfo) String() string {
 	if m == nil {
 		return "<nil>"
@@ -27005,11 +26869,9 @@ func (m *GeneratedCodeInfo_Annotation) DecodeProtoJSON(d *protojson.Decoder) err
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_descriptor_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *GeneratedCodeInfo_Annotation) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -27017,10 +26879,9 @@ func (m *GeneratedCodeInfo_Annotation) MarshalProtoText(o prototext.MarshalOptio
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_descriptor_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *GeneratedCodeInfo_Annotation) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_descriptor_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_descriptor_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -27028,8 +26889,7 @@ func (m *GeneratedCodeInfo_Annotation) UnmarshalProtoText(b []byte, o prototext.
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *GeneratedCodeInfo_Annotation) String() string {
 	if m == nil {
 		return "<nil>"

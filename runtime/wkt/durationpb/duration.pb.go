@@ -296,11 +296,9 @@ func (m *Duration) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) er
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_duration_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Duration) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_duration_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -308,10 +306,9 @@ func (m *Duration) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) 
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_duration_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Duration) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_duration_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_duration_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -319,8 +316,7 @@ func (m *Duration) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) er
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Duration) String() string {
 	if m == nil {
 		return "<nil>"

@@ -173,11 +173,9 @@ func (m *Empty) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_empty_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Empty) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_empty_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_empty_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -185,10 +183,9 @@ func (m *Empty) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_empty_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Empty) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_empty_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_empty_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -196,8 +193,7 @@ func (m *Empty) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Empty) String() string {
 	if m == nil {
 		return "<nil>"

@@ -406,11 +406,9 @@ func (m *Struct) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) erro
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_struct_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Struct) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_struct_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -418,10 +416,9 @@ func (m *Struct) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_struct_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Struct) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_struct_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -429,8 +426,7 @@ func (m *Struct) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) erro
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Struct) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1056,11 +1052,9 @@ func (m *Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) error
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_struct_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Value) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_struct_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1068,10 +1062,9 @@ func (m *Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_struct_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Value) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_struct_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1079,8 +1072,7 @@ func (m *Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Value) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1424,11 +1416,9 @@ func (m *ListValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) e
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_struct_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *ListValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_struct_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1436,10 +1426,9 @@ func (m *ListValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error)
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_struct_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *ListValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_struct_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_struct_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1447,8 +1436,7 @@ func (m *ListValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) e
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *ListValue) String() string {
 	if m == nil {
 		return "<nil>"

@@ -797,11 +797,9 @@ func (m *Type) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Type) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_type_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -809,10 +807,9 @@ func (m *Type) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Type) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_type_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -820,8 +817,7 @@ func (m *Type) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Type) String() string {
 	if m == nil {
 		return "<nil>"
@@ -2164,11 +2160,9 @@ func (m *Field) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Field) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_type_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -2176,10 +2170,9 @@ func (m *Field) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Field) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_type_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -2187,8 +2180,7 @@ func (m *Field) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Field) String() string {
 	if m == nil {
 		return "<nil>"
@@ -2963,11 +2955,9 @@ func (m *Enum) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Enum) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_type_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -2975,10 +2965,9 @@ func (m *Enum) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Enum) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_type_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -2986,8 +2975,7 @@ func (m *Enum) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) error 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Enum) String() string {
 	if m == nil {
 		return "<nil>"
@@ -3523,11 +3511,9 @@ func (m *EnumValue) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *EnumValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_type_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -3535,10 +3521,9 @@ func (m *EnumValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error)
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *EnumValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_type_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -3546,8 +3531,7 @@ func (m *EnumValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) e
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *EnumValue) String() string {
 	if m == nil {
 		return "<nil>"
@@ -3961,11 +3945,9 @@ func (m *Option) DecodeProtoJSON(d *protojson.Decoder) error {
 	}
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_type_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Option) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_type_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -3973,10 +3955,9 @@ func (m *Option) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error) {
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_type_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Option) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_type_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_type_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -3984,8 +3965,7 @@ func (m *Option) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) erro
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Option) String() string {
 	if m == nil {
 		return "<nil>"

@@ -208,11 +208,9 @@ func (m *DoubleValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *DoubleValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -220,10 +218,9 @@ func (m *DoubleValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, erro
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *DoubleValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -231,8 +228,7 @@ func (m *DoubleValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *DoubleValue) String() string {
 	if m == nil {
 		return "<nil>"
@@ -480,11 +476,9 @@ func (m *FloatValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *FloatValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -492,10 +486,9 @@ func (m *FloatValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *FloatValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -503,8 +496,7 @@ func (m *FloatValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *FloatValue) String() string {
 	if m == nil {
 		return "<nil>"
@@ -752,11 +744,9 @@ func (m *Int64Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Int64Value) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -764,10 +754,9 @@ func (m *Int64Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Int64Value) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -775,8 +764,7 @@ func (m *Int64Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Int64Value) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1024,11 +1012,9 @@ func (m *UInt64Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *UInt64Value) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1036,10 +1022,9 @@ func (m *UInt64Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, erro
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *UInt64Value) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1047,8 +1032,7 @@ func (m *UInt64Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *UInt64Value) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1296,11 +1280,9 @@ func (m *Int32Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *Int32Value) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1308,10 +1290,9 @@ func (m *Int32Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *Int32Value) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1319,8 +1300,7 @@ func (m *Int32Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *Int32Value) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1568,11 +1548,9 @@ func (m *UInt32Value) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *UInt32Value) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1580,10 +1558,9 @@ func (m *UInt32Value) MarshalProtoText(o prototext.MarshalOptions) ([]byte, erro
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *UInt32Value) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1591,8 +1568,7 @@ func (m *UInt32Value) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *UInt32Value) String() string {
 	if m == nil {
 		return "<nil>"
@@ -1840,11 +1816,9 @@ func (m *BoolValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) e
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *BoolValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -1852,10 +1826,9 @@ func (m *BoolValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error)
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *BoolValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -1863,8 +1836,7 @@ func (m *BoolValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) e
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *BoolValue) String() string {
 	if m == nil {
 		return "<nil>"
@@ -2114,11 +2086,9 @@ func (m *StringValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions)
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *StringValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -2126,10 +2096,9 @@ func (m *StringValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, erro
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *StringValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -2137,8 +2106,7 @@ func (m *StringValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions)
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *StringValue) String() string {
 	if m == nil {
 		return "<nil>"
@@ -2389,11 +2357,9 @@ func (m *BytesValue) UnmarshalProtoJSON(b []byte, o protojson.UnmarshalOptions) 
 	return protojson.Unmarshal(b, m, o)
 }
 
-// MarshalText returns m in the compact text format (see prototext.Marshal), an Any
-// expanded when NewMessage_google_protobuf_wrappers_proto knows its type; it implements
-// encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
 func (m *BytesValue) MarshalText() ([]byte, error) {
-	return prototext.Marshal(m, prototext.MarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.MarshalResolving(m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // MarshalProtoText returns m in the text format (see prototext.Marshal).
@@ -2401,10 +2367,9 @@ func (m *BytesValue) MarshalProtoText(o prototext.MarshalOptions) ([]byte, error
 	return prototext.Marshal(m, o)
 }
 
-// UnmarshalText replaces m with the text-format message in b (see prototext.Unmarshal),
-// resolving Any types with NewMessage_google_protobuf_wrappers_proto; it implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
 func (m *BytesValue) UnmarshalText(b []byte) error {
-	return prototext.Unmarshal(b, m, prototext.UnmarshalOptions{Resolver: protojson.ResolverFunc(NewMessage_google_protobuf_wrappers_proto)})
+	return prototext.UnmarshalResolving(b, m, NewMessage_google_protobuf_wrappers_proto)
 }
 
 // UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
@@ -2412,8 +2377,7 @@ func (m *BytesValue) UnmarshalProtoText(b []byte, o prototext.UnmarshalOptions) 
 	return prototext.Unmarshal(b, m, o)
 }
 
-// String returns m in the compact text format, for people (see prototext.Format);
-// a nil m is "<nil>", as protoc-gen-go's String says.
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
 func (m *BytesValue) String() string {
 	if m == nil {
 		return "<nil>"
