@@ -125,13 +125,8 @@ site/dist/index.html: site/node_modules/.package-lock.json $(SITE_INPUTS) .cache
 .PHONY: FORCE
 FORCE:
 
-# serve compiles bin/protoplay's packages while the page builds (the
-# go command's cache then has all but the package that embeds site/dist),
-# which saves about a minute on a fresh machine.
 serve: ## build the page (brotli quality SERVE_BROTLI) and serve it on http://SERVE_ADDR (127.0.0.1:8080)
-	@mkdir -p .cache && echo "make: compiling bin/protoplay's packages beside the page build (log: .cache/serve-compile.log)"
-	@$(GO) build -o /dev/null ./cmd/protoplay >.cache/serve-compile.log 2>&1 & warm=$$!; \
-	  $(MAKE) --no-print-directory site SITE_BROTLI=$(SERVE_BROTLI); st=$$?; wait $$warm; exit $$st
+	@$(MAKE) --no-print-directory site SITE_BROTLI=$(SERVE_BROTLI)
 	@echo "make: building bin/protoplay with the page embedded"
 	$(GO) build -tags playground -o bin/protoplay ./cmd/protoplay
 	bin/protoplay serve --addr $(SERVE_ADDR)
