@@ -52,28 +52,7 @@ func TestREADMETour(t *testing.T) {
 		t.Fatalf("the tour's Equal comment does not say true")
 	}
 
-	res := compiler.Compile(context.Background(), compiler.Request{
-		Sources: map[string]string{"example.proto": read(t, "testdata/example/example.proto")},
-		Options: compiler.Options{Runtime: "local", Module: "example.com/addressbook"},
-	})
-	if err := res.Err(); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range res.Generated {
-		write(f.Name, f.Content)
-	}
-	write("go.mod", "module example.com/addressbook\n\ngo 1.23\n")
-	write("main.go", `package main
+	out, err := runExample(t, "", `package main
 
 import (
 	"fmt"
@@ -89,10 +68,6 @@ func main() {
 	fmt.Println(len(b) > 0, err)
 }
 `)
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go run: %v\n%s", err, out)
 	}
@@ -132,33 +107,7 @@ func TestREADMEAPILevels(t *testing.T) {
 		t.Fatalf("%d examples in the section, want 3 (open, opaque, hybrid)", len(blocks))
 	}
 	run := func(level, code string) (string, error) {
-		res := compiler.Compile(context.Background(), compiler.Request{
-			Sources: map[string]string{"example.proto": read(t, "testdata/example/example.proto")},
-			Options: compiler.Options{Runtime: "local", Module: "example.com/addressbook", DefaultAPILevel: level},
-		})
-		if err := res.Err(); err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		write := func(name, text string) {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, f := range res.Generated {
-			write(f.Name, f.Content)
-		}
-		write("go.mod", "module example.com/addressbook\n\ngo 1.23\n")
-		write("main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tage := uint32(36)\n\t_ = age\n"+code+"\tfmt.Println(p)\n}\n")
-		cmd := exec.Command("go", "run", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
+		return runExample(t, level, "package main\n\nimport (\n\t\"fmt\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tage := uint32(36)\n\t_ = age\n"+code+"\tfmt.Println(p)\n}\n")
 	}
 	for _, tc := range []struct {
 		level, code, want string
@@ -176,4 +125,39 @@ func TestREADMEAPILevels(t *testing.T) {
 	if out, err := run("API_OPAQUE", blocks[0]); err == nil {
 		t.Errorf("the open example compiled against opaque code:\n%s", out)
 	}
+}
+
+// runExample generates testdata/example/example.proto at the API level
+// (empty: the file's own) into a module example.com/addressbook with the
+// runtime beside it, adds mainGo as its main.go, and returns what go run
+// printed (stdout and stderr) and its error.
+func runExample(t *testing.T, level, mainGo string) (string, error) {
+	t.Helper()
+	res := compiler.Compile(context.Background(), compiler.Request{
+		Sources: map[string]string{"example.proto": read(t, "testdata/example/example.proto")},
+		Options: compiler.Options{Runtime: "local", Module: "example.com/addressbook", DefaultAPILevel: level},
+	})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range res.Generated {
+		write(f.Name, f.Content)
+	}
+	write("go.mod", "module example.com/addressbook\n\ngo 1.23\n")
+	write("main.go", mainGo)
+	cmd := exec.Command("go", "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
