@@ -13,9 +13,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// hoverText moves the mouse over the first occurrence of word on line n
-// of the .proto editor and returns the hover tooltip's text.
-func hoverText(t *testing.T, ctx context.Context, line int, word string) string {
+// wordPoint returns the page coordinates (x, y) of a point inside the
+// first occurrence of word on line n of the .proto editor.
+func wordPoint(t *testing.T, ctx context.Context, line int, word string) []float64 {
 	t.Helper()
 	xy := eval[[]float64](t, ctx, `(() => {
 		const v = __protoplay.editor, l = v.state.doc.line(`+itoa(line)+`);
@@ -27,6 +27,14 @@ func hoverText(t *testing.T, ctx context.Context, line int, word string) string 
 	if len(xy) != 2 {
 		t.Fatalf("%q is not on line %d", word, line)
 	}
+	return xy
+}
+
+// hoverText moves the mouse over the first occurrence of word on line n
+// of the .proto editor and returns the hover tooltip's text.
+func hoverText(t *testing.T, ctx context.Context, line int, word string) string {
+	t.Helper()
+	xy := wordPoint(t, ctx, line, word)
 	do(t, ctx,
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 5, 5),
 		chromedp.Sleep(100*time.Millisecond),

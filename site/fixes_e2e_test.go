@@ -155,16 +155,7 @@ func TestDiagnosticNotesAndLintFixInBrowser(t *testing.T) {
 // the lint tooltip and returns its text.
 func lintTooltip(t *testing.T, ctx context.Context, line int, word string) string {
 	t.Helper()
-	xy := eval[[]float64](t, ctx, `(() => {
-		const v = __protoplay.editor, l = v.state.doc.line(`+itoa(line)+`);
-		const i = l.text.indexOf(`+jsString(word)+`);
-		if (i < 0) return [];
-		const c = v.coordsAtPos(l.from + i + 1);
-		return [c.left + 1, (c.top + c.bottom) / 2];
-	})()`)
-	if len(xy) != 2 {
-		t.Fatalf("%q is not on line %d", word, line)
-	}
+	xy := wordPoint(t, ctx, line, word)
 	do(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 5, 5))
 	waitJS(t, ctx, "no lint tooltip", `!document.querySelector('.cm-tooltip-lint')`, 5*time.Second)
 	do(t, ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0], xy[1]))
