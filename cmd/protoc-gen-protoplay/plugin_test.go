@@ -83,6 +83,25 @@ func compileOutput(t *testing.T, req compiler.Request, param string) []compiler.
 	return res.Generated
 }
 
+// runRequest runs the plugin on req, as protoc would, and returns its
+// response.
+func runRequest(t *testing.T, req *pluginpb.CodeGeneratorRequest) *pluginpb.CodeGeneratorResponse {
+	t.Helper()
+	in, err := proto.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(bytes.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	resp := &pluginpb.CodeGeneratorResponse{}
+	if err := proto.Unmarshal(out.Bytes(), resp); err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
 // sameFiles fails the test unless the response carries exactly want.
 func sameFiles(t *testing.T, resp *pluginpb.CodeGeneratorResponse, want []compiler.File) {
 	t.Helper()
@@ -139,18 +158,7 @@ func TestExampleSameBytes(t *testing.T) {
 			if req.ProtoFile[1].SourceCodeInfo == nil {
 				t.Fatal("request lost source_code_info")
 			}
-			in, err := proto.Marshal(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer
-			if err := run(bytes.NewReader(in), &out); err != nil {
-				t.Fatal(err)
-			}
-			resp := &pluginpb.CodeGeneratorResponse{}
-			if err := proto.Unmarshal(out.Bytes(), resp); err != nil {
-				t.Fatal(err)
-			}
+			resp := runRequest(t, req)
 			sameFiles(t, resp, compileOutput(t, exampleRequest(), param))
 			if !strings.Contains(resp.File[0].GetContent(), "// A person in the address book.") {
 				t.Error("comments from source_code_info are missing")
@@ -509,18 +517,7 @@ func TestGenprotoNote(t *testing.T) {
 // same bytes as compiler.Compile's.
 func TestHybridTwoFiles(t *testing.T) {
 	const param = "default_api_level=API_HYBRID,runtime=import"
-	in, err := proto.Marshal(request(t, exampleRequest(), param))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := run(bytes.NewReader(in), &out); err != nil {
-		t.Fatal(err)
-	}
-	resp := &pluginpb.CodeGeneratorResponse{}
-	if err := proto.Unmarshal(out.Bytes(), resp); err != nil {
-		t.Fatal(err)
-	}
+	resp := runRequest(t, request(t, exampleRequest(), param))
 	var names []string
 	for _, f := range resp.File {
 		names = append(names, f.GetName())

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path"
@@ -87,15 +86,7 @@ func TestCase53Descriptors(t *testing.T) {
 // the descriptor check accepts, so protoc (which refuses a file above a
 // plugin's maximum) and a direct caller meet the same limit.
 func TestEditionRange(t *testing.T) {
-	var out bytes.Buffer
-	req, _ := proto.Marshal(&pluginpb.CodeGeneratorRequest{})
-	if err := run(bytes.NewReader(req), &out); err != nil {
-		t.Fatal(err)
-	}
-	var resp pluginpb.CodeGeneratorResponse
-	if err := proto.Unmarshal(out.Bytes(), &resp); err != nil {
-		t.Fatal(err)
-	}
+	resp := runRequest(t, &pluginpb.CodeGeneratorRequest{})
 	if got := descriptorpb.Edition(resp.GetMaximumEdition()); got != descheck.MaxEdition {
 		t.Errorf("maximum_edition %v, descheck.MaxEdition %v", got, descheck.MaxEdition)
 	}
