@@ -176,8 +176,7 @@ func TestGoInterpreter(t *testing.T) {
 	t.Run("the program is in the share link and the .zip", func(t *testing.T) {
 		const prog = "package main\n\nimport (\n\t\"fmt\"\n\n\taddressbookv1 \"example.com/addressbook/v1\"\n)\n\nfunc main() {\n\tb, _ := (&addressbookv1.Person{Id: 150}).Marshal()\n\tfmt.Printf(\"%x round trip ok\\n\", b)\n}\n"
 		typeInto(t, ctx, `__protoplay.runEditor`, prog)
-		waitJS(t, ctx, "the link to hold the program", `location.hash.length > 3`, 5*time.Second)
-		time.Sleep(600 * time.Millisecond) // the link is written 400 ms after the last edit
+		waitJS(t, ctx, "the link to hold the program", `__protoplay.savedState()?.program === `+jsString(prog)+` && location.hash.length > 3`, 30*time.Second)
 		hash := eval[string](t, ctx, `location.hash`)
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url+"?timeout=300000"+hash))
 		waitJS(t, ctx, "the restored program", `__protoplay.runEditor && __protoplay.runEditor.state.doc.toString() === `+jsString(prog), 30*time.Second)

@@ -35,7 +35,7 @@ import { payload } from "./payloadtab";
 import "./options";
 import "./layout";
 import "./examples";
-import { load, share } from "./sharelink";
+import { load, savedState, share } from "./sharelink";
 
 // ---- Keyboard: Ctrl/Cmd+Enter compiles now (runs main.go in the Run
 // tab's editor), Ctrl/Cmd+S shares. Caught
@@ -74,6 +74,7 @@ byId("share").onclick = () => share();
   symbols: () => symbols,
   runner,
   runEditor,
+  savedState: () => savedState,
 };
 
 load(location.hash);

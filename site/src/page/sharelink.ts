@@ -14,6 +14,9 @@ import { controlsFromOptions } from "./options";
 // ---- Share links: the session in the URL hash.
 
 let writtenHash = "";
+// The session the link last written holds (tests wait for it: the link is
+// written 400 ms after the last change, later on a busy machine).
+export let savedState: SessionState | undefined;
 async function save() {
   const s: SessionState = {
     files: files.map((f) => ({ name: f.name, text: f.binary ?? (f === active ? editor.state.doc.toString() : f.state.doc.toString()) })),
@@ -24,6 +27,7 @@ async function save() {
   if (payload.touched) s.json = payload.jsonText;
   if (programTouched) s.program = runEditor.state.doc.toString();
   writtenHash = await encodeState(s);
+  savedState = s;
   if (location.hash !== writtenHash) history.replaceState(null, "", writtenHash);
 }
 export const saveSoon = debounce(() => void save(), 400);
