@@ -135,16 +135,12 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 			src, err = g.renderFile(f)
 			g.cache = c
 		}
-		if ce, ok := err.(*checkError); ok {
-			d := diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error()}
-			var le *diag.Error
-			if errors.As(ce.err, &le) {
-				d.Limit = le.Limit
-			}
-			return nil, []diag.Diagnostic{d}
-		}
 		if err != nil {
-			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated Go does not format: " + err.Error()})
+			d, fatal := renderError(fd, "Go", err)
+			if fatal {
+				return nil, []diag.Diagnostic{d}
+			}
+			diags = append(diags, d)
 			continue
 		}
 		g.written += len(src)
@@ -158,22 +154,24 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 			g.cache, g.protoopaque = nil, true
 			src, err := g.renderFile(f)
 			g.cache, g.protoopaque = c, false
-			if ce, ok := err.(*checkError); ok {
-				return nil, []diag.Diagnostic{{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error(), Limit: limitOf(ce.err)}}
-			}
 			if err != nil {
-				diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated Go does not format: " + err.Error()})
+				d, fatal := renderError(fd, "Go", err)
+				if fatal {
+					return nil, []diag.Diagnostic{d}
+				}
+				diags = append(diags, d)
 				continue
 			}
 			g.written += len(src)
 			out = append(out, File{Name: protoopaqueName(f.outName), Content: src})
 		}
 		svc, err := g.renderServices(f)
-		if ce, ok := err.(*checkError); ok {
-			return nil, []diag.Diagnostic{{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error(), Limit: limitOf(ce.err)}}
-		}
 		if err != nil {
-			diags = append(diags, diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated service code does not format: " + err.Error()})
+			d, fatal := renderError(fd, "service code", err)
+			if fatal {
+				return nil, []diag.Diagnostic{d}
+			}
+			diags = append(diags, d)
 			continue
 		}
 		out = append(out, svc...)
@@ -189,6 +187,17 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// renderError is the diagnostic of an error printing fd's code (what:
+// "Go", "service code"). fatal when a check of the run refused it (a limit,
+// see checkError), which ends the run; otherwise the printed code did not
+// format, an internal error of this file only.
+func renderError(fd protoreflect.FileDescriptor, what string, err error) (d diag.Diagnostic, fatal bool) {
+	if ce, ok := err.(*checkError); ok {
+		return diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: ce.err.Error(), Limit: limitOf(ce.err)}, true
+	}
+	return diag.Diagnostic{Severity: diag.SeverityError, File: fd.Path(), Message: "internal error: generated " + what + " does not format: " + err.Error()}, false
 }
 
 // newGenerator is the naming pass: it decides every Go identifier, import
