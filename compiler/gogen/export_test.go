@@ -63,3 +63,9 @@ func SetRenderWholeFile(on bool) { renderWholeFile = on }
 
 // ManyMessages is manyMessages, for the external tests.
 func ManyMessages(n int) string { return manyMessages(n) }
+
+// SetShapeCheck sets shapeCheck (nil: unset); not safe beside generation.
+func SetShapeCheck(f func(raw, formatted []byte)) { shapeCheck = f }
+
+// FormatPiece is formatPiece: go/format's output for a piece.
+func FormatPiece(raw []byte) ([]byte, error) { return formatPiece(raw) }

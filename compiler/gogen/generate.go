@@ -69,6 +69,10 @@ type generator struct {
 	// memo, when set (with a cache), keeps per-descriptor work between
 	// calls (see descMemo).
 	memo *descMemo
+
+	// shapes remembers the gofmt'd shapes of the chunks printed in this
+	// call (see shapeMemo), made by the first renderFile.
+	shapes *shapeMemo
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -390,7 +394,10 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 	// every piece before it are formatted, so that g.check sees the same
 	// sizes, one call per piece, as when each piece was formatted at once.
 	raw := newRawPrinter(jf)
-	pool := newFormatPool()
+	if g.shapes == nil {
+		g.shapes = newShapeMemo()
+	}
+	pool := newFormatPool(g.shapes)
 	defer pool.stop()
 	type queued struct {
 		job   *formatJob // nil for a cached piece
@@ -491,7 +498,7 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 		if err != nil {
 			return g.pieceFailure(f, build, err)
 		}
-		if pool != nil {
+		if !pool.inline() {
 			src = bytes.Clone(src) // raw's buffer is reused
 		}
 		q := queued{job: pool.submit(src), build: build}

@@ -80,14 +80,15 @@ func formatPiece(raw []byte) ([]byte, error) {
 	return b, nil
 }
 
-// A formatPool runs formatPiece on other goroutines, so that go/format,
-// about half of generation's time, runs beside the printing of the next
-// pieces on a machine with more than one processor. Results are taken
-// in the order the pieces were given (see pieceQueue). With one
-// processor (GOMAXPROCS 1, as in the browser) there is no pool and
-// pieces are formatted where they are printed.
+// A formatPool formats pieces (with its shapeMemo, which runs formatPiece
+// on the shapes it has not seen) on other goroutines, beside the printing
+// of the next pieces on a machine with more than one processor. Results
+// are taken in the order the pieces were given. With one processor
+// (GOMAXPROCS 1, as in the browser) there are no workers and pieces are
+// formatted where they are printed.
 type formatPool struct {
-	jobs chan *formatJob
+	jobs   chan *formatJob
+	shapes *shapeMemo
 }
 
 type formatJob struct {
@@ -97,14 +98,15 @@ type formatJob struct {
 	done chan struct{}
 }
 
-// newFormatPool starts a pool of workers, or returns nil when there is
-// one processor. Stop it with stop.
-func newFormatPool() *formatPool {
+// newFormatPool starts a pool of workers formatting with shapes, or
+// none when there is one processor. Stop it with stop.
+func newFormatPool(shapes *shapeMemo) *formatPool {
+	p := &formatPool{shapes: shapes}
 	n := runtime.GOMAXPROCS(0)
 	if n < 2 {
-		return nil
+		return p
 	}
-	p := &formatPool{jobs: make(chan *formatJob, 2*n)}
+	p.jobs = make(chan *formatJob, 2*n)
 	for range n {
 		go p.work()
 	}
@@ -113,7 +115,7 @@ func newFormatPool() *formatPool {
 
 func (p *formatPool) work() {
 	for j := range p.jobs {
-		j.out, j.err = formatSafely(j.raw)
+		j.out, j.err = formatSafely(p.shapes, j.raw)
 		j.raw = nil
 		close(j.done)
 	}
@@ -122,27 +124,30 @@ func (p *formatPool) work() {
 // formatSafely is formatPiece with a panic (which go/format should
 // never raise) made an error: a worker's panic could not be recovered
 // by the caller's frontend.Recover.
-func formatSafely(raw []byte) (out []byte, err error) {
+func formatSafely(shapes *shapeMemo, raw []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("go/format panicked: %v", r)
 		}
 	}()
-	return formatPiece(raw)
+	return shapes.format(raw)
 }
 
 func (p *formatPool) stop() {
-	if p != nil {
+	if p.jobs != nil {
 		close(p.jobs)
 	}
 }
 
+// inline reports whether p formats where pieces are printed.
+func (p *formatPool) inline() bool { return p.jobs == nil }
+
 // submit formats raw (which the job keeps: the caller hands it over) on
-// the pool, or at once when p is nil.
+// the pool, or at once when p has no workers.
 func (p *formatPool) submit(raw []byte) *formatJob {
 	j := &formatJob{done: make(chan struct{})}
-	if p == nil {
-		j.out, j.err = formatPiece(raw)
+	if p.jobs == nil {
+		j.out, j.err = p.shapes.format(raw)
 		close(j.done)
 		return j
 	}
