@@ -5,44 +5,58 @@ import (
 	"errors"
 	"go/scanner"
 	"go/token"
+	"hash/maphash"
 	"sync"
 )
 
 // A shapeMemo formats pieces (see formatPiece) without running go/format
-// on what it has formatted before in another shape's clothes. A piece is
-// cut into chunks at its top-level blank lines (one declaration each, with
-// its doc comment, as jennifer prints them), and each chunk into its
-// shape: its text with every identifier, decimal or hexadecimal integer
-// and one-line ASCII string literal replaced by a placeholder of the same
-// length and kind (xxx, 111 or 0x11, "xx"). gofmt's output for a chunk
-// depends on its shape alone: go/printer never adds, drops or reorders
-// those tokens nor changes their text, and lays them out by their kinds,
-// their widths (alignment counts runes; the placeholders keep the count of
-// the ASCII tokens they stand for) and the lines and comments around them,
-// which the shape keeps as they are. So a shape is formatted once, its
-// placeholders are put back to the chunk's own tokens, and a message's
-// methods, which differ from the next message's mostly by names, numbers
-// and strings, are gofmt'd once per file rather than once per message.
+// again on what it has formatted before in another shape's clothes. A
+// piece is cut into chunks at its top-level blank lines (one declaration
+// each, with its doc comment, as jennifer prints them), and each chunk
+// into its shape: its text with every identifier, decimal or hexadecimal
+// integer and one-line ASCII string literal replaced by a placeholder of
+// the same length and kind (xxx, 111 or 0x11, "xx"). gofmt's output for a
+// chunk depends on its shape alone: go/printer never adds, drops or
+// reorders those tokens nor changes their text, and lays them out by their
+// kinds, their widths (alignment counts runes; the placeholders keep the
+// count of the ASCII tokens they stand for) and the lines and comments
+// around them, which the shape keeps as they are. So a shape met a second
+// time is formatted once, as a template whose placeholders are filled with
+// each chunk's own tokens from then on: a message's methods, which differ
+// from the next message's mostly by names, numbers and strings, are gofmt'd
+// a few times per call rather than once per message. The chunks of a piece
+// whose shapes are new are formatted together, in one go/format run.
 //
 // The chunks are gofmt'd on their own: gofmt separates top-level
 // declarations by at most one blank line and a chunk starts after one, so
 // the formatted chunks joined by one blank line are the formatted piece
 // (TestShapeMemoMatchesGofmt compares the two on every piece of the
-// goldens and the corpus). A piece the scanner refuses, or whose shape does
-// not format, is formatted whole, as before, for go/format's own error.
+// goldens and the bug cases, TestCorpusGofmtClean on the corpus). A piece
+// the scanner refuses, or whose chunks do not format, is formatted whole,
+// as before, for go/format's own error.
 type shapeMemo struct {
 	mu    sync.Mutex
 	m     map[string]*template // a chunk's shape: the shape gofmt'd (trimmed)
 	bytes int                  // keys and values held
+	seed  maphash.Seed
+	seen  map[uint64]struct{} // hashes of the shapes met once
 }
 
 // shapeMemoMax bounds the bytes a shapeMemo holds (keys and values); past
 // it, new shapes are formatted without being remembered.
 const shapeMemoMax = 32 << 20
 
-func newShapeMemo() *shapeMemo { return &shapeMemo{m: map[string]*template{}} }
+// shapeSeenMax bounds the shapes a shapeMemo notes as met.
+const shapeSeenMax = 1 << 20
+
+func newShapeMemo() *shapeMemo {
+	return &shapeMemo{m: map[string]*template{}, seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+}
 
 // format returns formatPiece(raw), from remembered shapes where it can.
+// A shape is remembered the second time it is met: the chunks met first
+// (most of them, in a schema whose messages differ) are formatted
+// together, in one go/format run, as the piece was before.
 func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	if s == nil || bytes.IndexByte(raw, '\r') >= 0 {
 		return formatPiece(raw)
@@ -51,25 +65,109 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	if !ok {
 		return formatPiece(raw)
 	}
-	out := make([]byte, 0, len(raw)+len(raw)/8)
+	texts := make([][]byte, len(chunks))
+	var fresh []int // chunks whose shapes are met for the first time
 	for i := range chunks {
 		c := &chunks[i]
-		text, ok := s.chunk(raw, c)
-		if !ok {
-			return formatPiece(raw)
+		t, seen := s.lookup(c.shape)
+		switch {
+		case t != nil:
+			texts[i] = t.fill(raw, c.tokens)
+		case seen:
+			text, ok := s.chunk(raw, c)
+			if !ok {
+				return formatPiece(raw)
+			}
+			texts[i] = text
+		default:
+			fresh = append(fresh, i)
 		}
-		if len(text) == 0 {
+	}
+	if len(fresh) == len(chunks) {
+		return formatPiece(raw)
+	}
+	if len(fresh) > 0 && !formatFresh(raw, chunks, fresh, texts) {
+		return formatPiece(raw)
+	}
+	n := 0
+	for _, t := range texts {
+		n += len(t) + 2
+	}
+	out := make([]byte, 0, n)
+	for _, t := range texts {
+		if len(t) == 0 {
 			continue
 		}
 		if len(out) > 0 {
 			out = append(out, '\n', '\n')
 		}
-		out = append(out, text...)
+		out = append(out, t...)
 	}
 	if shapeCheck != nil {
 		shapeCheck(raw, out)
 	}
 	return out, nil
+}
+
+// lookup returns shape's template, or whether shape was met before (and
+// notes it met).
+func (s *shapeMemo) lookup(shape []byte) (t *template, seen bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t = s.m[string(shape)]; t != nil {
+		return t, true
+	}
+	h := maphash.Bytes(s.seed, shape)
+	if _, seen = s.seen[h]; !seen && len(s.seen) < shapeSeenMax {
+		s.seen[h] = struct{}{}
+	}
+	return nil, seen
+}
+
+// formatFresh formats the chunks of raw listed in fresh in one go/format
+// run, putting each one's text in texts. false: their formatted text did
+// not cut into as many chunks (see cutFormatted).
+func formatFresh(raw []byte, chunks []chunkShape, fresh []int, texts [][]byte) bool {
+	var src []byte
+	for _, i := range fresh {
+		if chunks[i].multiline {
+			return false
+		}
+		src = append(src, "\n\n\n"...)
+		src = append(src, raw[chunks[i].start:chunks[i].end]...)
+	}
+	f, err := formatPiece(src)
+	if err != nil {
+		return false
+	}
+	parts := cutFormatted(f, len(fresh))
+	if parts == nil {
+		return false
+	}
+	for k, i := range fresh {
+		texts[i] = parts[k]
+	}
+	return true
+}
+
+// cutFormatted cuts f, gofmt'd declarations with no raw string or block
+// comment (whose lines need not be indented), at its top-level blank lines
+// into n parts, or returns nil when they are not n. In gofmt's output, a
+// line inside brackets starts with a tab, and a blank line is empty.
+func cutFormatted(f []byte, n int) [][]byte {
+	parts := make([][]byte, 0, n)
+	start := 0
+	for i := 0; i+2 < len(f); i++ {
+		if f[i] == '\n' && f[i+1] == '\n' && f[i+2] != '\t' && f[i+2] != ' ' && f[i+2] != '\n' {
+			parts = append(parts, f[start:i])
+			start = i + 2
+		}
+	}
+	parts = append(parts, f[start:])
+	if len(parts) != n {
+		return nil
+	}
+	return parts
 }
 
 // shapeCheck, when set (by tests), is called with each piece the memo
@@ -166,8 +264,10 @@ func (t *template) fill(raw []byte, spans []tokSpan) []byte {
 // a kind shapes replace, placeholder or not: a token kept as it is spans
 // its own text, which fillShape checks the same way).
 type chunkShape struct {
-	shape  []byte
-	tokens []tokSpan
+	shape      []byte
+	tokens     []tokSpan
+	start, end int  // the chunk's text in the piece
+	multiline  bool // it holds a raw string or a block comment
 }
 
 type tokSpan struct {
@@ -190,6 +290,7 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 	finish := func(end int) {
 		if cur != nil {
 			cur.shape = append(cur.shape, raw[copied:end]...)
+			cur.end = end
 		}
 	}
 	for {
@@ -209,7 +310,7 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 			finish(prevEnd)
 			// A newline first: go/format puts the piece after "package p;",
 			// on whose line a comment would not be a doc comment.
-			chunks = append(chunks, chunkShape{shape: append(make([]byte, 0, 1024), '\n')})
+			chunks = append(chunks, chunkShape{shape: append(make([]byte, 0, 1024), '\n'), start: off})
 			cur = &chunks[len(chunks)-1]
 			copied = off
 		}
@@ -218,7 +319,14 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 			depth++
 		case token.RPAREN, token.RBRACE, token.RBRACK:
 			depth--
+		case token.COMMENT:
+			if lit[1] == '*' {
+				cur.multiline = true
+			}
 		case token.IDENT, token.INT, token.STRING:
+			if lit[0] == '`' {
+				cur.multiline = true
+			}
 			cur.shape = append(cur.shape, raw[copied:off]...)
 			cur.shape = appendPlaceholder(cur.shape, tok, lit)
 			copied = end
