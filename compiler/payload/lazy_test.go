@@ -176,7 +176,9 @@ func TestLazyDecodeMatchesEager(t *testing.T) {
 		}
 		return b
 	}
-	lenField := func(num protowire.Number, v []byte) []byte { return protowire.AppendBytes(tag(num, protowire.BytesType), v) }
+	lenField := func(num protowire.Number, v []byte) []byte {
+		return protowire.AppendBytes(tag(num, protowire.BytesType), v)
+	}
 	cases := []struct {
 		name string
 		s    *Schema
