@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -251,7 +252,12 @@ func (s *Schema) unmarshal(md protoreflect.MessageDescriptor, b []byte, lazy boo
 		if err := missingRequired(m); err != nil {
 			return nil, valueError(err)
 		}
-		return x, nil
+		if x.lazy {
+			_, err = s.checkLazy(md, b, nil)
+		}
+		if err == nil {
+			return x, nil
+		}
 	}
 	// google.golang.org/protobuf says what but not where; the wire view
 	// walks the same bytes and finds the offset and path.
@@ -301,7 +307,7 @@ func (s *Schema) formatValue(x *dynJSON, f Format) (out string, err error) {
 			e.Message += " (the value is valid, but JSON cannot represent it: use text or wire output)"
 			return "", e
 		}
-		return string(j) + "\n", nil
+		return ownString(append(j, '\n')), nil
 	case Text:
 		t, err := s.marshalText(x)
 		if err != nil {
@@ -313,11 +319,22 @@ func (s *Schema) formatValue(x *dynJSON, f Format) (out string, err error) {
 			return "", e
 		}
 		if len(t) == 0 {
-			t = []byte("\n")
+			return "\n", nil
 		}
-		return string(t), nil
+		return ownString(t), nil
 	}
 	return "", diag.New(diag.KindUsage, "unknown output format %q (want json or text)", string(f))
+}
+
+// ownString is b as a string without copying it: b is the output
+// runtime/protojson or runtime/prototext Marshal just allocated, which
+// nothing else holds or writes (for a large message, a copy would double
+// the memory the output takes).
+func ownString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // missingRequired returns an error naming the first required field of m,

@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/protoplay/protoplay/compiler/internal/wirekind"
 )
@@ -110,6 +112,8 @@ func stripLazy(md protoreflect.MessageDescriptor, b, out []byte) []byte {
 					out = append(out, b[pos:end]...) // for proto.Unmarshal to judge
 				}
 			}
+		case fd != nil && wt == protowire.BytesType && descend(fd) && fd.IsList():
+			// An element, decoded as it is written (eachSub).
 		case fd != nil && wt == protowire.BytesType && descend(fd):
 			v, _ := protowire.ConsumeBytes(b[pos+n:])
 			lenBytes := m - len(v)
@@ -274,8 +278,17 @@ func scalarOf(kind protoreflect.Kind, wt protowire.Type, b []byte) (protoreflect
 // lazyList field of a message read with its bytes, whether the bytes hold
 // an element.
 func (x *dynJSON) has(fd protoreflect.FieldDescriptor) bool {
-	if x.lazy && lazyList(fd) {
+	switch {
+	case !x.lazy:
+	case lazyList(fd):
 		return x.rawHas(fd)
+	case fd.IsList() && descend(fd):
+		found := false
+		x.rawFields(fd.Number(), func(wt protowire.Type, _ []byte) bool {
+			found = wt == protowire.BytesType
+			return !found
+		})
+		return found
 	}
 	return x.m.Has(fd)
 }
@@ -290,9 +303,11 @@ func (x *dynJSON) sub(fd protoreflect.FieldDescriptor, v protoreflect.Message) *
 	return c
 }
 
-// eachSub calls f with the adapter of each element of l, the list of
-// repeated message field fd, in order, with its bytes when x has its own
-// and descend(fd), until f returns an error.
+// eachSub calls f with the adapter of each element of repeated message
+// field fd, in order, until f returns an error: of each message of l,
+// fd's list; or, when x has its bytes and descend(fd), of each element
+// decoded from its bytes (lazyElement) as it comes, so that only one is
+// held at a time.
 func (x *dynJSON) eachSub(fd protoreflect.FieldDescriptor, l protoreflect.List, f func(*dynJSON) error) error {
 	if !x.lazy || !descend(fd) {
 		for i := 0; i < l.Len(); i++ {
@@ -303,18 +318,121 @@ func (x *dynJSON) eachSub(fd protoreflect.FieldDescriptor, l protoreflect.List, 
 		return nil
 	}
 	var err error
-	k := 0
+	var buf []byte
 	x.rawFields(fd.Number(), func(wt protowire.Type, b []byte) bool {
-		if wt != protowire.BytesType || k >= l.Len() {
+		if wt != protowire.BytesType {
 			return true
 		}
-		c := x.s.jsonOf(l.Get(k).Message())
-		c.lazy, c.raw = true, b
-		k++
-		err = f(c)
+		var c *dynJSON
+		if c, buf, err = x.s.lazyElement(fd.Message(), b, buf); err == nil {
+			err = f(c)
+		}
 		return err == nil
 	})
 	return err
+}
+
+// lazyElement decodes b, an element of a repeated message field of type md
+// that stripLazy left out, with its own lazyList fields and repeated
+// message fields left out in turn (buf is scratch space, returned for
+// reuse). Its errors are proto.Unmarshal's and missingRequired's.
+func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte) (*dynJSON, []byte, error) {
+	buf = stripLazy(md, b, buf[:0])
+	if len(buf) == 0 {
+		// Nothing for dynamicpb (an empty message, or one of lazy
+		// fields only): one empty message of the type serves them all,
+		// as the writers only read it.
+		e, ok := s.emptyMsgs.Load(md)
+		if !ok {
+			e, _ = s.emptyMsgs.LoadOrStore(md, dynamicpb.NewMessage(md))
+		}
+		if err := missingRequired(e.(*dynamicpb.Message)); err != nil {
+			return nil, buf, err
+		}
+		x := s.jsonOf(e.(*dynamicpb.Message))
+		x.lazy, x.raw = true, b
+		return x, buf, nil
+	}
+	m := dynamicpb.NewMessage(md)
+	if err := (proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}).Unmarshal(buf, m); err != nil {
+		return nil, buf, err
+	}
+	if err := missingRequired(m); err != nil {
+		return nil, buf, err
+	}
+	x := s.jsonOf(m)
+	x.lazy, x.raw = true, b
+	return x, buf, nil
+}
+
+// checkLazy decodes, and drops, every element of a repeated message field
+// that stripLazy left out of b, a message of type md, at any depth (the
+// rest of b proto.Unmarshal has read): so a payload Decode accepts is one
+// proto.Unmarshal accepts whole, and the writers' own decoding of the
+// elements cannot fail. With more than one invalid value in the payload,
+// the one an error names may differ from proto.Unmarshal's.
+func (s *Schema) checkLazy(md protoreflect.MessageDescriptor, b []byte, buf []byte) ([]byte, error) {
+	fields := md.Fields()
+	for pos := 0; pos < len(b); {
+		num, wt, n := protowire.ConsumeTag(b[pos:])
+		if n < 0 {
+			return buf, nil
+		}
+		m := protowire.ConsumeFieldValue(num, wt, b[pos+n:])
+		if m < 0 {
+			return buf, nil
+		}
+		if fd := fields.ByNumber(num); fd != nil && wt == protowire.BytesType && descend(fd) && s.canFail(fd.Message()) {
+			v, _ := protowire.ConsumeBytes(b[pos+n:])
+			var err error
+			if fd.IsList() {
+				if _, buf, err = s.lazyElement(fd.Message(), v, buf); err != nil {
+					return buf, err
+				}
+			}
+			if buf, err = s.checkLazy(fd.Message(), v, buf); err != nil {
+				return buf, err
+			}
+		}
+		pos += n + m
+	}
+	return buf, nil
+}
+
+// canFail reports whether proto.Unmarshal may reject a well-formed
+// payload (one checkPayload accepts) of type md: whether md or a message
+// type it reaches declares a string field (invalid UTF-8), a required field,
+// an extension range (whose extensions may be anything), or is a
+// MessageSet. checkLazy skips the elements of the others.
+func (s *Schema) canFail(md protoreflect.MessageDescriptor) bool {
+	if v, ok := s.mayFail.Load(md); ok {
+		return v.(bool)
+	}
+	seen := map[protoreflect.FullName]bool{}
+	var walk func(md protoreflect.MessageDescriptor) bool
+	walk = func(md protoreflect.MessageDescriptor) bool {
+		if seen[md.FullName()] {
+			return false
+		}
+		seen[md.FullName()] = true
+		if md.ExtensionRanges().Len() > 0 || isMessageSet(md) || md.RequiredNumbers().Len() > 0 {
+			return true
+		}
+		fields := md.Fields()
+		for i := 0; i < fields.Len(); i++ {
+			fd := fields.Get(i)
+			if fd.Kind() == protoreflect.StringKind || fd.Cardinality() == protoreflect.Required {
+				return true
+			}
+			if fd.Message() != nil && walk(fd.Message()) { // a map's entry too
+				return true
+			}
+		}
+		return false
+	}
+	v := walk(md)
+	s.mayFail.Store(md, v)
+	return v
 }
 
 // singularRaw is the bytes of singular message field fd: its occurrences

@@ -67,6 +67,25 @@ message Q {
   optional Q opt = 8;
   repeated bool flags = 9;
 }`
+	// Elements with required fields, and elements proto.Unmarshal cannot
+	// reject (canFail false: no strings, required fields or extensions).
+	lazyRequired = `syntax = "proto2";
+package lr;
+message R {
+  repeated R kids = 1;
+  required int32 id = 2;
+  repeated int32 p = 3;
+}
+message Plain {
+  repeated Plain kids = 1;
+  repeated sint64 p = 2;
+  optional int32 v = 3;
+  optional Plain one = 4;
+}
+message Top {
+  repeated R rs = 1;
+  repeated Plain pl = 2;
+}`
 )
 
 // lazyGen writes random payloads of a message type: mostly fields of the
@@ -167,7 +186,9 @@ func eagerDecode(s *Schema, md protoreflect.MessageDescriptor, b []byte, out For
 func TestLazyDecodeMatchesEager(t *testing.T) {
 	s2 := compileSource(t, lazyProto2)
 	s3 := compileSource(t, lazyProto3)
+	sr := compileSource(t, lazyRequired)
 	p, q := mustFind(t, s2, "lz.P"), mustFind(t, s3, "lz3.Q")
+	top, plain := mustFind(t, sr, "lr.Top"), mustFind(t, sr, "lr.Plain")
 	tag := func(num protowire.Number, wt protowire.Type) []byte { return protowire.AppendTag(nil, num, wt) }
 	cat := func(parts ...[]byte) []byte {
 		var b []byte
@@ -201,14 +222,21 @@ func TestLazyDecodeMatchesEager(t *testing.T) {
 		{"proto3 oneof messages", s3, q, cat(lenField(6, lenField(2, []byte{1})), lenField(7, lenField(2, []byte{2})), lenField(7, lenField(2, []byte{3})))},
 		{"long length prefix kept", s2, p, cat(tag(17, protowire.BytesType), []byte{0x83, 0x00}, tag(1, 0), []byte{1})},
 		{"truncated packed varint", s2, p, lenField(1, []byte{0x80})},
+		{"required field missing in an element", sr, top, cat(lenField(1, []byte{0x10, 1}), lenField(1, lenField(3, []byte{1})))},
+		{"required field missing two elements deep", sr, top, lenField(1, cat([]byte{0x10, 1}, lenField(1, lenField(3, []byte{1}))))},
+		{"required fields set", sr, top, lenField(1, cat([]byte{0x10, 1}, lenField(1, []byte{0x10, 2})))},
+		{"empty elements", sr, top, cat(lenField(2, nil), lenField(2, nil), lenField(2, lenField(2, []byte{3})))},
 		{"packed fixed32 of 3 bytes", s2, p, lenField(7, []byte{1, 2, 3})},
 	}
 	r := rand.New(rand.NewSource(24))
 	g := lazyGen{r}
 	for i := 0; i < 400; i++ {
 		s, md := s2, p
-		if i%3 == 0 {
+		switch i % 4 {
+		case 1:
 			s, md = s3, q
+		case 2:
+			s, md = sr, plain
 		}
 		cases = append(cases, struct {
 			name string

@@ -145,6 +145,9 @@ func (s *Schema) checksUTF8(fd protoreflect.FieldDescriptor) bool {
 type textCaches struct {
 	textInfos  sync.Map // protoreflect.MessageDescriptor -> *textInfo
 	utf8Fields sync.Map // protoreflect.FieldDescriptor -> bool
+	// mayFail and emptyMsgs are lazy.go's.
+	mayFail   sync.Map // protoreflect.MessageDescriptor -> bool
+	emptyMsgs sync.Map // protoreflect.MessageDescriptor -> *dynamicpb.Message
 }
 
 // EncodeProtoText writes the message's fields as generated EncodeProtoText
