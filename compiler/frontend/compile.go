@@ -108,7 +108,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		s.reset()
 		return res
 	}
-	res.Diagnostics = append(res.Diagnostics, s.op.diagnostics(rep)...)
+	res.Diagnostics = append(res.Diagnostics, dropMessageSetOptionErrors(s.op.diagnostics(rep))...)
 	if res.HasErrors() {
 		return res
 	}
@@ -133,6 +133,7 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		res.Diagnostics = append(res.Diagnostics, diag.Errorf("internal error: decoding the descriptors: %v", err))
 		return res
 	}
+	messageSetOptions(set)
 	if ds := linkCheck(set); len(ds) > 0 {
 		res.Diagnostics = append(res.Diagnostics, ds...)
 		return res

@@ -49,11 +49,10 @@ func TestEdition2024Corpus(t *testing.T) {
 		t.Fatalf("found %d files", len(files))
 	}
 	// The files refused, each with its first error (file:line:col:
-	// message) and why. The first four are refused where protoc 33+
-	// refuses them, for the reason given (protoc 33 is not on this
-	// machine: the positions are those of protoc's rule, an import it
-	// cannot open is reported at the import statement, an option value
-	// at the value); the last is a gap.
+	// message) and why: where protoc 33+ refuses them, for the reason
+	// given (protoc 33 is not on this machine: the positions are those of
+	// protoc's rule, an import it cannot open is reported at the import
+	// statement, an option value at the value).
 	gaps := map[string]string{
 		// import option "net/proto/proto1_features.proto": a Google-
 		// internal file, not in protobuf's tree; the file also sets
@@ -66,13 +65,6 @@ func TestEdition2024Corpus(t *testing.T) {
 		// the import path as the compiler does, has no STRING_PIECE.
 		"editions/golden/edition2024_transform/test_messages_proto2.proto": "editions/golden/edition2024_transform/test_messages_proto2.proto:83:37: cannot find `STRING_PIECE` in this scope",
 		"editions/golden/edition2024_transform/test_messages_proto3.proto": "editions/golden/edition2024_transform/test_messages_proto3.proto:102:37: cannot find `STRING_PIECE` in this scope",
-		// A gap, not protoc's behaviour: it imports
-		// unittest_custom_options.proto, whose MessageSet-typed custom
-		// option value protoc accepts (writing it in MessageSet wire
-		// format) and the experimental compiler refuses unless
-		// protobuf-go is built with protolegacy
-		// (internal/messageset.CanSupportMessageSets).
-		"google/protobuf/unittest_import_option.proto": "google/protobuf/unittest_custom_options.proto:441:5: field `proto2_unittest.AggregateMessageSetElement.message_set_extension` may not be used in an option",
 	}
 	for _, name := range files {
 		res := Compile(context.Background(), Request{FS: os.DirFS(root), Files: []string{name}})

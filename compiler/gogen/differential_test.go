@@ -73,6 +73,11 @@ var diffSchemas = []diffSchema{
 	{"protobuf", []string{"google/protobuf/unittest_no_field_presence.proto"}},
 	{"protobuf", []string{"google/protobuf/unittest_string_type.proto"}},
 	{"protobuf", []string{"google/protobuf/unittest_legacy_features.proto"}},
+	// A custom option whose value holds a MessageSet (compiler/frontend
+	// messageset.go), and the edition 2024 file that imports it as an
+	// option dependency.
+	{"protobuf", []string{"google/protobuf/unittest_custom_options.proto"}},
+	{"protobuf", []string{"google/protobuf/unittest_import_option.proto"}},
 	// protobuf 3.21.12's forms of schemas the newer tree has moved to
 	// edition 2024.
 	{"protobuf-3.21.12", []string{"google/protobuf/unittest.proto"}}, // proto2
@@ -217,10 +222,6 @@ var diffPackageRoot = map[string]string{"protobuf": "dp", "protobuf-3.21.12": "d
 var diffLeftOut = map[string]string{
 	// EDITION_UNSTABLE, which no released protoc accepts either.
 	"conformance/test_protos/test_messages_edition_unstable.proto": "unrecognized `edition` declaration value",
-	// A MessageSet extension used in a custom option: the experimental
-	// compiler refuses it unless protobuf-go is built with protolegacy
-	// (protoc accepts it).
-	"google/protobuf/unittest_custom_options.proto": `uses 'message set wire format' legacy proto1 feature which is not supported`,
 }
 
 // standardFile compiles name (a well-known type file) from the compiler's

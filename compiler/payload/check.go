@@ -260,5 +260,5 @@ func keyLess(a, b protoreflect.MapKey) bool {
 type jsonMarshaler struct{ s *Schema }
 
 func (j jsonMarshaler) Marshal(m proto.Message) ([]byte, error) {
-	return j.s.marshalJSON(m.ProtoReflect(), pjson.MarshalOptions{AllowPartial: true})
+	return j.s.marshalJSON(j.s.jsonOf(m.ProtoReflect()), pjson.MarshalOptions{AllowPartial: true})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -173,7 +174,7 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 		if i > 0 && bytes.Equal(r.Bytes, prev) {
 			return emit(prevText)
 		}
-		m, err := s.Unmarshal(md, r.Bytes)
+		m, err := s.unmarshal(md, r.Bytes, true)
 		if err != nil {
 			e := AsError(err)
 			if e.Offset >= 0 {
@@ -182,7 +183,7 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 			e.Record = i
 			return e
 		}
-		text, err := s.FormatValue(m, opt.Out)
+		text, err := s.formatValue(m, opt.Out)
 		if err != nil {
 			e := AsError(err)
 			e.Record = i
@@ -200,6 +201,17 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 // Unmarshal decodes a binary payload as message type md. A malformed
 // payload gives an *diag.Error of kind diag.KindPayload positioned by WireView.
 func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynamicpb.Message, error) {
+	x, err := s.unmarshal(md, b, false)
+	if err != nil {
+		return nil, err
+	}
+	return x.m.(*dynamicpb.Message), nil
+}
+
+// unmarshal is Unmarshal returning the message's adapter; with lazy, and a
+// payload checkPayload accepts, the message holds no lazyList field,
+// which the adapter reads from the payload (lazy.go).
+func (s *Schema) unmarshal(md protoreflect.MessageDescriptor, b []byte, lazy bool) (*dynJSON, error) {
 	if err := checkSize(len(b)); err != nil {
 		return nil, err
 	}
@@ -229,12 +241,23 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 		}
 	}
 	m := dynamicpb.NewMessage(md)
-	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(b, m)
+	x := s.jsonOf(m)
+	in := b
+	if lazy && ok && keyTags == nil {
+		x.lazy, x.raw = true, b
+		in = stripLazy(md, b, make([]byte, 0, len(b)))
+	}
+	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(in, m)
 	if err == nil {
 		if err := missingRequired(m); err != nil {
 			return nil, valueError(err)
 		}
-		return m, nil
+		if x.lazy {
+			_, err = s.checkLazy(md, b, nil)
+		}
+		if err == nil {
+			return x, nil
+		}
 	}
 	// google.golang.org/protobuf says what but not where; the wire view
 	// walks the same bytes and finds the offset and path.
@@ -252,6 +275,12 @@ func (s *Schema) Unmarshal(md protoreflect.MessageDescriptor, b []byte) (*dynami
 // with Multiline and EmitUnknown (runtime/prototext, through the same
 // adapter; text.go), and extensions as "[full.name]" fields.
 func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) {
+	return s.formatValue(s.jsonOf(m.ProtoReflect()), f)
+}
+
+// formatValue is FormatValue of x's message (read with its bytes, if
+// x.lazy).
+func (s *Schema) formatValue(x *dynJSON, f Format) (out string, err error) {
 	// Formatting an Any decodes its value with the reflective decoder,
 	// which panics on a map entry whose key field has the wrong wire type
 	// after a well-typed key (see Unmarshal): that is an error here.
@@ -262,7 +291,7 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 	}()
 	switch f {
 	case JSON, "":
-		j, err := s.marshalJSON(m.ProtoReflect(), pjson.MarshalOptions{Multiline: true})
+		j, err := s.marshalJSON(x, pjson.MarshalOptions{Multiline: true})
 		if err != nil {
 			// ProtoJSON fails only on valid values it cannot write:
 			// invalid UTF-8 where the schema allows it (proto2 strings,
@@ -278,9 +307,9 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 			e.Message += " (the value is valid, but JSON cannot represent it: use text or wire output)"
 			return "", e
 		}
-		return string(j) + "\n", nil
+		return ownString(append(j, '\n')), nil
 	case Text:
-		t, err := s.marshalText(m.ProtoReflect())
+		t, err := s.marshalText(x)
 		if err != nil {
 			e := valueError(err)
 			var pe *ptext.Error
@@ -290,11 +319,22 @@ func (s *Schema) FormatValue(m proto.Message, f Format) (out string, err error) 
 			return "", e
 		}
 		if len(t) == 0 {
-			t = []byte("\n")
+			return "\n", nil
 		}
-		return string(t), nil
+		return ownString(t), nil
 	}
 	return "", diag.New(diag.KindUsage, "unknown output format %q (want json or text)", string(f))
+}
+
+// ownString is b as a string without copying it: b is the output
+// runtime/protojson or runtime/prototext Marshal just allocated, which
+// nothing else holds or writes (for a large message, a copy would double
+// the memory the output takes).
+func ownString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // missingRequired returns an error naming the first required field of m,

@@ -11,18 +11,21 @@ import (
 // Bounds on what decoding a payload costs, per byte of the payload, for
 // every output decode writes (JSON, text, the wire listing), on the
 // densest payloads: one packed repeated field of 1-byte varints, repeated
-// empty messages (2 bytes each) and unknown varint fields (3 bytes each).
-// Allocation is runtime.MemStats.TotalAlloc across the call, so it counts
-// what is freed during the call too.
+// empty messages (2 bytes each), unknown varint fields (3 bytes each),
+// repeated 1-byte strings (3 bytes each), repeated messages of packed
+// varints and map entries. Allocation is runtime.MemStats.TotalAlloc
+// across the call, so it counts what is freed during the call too.
 const (
 	// decodeAllocPerInputByte bounds Decode's allocation, to JSON or text
-	// (measured: 155-166 for the packed field, 234-241 for the empty
-	// messages, 4-22 for the unknown fields). Most of it is
-	// google.golang.org/protobuf's dynamicpb, which the decode goes
-	// through: each element of a repeated field is a 24-byte
-	// protoreflect.Value in a slice grown by append (about 120 bytes
-	// allocated per 1-byte element), each message a dynamicpb.Message.
-	decodeAllocPerInputByte = 300
+	// (measured: 18-27 for the packed field, 129-143 for the empty
+	// messages, 5-21 for the unknown fields, 10-14 for the strings, 33-47
+	// for the messages of packed varints, 43-64 for the map entries).
+	// Repeated scalar, string and bytes fields are read from the payload
+	// as they are written and repeated messages decoded one at a time
+	// (lazy.go), so what remains is the output (JSON is sized once; text
+	// grows by append), a dynJSON and an Encoder step per element, and
+	// google.golang.org/protobuf's dynamicpb for singular fields and maps.
+	decodeAllocPerInputByte = 180
 	// decodeOutputPerInputByte bounds the JSON and text output: JSON
 	// writes a 1-byte element as "    1,\n", 7 bytes.
 	decodeOutputPerInputByte = 8
@@ -55,6 +58,8 @@ package g;
 message M {
   repeated int32 p = 4 [packed = true];
   repeated M kids = 6;
+  repeated string s = 7;
+  map<int32, int32> mp = 8;
 }`)
 	md := mustFind(t, s, "g.M")
 	payloads := []struct {
@@ -66,6 +71,21 @@ message M {
 		}},
 		{"empty messages", func(n int) []byte { return bytes.Repeat([]byte{0x32, 0x00}, n/2) }},
 		{"unknown fields", func(n int) []byte { return bytes.Repeat([]byte{0xc8, 0x3e, 0x01}, n/3) }},
+		{"repeated strings", func(n int) []byte { return bytes.Repeat([]byte{0x3a, 0x01, 'a'}, n/3) }},
+		{"messages of packed varints", func(n int) []byte {
+			// 2-byte varints: JSON writes each, 3 levels deep, as
+			// "        300,\n".
+			kid := protowire.AppendBytes(protowire.AppendTag(nil, 4, protowire.BytesType), bytes.Repeat([]byte{0xac, 0x02}, 7))
+			return bytes.Repeat(protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), kid), n/(len(kid)+2))
+		}},
+		{"map entries", func(n int) []byte {
+			var b []byte
+			for i := 0; len(b) < n; i++ {
+				e := protowire.AppendVarint([]byte{0x08}, uint64(i))
+				b = protowire.AppendBytes(protowire.AppendTag(b, 8, protowire.BytesType), e)
+			}
+			return b
+		}},
 	}
 	const small = 1 << 16
 	for _, p := range payloads {

@@ -53,8 +53,19 @@ func FuzzView(f *testing.F) {
 		// Nor may decoding to JSON or text (Unmarshal through
 		// google.golang.org/protobuf, whose reflective decoder panicked on
 		// a map entry key with the wrong wire type, and Any values).
+		// And Decode, which reads repeated fields from the payload as it
+		// writes them (lazy.go), writes and fails as the whole payload
+		// read into dynamicpb does.
 		for _, out := range []Format{JSON, Text} {
-			fuzzSchema.Decode(md, p, DecodeOptions{In: Binary, Out: out})
+			d, err := fuzzSchema.Decode(md, p, DecodeOptions{In: Binary, Out: out})
+			want, werr := eagerDecode(fuzzSchema, md, p, out)
+			got := ""
+			if err == nil {
+				got = d.Messages[0]
+			}
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() || got != want {
+				t.Errorf("Decode to %s: %q, error %v; the eager decode: %q, error %v", out, got, err, want, werr)
+			}
 		}
 	})
 }

@@ -41,6 +41,10 @@ import (
 type dynJSON struct {
 	s *Schema
 	m protoreflect.Message
+	// lazy is set when m was decoded from raw with the lazyList fields
+	// stripped (lazy.go): the writers read those fields from raw.
+	lazy bool
+	raw  []byte
 }
 
 func (s *Schema) jsonOf(m protoreflect.Message) *dynJSON { return &dynJSON{s: s, m: m} }
@@ -63,9 +67,9 @@ func (s *Schema) resolver() protojson.Resolver {
 
 // marshalJSON writes m as generated MarshalProtoJSON does under o (the
 // schema's resolver added).
-func (s *Schema) marshalJSON(m protoreflect.Message, o protojson.MarshalOptions) ([]byte, error) {
+func (s *Schema) marshalJSON(x *dynJSON, o protojson.MarshalOptions) ([]byte, error) {
 	o.Resolver = s.resolver()
-	return protojson.Marshal(s.jsonOf(m), o)
+	return protojson.Marshal(x, o)
 }
 
 // unmarshalJSON reads b into m as generated UnmarshalProtoJSON does under
@@ -190,7 +194,7 @@ func (x *dynJSON) EncodeProtoJSON(e *protojson.Encoder) error {
 	emitNull, emitDefaults := e.EmitUnpopulated(), e.EmitDefaults()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
-		set := x.m.Has(fd)
+		set := x.has(fd)
 		if !set {
 			switch {
 			case fd.IsList() || fd.IsMap() || !fd.HasPresence():
@@ -269,6 +273,20 @@ func (x *dynJSON) encodeField(e *protojson.Encoder, fd protoreflect.FieldDescrip
 	switch {
 	case fd.IsMap():
 		return x.encodeMap(e, fd, v.Map())
+	case fd.IsList() && x.lazy && lazyList(fd):
+		e.StartArray()
+		if err := x.rawValues(fd, func(v protoreflect.Value) error { return x.encodeValue(e, fd, v) }); err != nil {
+			return err
+		}
+		e.EndArray()
+		return nil
+	case fd.IsList() && fd.Kind() == protoreflect.MessageKind:
+		e.StartArray()
+		if err := x.eachSub(fd, v.List(), func(c *dynJSON) error { return c.EncodeProtoJSON(e) }); err != nil {
+			return err
+		}
+		e.EndArray()
+		return nil
 	case fd.IsList():
 		l := v.List()
 		e.StartArray()
@@ -279,6 +297,8 @@ func (x *dynJSON) encodeField(e *protojson.Encoder, fd protoreflect.FieldDescrip
 		}
 		e.EndArray()
 		return nil
+	case fd.Kind() == protoreflect.MessageKind:
+		return x.sub(fd, v.Message()).EncodeProtoJSON(e)
 	}
 	return x.encodeValue(e, fd, v)
 }

@@ -14,7 +14,11 @@
 // text format (https://protobuf.dev/reference/protobuf/textformat-spec),
 // both written and read exactly as protoplay's generated code does
 // (runtime/protojson and runtime/prototext, through descriptor-driven
-// adapters over dynamicpb messages: json.go, text.go).
+// adapters over dynamicpb messages: json.go, text.go). Decode keeps
+// repeated scalar, string and bytes fields out of dynamicpb, reading them
+// from the payload's bytes as it writes them, and decodes the elements of
+// repeated message fields one at a time (lazy.go), so that its memory is
+// a small multiple of the payload's size.
 //
 // Every entry point bounds its work: inputs larger than MaxInputBytes and
 // nesting deeper than MaxDepth (or, inside unknown fields, MaxUnknownDepth)

@@ -41,10 +41,10 @@ var textOptions = prototext.MarshalOptions{Multiline: true, Indent: "  ", EmitUn
 // marshalText writes m as generated MarshalProtoText does under
 // textOptions with the schema's resolver (for the expanded form of Any).
 // A required field not set is an error wrapping wire.ErrRequired.
-func (s *Schema) marshalText(m protoreflect.Message) ([]byte, error) {
+func (s *Schema) marshalText(x *dynJSON) ([]byte, error) {
 	o := textOptions
 	o.Resolver = s.resolver()
-	return prototext.Marshal(s.jsonOf(m), o)
+	return prototext.Marshal(x, o)
 }
 
 // unmarshalText reads b into m as generated UnmarshalProtoText does with
@@ -145,6 +145,9 @@ func (s *Schema) checksUTF8(fd protoreflect.FieldDescriptor) bool {
 type textCaches struct {
 	textInfos  sync.Map // protoreflect.MessageDescriptor -> *textInfo
 	utf8Fields sync.Map // protoreflect.FieldDescriptor -> bool
+	// mayFail and emptyMsgs are lazy.go's.
+	mayFail   sync.Map // protoreflect.MessageDescriptor -> bool
+	emptyMsgs sync.Map // protoreflect.MessageDescriptor -> *dynamicpb.Message
 }
 
 // EncodeProtoText writes the message's fields as generated EncodeProtoText
@@ -176,7 +179,7 @@ func (x *dynJSON) EncodeProtoText(e *prototext.Encoder) error {
 			if fd = x.m.WhichOneof(od); fd == nil {
 				continue
 			}
-		} else if !x.m.Has(fd) {
+		} else if !x.has(fd) {
 			continue
 		}
 		if err := x.encodeTextField(e, fd.TextName(), fd, x.m.Get(fd)); err != nil {
@@ -222,6 +225,17 @@ func (x *dynJSON) encodeTextField(e *prototext.Encoder, name string, fd protoref
 			e.EndMessage()
 		}
 		return nil
+	case fd.IsList() && x.lazy && lazyList(fd):
+		return x.rawValues(fd, func(v protoreflect.Value) error { return x.encodeTextValue(e, name, fd, v) })
+	case fd.IsList() && fd.Kind() == protoreflect.MessageKind:
+		return x.eachSub(fd, v.List(), func(c *dynJSON) error {
+			e.StartMessage(name)
+			if err := c.EncodeProtoText(e); err != nil {
+				return err
+			}
+			e.EndMessage()
+			return nil
+		})
 	case fd.IsList():
 		l := v.List()
 		for i := 0; i < l.Len(); i++ {
@@ -229,6 +243,13 @@ func (x *dynJSON) encodeTextField(e *prototext.Encoder, name string, fd protoref
 				return err
 			}
 		}
+		return nil
+	case fd.Kind() == protoreflect.MessageKind:
+		e.StartMessage(name)
+		if err := x.sub(fd, v.Message()).EncodeProtoText(e); err != nil {
+			return err
+		}
+		e.EndMessage()
 		return nil
 	}
 	return x.encodeTextValue(e, name, fd, v)

@@ -60,7 +60,9 @@ func Marshal(m Generated, o MarshalOptions) ([]byte, error) {
 		}
 	}
 	if indent != "" {
-		return appendIndented(make([]byte, 0, len(e.buf)+len(e.buf)/2), e.buf, indent), nil
+		// Sized once, with a byte to spare for a caller that ends the
+		// output with a newline (protoplay decode does).
+		return appendIndented(make([]byte, 0, indentedLen(e.buf, len(indent))+1), e.buf, indent), nil
 	}
 	return append(make([]byte, 0, len(e.buf)), e.buf...), nil
 }
@@ -77,6 +79,44 @@ func releaseEncoder(e *Encoder) {
 	}
 	e.opts = MarshalOptions{} // drop the Resolver
 	encoders.Put(e)
+}
+
+// indentedLen is the length appendIndented adds for src with an indent
+// of indentLen bytes, so that Marshal allocates the multiline form once
+// (growing it by append cost twice its size for large messages).
+func indentedLen(src []byte, indentLen int) int {
+	n, depth := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			n += min(j+1, len(src)) - i
+			i = j
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				n += 2
+				i++
+				continue
+			}
+			depth++
+			n += 2 + depth*indentLen
+		case '}', ']':
+			depth--
+			n += 2 + max(depth, 0)*indentLen
+		case ',':
+			n += 2 + depth*indentLen
+		case ':':
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // appendIndented appends src, compact JSON as the Encoder writes it, to
