@@ -33,11 +33,17 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/protoplay/protoplay/internal/gentest"
 	"github.com/protoplay/protoplay/internal/version"
 	"github.com/protoplay/protoplay/site"
 )
 
-const shared = "../../shared"
+// sharedDir is ../shared beside the checkout, or $PROTOPLAY_SHARED (as
+// for the other packages' tests, gentest.SharedDir).
+func sharedDir() string {
+	dir, _ := gentest.SharedDir()
+	return dir
+}
 
 // startBrowser starts a headless chromium on a fresh profile with the page
 // server and returns a context for it and the server's URL.
@@ -209,7 +215,7 @@ func skipOrFail(t *testing.T, why string) {
 
 func needShared(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join(shared, rel)
+	p := filepath.Join(sharedDir(), rel)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("skipping: %s not found (the shared corpus is absent)", p)
 	}

@@ -211,7 +211,7 @@ func writeFile(t *testing.T, path, text string) {
 // testSchema is GoogleMessage1 from the shared corpus, or the repository's
 // example when ../shared is absent (said in the log).
 func testSchema(t *testing.T) (name, text, typ string) {
-	p := filepath.Join(shared, googleMessage1)
+	p := filepath.Join(sharedDir(), googleMessage1)
 	if b, err := os.ReadFile(p); err == nil {
 		return "benchmark_message1_proto3.proto", string(b), "benchmarks.proto3.GoogleMessage1"
 	}

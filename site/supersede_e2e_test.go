@@ -21,7 +21,7 @@ import (
 // Worker, no result overtaken by a later edit is shown once the last edit
 // is made, and the Go pane ends with the last edit's output.
 func TestBigSchemaEditsSupersede(t *testing.T) {
-	root := filepath.Join(shared, "corpus/googleapis")
+	root := filepath.Join(sharedDir(), "corpus/googleapis")
 	needShared(t, "corpus/googleapis/google/privacy/dlp/v2/dlp.proto")
 	const dlpPath = "google/privacy/dlp/v2/dlp.proto"
 	dlp := readFile(t, filepath.Join(root, dlpPath)) + "\nmessage Marker0 { int32 a = 1; }\n"
