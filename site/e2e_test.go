@@ -233,10 +233,32 @@ const pageBusy = `(() => { const p = globalThis.__protoplay; if (!p) return fals
 // a busy machine is not a failure and a page that stopped is one.
 func waitJS(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
 	t.Helper()
+	waitState(t, ctx, what, func() (bool, error) {
+		return chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+	}, timeout)
+}
+
+// waitLimit is the deadline of a wait on a page that has no pageBusy to
+// tell slow from stopped (the npm package's pages, a dev server, a
+// download): a minute before the test binary's deadline, as waitJS's
+// bound, so that a busy machine is not a failure; 15 minutes from now
+// without one (go test -timeout 0).
+func waitLimit(t *testing.T) time.Time {
+	if hard, ok := t.Deadline(); ok {
+		return hard.Add(-time.Minute)
+	}
+	return time.Now().Add(15 * time.Minute)
+}
+
+// waitState is waitJS for a state the test reads itself (done), such as
+// the requests its page server has answered: it waits until done holds,
+// timeout bounding only the time the page sits idle without it.
+func waitState(t *testing.T, ctx context.Context, what string, done func() (bool, error), timeout time.Duration) {
+	t.Helper()
 	hard, hasHard := t.Deadline()
 	idle, last := time.Duration(0), time.Now()
 	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+		ok, err := done()
 		if err != nil {
 			t.Fatalf("waiting for %s: %v", what, err)
 		}

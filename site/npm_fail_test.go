@@ -249,7 +249,7 @@ func TestNPMPackageFailedStartBrowser(t *testing.T) {
 	ctx := launchChromium(t, chromium)
 	do(t, ctx, chromedp.Navigate(srv.URL+"/index.html"))
 	msg := firstEvent(t, ctx, "protoplay-error", "a")
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := waitLimit(t)
 	for !eval[bool](t, ctx, `!!window.failed`) {
 		if time.Now().After(deadline) {
 			t.Fatal("the calls after the failed start did not settle")

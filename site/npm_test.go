@@ -514,7 +514,7 @@ func TestNPMPackageElement(t *testing.T) {
 	goOf := func(id string) string {
 		return fmt.Sprintf(`(document.getElementById(%q).goText || "")`, id)
 	}
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := waitLimit(t)
 	for {
 		done := eval[bool](t, ctx, `compiledEvents.some(e => e.id === "a") && compiledEvents.some(e => e.id === "b") && `+
 			goOf("a")+`.includes("type Person struct") && `+goOf("b")+`.includes(" struct {")`)
@@ -536,7 +536,7 @@ func TestNPMPackageElement(t *testing.T) {
 	// The encode panel of a: Person's sample encoded to bytes.
 	waitFor := func(what, expr string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := waitLimit(t)
 		for !eval[bool](t, ctx, expr) {
 			if time.Now().After(deadline) {
 				t.Fatalf("timed out waiting for %s", what)
