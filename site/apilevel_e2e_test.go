@@ -42,6 +42,7 @@ func runTheProgram(t *testing.T, ctx context.Context) string {
 // template is written for the API the code has, and runs; Hybrid shows
 // the two files protoc-gen-go writes.
 func TestAPILevel(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	do(t, ctx, chromedp.Navigate(url))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -107,6 +108,12 @@ func launchChromium(t *testing.T, chromium string) context.Context {
 	// 1400, innerHeight 757), which the tests were written against.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 757)); err != nil {
 		t.Fatalf("opening a tab in %s: %v", chromium, err)
+	}
+	// The tests run several at a time (testParallel), each in a window of
+	// its own: each page is told it has the focus, as the one window of a
+	// browser of its own has, whichever window the browser last focused.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatalf("emulating focus in %s: %v", chromium, err)
 	}
 	return ctx
 }
@@ -343,6 +350,7 @@ func replaceSource(t *testing.T, ctx context.Context, text string) {
 }
 
 func TestPlayground(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	// The page's console warnings and errors, for the subtests to check
 	// (the tests below never make the page fail on purpose).
@@ -568,6 +576,7 @@ func TestPlayground(t *testing.T) {
 }
 
 func TestWorkerReplacedOnTimeout(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	// A 1 ms limit: the first compile overruns it.
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=1")); err != nil {
@@ -677,6 +686,7 @@ func encodeSession(t *testing.T, state any) string {
 // third-party notices, both served; Escape closes it and gives the focus
 // back.
 func TestAboutDialog(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the core's version", `__protoplay.stats.version !== ""`, 60*time.Second)
@@ -740,6 +750,7 @@ func openExampleMenu(t *testing.T, ctx context.Context, name string) {
 // compiles, a 0.5 s call limit, then Examples → Fleet API (which overruns
 // it).
 func TestRestartFailsCompile(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	// The page is opened with a limit no busy machine reaches (the default
 	// 10 s is overrun by a cold Worker's first compile at load 20) and the

@@ -69,6 +69,7 @@ func humanDoubleClick(t *testing.T, ctx context.Context, sel string) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 
 	t.Run("a name typed right after + survives the compile", func(t *testing.T) {

@@ -108,6 +108,7 @@ webpack({
 `
 
 func TestNPMPackageBundlers(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {
@@ -349,6 +350,7 @@ func firstEvent(t *testing.T, c context.Context, typ, id string) string {
 // .wasm (a 404 beside the bundle). And Vite's dev server, as is and with
 // the README's optimizeDeps.exclude.
 func TestNPMPackageWasmNotFoundAndViteDev(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {

@@ -60,6 +60,7 @@ Object.defineProperty(navigator, "clipboard", { value: { writeText: async (t) =>
 `
 
 func TestNPMPackageElementFeatures(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {

@@ -125,6 +125,7 @@ func packedTarball(t *testing.T) string {
 // npm packages bundled) and a license field, and npm pack --dry-run of
 // the package directory lists both files.
 func TestNPMPackageLicense(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("npm package test skipped in -short mode")
 	}
@@ -278,6 +279,7 @@ console.log(JSON.stringify(out));
 `
 
 func TestNPMPackageNode(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	name, text, typ := testSchema(t)
 	writeFile(t, filepath.Join(dir, "schema.proto"), text)
@@ -423,6 +425,7 @@ console.log(JSON.stringify(out));
 // to the core, which stops a compilation that passes them with an error
 // naming the option, and goes on answering.
 func TestNPMPackageNodeLimits(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "limits.mjs"), nodeLimitsScript)
 	for _, tc := range []struct {
@@ -498,6 +501,7 @@ const elementPage = `<!doctype html>
 </body></html>`
 
 func TestNPMPackageElement(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {
@@ -628,6 +632,7 @@ func writeSignatureCheck(t *testing.T, dir, readme string) string {
 // blocks are a reference, not code: writeSignatureCheck holds that one to
 // the package's types).
 func TestNPMPackageTypes(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
 	if err != nil {

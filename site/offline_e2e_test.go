@@ -20,6 +20,7 @@ import (
 // runtime asset (as offline), Download .zip still gives the whole module,
 // runtime included, which builds and runs with no network.
 func TestDownloadOffline(t *testing.T) {
+	t.Parallel()
 	runtimeAsset := regexp.MustCompile(`/runtime-[^/]*\.json$`)
 	var served, refused atomic.Int32
 	var offline atomic.Bool
@@ -110,6 +111,7 @@ func download(t *testing.T, ctx context.Context, name string, actions ...chromed
 // (the Go pane's and the Go interpreter's, e.g. runtime=local) each get
 // changes to their own last output, not whole files.
 func TestCoreChangesPerOptions(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=300000")); err != nil {
 		t.Fatal(err)

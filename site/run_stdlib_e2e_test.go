@@ -17,6 +17,7 @@ const runStderr = `document.querySelector('[data-testid=run-stderr]').textConten
 // natively); os.Exit(2) ends it with "exit status 2" on stderr, as go run
 // says it; a program importing os/exec does not compile.
 func TestRunStandardLibrary(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
@@ -75,6 +76,7 @@ func TestRunStandardLibrary(t *testing.T) {
 // and a program using them and time, os, encoding/json, sort and strings
 // prints what Go prints.
 func TestRunGoogleAPIsSchema(t *testing.T) {
+	t.Parallel()
 	const schema = "syntax = \"proto3\";\npackage cal.v1;\noption go_package = \"example.com/cal/v1;calv1\";\nimport \"google/type/date.proto\";\nimport \"google/rpc/status.proto\";\nmessage Event {\n  string title = 1;\n  google.type.Date day = 2;\n  google.rpc.Status status = 3;\n}\n"
 	session := map[string]any{"files": []map[string]string{{"name": "cal/v1/cal.proto", "text": schema}}, "active": "cal/v1/cal.proto", "options": ""}
 	ctx, url := startBrowser(t)

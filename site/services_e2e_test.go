@@ -29,6 +29,7 @@ func setServices(t *testing.T, ctx context.Context, v string) {
 }
 
 func TestServicesTab(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	n := eval[int](t, ctx, compiles)
 	do(t, ctx,

@@ -21,6 +21,7 @@ import (
 // Worker, no result overtaken by a later edit is shown once the last edit
 // is made, and the Go pane ends with the last edit's output.
 func TestBigSchemaEditsSupersede(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(sharedDir(), "corpus/googleapis")
 	needShared(t, "corpus/googleapis/google/privacy/dlp/v2/dlp.proto")
 	const dlpPath = "google/privacy/dlp/v2/dlp.proto"

@@ -107,6 +107,7 @@ const toastActionContrast = `(() => {
 })()`
 
 func TestRealWorkspace(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	dir := t.TempDir()
 
