@@ -44,7 +44,10 @@ func runTheProgram(t *testing.T, ctx context.Context) string {
 func TestAPILevel(t *testing.T) {
 	t.Parallel()
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url))
+	// A call limit no busy machine reaches (the default 10 s is overrun by
+	// a cold Worker's first generate at load 25); the share link below
+	// keeps it.
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
 	if eval[bool](t, ctx, goText+`.includes("xxx_hidden_")`) || eval[string](t, ctx, `document.querySelector('[data-testid=api-level]').value`) != "" {
 		t.Fatal("the example's default output is already opaque, or the control is not at its default")

@@ -230,8 +230,9 @@ func needShared(t *testing.T, rel string) string {
 }
 
 // pageBusy is true while the page has work in flight: a compile running or
-// due, or calls to its core not yet answered.
-const pageBusy = `(() => { const p = globalThis.__protoplay; if (!p) return false; return (typeof p.idle === "function" && !p.idle()) || (!!p.core && p.core.busy > 0); })()`
+// due, calls to its core not yet answered, a program running (or waiting
+// for the schema's first compile) in the Run tab, or the checks running.
+const pageBusy = `(() => { const p = globalThis.__protoplay; if (!p) return false; const state = (id) => document.querySelector("[data-testid=" + id + "]")?.dataset.state; return (typeof p.idle === "function" && !p.idle()) || (!!p.core && p.core.busy > 0) || state("run-output") === "running" || state("run-output") === "waiting" || state("checks") === "running"; })()`
 
 // waitJS waits until expr holds. timeout bounds only the time the page
 // sits idle (see pageBusy) without expr holding: while a compile or a core
@@ -282,7 +283,7 @@ func waitState(t *testing.T, ctx context.Context, what string, done func() (bool
 		}
 		last = now
 		if idle > timeout || hasHard && now.After(hard.Add(-time.Minute)) {
-			status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=status]').innerText + ' | ' + document.querySelector('[data-testid=diagnostics]').innerText + ' | ' + document.querySelector('[data-testid=notice]').innerText + ' | payload: ' + document.querySelector('[data-testid=payload-error]').innerText + ' | json: ' + __protoplay.jsonText().slice(0, 200)`))
+			status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=status]').innerText + ' | ' + document.querySelector('[data-testid=diagnostics]').innerText + ' | ' + document.querySelector('[data-testid=notice]').innerText + ' | payload: ' + document.querySelector('[data-testid=payload-error]').innerText + ' | json: ' + __protoplay.jsonText().slice(0, 200) + ' | run: ' + document.querySelector('[data-testid=run-output]')?.dataset.state`))
 			t.Fatalf("timed out waiting for %s: the page was idle for %v without it (page status: %s)", what, idle.Round(time.Millisecond), status)
 		}
 		time.Sleep(50 * time.Millisecond)
