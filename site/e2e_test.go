@@ -234,8 +234,8 @@ func needShared(t *testing.T, rel string) string {
 // for the schema's first compile) in the Run tab, or the checks running.
 const pageBusy = `(() => { const p = globalThis.__protoplay; if (!p) return false; const state = (id) => document.querySelector("[data-testid=" + id + "]")?.dataset.state; return (typeof p.idle === "function" && !p.idle()) || (!!p.core && p.core.busy > 0) || state("run-output") === "running" || state("run-output") === "waiting" || state("checks") === "running"; })()`
 
-// waitJS waits until expr holds. timeout bounds only the time the page
-// sits idle (see pageBusy) without expr holding: while a compile or a core
+// waitJS waits until expr holds. timeout (at least minIdle) bounds only
+// the time the page sits idle (see pageBusy) without expr holding: while a compile or a core
 // call is in flight the wait goes on, however slow the machine, up to a
 // minute before the test binary's own deadline (go test -timeout), so that
 // a busy machine is not a failure and a page that stopped is one.
@@ -258,11 +258,20 @@ func waitLimit(t *testing.T) time.Time {
 	return time.Now().Add(15 * time.Minute)
 }
 
+// minIdle is the least idle time a wait allows (waitJS, waitState),
+// whatever its own timeout: on a busy machine the page's work that
+// pageBusy does not see (reading an upload, a debounce, rendering, a
+// worker's start) stretches too. With four tests at a time at load 25-30
+// such steps took over 30 s.
+const minIdle = 2 * time.Minute
+
 // waitState is waitJS for a state the test reads itself (done), such as
 // the requests its page server has answered: it waits until done holds,
-// timeout bounding only the time the page sits idle without it.
+// timeout (at least minIdle) bounding only the time the page sits idle
+// without it.
 func waitState(t *testing.T, ctx context.Context, what string, done func() (bool, error), timeout time.Duration) {
 	t.Helper()
+	timeout = max(timeout, minIdle)
 	hard, hasHard := t.Deadline()
 	idle, last := time.Duration(0), time.Now()
 	for {

@@ -16,9 +16,10 @@ import (
 // tab's renderer and core hold a core while they compile). Each test has
 // its own browser context, page server, temporary directories and copy of
 // the installed npm project. TestMeasure, the screenshot tests,
-// TestNPMPackageNodeOffThread and TestBigSchemaEditsSupersede, whose
-// numbers, pictures and time limits must not depend on other tests, are
-// not parallel, and so run before the others start.
+// TestNPMPackageNodeOffThread, TestNPMPackageNodeLimits and
+// TestBigSchemaEditsSupersede, whose numbers, pictures and time limits
+// must not depend on other tests, are not parallel, and so run before the
+// others start.
 const testParallel = 4
 
 // TestMain sets -test.parallel to testParallel unless it was given, and
