@@ -44,10 +44,10 @@ func runTheProgram(t *testing.T, ctx context.Context) string {
 func TestAPILevel(t *testing.T) {
 	t.Parallel()
 	ctx, url := startBrowser(t)
-	// A call limit no busy machine reaches (the default 10 s is overrun by
-	// a cold Worker's first generate at load 25); the share link below
-	// keeps it.
-	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
+	// A call limit and a program run limit no busy machine reaches (the
+	// default 10 s of each was overrun at load 25-35); the share link
+	// below keeps them.
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000&runlimit=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
 	if eval[bool](t, ctx, goText+`.includes("xxx_hidden_")`) || eval[string](t, ctx, `document.querySelector('[data-testid=api-level]').value`) != "" {
 		t.Fatal("the example's default output is already opaque, or the control is not at its default")
