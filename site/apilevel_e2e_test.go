@@ -42,8 +42,12 @@ func runTheProgram(t *testing.T, ctx context.Context) string {
 // template is written for the API the code has, and runs; Hybrid shows
 // the two files protoc-gen-go writes.
 func TestAPILevel(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url))
+	// A call limit and a program run limit no busy machine reaches (the
+	// default 10 s of each was overrun at load 25-35); the share link
+	// below keeps them.
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000&runlimit=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
 	if eval[bool](t, ctx, goText+`.includes("xxx_hidden_")`) || eval[string](t, ctx, `document.querySelector('[data-testid=api-level]').value`) != "" {
 		t.Fatal("the example's default output is already opaque, or the control is not at its default")

@@ -27,6 +27,7 @@ const (
 )
 
 func TestBytesYouWereHanded(t *testing.T) {
+	t.Parallel()
 	protoc, err := exec.LookPath("protoc")
 	if err != nil {
 		skipOrFail(t, "no protoc on PATH (it writes the descriptor sets)")

@@ -22,6 +22,7 @@ const baselineSource = `document.querySelector('[data-testid=baseline-source]')`
 // an int64, is picked as the baseline; the current int32 is a type change
 // at line 6.
 func TestChangesBaselineFromUpload(t *testing.T) {
+	t.Parallel()
 	old := filepath.Join(t.TempDir(), "example.proto")
 	if err := os.WriteFile(old, []byte(strings.Replace(changesSchema, "int32 count", "int64 count", 1)), 0o644); err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestChangesBaselineFromUpload(t *testing.T) {
 // third field, sold, is pasted as the baseline; the current Item lacks it.
 // A link without a session is refused first, with the reason.
 func TestChangesBaselineFromShareLink(t *testing.T) {
+	t.Parallel()
 	oldSchema := strings.Replace(changesSchema, "string name = 2;", "string name = 2;\n  bool sold = 3;", 1)
 	ctx, url := startBrowser(t)
 	link := url + encodeSession(t, map[string]any{

@@ -31,6 +31,7 @@ const (
 )
 
 func TestChangesAgainstBaseline(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	replaceSource(t, ctx, changesSchema)
 	settle(t, ctx, 0)

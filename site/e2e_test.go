@@ -28,16 +28,23 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/protoplay/protoplay/internal/gentest"
 	"github.com/protoplay/protoplay/internal/version"
 	"github.com/protoplay/protoplay/site"
 )
 
-const shared = "../../shared"
+// sharedDir is ../shared beside the checkout, or $PROTOPLAY_SHARED (as
+// for the other packages' tests, gentest.SharedDir).
+func sharedDir() string {
+	dir, _ := gentest.SharedDir()
+	return dir
+}
 
 // startBrowser starts a headless chromium on a fresh profile with the page
 // server and returns a context for it and the server's URL.
@@ -101,6 +108,12 @@ func launchChromium(t *testing.T, chromium string) context.Context {
 	// 1400, innerHeight 757), which the tests were written against.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1400, 757)); err != nil {
 		t.Fatalf("opening a tab in %s: %v", chromium, err)
+	}
+	// The tests run several at a time (testParallel), each in a window of
+	// its own: each page is told it has the focus, as the one window of a
+	// browser of its own has, whichever window the browser last focused.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatalf("emulating focus in %s: %v", chromium, err)
 	}
 	return ctx
 }
@@ -209,7 +222,7 @@ func skipOrFail(t *testing.T, why string) {
 
 func needShared(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join(shared, rel)
+	p := filepath.Join(sharedDir(), rel)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("skipping: %s not found (the shared corpus is absent)", p)
 	}
@@ -217,20 +230,52 @@ func needShared(t *testing.T, rel string) string {
 }
 
 // pageBusy is true while the page has work in flight: a compile running or
-// due, or calls to its core not yet answered.
-const pageBusy = `(() => { const p = globalThis.__protoplay; if (!p) return false; return (typeof p.idle === "function" && !p.idle()) || (!!p.core && p.core.busy > 0); })()`
+// due, calls to its core not yet answered, a program running (or waiting
+// for the schema's first compile) in the Run tab, or the checks running.
+const pageBusy = `(() => { const p = globalThis.__protoplay; if (!p) return false; const state = (id) => document.querySelector("[data-testid=" + id + "]")?.dataset.state; return (typeof p.idle === "function" && !p.idle()) || (!!p.core && p.core.busy > 0) || state("run-output") === "running" || state("run-output") === "waiting" || state("checks") === "running"; })()`
 
-// waitJS waits until expr holds. timeout bounds only the time the page
-// sits idle (see pageBusy) without expr holding: while a compile or a core
+// waitJS waits until expr holds. timeout (at least minIdle) bounds only
+// the time the page sits idle (see pageBusy) without expr holding: while a compile or a core
 // call is in flight the wait goes on, however slow the machine, up to a
 // minute before the test binary's own deadline (go test -timeout), so that
 // a busy machine is not a failure and a page that stopped is one.
 func waitJS(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
 	t.Helper()
+	waitState(t, ctx, what, func() (bool, error) {
+		return chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+	}, timeout)
+}
+
+// waitLimit is the deadline of a wait on a page that has no pageBusy to
+// tell slow from stopped (the npm package's pages, a dev server, a
+// download): a minute before the test binary's deadline, as waitJS's
+// bound, so that a busy machine is not a failure; 15 minutes from now
+// without one (go test -timeout 0).
+func waitLimit(t *testing.T) time.Time {
+	if hard, ok := t.Deadline(); ok {
+		return hard.Add(-time.Minute)
+	}
+	return time.Now().Add(15 * time.Minute)
+}
+
+// minIdle is the least idle time a wait allows (waitJS, waitState),
+// whatever its own timeout: on a busy machine the page's work that
+// pageBusy does not see (reading an upload, a debounce, rendering, a
+// worker's start) stretches too. With four tests at a time at load 25-30
+// such steps took over 30 s.
+const minIdle = 2 * time.Minute
+
+// waitState is waitJS for a state the test reads itself (done), such as
+// the requests its page server has answered: it waits until done holds,
+// timeout (at least minIdle) bounding only the time the page sits idle
+// without it.
+func waitState(t *testing.T, ctx context.Context, what string, done func() (bool, error), timeout time.Duration) {
+	t.Helper()
+	timeout = max(timeout, minIdle)
 	hard, hasHard := t.Deadline()
 	idle, last := time.Duration(0), time.Now()
 	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+		ok, err := done()
 		if err != nil {
 			t.Fatalf("waiting for %s: %v", what, err)
 		}
@@ -247,7 +292,7 @@ func waitJS(t *testing.T, ctx context.Context, what, expr string, timeout time.D
 		}
 		last = now
 		if idle > timeout || hasHard && now.After(hard.Add(-time.Minute)) {
-			status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=status]').innerText + ' | ' + document.querySelector('[data-testid=diagnostics]').innerText + ' | ' + document.querySelector('[data-testid=notice]').innerText + ' | payload: ' + document.querySelector('[data-testid=payload-error]').innerText + ' | json: ' + __protoplay.jsonText().slice(0, 200)`))
+			status, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=status]').innerText + ' | ' + document.querySelector('[data-testid=diagnostics]').innerText + ' | ' + document.querySelector('[data-testid=notice]').innerText + ' | payload: ' + document.querySelector('[data-testid=payload-error]').innerText + ' | json: ' + __protoplay.jsonText().slice(0, 200) + ' | run: ' + document.querySelector('[data-testid=run-output]')?.dataset.state`))
 			t.Fatalf("timed out waiting for %s: the page was idle for %v without it (page status: %s)", what, idle.Round(time.Millisecond), status)
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -315,6 +360,7 @@ func replaceSource(t *testing.T, ctx context.Context, text string) {
 }
 
 func TestPlayground(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	// The page's console warnings and errors, for the subtests to check
 	// (the tests below never make the page fail on purpose).
@@ -540,6 +586,7 @@ func TestPlayground(t *testing.T) {
 }
 
 func TestWorkerReplacedOnTimeout(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	// A 1 ms limit: the first compile overruns it.
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=1")); err != nil {
@@ -649,6 +696,7 @@ func encodeSession(t *testing.T, state any) string {
 // third-party notices, both served; Escape closes it and gives the focus
 // back.
 func TestAboutDialog(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
 	waitJS(t, ctx, "the core's version", `__protoplay.stats.version !== ""`, 60*time.Second)
@@ -712,6 +760,7 @@ func openExampleMenu(t *testing.T, ctx context.Context, name string) {
 // compiles, a 0.5 s call limit, then Examples → Fleet API (which overruns
 // it).
 func TestRestartFailsCompile(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	// The page is opened with a limit no busy machine reaches (the default
 	// 10 s is overrun by a cold Worker's first compile at load 20) and the

@@ -53,6 +53,7 @@ func (c edition2024Case) files(t *testing.T, root string) []map[string]string {
 }
 
 func TestEdition2024CorpusInBrowser(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(needShared(t, "corpus"), "protobuf")
 	for _, c := range edition2024Cases {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
@@ -117,6 +118,7 @@ console.log(JSON.stringify(out));
 // TestNPMPackageNodeEdition2024: the same files through the npm package in
 // Node: the same Go pieces, the same refusal at the same place.
 func TestNPMPackageNodeEdition2024(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(needShared(t, "corpus"), "protobuf")
 	dir := installPackage(t)
 	var cases []map[string]any

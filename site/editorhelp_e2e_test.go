@@ -48,6 +48,7 @@ func hoverText(t *testing.T, ctx context.Context, line int, word string) string 
 // tag bytes and Go name; hovering a type name shows the type; F12 and
 // Ctrl-click on a type name go to its declaration, in another file too.
 func TestEditorHelp(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	waitJS(t, ctx, "the symbols", `__protoplay.symbols() && __protoplay.symbols().symbols.length > 5`, 30*time.Second)
 

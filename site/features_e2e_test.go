@@ -21,6 +21,7 @@ const statusText = `document.querySelector('[data-testid=status-text]').textCont
 // field_behavior, longrunning, google/type/date.proto) compiles in the
 // page with no other files: the googleapis files are built in.
 func TestGoogleAPIsImportInBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	replaceSource(t, ctx, readFile(t, "../testdata/examples/service.proto"))
 	waitJS(t, ctx, "the library's Go", goText+`.includes("type Book struct") && __protoplay.idle()`, 30*time.Second)
@@ -34,6 +35,7 @@ func TestGoogleAPIsImportInBrowser(t *testing.T) {
 }
 
 func TestDiagnosticsWhileTyping(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	stale := func(id string) bool {
 		return eval[bool](t, ctx, `!document.querySelector('[data-testid=`+id+`]').hidden`)
@@ -151,6 +153,7 @@ var exampleWarnings = map[string][]string{
 // with no error (exampleWarnings are its only diagnostics); Undo brings
 // the previous workspace back.
 func TestExamplesMenu(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	before := eval[map[string]string](t, ctx, `__protoplay.sources()`)
 	// Each example's compile is slow on a loaded machine: give them time.
@@ -199,6 +202,7 @@ func TestExamplesMenu(t *testing.T) {
 // marked in the editor; the status counts the error only. (Where the ';'
 // belongs is the error's suggested edit, not a note of its own.)
 func TestMissingSemicolonNoteInBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	src := readFile(t, "../testdata/example/example.proto")
 	replaceSource(t, ctx, strings.Replace(src, "  string name = 1;", "  string name = 1", 1))

@@ -69,6 +69,7 @@ func humanDoubleClick(t *testing.T, ctx context.Context, sel string) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 
 	t.Run("a name typed right after + survives the compile", func(t *testing.T) {
@@ -292,7 +293,7 @@ func keys(m map[string]string) []string {
 // readZip waits for a downloaded zip and returns its files' text.
 func readZip(t *testing.T, path string) map[string]string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := waitLimit(t)
 	for {
 		if st, err := os.Stat(path); err == nil && st.Size() > 0 {
 			break

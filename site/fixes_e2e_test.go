@@ -22,6 +22,7 @@ import (
 // its file and line, and the status counts five; clicking the one in
 // c.proto opens c.proto at it.
 func TestEveryErrorInThreeFilesInBrowser(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "testdata", "fiveerrors")
 	var files []map[string]string
 	for _, f := range []string{"a.proto", "b.proto", "c.proto"} {
@@ -58,6 +59,7 @@ func TestEveryErrorInThreeFilesInBrowser(t *testing.T) {
 // clicking it, as a person would, puts the ';' back, and the compile that
 // follows has no error; one Undo takes the fix back.
 func TestFixButtonInBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	src := readFile(t, "../testdata/example/example.proto")
 	broken := strings.Replace(src, "  string name = 1;", "  string name = 1", 1)
@@ -95,6 +97,7 @@ func TestFixButtonInBrowser(t *testing.T) {
 // suggested edit is an action in the tooltip that fixes the error, as the
 // Fix button does.
 func TestDiagnosticNotesAndLintFixInBrowser(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	src := readFile(t, "../testdata/example/example.proto")
 	broken := strings.Replace(src, "  string name = 1;\n", "  string name = 1;\n  required int32 extra = 90;\n  int32 packed_one = 91 [packed = true];\n", 1)

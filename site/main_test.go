@@ -1,14 +1,38 @@
 package site_test
 
 import (
+	"flag"
 	"os"
+	"strconv"
 	"testing"
 )
 
-// TestMain stops and removes what the package's tests share (the npm
-// project installPackage copies, the chromium they open tabs in) once they
-// are done.
+// testParallel is how many of the package's tests run at once (go test's
+// -parallel, which defaults to GOMAXPROCS, unless given). Almost every test
+// drives a page in chromium or a Node process, and spends most of its time
+// waiting on it: the wasm core compiling and starting, a worker, a
+// debounce, a bundler. Four at a time keep two cores busy with those waits
+// overlapped; more make each page slower without finishing sooner (each
+// tab's renderer and core hold a core while they compile). Each test has
+// its own browser context, page server, temporary directories and copy of
+// the installed npm project. TestMeasure, the screenshot tests,
+// TestNPMPackageNodeOffThread, TestNPMPackageNodeLimits and
+// TestBigSchemaEditsSupersede, whose numbers, pictures and time limits
+// must not depend on other tests, are not parallel, and so run before the
+// others start.
+const testParallel = 4
+
+// TestMain sets -test.parallel to testParallel unless it was given, and
+// stops and removes what the package's tests share (the npm project
+// installPackage copies, the chromium they open tabs in) once they are
+// done.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(testParallel))
+	}
 	code := m.Run()
 	stopBrowser()
 	if installed.root != "" {

@@ -62,7 +62,7 @@ func TestMeasure(t *testing.T) {
 	small := map[string]any{"files": []map[string]string{{"name": "example.proto", "text": readFile(t, "../testdata/example/example.proto")}}, "active": "example.proto", "options": ""}
 	t.Run("small", func(t *testing.T) { measureEdits(t, "example", "example.proto (42 lines)", small, 40) })
 
-	root := filepath.Join(shared, "corpus/googleapis")
+	root := filepath.Join(sharedDir(), "corpus/googleapis")
 	big := needShared(t, "corpus/googleapis/google/privacy/dlp/v2/storage.proto")
 	bigText := readFile(t, big)
 	bigFiles := []map[string]string{

@@ -32,6 +32,7 @@ console.log(JSON.stringify({
 `
 
 func TestNPMPackageNodeBreaking(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "breaking.mjs"), breakingScript)
 	var out struct {

@@ -108,6 +108,7 @@ webpack({
 `
 
 func TestNPMPackageBundlers(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {
@@ -231,7 +232,7 @@ func checkApp(t *testing.T, c context.Context, url string) {
 	}
 	waitFor := func(what, expr string) {
 		t.Helper()
-		deadline := time.Now().Add(90 * time.Second)
+		deadline := waitLimit(t)
 		for !eval[bool](t, c, expr) {
 			if time.Now().After(deadline) || eval[bool](t, c, `(window.problems ?? []).length > 0 || (window.events ?? []).some((e) => e.type === "protoplay-error")`) {
 				t.Fatalf("waiting for %s: problems %s, events %s, a's status %q", what, problems(), eval[string](t, c, `JSON.stringify(window.events ?? [])`),
@@ -313,7 +314,7 @@ func checkApp(t *testing.T, c context.Context, url string) {
 	}
 	// A broken schema: a protoplay-error event (not a window error).
 	do(t, c, script(`document.getElementById("a").value = 'syntax = "proto3";\nmessage P {\n  int32 x = \n}\n'`))
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := waitLimit(t)
 	for !eval[bool](t, c, `window.events.some((e) => e.type === "protoplay-error" && e.id === "a")`) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no protoplay-error event for a broken schema: %s", eval[string](t, c, `JSON.stringify(window.events)`))
@@ -333,7 +334,7 @@ func checkApp(t *testing.T, c context.Context, url string) {
 func firstEvent(t *testing.T, c context.Context, typ, id string) string {
 	t.Helper()
 	expr := fmt.Sprintf(`(window.events ?? []).find((e) => e.type === %q && e.id === %q)`, typ, id)
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := waitLimit(t)
 	for !eval[bool](t, c, `!!`+expr) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %s event from %s: events %s, problems %s", typ, id, eval[string](t, c, `JSON.stringify(window.events ?? [])`), eval[string](t, c, `JSON.stringify(window.problems ?? [])`))
@@ -349,6 +350,7 @@ func firstEvent(t *testing.T, c context.Context, typ, id string) string {
 // .wasm (a 404 beside the bundle). And Vite's dev server, as is and with
 // the README's optimizeDeps.exclude.
 func TestNPMPackageWasmNotFoundAndViteDev(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {
@@ -406,7 +408,7 @@ func TestNPMPackageWasmNotFoundAndViteDev(t *testing.T) {
 			cmd.Wait()
 		})
 		url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-		deadline := time.Now().Add(60 * time.Second)
+		deadline := waitLimit(t)
 		for {
 			if r, err := http.Get(url); err == nil {
 				r.Body.Close()

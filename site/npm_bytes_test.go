@@ -51,6 +51,7 @@ console.log(JSON.stringify(out));
 // TestNPMPackageBytes: descriptor sets, rankTypes, inferSchema and
 // decodeStream from Node.
 func TestNPMPackageBytes(t *testing.T) {
+	t.Parallel()
 	protoc, err := exec.LookPath("protoc")
 	if err != nil {
 		skipOrFail(t, "no protoc on PATH (it writes the descriptor set)")

@@ -53,6 +53,7 @@ func copyTestdata(t *testing.T, name, dir string) {
 // the case's input, a wire view that runs past the limit (stopped by the
 // core or killed, by the machine's speed).
 func TestNPMPackageNodeRecoveryAfterKill(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	copyTestdata(t, "50_npm_call_after_timeout_internal", dir)
 	type call struct {
@@ -146,6 +147,7 @@ type jsError struct {
 // ones. The download's progress says "done" (loaded === total) once, on
 // success only.
 func TestNPMPackageNodeFailedStart(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "failed-start.mjs"), failedStartScript)
 	var out struct {
@@ -238,6 +240,7 @@ const failedStartPage = `<!doctype html>
 // an element and three calls waiting on it; each call rejects naming the
 // URL given to initialize(); initialize() again with the right URL works.
 func TestNPMPackageFailedStartBrowser(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {
@@ -249,7 +252,7 @@ func TestNPMPackageFailedStartBrowser(t *testing.T) {
 	ctx := launchChromium(t, chromium)
 	do(t, ctx, chromedp.Navigate(srv.URL+"/index.html"))
 	msg := firstEvent(t, ctx, "protoplay-error", "a")
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := waitLimit(t)
 	for !eval[bool](t, ctx, `!!window.failed`) {
 		if time.Now().After(deadline) {
 			t.Fatal("the calls after the failed start did not settle")
@@ -349,6 +352,7 @@ console.log(JSON.stringify(out));
 // CommonJS entry loaded together share one core, and instanceof
 // ProtoplayError holds across them.
 func TestNPMPackageNodeHost(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "host.mjs"), hostScript)
 	var out struct {
@@ -399,6 +403,7 @@ console.log("done");
 // compile (a container stop, a nodemon restart) ends the core's process
 // too, within seconds, not when its compile ends.
 func TestNPMPackageNodeNoOrphan(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "orphan.mjs"), orphanScript)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
@@ -494,6 +499,7 @@ console.log(JSON.stringify(out));
 // wrong type reject with a ProtoplayError of kind "argument" saying what
 // was given.
 func TestNPMPackageNodeReadableErrors(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	for _, ext := range []string{"mjs", "cjs"} {
 		t.Run("uncaught-"+ext, func(t *testing.T) {
@@ -555,6 +561,7 @@ func TestNPMPackageNodeReadableErrors(t *testing.T) {
 // DOM): its "ESM (dynamic import only)" under node16 from CommonJS is
 // allowed for it, not for the package's root.
 func TestNPMPackageAreTheTypesWrong(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("npm package test skipped in -short mode")
 	}
@@ -612,6 +619,7 @@ console.log(JSON.stringify(out));
 // "protoplay/element") has a doc comment, which an editor shows on hover,
 // and no internal helper is exported.
 func TestNPMPackageTypeDocs(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	ts, err := filepath.Abs("node_modules/typescript")
 	if err != nil {
@@ -653,6 +661,7 @@ func TestNPMPackageTypeDocs(t *testing.T) {
 // attributes, and type-check from CommonJS resolution (node10) through
 // typesVersions too.
 func TestNPMPackageElementTypes(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
 	if err != nil {
@@ -705,6 +714,7 @@ export const f = async (): Promise<number> => (await compile("syntax = \"proto3\
 // tarball, not a bare npm install protoplay), and package.json says
 // where the code, the home page and the issues are.
 func TestNPMPackageTellsTheTruth(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("npm package test skipped in -short mode")
 	}

@@ -12,6 +12,7 @@ import (
 // importing google/api/annotations.proto and google/type/date.proto with
 // no other files given (the googleapis files are built into the core).
 func TestNPMPackageGoogleAPIs(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "library.proto"), readFile(t, "../testdata/examples/service.proto"))
 	writeFile(t, filepath.Join(dir, "gapi.mjs"), `

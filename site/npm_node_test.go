@@ -57,7 +57,9 @@ console.log(JSON.stringify({ compileMs, maxGap, ticks, generated: r.generated.le
 // TestNPMPackageNodeOffThread: in Node the core runs off the calling
 // thread, so a long compile leaves the event loop free (no stall over
 // 1 s, nor a third of the compile, while it runs), and the process ends within 1 s of its last
-// call with nothing to close.
+// call with nothing to close. Not parallel (testParallel): the stalls it
+// measures must be the core's, not those of other tests' work on the same
+// two cores.
 func TestNPMPackageNodeOffThread(t *testing.T) {
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "offthread.mjs"), offThreadScript)
@@ -104,6 +106,7 @@ console.log(JSON.stringify({ go: r.generated[0].content.includes("type A struct"
 // TestNPMPackageNodeModule: initialize({ wasmModule }) runs the core in a
 // worker thread, off the calling thread too.
 func TestNPMPackageNodeModule(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "module.mjs"), moduleScript)
 	var out struct {
@@ -153,6 +156,7 @@ pp.compile('syntax = "proto3";\npackage demo;\nmessage Ping { int64 at = 1; }\n'
 // the "require" condition), with the same API, and the process exits
 // right after.
 func TestNPMPackageNodeCommonJS(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "use.cjs"), cjsScript)
 	var out struct {
@@ -200,6 +204,7 @@ console.log(JSON.stringify(out));
 // killing the process), and the message says what was read or fetched,
 // what came back and what to do.
 func TestNPMPackageNodeLoadFailure(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	if err := os.Remove(filepath.Join(dir, "node_modules/protoplay/protoplay.wasm")); err != nil {
 		t.Fatal(err)
@@ -251,6 +256,7 @@ console.log(JSON.stringify(out));
 // a ProtoplayError of kind "usage" that says to pass a string, not with
 // the text parser's complaint about the "{" of the object's JSON.
 func TestNPMPackageNodeEncodeFormat(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "format.mjs"), encodeFormatScript)
 	var out struct {
@@ -296,6 +302,7 @@ console.log(JSON.stringify({ open: opaque(open), openField: open.includes("\tS *
 // the open API; a level that does not exist rejects with a usage error
 // that names the option; API_HYBRID gives two files, as protoc-gen-go.
 func TestNPMPackageNodeAPILevel(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "apilevel.mjs"), apiLevelScript)
 	var out struct {

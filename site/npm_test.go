@@ -125,6 +125,7 @@ func packedTarball(t *testing.T) string {
 // npm packages bundled) and a license field, and npm pack --dry-run of
 // the package directory lists both files.
 func TestNPMPackageLicense(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("npm package test skipped in -short mode")
 	}
@@ -211,7 +212,7 @@ func writeFile(t *testing.T, path, text string) {
 // testSchema is GoogleMessage1 from the shared corpus, or the repository's
 // example when ../shared is absent (said in the log).
 func testSchema(t *testing.T) (name, text, typ string) {
-	p := filepath.Join(shared, googleMessage1)
+	p := filepath.Join(sharedDir(), googleMessage1)
 	if b, err := os.ReadFile(p); err == nil {
 		return "benchmark_message1_proto3.proto", string(b), "benchmarks.proto3.GoogleMessage1"
 	}
@@ -278,6 +279,7 @@ console.log(JSON.stringify(out));
 `
 
 func TestNPMPackageNode(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	name, text, typ := testSchema(t)
 	writeFile(t, filepath.Join(dir, "schema.proto"), text)
@@ -421,7 +423,10 @@ console.log(JSON.stringify(out));
 // TestNPMPackageNodeLimits: in Node the core runs on the calling thread,
 // where nothing can interrupt it; initialize's timeoutMs and memoryLimit go
 // to the core, which stops a compilation that passes them with an error
-// naming the option, and goes on answering.
+// naming the option, and goes on answering. Not parallel (testParallel):
+// the core must stop itself at the time limit before the host's own
+// timer replaces it, which tests running beside it on the same two cores
+// delayed (at load 30 they did).
 func TestNPMPackageNodeLimits(t *testing.T) {
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "limits.mjs"), nodeLimitsScript)
@@ -431,7 +436,9 @@ func TestNPMPackageNodeLimits(t *testing.T) {
 		// 12,000 messages take far longer than 8 s to generate; a small
 		// schema on a new core fits in 8 s on a busy machine too.
 		{"time", "8000", "0", "protoplay: stopped: over the time limit of 8000 ms (timeoutMs; initialize({ timeoutMs }) raises it)", "Deadline"},
-		{"memory", "0", "33554432", "protoplay: stopped: memory over the limit of 32 MiB (memoryLimit; initialize({ memoryLimit }) raises it)", "MaxMemoryBytes"},
+		// The memory case with a time limit no busy machine reaches (the
+		// default 60 s was, at load 30, before the memory limit).
+		{"memory", "600000", "33554432", "protoplay: stopped: memory over the limit of 32 MiB (memoryLimit; initialize({ memoryLimit }) raises it)", "MaxMemoryBytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("node", "limits.mjs", tc.timeoutMs, tc.memoryLimit)
@@ -498,6 +505,7 @@ const elementPage = `<!doctype html>
 </body></html>`
 
 func TestNPMPackageElement(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	chromium := chromiumPath()
 	if chromium == "" {
@@ -514,7 +522,7 @@ func TestNPMPackageElement(t *testing.T) {
 	goOf := func(id string) string {
 		return fmt.Sprintf(`(document.getElementById(%q).goText || "")`, id)
 	}
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := waitLimit(t)
 	for {
 		done := eval[bool](t, ctx, `compiledEvents.some(e => e.id === "a") && compiledEvents.some(e => e.id === "b") && `+
 			goOf("a")+`.includes("type Person struct") && `+goOf("b")+`.includes(" struct {")`)
@@ -536,7 +544,7 @@ func TestNPMPackageElement(t *testing.T) {
 	// The encode panel of a: Person's sample encoded to bytes.
 	waitFor := func(what, expr string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := waitLimit(t)
 		for !eval[bool](t, ctx, expr) {
 			if time.Now().After(deadline) {
 				t.Fatalf("timed out waiting for %s", what)
@@ -628,6 +636,7 @@ func writeSignatureCheck(t *testing.T, dir, readme string) string {
 // blocks are a reference, not code: writeSignatureCheck holds that one to
 // the package's types).
 func TestNPMPackageTypes(t *testing.T) {
+	t.Parallel()
 	dir := installPackage(t)
 	tsc, err := filepath.Abs("node_modules/typescript/bin/tsc")
 	if err != nil {

@@ -20,8 +20,9 @@ import (
 // runtime asset (as offline), Download .zip still gives the whole module,
 // runtime included, which builds and runs with no network.
 func TestDownloadOffline(t *testing.T) {
+	t.Parallel()
 	runtimeAsset := regexp.MustCompile(`/runtime-[^/]*\.json$`)
-	var fetched, refused atomic.Int32
+	var served, refused atomic.Int32
 	var offline atomic.Bool
 	ctx, url := startBrowserWith(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -31,7 +32,7 @@ func TestDownloadOffline(t *testing.T) {
 					http.Error(w, "offline", http.StatusServiceUnavailable)
 					return
 				}
-				fetched.Add(1)
+				defer served.Add(1)
 			}
 			h.ServeHTTP(w, r)
 		})
@@ -40,12 +41,11 @@ func TestDownloadOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "the example's Go", compiles+` > 0 && `+goText+`.includes("type Person struct")`, 60*time.Second)
-	for deadline := time.Now().Add(30 * time.Second); fetched.Load() == 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the page did not prefetch the runtime asset within 30 s of its first output")
-		}
-	}
-	time.Sleep(500 * time.Millisecond) // the core parses it
+	// The prefetch holds the core's lock on the runtime's sources from
+	// before its request until it has stored them (protoplay.RuntimeFS), so
+	// once the asset has been served whole a later call finds them or
+	// waits for them: none asks the server again.
+	waitState(t, ctx, "the prefetch of the runtime asset", func() (bool, error) { return served.Load() > 0, nil }, 60*time.Second)
 	offline.Store(true)
 
 	got := downloadZip(t, ctx)
@@ -111,6 +111,7 @@ func download(t *testing.T, ctx context.Context, name string, actions ...chromed
 // (the Go pane's and the Go interpreter's, e.g. runtime=local) each get
 // changes to their own last output, not whole files.
 func TestCoreChangesPerOptions(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?timeout=300000")); err != nil {
 		t.Fatal(err)

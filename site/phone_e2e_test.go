@@ -36,6 +36,7 @@ func inside(in, out box) bool {
 // in Encode/decode the JSON editor inside its box, the hex box below it
 // and uncovered, the base64 box tall enough to use; the checks list.
 func TestPhoneLayout(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
 	time.Sleep(300 * time.Millisecond)

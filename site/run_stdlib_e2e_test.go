@@ -17,8 +17,11 @@ const runStderr = `document.querySelector('[data-testid=run-stderr]').textConten
 // natively); os.Exit(2) ends it with "exit status 2" on stderr, as go run
 // says it; a program importing os/exec does not compile.
 func TestRunStandardLibrary(t *testing.T) {
+	t.Parallel()
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"))
+	// The program's run limit too is one no busy machine reaches (the
+	// default 10 s is TestGoInterpreter's to test).
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000&runlimit=300000"))
 	waitJS(t, ctx, "the example compiled in the browser", `__protoplay.stats.firstCompiledMs > 0`, 60*time.Second)
 	selectTab(t, ctx, "tab-run")
 	waitJS(t, ctx, "the example program in the editor", `__protoplay.runEditor.state.doc.toString().includes('addressbookv1.Person{')`, 10*time.Second)
@@ -75,10 +78,11 @@ func TestRunStandardLibrary(t *testing.T) {
 // and a program using them and time, os, encoding/json, sort and strings
 // prints what Go prints.
 func TestRunGoogleAPIsSchema(t *testing.T) {
+	t.Parallel()
 	const schema = "syntax = \"proto3\";\npackage cal.v1;\noption go_package = \"example.com/cal/v1;calv1\";\nimport \"google/type/date.proto\";\nimport \"google/rpc/status.proto\";\nmessage Event {\n  string title = 1;\n  google.type.Date day = 2;\n  google.rpc.Status status = 3;\n}\n"
 	session := map[string]any{"files": []map[string]string{{"name": "cal/v1/cal.proto", "text": schema}}, "active": "cal/v1/cal.proto", "options": ""}
 	ctx, url := startBrowser(t)
-	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, session)))
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000&runlimit=300000"+encodeSession(t, session)))
 	waitJS(t, ctx, "the schema compiled", `__protoplay.viewer.state.doc.toString().includes("type Event struct")`, 60*time.Second)
 	selectTab(t, ctx, "tab-run")
 	const prog = "package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\t\"sort\"\n\t\"strings\"\n\t\"time\"\n\n\tcalv1 \"example.com/cal/v1\"\n\t\"google.golang.org/genproto/googleapis/rpc/status\"\n\t\"google.golang.org/genproto/googleapis/type/date\"\n)\n\n" +

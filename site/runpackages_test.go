@@ -16,6 +16,7 @@ import (
 // interpreter's own sandboxed table), so the page cannot promise a
 // package the interpreter lacks or hide one it has.
 func TestRunPackagesListed(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("index.html")
 	if err != nil {
 		t.Fatal(err)

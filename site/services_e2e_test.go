@@ -29,6 +29,7 @@ func setServices(t *testing.T, ctx context.Context, v string) {
 }
 
 func TestServicesTab(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	n := eval[int](t, ctx, compiles)
 	do(t, ctx,
@@ -77,8 +78,7 @@ func TestServicesTab(t *testing.T) {
 
 	// The share link keeps the option: a fresh load of it compiles with
 	// services=grpc and shows the same tab.
-	waitJS(t, ctx, "the session in the URL hash", `location.hash.startsWith('#s=')`, 5*time.Second)
-	time.Sleep(600 * time.Millisecond) // the hash is written 400 ms after the last change
+	waitJS(t, ctx, "the session in the URL hash with the option", `__protoplay.savedState()?.options === "services=grpc" && location.hash.startsWith('#s=')`, 30*time.Second)
 	link := eval[string](t, ctx, `location.href`)
 	do(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(link))
 	waitJS(t, ctx, "the shared session's Go", compiles+` > 0 && __protoplay.idle() && `+serviceTabs+`.length > 0`, 60*time.Second)

@@ -43,6 +43,7 @@ func get(t *testing.T, h http.Handler, path, acceptEncoding string) *http.Respon
 }
 
 func TestHandlerServesWasmCompressed(t *testing.T) {
+	t.Parallel()
 	h := site.Handler(dist)
 	for _, c := range []struct{ accept, enc, body string }{
 		{"gzip, deflate, br", "br", "brotli bytes"},
@@ -67,6 +68,7 @@ func TestHandlerServesWasmCompressed(t *testing.T) {
 }
 
 func TestHandlerIndex(t *testing.T) {
+	t.Parallel()
 	h := site.Handler(dist)
 	res := get(t, h, "/", "gzip")
 	if res.StatusCode != 200 || res.Header.Get("Content-Encoding") != "gzip" ||
@@ -90,6 +92,7 @@ func TestHandlerIndex(t *testing.T) {
 // names (the notices, the license) change under the same name, so they
 // are revalidated, not cached for good; .txt is served as UTF-8 text.
 func TestHandlerUnhashedRevalidated(t *testing.T) {
+	t.Parallel()
 	h := site.Handler(dist)
 	res := get(t, h, "/THIRD_PARTY_NOTICES.txt", "")
 	body, _ := io.ReadAll(res.Body)
@@ -103,6 +106,7 @@ func TestHandlerUnhashedRevalidated(t *testing.T) {
 }
 
 func TestHandlerRefuses(t *testing.T) {
+	t.Parallel()
 	h := site.Handler(dist)
 	for _, p := range []string{"/index.html.gz", "/protoplay-01234567ab.wasm.br", "/nope.js", "/../site.go"} {
 		if res := get(t, h, p, "gzip"); res.StatusCode != 404 {
@@ -118,6 +122,7 @@ func TestHandlerRefuses(t *testing.T) {
 }
 
 func TestHandlerWithoutPageExplains(t *testing.T) {
+	t.Parallel()
 	res := get(t, site.Handler(nil), "/", "")
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "make serve") {

@@ -19,9 +19,12 @@ import (
 // renaming a marker message, and checks that edits supersede the compile
 // instead of stacking: never more than one generate call waits on the
 // Worker, no result overtaken by a later edit is shown once the last edit
-// is made, and the Go pane ends with the last edit's output.
+// is made, and the Go pane ends with the last edit's output. Not
+// parallel (testParallel): the core stops itself a second before the
+// page would replace its Worker, and tests running beside it on the same
+// two cores take that second (at load 30 they did).
 func TestBigSchemaEditsSupersede(t *testing.T) {
-	root := filepath.Join(shared, "corpus/googleapis")
+	root := filepath.Join(sharedDir(), "corpus/googleapis")
 	needShared(t, "corpus/googleapis/google/privacy/dlp/v2/dlp.proto")
 	const dlpPath = "google/privacy/dlp/v2/dlp.proto"
 	dlp := readFile(t, filepath.Join(root, dlpPath)) + "\nmessage Marker0 { int32 a = 1; }\n"

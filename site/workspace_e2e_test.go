@@ -107,6 +107,7 @@ const toastActionContrast = `(() => {
 })()`
 
 func TestRealWorkspace(t *testing.T) {
+	t.Parallel()
 	ctx := openExample(t)
 	dir := t.TempDir()
 
@@ -299,8 +300,11 @@ func TestRealWorkspace(t *testing.T) {
 
 		// Ctrl-click on an import's path opens that file; Alt+← comes back.
 		do(t, ctx, script(`__protoplay.editor.scrollDOM.scrollTop = 0`))
-		time.Sleep(200 * time.Millisecond)
-		xy = eval[[]float64](t, ctx, `(() => { const v = __protoplay.editor, l = v.state.doc.line(5); const c = v.coordsAtPos(l.from + l.text.indexOf("order.proto") + 2); return [c.left + 1, (c.top + c.bottom) / 2]; })()`)
+		// The editor draws the lines scrolled to in a later frame: until
+		// then line 5 has no coordinates.
+		const importAt = `(() => { const v = __protoplay.editor, l = v.state.doc.line(5); return v.coordsAtPos(l.from + l.text.indexOf("order.proto") + 2); })()`
+		waitJS(t, ctx, "line 5 drawn after scrolling to the top", importAt+` !== null`, 10*time.Second)
+		xy = eval[[]float64](t, ctx, `(() => { const c = `+importAt+`; return [c.left + 1, (c.top + c.bottom) / 2]; })()`)
 		do(t, ctx,
 			chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierCtrl)),
 			chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1), chromedp.ButtonModifiers(chromedp.ModifierCtrl)),
