@@ -63,9 +63,13 @@ import (
 // length.TermWidth with leanTermColumn (site/build/leanre, tested against
 // the released computation) when the line up to it is printable ASCII and
 // tabs, instead of running uniseg's grapheme segmentation over it: the
-// source info of an edited file asks for two locations per element
-// (dlp.proto's edit, GOOS=js in Node: CPU median 338 -> 322 ms, p95 414 ->
-// 362 ms, one A/B pair at load 19-24).
+// source info of an edited file asks for two locations per element.
+// dlp.proto's edit (BenchmarkWorkspaceEditDLP/go, GOOS=js in Node, CPU
+// median per edit, three alternating pairs at load 19-38): 338, 299, 415
+// ms released, 322, 300, 391 ms patched; natively (/check, two pairs at
+// load 29-31) 108, 119 against 104, 101 ms. A few percent: the rest of
+// fdp's source info, the parse, the lowering to IR and protodesc's
+// NewFile of the edited file are most of an edit's front end.
 //
 // (The legacy compiler's options.go was patched too, for its option
 // interpretation; the core now compiles with protocompile's experimental
