@@ -2,7 +2,9 @@
 // protocompile's regular expressions in protoplay's wasm core
 // (site/build/lean.go). Each function does what the expression in its
 // comment does with package regexp; leanre_test.go checks that on many
-// inputs. The patches append the declarations below the marker line to
+// inputs. leanTermColumn, a fast path of experimental/source's column
+// count, is checked the same way against the released computation. The
+// patches append the declarations below the marker line to
 // each patched file, so they import nothing and their names start with
 // "lean", which no protocompile package uses.
 package leanre
