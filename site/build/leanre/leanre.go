@@ -2,7 +2,9 @@
 // protocompile's regular expressions in protoplay's wasm core
 // (site/build/lean.go). Each function does what the expression in its
 // comment does with package regexp; leanre_test.go checks that on many
-// inputs. The patches append the declarations below the marker line to
+// inputs. leanTermColumn, a fast path of experimental/source's column
+// count, is checked the same way against the released computation. The
+// patches append the declarations below the marker line to
 // each patched file, so they import nothing and their names start with
 // "lean", which no protocompile package uses.
 package leanre
@@ -220,4 +222,25 @@ func leanIsSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\r' || c 
 
 func leanHasPrefix(s, prefix string) bool {
 	return len(s) >= len(prefix) && s[:len(prefix)] == prefix
+}
+
+// leanTermColumn is the column (0-based) that protocompile's
+// experimental/source computes for the end of s, the text from a line's
+// start, in length.TermWidth (internal/ext/unicodex.Width: each tab
+// advances to the next multiple of 4, the rest counts
+// uniseg.StringWidth), when s is printable ASCII and tabs: then each other
+// byte is one grapheme of width 1. ok is false for any other byte, where
+// the caller computes it the slow way.
+func leanTermColumn(s string) (col int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\t':
+			col += 4 - col%4
+		case c < 0x20 || c >= 0x7f:
+			return 0, false
+		default:
+			col++
+		}
+	}
+	return col, true
 }

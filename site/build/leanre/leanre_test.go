@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rivo/uniseg"
 )
 
 // fpRegexp is protocompile's experimental/internal/lexer fpRegexp, as
@@ -116,6 +118,40 @@ func TestANSIEscapeAgreesWithRegexp(t *testing.T) {
 		got, want := leanANSIEscape([]byte(s)), re.Find([]byte(s))
 		if string(got) != string(want) || (got == nil) != (want == nil) {
 			t.Errorf("leanANSIEscape(%q) = %q, regexp finds %q", s, got, want)
+		}
+	}
+}
+
+// termWidth is protocompile's internal/ext/unicodex Width.WriteString (a
+// column from 0, tabstop 4, printable text) as released: the column
+// experimental/source computes in length.TermWidth.
+func termWidth(s string) int {
+	col := 0
+	for i, next := range strings.Split(s, "\t") {
+		if i > 0 {
+			col += 4 - col%4
+		}
+		col += uniseg.StringWidth(next)
+	}
+	return col
+}
+
+// leanTermColumn agrees with the released computation wherever it answers,
+// and answers for every string of printable ASCII and tabs.
+func TestTermColumnAgrees(t *testing.T) {
+	for _, s := range append(inputs("a \t~\x7f\x1f\r\né貓", 5), "\tmessage Foo {\t// x", strings.Repeat("ab\t", 40)) {
+		got, ok := leanTermColumn(s)
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c != '\t' && (c < 0x20 || c >= 0x7f) {
+				ascii = false
+			}
+		}
+		if ok != ascii {
+			t.Fatalf("leanTermColumn(%q): ok %v, want %v", s, ok, ascii)
+		}
+		if ok && got != termWidth(s) {
+			t.Fatalf("leanTermColumn(%q) = %d, want %d", s, got, termWidth(s))
 		}
 	}
 }
