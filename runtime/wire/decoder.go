@@ -463,6 +463,10 @@ func NewIn[T any](d *Decoder, b []byte) *T {
 		d.msgSeen = true
 		return new(T)
 	}
+	return newIn[T](d, b)
+}
+
+func newIn[T any](d *Decoder, b []byte) *T {
 	var s *slab[T]
 	for i := 0; i < d.nmsgs; i++ {
 		if x, ok := d.msgs[i].(*slab[T]); ok {
