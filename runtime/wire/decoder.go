@@ -403,7 +403,9 @@ func (d *Decoder) stringSlow(b []byte) string {
 	if len(d.text) == 0 {
 		size = firstTextBlock
 	}
-	if done, rest := d.progress(b); done > 0 {
+	if len(d.in) <= size {
+		// The input left cannot ask for more (a small message's).
+	} else if done, rest := d.progress(b); done > 0 {
 		// Sized from the input: what the strings so far extrapolate
 		// to, at most the input left (which holds b).
 		size = max(size, min(extrapolate(d.textTotal+d.textUsed+n, done, rest), rest))
