@@ -739,13 +739,21 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Id("group").Op("!=").Lit(0)).Block(fail(rt("UnterminatedGroupError").Call(jen.Len(jen.Id("b"))))),
 	}
 	body = append(body, jen.Return(jen.Len(jen.Id("b")), jen.Nil()))
+	// The opaque API sizes the Decoder's blocks from the input (see
+	// wire.Decoder.SetInput).
+	setInput := jen.Null()
+	if mn.opaque {
+		setInput = jen.Id("d").Dot("SetInput").Call(jen.Id("b"))
+	}
 	depthBody := []jen.Code{
 		jen.Var().Id("d").Add(rt("Decoder")),
+		setInput,
 		jen.Return(jen.Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth"))),
 	}
 	if g.canRequire(mn.desc) {
 		depthBody = []jen.Code{
 			jen.Var().Id("d").Add(rt("Decoder")),
+			setInput,
 			jen.If(jen.Err().Op(":=").Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth")).Op(";").Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Err())),
 			jen.Return(jen.Id("m").Dot("CheckInitialized").Call()),
@@ -971,7 +979,15 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 			out = append(out, f.Clone().Op("=").Op("&").Add(v))
 		}
 	case stRepeated:
-		out = append(out, presize(f, g.fieldType(fd), wt), f.Clone().Op("=").Append(f, v))
+		if fn.opaque && wt != wire.BytesType {
+			// The opaque API carves repeated scalars out of the
+			// Decoder's scalar arena (see wire.MakeSlice).
+			out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(
+				f.Clone().Op("=").Add(rt("MakeSlice")).Types(g.elemType(fd)).Call(jen.Id("d"), rt("CountRun").Call(jen.Id("b").Index(jen.Id("start"), jen.Empty()), rt(wireTypeNames[wt])))))
+		} else {
+			out = append(out, presize(f, g.fieldType(fd), wt))
+		}
+		out = append(out, f.Clone().Op("=").Append(f, v))
 	case stOneof:
 		out = append(out, jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): v}))
 	}
@@ -1018,13 +1034,21 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	path := string(fd.Name())
 	nest := func(base jen.Code) jen.Code { return rt("Nest").Call(jen.Err(), base, jen.Lit(path)) }
 	typ := g.msgType(fd.Message())
+	// newMsg allocates a message of typ from the Decoder: the opaque API
+	// sizes its slabs from the input (see wire.NewIn).
+	newMsg := func() jen.Code {
+		if fn.opaque {
+			return rt("NewIn").Types(typ).Call(jen.Id("d"), jen.Id("b").Index(jen.Id("i"), jen.Empty()))
+		}
+		return rt("New").Types(typ).Call(jen.Id("d"))
+	}
 	out := []jen.Code{checkWire(wirekind.Of(fd.Kind()))}
 	switch fn.storage() {
 	case stMessage:
-		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d"))))
+		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(newMsg())))
 		out = append(out, subDecode(fd, f, nest)...)
 	case stRepeated:
-		out = append(out, jen.Id("e").Op(":=").Add(rt("New")).Types(typ).Call(jen.Id("d")))
+		out = append(out, jen.Id("e").Op(":=").Add(newMsg()))
 		// The element's index is len(f): it is appended once decoded.
 		out = append(out, subDecode(fd, jen.Id("e"), func(base jen.Code) jen.Code {
 			return rt("NestIndexAt").Call(jen.Err(), base, jen.Lit(path), jen.Len(f))
@@ -1032,7 +1056,14 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 		if fd.Kind() == protoreflect.MessageKind {
 			out = append(out, presize(f, g.fieldType(fd), wire.BytesType))
 		}
-		out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
+		if fd.Kind() == protoreflect.GroupKind && fn.opaque {
+			// A run of groups cannot be counted ahead without decoding
+			// them: the slice grows from the input left (see
+			// wire.AppendIn; i is past the element now).
+			out = append(out, f.Clone().Op("=").Add(rt("AppendIn")).Call(jen.Id("d"), f, jen.Id("e"), jen.Id("b"), jen.Id("i")))
+		} else {
+			out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
+		}
 	case stOneof:
 		// A second occurrence of the same member merges into it.
 		out = append(out,
@@ -1040,7 +1071,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 			jen.If(jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("m").Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("w").Op("!=").Nil().Op("&&").Id("w").Dot(fn.goName).Op("!=").Nil()).Block(
 				jen.Id("e").Op("=").Id("w").Dot(fn.goName),
 			).Else().Block(
-				jen.Id("e").Op("=").Add(rt("New")).Types(typ).Call(jen.Id("d")),
+				jen.Id("e").Op("=").Add(newMsg()),
 				jen.Id("m").Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("e")}),
 			))
 		out = append(out, subDecode(fd, jen.Id("e"), nest)...)

@@ -39,6 +39,8 @@ type messageNames struct {
 	goName string
 	fields []*fieldNames // declaration order
 	oneofs []*oneofNames // declaration order, synthetic ones included
+	// opaque is set in an opaque view (see opaqueView).
+	opaque bool
 }
 
 type fieldNames struct {
@@ -57,6 +59,8 @@ type fieldNames struct {
 	// bit, in an opaque view (see opaqueView), is 1 + the field's index
 	// in the presence bitmap; 0 for a field without a bit.
 	bit int
+	// opaque is set in an opaque view (see opaqueView).
+	opaque bool
 }
 
 type oneofNames struct {

@@ -39,12 +39,14 @@ const hiddenPrefix = "xxx_hidden_"
 // messages, lists nor members of a real oneof.
 func opaqueView(mn *messageNames) *messageNames {
 	v := *mn
+	v.opaque = true
 	v.fields = make([]*fieldNames, len(mn.fields))
 	v.oneofs = make([]*oneofNames, len(mn.oneofs))
 	byOld := map[*fieldNames]*fieldNames{}
 	bits := 0
 	for i, fn := range mn.fields {
 		c := *fn
+		c.opaque = true
 		if fn.oneof == nil {
 			c.goName = hiddenPrefix + fn.goName
 			if st := storageOf(fn.desc); st == stPointer || st == stBytes {

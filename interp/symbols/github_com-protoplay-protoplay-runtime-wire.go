@@ -65,6 +65,7 @@ func init() {
 		"Int64Kind":              reflect.ValueOf(wire.Int64Kind),
 		"MaxMessageSlabBytes":    reflect.ValueOf(constant.MakeFromLiteral("4096", token.INT, 0)),
 		"MaxScalarBlock":         reflect.ValueOf(constant.MakeFromLiteral("512", token.INT, 0)),
+		"MaxSlabPerInputByte":    reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
 		"MaxStringSlab":          reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
 		"MaxTagBytes":            reflect.ValueOf(constant.MakeFromLiteral("5", token.INT, 0)),
 		"MaxTextBlock":           reflect.ValueOf(constant.MakeFromLiteral("2048", token.INT, 0)),

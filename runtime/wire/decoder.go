@@ -42,6 +42,11 @@ import (
 // object of at most 512 bytes (MaxScalarBlock) more cheaply than one into
 // a larger object.
 //
+// Once the top-level input is given to [Decoder.SetInput] (generated code
+// of the opaque API does), text blocks and the slabs of [NewIn] are sized
+// from it instead, which takes a few blocks of each kind per decode
+// whatever its size, within the bounds SetInput gives.
+//
 // No value aliases the input: every string and bytes value is a copy, so
 // the caller may reuse or overwrite the input as soon as Unmarshal
 // returns. Blocks grow only as values are decoded, each of which took
@@ -73,6 +78,63 @@ type Decoder struct {
 	msgs    [maxMsgTypes]any
 	nmsgs   int
 	msgSeen bool
+	// in is the top-level input given to [Decoder.SetInput] (nil: none),
+	// against which blocks are sized (see [Decoder.SetInput]); textTotal
+	// counts the string bytes handed out from the text blocks before
+	// the current one.
+	in        []byte
+	textTotal int
+}
+
+// SetInput tells d the top-level input b it is about to decode, so that
+// text blocks and the message slabs of [NewIn] are sized from it instead
+// of doubling from their smallest size: when a block is full, the next
+// one holds what was handed out of its kind so far, scaled by the input
+// bytes not yet decoded over those decoded (an extrapolation, plus an
+// eighth), and at least what doubling would give. So a decode takes a
+// handful of blocks of each kind whatever its size, where doubling up to
+// the caps took one more per cap's worth. The bounds: a text block is at
+// most the input bytes not yet decoded (a string takes its bytes from the
+// input); a slab holds at most one message per two input bytes not yet
+// decoded (a message field, group or map entry takes at least two) and
+// at most [MaxSlabPerInputByte] bytes per input byte not yet decoded (or
+// [MaxMessageSlabBytes]). Nothing aliases b: strings are copied as
+// before. Generated code of the opaque API calls SetInput in
+// UnmarshalDepth; b is only read while the decode runs (d keeps a
+// reference to it until d is reset).
+func (d *Decoder) SetInput(b []byte) {
+	d.in = b
+}
+
+// MaxSlabPerInputByte bounds a message slab sized from the input (see
+// [Decoder.SetInput]): at most this many bytes per input byte not yet
+// decoded.
+const MaxSlabPerInputByte = 4
+
+// progress returns how many bytes of the top-level input (see
+// [Decoder.SetInput]) come before b, which starts inside it, and how many
+// from b's start on; done is 0 when there is no input or b does not start
+// inside it.
+func (d *Decoder) progress(b []byte) (done, rest int) {
+	if len(d.in) == 0 || len(b) == 0 {
+		return 0, 0
+	}
+	off := uintptr(unsafe.Pointer(unsafe.SliceData(b))) - uintptr(unsafe.Pointer(unsafe.SliceData(d.in)))
+	if off >= uintptr(len(d.in)) {
+		return 0, 0
+	}
+	return int(off), len(d.in) - int(off)
+}
+
+// extrapolate is the size of the next block of a kind of which used
+// units were handed out over the first done input bytes, with rest bytes
+// to go: used*rest/done plus an eighth (0 when done is 0).
+func extrapolate(used, done, rest int) int {
+	if done <= 0 {
+		return 0
+	}
+	e := int(uint64(used) * uint64(rest) / uint64(done))
+	return e + e/8 + 1
 }
 
 const (
@@ -106,6 +168,9 @@ const (
 type slab[T any] struct {
 	buf  []T // the current array (nil before the first)
 	used int // values of buf handed out
+	// before counts the values of the arrays before buf (kept only by
+	// [NewIn], which sizes arrays from it).
+	before int
 }
 
 func (s *slab[T]) next(first, maxN int) *T {
@@ -338,9 +403,17 @@ func (d *Decoder) stringSlow(b []byte) string {
 	if len(d.text) == 0 {
 		size = firstTextBlock
 	}
+	if len(d.in) <= size {
+		// The input left cannot ask for more (a small message's).
+	} else if done, rest := d.progress(b); done > 0 {
+		// Sized from the input: what the strings so far extrapolate
+		// to, at most the input left (which holds b).
+		size = max(size, min(extrapolate(d.textTotal+d.textUsed+n, done, rest), rest))
+	}
 	if n > size/2 {
 		return string(b)
 	}
+	d.textTotal += d.textUsed
 	d.text = make([]byte, size)
 	d.textUsed = n
 	t := d.text[:n:n]
@@ -379,9 +452,132 @@ func newShared[T any](d *Decoder) *T {
 	return s.next(2, messageSlabMax[T]())
 }
 
+// NewIn is [New] for a message whose encoding starts at b[0], where b
+// is the rest of the input being decoded: once [Decoder.SetInput] has
+// been called, a full slab is followed by one sized from the input (see
+// SetInput), not by one twice its size up to [MaxMessageSlabBytes]; so a
+// repeated field of a thousand messages takes three or four slabs instead
+// of the many a 4 KiB cap asks. Without SetInput, or when b does not lie
+// in that input, it is New. Generated code of the opaque API takes its
+// messages from NewIn.
+func NewIn[T any](d *Decoder, b []byte) *T {
+	if !d.msgSeen {
+		d.msgSeen = true
+		return new(T)
+	}
+	return newIn[T](d, b)
+}
+
+func newIn[T any](d *Decoder, b []byte) *T {
+	var s *slab[T]
+	for i := 0; i < d.nmsgs; i++ {
+		if x, ok := d.msgs[i].(*slab[T]); ok {
+			s = x
+			break
+		}
+	}
+	if s == nil {
+		if d.nmsgs == len(d.msgs) {
+			return new(T)
+		}
+		s = new(slab[T])
+		d.msgs[d.nmsgs] = s
+		d.nmsgs++
+	}
+	if s.used == len(s.buf) {
+		growIn(d, s, b)
+	}
+	p := &s.buf[s.used]
+	s.used++
+	return p
+}
+
+// growIn starts s's next array for [NewIn]: the doubling of [New], or,
+// when larger, the extrapolation of [Decoder.SetInput] within its bounds.
+//
+//go:noinline
+func growIn[T any](d *Decoder, s *slab[T], b []byte) {
+	n := min(2*len(s.buf), messageSlabMax[T]())
+	if len(s.buf) == 0 {
+		n = min(2, messageSlabMax[T]())
+	}
+	if done, rest := d.progress(b); done > 0 {
+		// The count so far includes the message asked for now, which
+		// starts at b (so the first slab is sized from the input too).
+		var zero T
+		size := max(int(unsafe.Sizeof(zero)), 1)
+		bound := min(rest/2+1, max(MaxMessageSlabBytes, MaxSlabPerInputByte*rest)/size)
+		n = max(n, min(extrapolate(s.before+s.used+1, done, rest), bound))
+	}
+	s.before += len(s.buf)
+	s.buf = make([]T, n)
+	s.used = 0
+}
+
 // messageSlabMax is the most messages of type T in one slab: as many as
 // fit MaxMessageSlabBytes, at least one.
 func messageSlabMax[T any]() int {
 	var zero T
 	return max(MaxMessageSlabBytes/max(int(unsafe.Sizeof(zero)), 1), 1)
+}
+
+// AppendIn appends e to s, a repeated message field of the message
+// encoded in b, of which i bytes were decoded: when s is full and that
+// message is the top-level one given to [Decoder.SetInput], its new array
+// is sized by the extrapolation of SetInput (len(s)+1 elements over i
+// bytes, at most one element per two bytes left); otherwise, or when that
+// is smaller, the array doubles as append's would. So a repeated group of
+// the top-level message, whose elements cannot be counted ahead as a run
+// of LEN values can (see [CountRun]), grows in a few steps. (A nested
+// message's list doubles: its b runs to the end of the input for a
+// group, so the bytes left would not bound its own elements.) Generated
+// code of the opaque API appends repeated groups with it.
+func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, i int) []*T {
+	if len(s) < cap(s) {
+		return append(s, e)
+	}
+	return appendGrow(d, s, e, b, i)
+}
+
+//go:noinline
+func appendGrow[T any](d *Decoder, s []*T, e *T, b []byte, i int) []*T {
+	n := max(len(s), 1)
+	if len(b) == len(d.in) && len(b) > 0 && unsafe.SliceData(b) == unsafe.SliceData(d.in) {
+		rest := len(b) - i
+		n = max(n, min(extrapolate(len(s)+1, i, rest), rest/2))
+	}
+	t := make([]*T, len(s)+1, len(s)+1+n)
+	copy(t, s)
+	t[len(s)] = e
+	return t
+}
+
+// MakeSlice returns a slice of length 0 and capacity n of a scalar type T
+// (an integer, float, bool or enum type: one that holds no pointers),
+// whose array, when n values take at most half of [MaxScalarBlock], is
+// carved out of the Decoder's scalar arena (see [Decoder]) instead of
+// allocated on its own; a larger one is made as make([]T, 0, n) makes it.
+// The capacity is exactly n, so an append past it copies the values to an
+// array of their own, and writes through the slice touch only its own n
+// values: the arena's other values are never shared. Generated code of
+// the opaque API makes repeated scalar fields with it.
+func MakeSlice[T any](d *Decoder, n int) []T {
+	var zero T
+	size, align := unsafe.Sizeof(zero), unsafe.Alignof(zero)
+	if n <= 0 || size == 0 || uintptr(n) > MaxScalarBlock/2/size {
+		return make([]T, 0, n)
+	}
+	bytes := uintptr(n) * size
+	off := (d.scalarsUsed + align - 1) &^ (align - 1)
+	if off+bytes > d.scalarsLen {
+		off = d.scalarSlow() // at least firstScalarBlock bytes, or twice the last
+		if bytes > d.scalarsLen {
+			// A block of its own size (at most MaxScalarBlock/2): the
+			// first blocks are smaller than that.
+			b := make([]uint64, (bytes+7)/8)
+			return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)[:0]
+		}
+	}
+	d.scalarsUsed = off + bytes
+	return unsafe.Slice((*T)(unsafe.Add(d.scalarsBase, off)), n)[:0]
 }
