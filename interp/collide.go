@@ -19,8 +19,8 @@ import (
 // so wire.New[Msg] in one package named v1 and wire.New[Msg] in another
 // package named v1 would share one instance and hand out messages of the
 // wrong type. It returns an error naming both packages and the type when
-// two packages of the same name instantiate wire.New with types of the
-// same name. files are keyed by import path.
+// two packages of the same name instantiate wire.New (or wire.NewIn, the
+// opaque API's) with types of the same name. files are keyed by import path.
 func checkInstantiations(files map[string][]File) error {
 	fset := token.NewFileSet()
 	type parsed struct {
@@ -73,7 +73,7 @@ func checkInstantiations(files map[string][]File) error {
 				return true
 			}
 			sel, ok := ix.X.(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "New" {
+			if !ok || (sel.Sel.Name != "New" && sel.Sel.Name != "NewIn") {
 				return true
 			}
 			if id, ok := sel.X.(*ast.Ident); !ok || local[id.Name] != symbols.WirePath {

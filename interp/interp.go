@@ -109,14 +109,32 @@ type Interpreter struct {
 // function New.
 const compiledWire = "protoplay.compiled/runtime/wire"
 
+// wireGenerics are runtime/wire's generic functions that generated code
+// calls, in source: the compiled ones take messages and scalar slices
+// from the Decoder's slabs and arenas, sized from the input; these
+// allocate each one, which no result tells apart.
+const wireGenerics = `
+// New returns a pointer to a new zero message of type T.
+func New[T any](d *Decoder) *T { return new(T) }
+
+// NewIn is New for a message whose encoding starts at b[0].
+func NewIn[T any](d *Decoder, b []byte) *T { return new(T) }
+
+// AppendIn appends e to s.
+func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, i int) []*T { return append(s, e) }
+
+// MakeSlice returns a slice of length 0 and capacity n.
+func MakeSlice[T any](d *Decoder, n int) []T { return make([]T, 0, n) }
+`
+
 // wireSource returns the source of the interpreted runtime/wire: every
 // compiled symbol of syms re-exported (types as aliases, so that they are
 // the compiled types; untyped constants as constants; functions, typed
 // constants and variables as variables holding their values), and New[T],
 // which compiled symbols cannot carry (yaegi cannot instantiate a generic
 // function of a compiled package, and resolves an explicit instantiation
-// wire.New[T] only in source). New returns a new zero T: the compiled
-// wire.New takes it from the Decoder's slabs, which no result tells apart.
+// wire.New[T] only in source), and the other generic functions generated
+// code calls (wireGenerics).
 func wireSource(syms map[string]reflect.Value) string {
 	var b strings.Builder
 	b.WriteString("package wire\n\nimport w " + strconv.Quote(compiledWire) + "\n\n")
@@ -137,7 +155,7 @@ func wireSource(syms map[string]reflect.Value) string {
 			fmt.Fprintf(&b, "var %s = w.%s\n", n, n)
 		}
 	}
-	b.WriteString("\n// New returns a pointer to a new zero message of type T.\nfunc New[T any](d *Decoder) *T { return new(T) }\n")
+	b.WriteString(wireGenerics)
 	return b.String()
 }
 

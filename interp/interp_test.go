@@ -187,6 +187,13 @@ func TestTestMessages(t *testing.T) {
 				t.Fatal(err)
 			}
 			runSchema(t, compiler.Request{Sources: map[string]string{c.file: string(b)}, Files: []string{c.file}})
+			// The opaque API's decoder calls runtime/wire's generic NewIn,
+			// AppendIn and MakeSlice, which the interpreted wire must
+			// supply (wireGenerics).
+			t.Run("API_OPAQUE", func(t *testing.T) {
+				runSchema(t, compiler.Request{Sources: map[string]string{c.file: string(b)}, Files: []string{c.file},
+					Options: gogen.Options{DefaultAPILevel: "API_OPAQUE"}})
+			})
 		})
 	}
 }
