@@ -14,7 +14,9 @@ build: ## build the CLI and the protoc plugin into bin/
 	$(GO) run ./cmd/conformance-testee -missing-ok -o bin/conformance-testee
 
 # ---- make test: every test, as CI runs it, in steps that run beside each
-# other (TEST_JOBS at a time). The longest, test-site (the browser and npm
+# other (TEST_JOBS at a time: test-site and two others; eight at once
+# put two cores at load 22 and the browser tests past their pages' time
+# limits). The longest, test-site (the browser and npm
 # package tests, which need the page and the package built first), spends
 # most of its time waiting on pages and Node processes; the other steps'
 # CPU work fills that time, at a lower priority (TEST_NICE) so that the
@@ -24,7 +26,7 @@ build: ## build the CLI and the protoc plugin into bin/
 # step runs to its end: make -k). make test-site, test-go and the others
 # run one step alone.
 TEST_STEPS = test-site test-go test-vet test-codec test-bench test-wasm test-conformance test-lint
-TEST_JOBS ?= 8
+TEST_JOBS ?= 3
 TEST_NICE ?= nice -n 10
 .PHONY: $(TEST_STEPS)
 

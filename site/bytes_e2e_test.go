@@ -61,7 +61,11 @@ func TestBytesYouWereHanded(t *testing.T) {
 		waitJS(t, ctx, "the set's Go", goText+`.includes("type Order struct") || [...document.querySelectorAll('[data-testid=go-file-tab]')].some(e => e.dataset.name.includes("shop"))`, 30*time.Second)
 		selectTab(t, ctx, "tab-payload")
 		pickType(t, ctx, "shop.Order")
-		time.Sleep(300 * time.Millisecond) // a person reads the sample
+		// A person reads the sample before pasting: the type's sample is
+		// on show and the page idle, so that the sample's own encoding
+		// cannot land after the paste (CI run 6, four tests at a time at
+		// load 22: the sample's JSON stood where the order's belonged).
+		waitJS(t, ctx, "shop.Order's sample", jsonText+`.includes('"item"') && !`+pageBusy, 30*time.Second)
 		pasteInto(t, ctx, "hex-input", "08 07 12 03 74 65 61 1a 06 08 c0 dd c8 b1 06")
 		waitJS(t, ctx, "the order decoded with the set", jsonText+`.includes('"item": "tea"') && `+jsonText+`.includes('"at": "2024-05-01T12:00:00Z"')`, 30*time.Second)
 	})

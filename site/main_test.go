@@ -11,16 +11,17 @@ import (
 // -parallel, which defaults to GOMAXPROCS, unless given). Almost every test
 // drives a page in chromium or a Node process, and spends most of its time
 // waiting on it: the wasm core compiling and starting, a worker, a
-// debounce, a bundler. Four at a time keep two cores busy with those waits
-// overlapped; more make each page slower without finishing sooner (each
-// tab's renderer and core hold a core while they compile). Each test has
+// debounce, a bundler. Two at a time overlap those waits; with four at a
+// time beside make test's other steps (load 22 on two cores, CI run 6) a
+// page's compile passed its time limit (each tab's renderer and core hold
+// a core while they compile). Each test has
 // its own browser context, page server, temporary directories and copy of
 // the installed npm project. TestMeasure, the screenshot tests,
 // TestNPMPackageNodeOffThread, TestNPMPackageNodeLimits and
 // TestBigSchemaEditsSupersede, whose numbers, pictures and time limits
 // must not depend on other tests, are not parallel, and so run before the
 // others start.
-const testParallel = 4
+const testParallel = 2
 
 // TestMain sets -test.parallel to testParallel unless it was given, and
 // stops and removes what the package's tests share (the npm project
