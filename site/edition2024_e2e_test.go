@@ -35,9 +35,17 @@ var edition2024Cases = []edition2024Case{
 	{file: "editions/golden/edition2024_transform/edition2023.proto", imports: []string{"google/protobuf/java_mutable_features.proto"}, goWant: "*Edition2024Transform_NestedMessage) HasCordField() bool"},
 	{file: "google/protobuf/json_options.proto", imports: []string{"google/protobuf/json_enumvalue_options.proto"}, goWant: "package"},
 	{file: "google/protobuf/unittest_custom_options_unlinked.proto", goWant: "package"},
+	// import option of two proto2 files, one with a MessageSet-typed
+	// custom option.
+	{file: "google/protobuf/unittest_import_option.proto", imports: []string{"google/protobuf/unittest_custom_options.proto", "google/protobuf/unittest_custom_options_unlinked.proto"}, goWant: "*TestMessage) SetField1(v int32)"},
+	// import option "net/proto/proto1_features.proto": a Google-internal
+	// file, not in protobuf's tree; protoc refuses the import too.
+	{file: "editions/golden/edition2024_transform/proto3.proto", errLine: 14, errWant: "imported file does not exist"},
+	{file: "editions/golden/edition2024_transform/proto2.proto", imports: []string{"editions/input/edition2023_transform/proto3.proto"}, errLine: 21, errWant: "imported file does not exist"},
 	// features.(pb.cpp).string_type = STRING_PIECE: cpp_features.proto has
 	// no such value, and protoc refuses it at the value too.
 	{file: "editions/golden/edition2024_transform/test_messages_proto2.proto", imports: []string{"google/protobuf/java_mutable_features.proto"}, errLine: 83, errWant: "cannot find `STRING_PIECE` in this scope"},
+	{file: "editions/golden/edition2024_transform/test_messages_proto3.proto", imports: []string{"google/protobuf/java_mutable_features.proto"}, errLine: 102, errWant: "cannot find `STRING_PIECE` in this scope"},
 }
 
 func (c edition2024Case) files(t *testing.T, root string) []map[string]string {
