@@ -5,7 +5,8 @@
 // `go test -bench` binary, run in interleaved rounds (every peer once per
 // round, rotated order), measures init overhead, first-call cost,
 // stripped binary size, a gRPC unary call (gen/grpcbench), compiler speed, generation scaling (1,000 to
-// 20,000 messages in one file) and the playground's wasm size and latency
+// 20,000 messages in one file), the npm package's first compile in Node
+// against the native CLI, and the playground's wasm size and latency
 // in chromium, and prints the tables in the
 // origin's form: peer | protoplay | ratio (protoplay / peer, medians).
 // A full run also writes them to docs/benchmarks.md (-doc), headed by the
@@ -13,7 +14,7 @@
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-browser] [-skip-grpc] [-doc PATH] [-gen-only] [-scaling-only] [-suite-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-node] [-skip-browser] [-skip-grpc] [-doc PATH] [-gen-only] [-scaling-only] [-node-only] [-suite-only]
 package main
 
 import (
@@ -40,6 +41,8 @@ var (
 	flagScaleOnly = flag.Bool("scaling-only", false, "only measure and print the generation-scaling rows")
 	flagSuiteOnly = flag.Bool("suite-only", false, "only generate and run the go test suite's interleaved rounds and print its tables (no overhead, size, compiler, scaling, browser or gRPC rows)")
 	flagBrowsOnly = flag.Bool("browser-only", false, "only measure and print the playground in chromium (wasm sizes, site TestMeasure; needs make site and chromium, as make bench does)")
+	flagSkipNode  = flag.Bool("skip-node", false, "skip the npm package's first compile in Node against the native CLI (needs make npm and ../shared)")
+	flagNodeOnly  = flag.Bool("node-only", false, "only measure and print the npm package's first compile in Node against the native CLI")
 	flagSkipGRPC  = flag.Bool("skip-grpc", false, "skip the gRPC row (a unary call over bufconn, protoplay vs protoc-gen-go + protoc-gen-go-grpc)")
 	flagDoc       = flag.String("doc", filepath.Join("..", "docs", "benchmarks.md"), "after a full run, write the tables with the run's date, commit, machine and load to this page (empty: print only); the -only modes print only")
 )
@@ -69,6 +72,17 @@ func main() {
 			fatal(err)
 		}
 		printBrowser(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, extra.Browser)
+		return
+	}
+	if *flagNodeOnly {
+		if !haveShared {
+			fatal(fmt.Errorf("../shared is absent"))
+		}
+		extra := &Extra{}
+		if err := measureNode(shared, extra); err != nil {
+			fatal(err)
+		}
+		printNode(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, extra.Node)
 		return
 	}
 	if *flagScaleOnly {
@@ -137,6 +151,15 @@ func main() {
 		if err := measureScaling(extra); err != nil {
 			log("generation scaling skipped: %v", err)
 			extra.ScalingNote = "skipped: " + firstLine(err.Error())
+		}
+	}
+	if !*flagSkipNode {
+		log("the npm package in Node: first compile of googleapis %s against protoplay gen (%d runs)", nodeDir, max(1, *flagRuns))
+		if !haveShared {
+			extra.Node = &NodeFirst{Dir: nodeDir, Note: "skipped: ../shared is absent"}
+		} else if err := measureNode(shared, extra); err != nil {
+			log("node row skipped: %v", err)
+			extra.Node = &NodeFirst{Dir: nodeDir, Note: "skipped: " + firstLine(err.Error())}
 		}
 	}
 	if !*flagSkipBrows {

@@ -28,6 +28,7 @@ type Extra struct {
 	CompilerN    int // files
 	Scaling      []ScalingRow
 	ScalingNote  string
+	Node         *NodeFirst
 	Browser      *Browser
 }
 

@@ -202,6 +202,7 @@ func printReport(w io.Writer, out string, e *Extra) {
 		}
 	}
 	printScaling(pf, e)
+	printNode(pf, e.Node)
 	if e.Browser != nil {
 		printBrowser(pf, e.Browser)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,5 +89,39 @@ func TestRenamePackage(t *testing.T) {
 	}
 	if got := fdp.MessageType[0].NestedType[0].Field[0].GetTypeName(); got != ".a.b.opaque.M" {
 		t.Errorf("nested field's type = %q", got)
+	}
+}
+
+// TestPrintNode: the Node row gives medians, the ratio of the first
+// compile to the native CLI, and whether issue 29's 2x target is met; a
+// skipped measurement prints its note only.
+func TestPrintNode(t *testing.T) {
+	for _, tc := range []struct {
+		first []float64
+		want  []string
+	}{
+		{[]float64{3.0, 2.0, 9.0}, []string{"| 1.00 | 3.00 | 5.00 | 1.00 | **3.00** | 5.00 |", "first compile in Node <= 2x the native CLI | 3.00x | no |", "first compile 3.00 2.00 9.00;"}},
+		{[]float64{1.5, 2.0, 1.0}, []string{"| 1.00 | 1.50 | 5.00 | 1.00 | **1.50** | 5.00 |", "| 1.50x | **yes** |"}},
+	} {
+		var out strings.Builder
+		printNode(func(format string, args ...any) { fmt.Fprintf(&out, format, args...) }, &NodeFirst{
+			Dir: "google/spanner/v1", Files: 10,
+			Ready: []float64{1, 1, 1}, First: tc.first, Process: []float64{5, 4, 6}, Native: []float64{1.1, 0.9, 1.0},
+		})
+		for _, w := range append(tc.want, "first compile of googleapis google/spanner/v1 (10 files)") {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("no %q in\n%s", w, out.String())
+			}
+		}
+	}
+	var out strings.Builder
+	printNode(func(format string, args ...any) { fmt.Fprintf(&out, format, args...) }, &NodeFirst{Dir: "google/spanner/v1", Note: "skipped: the npm package is not built (make npm)"})
+	if s := out.String(); !strings.Contains(s, "skipped: the npm package is not built") || strings.Contains(s, "| node:") {
+		t.Errorf("skipped row printed\n%s", s)
+	}
+	var none strings.Builder
+	printNode(func(format string, args ...any) { fmt.Fprintf(&none, format, args...) }, nil)
+	if none.Len() != 0 {
+		t.Errorf("no measurement printed %q", none.String())
 	}
 }
