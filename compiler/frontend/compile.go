@@ -40,7 +40,20 @@ import (
 // Every diagnostic of the compile is returned, errors and warnings of
 // every file, with the compiler's other spans, notes, help and suggested
 // edits, in a deterministic order (file, line, column, then message).
-func Compile(ctx context.Context, req Request) (res *Result) {
+//
+// A group (a delimited message field) named by its message type's name
+// in an option value (`G { ... }`, as protoc has always accepted it) is
+// compiled as protoc compiles it; see groupNames.
+func Compile(ctx context.Context, req Request) *Result {
+	var texts map[string]string
+	res := compileOnce(ctx, req, func(served map[string]string, ds []diag.Diagnostic) { texts = groupNameTexts(served, ds) })
+	return retryGroupNames(ctx, req, res, texts)
+}
+
+// compileOnce is Compile without the group-name retry. It calls served
+// with the texts of the files it opened and the compiler's diagnostics
+// once the compiler has reported.
+func compileOnce(ctx context.Context, req Request, served func(map[string]string, []diag.Diagnostic)) (res *Result) {
 	res = &Result{}
 	defer func() {
 		res.Diagnostics = Tidy(res.Diagnostics)
@@ -109,6 +122,9 @@ func Compile(ctx context.Context, req Request) (res *Result) {
 		return res
 	}
 	res.Diagnostics = append(res.Diagnostics, dropMessageSetOptionErrors(s.op.diagnostics(rep))...)
+	if served != nil {
+		served(s.op.served, res.Diagnostics)
+	}
 	if res.HasErrors() {
 		return res
 	}

@@ -60,7 +60,8 @@ type msExtKey struct {
 // (the unknown fields of each options message: its custom options), each
 // extension of a MessageSet as protoc writes it: an item group (field 1)
 // holding the extension's number (type_id, field 2) and its message
-// (field 3), the message re-encoded the same way. It does nothing when no
+// (field 3), the message re-encoded the same way; inside message fields
+// and groups too. It does nothing when no
 // file of set declares a MessageSet.
 func messageSetOptions(set *descriptorpb.FileDescriptorSet) {
 	ix := msIndex{messages: map[string]*descriptorpb.DescriptorProto{}, exts: map[msExtKey]*descriptorpb.FieldDescriptorProto{}}
@@ -177,6 +178,24 @@ func (ix msIndex) rewrite(name string, b []byte, depth int) (out []byte, changed
 		}
 		field := b[pos : pos+n+m]
 		pos += n + m
+		if wt == protowire.StartGroupType {
+			// A group (or a delimited message field): its fields lie
+			// between the start tag and the end tag.
+			typ := ix.messageType(md, name, num)
+			end := protowire.SizeTag(num)
+			if typ == "" || m < end {
+				out = append(out, field...)
+				continue
+			}
+			nv, c := ix.rewrite(typ, field[n:n+m-end], depth+1)
+			if !c {
+				out = append(out, field...)
+				continue
+			}
+			out = protowire.AppendTag(append(append(out, field[:n]...), nv...), num, protowire.EndGroupType)
+			changed = true
+			continue
+		}
 		if wt != protowire.BytesType {
 			out = append(out, field...)
 			continue
@@ -216,7 +235,7 @@ func (ix msIndex) rewrite(name string, b []byte, depth int) (out []byte, changed
 // messageType is the full name of the message type of field num of
 // message type name (md, nil for the options messages of descriptor.proto
 // when the set does not hold it), or of its extension numbered num; "" if
-// it is not a message field.
+// it is neither a message field nor a group (a delimited message field).
 func (ix msIndex) messageType(md *descriptorpb.DescriptorProto, name string, num protowire.Number) string {
 	var fd *descriptorpb.FieldDescriptorProto
 	for _, f := range md.GetField() {
@@ -228,7 +247,7 @@ func (ix msIndex) messageType(md *descriptorpb.DescriptorProto, name string, num
 	if fd == nil {
 		fd = ix.exts[msExtKey{name, num}]
 	}
-	if fd == nil || fd.GetType() != descriptorpb.FieldDescriptorProto_TYPE_MESSAGE {
+	if fd == nil || (fd.GetType() != descriptorpb.FieldDescriptorProto_TYPE_MESSAGE && fd.GetType() != descriptorpb.FieldDescriptorProto_TYPE_GROUP) {
 		return ""
 	}
 	return strings.TrimPrefix(fd.GetTypeName(), ".")

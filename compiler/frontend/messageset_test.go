@@ -20,7 +20,8 @@ import (
 )
 
 // messageSetOptionSource sets a custom option whose value holds a
-// MessageSet, with an extension whose own value holds one again.
+// MessageSet, with an extension whose own value holds one again, and one
+// inside a group.
 const messageSetOptionSource = `syntax = "proto2";
 package ms;
 import "google/protobuf/descriptor.proto";
@@ -36,10 +37,11 @@ message Elem {
 message Agg {
   optional Set mset = 5;
   optional int32 i = 1;
+  optional group G = 6 { optional Set gset = 1; }
 }
 extend google.protobuf.FileOptions { optional Agg agg = 50000; }
 extend google.protobuf.MessageOptions { optional Set mopt = 50001; }
-option (agg) = { i: 7 mset { [ms.Elem.message_set_extension] { s: "x" inner { [ms.Elem.message_set_extension] { s: "y" } } } } };
+option (agg) = { i: 7 mset { [ms.Elem.message_set_extension] { s: "x" inner { [ms.Elem.message_set_extension] { s: "y" } } } } G { gset { [ms.Elem.message_set_extension] { s: "g" } } } };
 message User {
   option (mopt) = { [ms.Elem.message_set_extension] { s: "z" } };
 }
@@ -48,7 +50,8 @@ message User {
 // TestMessageSetInOption (issue 25): a custom option whose value holds a
 // MessageSet compiles, as protoc compiles it, and its value is written as
 // protoc writes it: each extension of the MessageSet as an item group
-// (type_id, message), nested ones too, for file and message options. The
+// (type_id, message), nested ones too, inside a group too, for file and
+// message options. The
 // expected bytes are built here; when protoc is on PATH they are also
 // compared with its descriptor set.
 func TestMessageSetInOption(t *testing.T) {
@@ -66,7 +69,11 @@ func TestMessageSetInOption(t *testing.T) {
 		return protowire.AppendTag(b, 1, protowire.EndGroupType)
 	}
 	inner := lenField(2, item(1000, lenField(1, []byte("y"))))
-	wantFile := lenField(50000, append([]byte{0x08, 7}, lenField(5, item(1000, append(lenField(1, []byte("x")), inner...)))...))
+	group := protowire.AppendTag(nil, 6, protowire.StartGroupType)
+	group = append(group, lenField(1, item(1000, lenField(1, []byte("g"))))...)
+	group = protowire.AppendTag(group, 6, protowire.EndGroupType)
+	agg := append([]byte{0x08, 7}, lenField(5, item(1000, append(lenField(1, []byte("x")), inner...)))...)
+	wantFile := lenField(50000, append(agg, group...))
 	wantMsg := lenField(50001, item(1000, lenField(1, []byte("z"))))
 
 	fd := res.Files[0]
