@@ -115,14 +115,14 @@ var opaqueDiffSchemas = []diffSchema{
 // (x.pb.go, the module's tests as built by default) and the opaque form
 // (x_protoopaque.pb.go, compared in a second run of the tests under the
 // protoopaque build tag, on these schemas' types only): proto2, proto3
-// and editions presence, groups, oneofs, maps, and the benchmark
-// messages with their recorded payloads.
+// and editions presence, defaults, closed enums, groups, oneofs and maps.
+// Their types get the ordinary number of inputs (see heavy in
+// difftest.go.txt): the code of both forms comes from the open and opaque
+// printers, which the other runs give the most.
 var hybridDiffSchemas = []diffSchema{
 	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
 	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
 	{"protobuf", []string{"conformance/test_protos/test_messages_edition2023.proto"}},
-	{"benchmarks", []string{"benchmarks.proto", "datasets/google_message1/proto2/benchmark_message1_proto2.proto",
-		"datasets/google_message1/proto3/benchmark_message1_proto3.proto", "datasets/google_message2/benchmark_message2.proto"}},
 }
 
 // diffRun is a schema to generate with an API level as default_api_level
