@@ -230,7 +230,8 @@ func caseFiles(t *testing.T) (map[string]string, []string) {
 
 // TestCases runs the generated code of every case file of testdata/cases
 // that becomes Go code (all but those rejected on purpose, as in
-// compiler/gogen's TestCasesBuild) under the interpreter.
+// compiler/gogen's TestCasesBuild) under the interpreter, at each API
+// level (a hybrid message's code as built without the protoopaque tag).
 func TestCases(t *testing.T) {
 	srcs, files := caseFiles(t)
 	for _, o := range []struct {
@@ -239,6 +240,8 @@ func TestCases(t *testing.T) {
 	}{
 		{"enum_maps=true", gogen.Options{EnumMaps: true}},
 		{"unknown_fields=drop", gogen.Options{DropUnknown: true}},
+		{"default_api_level=API_HYBRID", gogen.Options{DefaultAPILevel: "API_HYBRID"}},
+		{"default_api_level=API_OPAQUE", gogen.Options{DefaultAPILevel: "API_OPAQUE"}},
 	} {
 		t.Run(o.name, func(t *testing.T) {
 			runSchema(t, compiler.Request{Sources: srcs, Files: files, Options: o.opts})

@@ -561,7 +561,7 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 	msg = func(md protoreflect.MessageDescriptor) {
 		if mn := k.g.msgs[md.FullName()]; mn != nil {
 			b = append(b, "msg"...)
-			b = appendStrings(b, string(md.FullName()), mn.goName)
+			b = appendStrings(b, string(md.FullName()), mn.goName, mn.builder)
 			b = appendBool(b, k.g.canRequire(md))
 			b = binary.AppendUvarint(b, uint64(len(mn.fields)))
 			for _, fn := range mn.fields {
@@ -569,11 +569,14 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 				if fn.oneof != nil {
 					oneof = fn.oneof.goName
 				}
-				b = appendStrings(b, string(fn.desc.Name()), fn.goName, fn.wrapper, fn.defaultName, oneof)
+				b = appendStrings(b, string(fn.desc.Name()), fn.goName, fn.wrapper, fn.defaultName, oneof,
+					fn.camel, fn.api, fn.caseName, fn.opaqueWrapper)
+				b = appendBool(b, fn.hybridInfix)
 			}
 			b = binary.AppendUvarint(b, uint64(len(mn.oneofs)))
 			for _, on := range mn.oneofs {
-				b = appendStrings(b, string(on.desc.Name()), on.goName, on.iface)
+				b = appendStrings(b, string(on.desc.Name()), on.goName, on.iface, on.camel, on.api, on.caseType, on.notSet)
+				b = appendBool(b, on.hybridInfix)
 				b = binary.AppendUvarint(b, uint64(len(on.fields)))
 			}
 		}

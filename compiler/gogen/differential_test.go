@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,6 +110,21 @@ var opaqueDiffSchemas = []diffSchema{
 		"datasets/google_message1/proto3/benchmark_message1_proto3.proto", "datasets/google_message2/benchmark_message2.proto"}},
 }
 
+// hybridDiffSchemas are compared a third time, generated with
+// default_api_level=API_HYBRID: the open form with the opaque accessors
+// (x.pb.go, the module's tests as built by default) and the opaque form
+// (x_protoopaque.pb.go, compared in a second run of the tests under the
+// protoopaque build tag, on these schemas' types only): proto2, proto3
+// and editions presence, defaults, closed enums, groups, oneofs and maps.
+// Their types get the ordinary number of inputs (see heavy in
+// difftest.go.txt): the code of both forms comes from the open and opaque
+// printers, which the other runs give the most.
+var hybridDiffSchemas = []diffSchema{
+	{"protobuf", []string{"google/protobuf/test_messages_proto2.proto"}},
+	{"protobuf", []string{"google/protobuf/test_messages_proto3.proto"}},
+	{"protobuf", []string{"conformance/test_protos/test_messages_edition2023.proto"}},
+}
+
 // diffRun is a schema to generate with an API level as default_api_level
 // ("": the option unset).
 type diffRun struct {
@@ -116,8 +132,9 @@ type diffRun struct {
 	level string
 }
 
-// withLevels is schemas, then opaque generated with API_OPAQUE.
-func withLevels(schemas, opaque []diffSchema) []diffRun {
+// withLevels is schemas, then opaque generated with API_OPAQUE, then
+// hybrid generated with API_HYBRID.
+func withLevels(schemas, opaque, hybrid []diffSchema) []diffRun {
 	var out []diffRun
 	for _, s := range schemas {
 		out = append(out, diffRun{s, ""})
@@ -125,15 +142,21 @@ func withLevels(schemas, opaque []diffSchema) []diffRun {
 	for _, s := range opaque {
 		out = append(out, diffRun{s, "API_OPAQUE"})
 	}
+	for _, s := range hybrid {
+		out = append(out, diffRun{s, "API_HYBRID"})
+	}
 	return out
 }
 
 // options are rehomePerFile's options for fd, with r's level; an opaque
-// run's packages live under their own root.
+// or hybrid run's packages live under their own root.
 func (r diffRun) options(fd protoreflect.FileDescriptor) gogen.Options {
 	root := diffPackageRoot[r.root]
-	if r.level != "" {
+	switch r.level {
+	case "API_OPAQUE":
 		root += "o"
+	case "API_HYBRID":
+		root += "h"
 	}
 	opts := rehomePerFile(fd, root)
 	opts.DefaultAPILevel = r.level
@@ -307,7 +330,7 @@ func TestDifferential(t *testing.T) {
 	var entries []regEntry
 	schemaOf := map[int]int{}
 	imports := map[string]string{}
-	runs := withLevels(withGoogleapis(diffSchemas), opaqueDiffSchemas)
+	runs := withLevels(withGoogleapis(diffSchemas), opaqueDiffSchemas, hybridDiffSchemas)
 	for si, s := range runs {
 		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: importRoots(s.root), Files: s.files, NoGenerate: true})
 		if err := res.Err(); err != nil {
@@ -415,6 +438,25 @@ func TestDifferential(t *testing.T) {
 		t.Fatalf("differential tests failed: %v\n%s", err, strings.Join(kept, "\n"))
 	}
 	t.Log("\n" + strings.Join(kept, "\n"))
+	// The hybrid runs' opaque form (x_protoopaque.pb.go): the comparisons
+	// again under the protoopaque build tag, on their types only
+	// (DIFF_KEYS); the packages without the tag come from the build cache.
+	cmd := exec.Command("go", "test", "-tags=protolegacy,protoopaque", "-count=1", "-v",
+		"-run=^(TestRandomValues|TestMutations|TestRecordedPayloads|FuzzDifferential)$", "./difftest/")
+	cmd.Dir = mod
+	cmd.Env = append(gentest.Env(), "DIFF_KEYS=@API_HYBRID")
+	b, err := cmd.CombinedOutput()
+	kept = kept[:0]
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "=== ") || strings.Contains(line, "--- PASS: FuzzDifferential/") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		kept = append(kept, line)
+	}
+	if err != nil {
+		t.Fatalf("differential tests of the hybrid runs under the protoopaque tag failed: %v\n%s", err, strings.Join(kept, "\n"))
+	}
+	t.Log("protoopaque:\n" + strings.Join(kept, "\n"))
 	if ft := os.Getenv("PROTOPLAY_FUZZTIME"); ft != "" {
 		out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-run=^$", "-fuzz=^FuzzDifferential$", "-fuzztime="+ft, "./difftest/")
 		t.Log(out)

@@ -127,9 +127,9 @@ func addJSONDiff(t *testing.T, dir string, m *moduleFiles, tn *typedNilRegistry)
 	extra := m.extra
 	imports := map[string]string{}
 	var reg, resolvers, exts, extLists strings.Builder
-	schemas := withLevels(withGoogleapis(jsonDiffSchemas), jsonOpaqueDiffSchemas)
+	schemas := withLevels(withGoogleapis(jsonDiffSchemas), jsonOpaqueDiffSchemas, nil)
 	nMsgSchemas := len(schemas)
-	schemas = append(schemas, withLevels(extDiffSchemas, nil)...)
+	schemas = append(schemas, withLevels(extDiffSchemas, nil, nil)...)
 	// Each schema's files are compiled together; one descriptor set per
 	// file, whose last file is that file (the root payload.NewSchema and
 	// the registry use).

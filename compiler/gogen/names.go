@@ -39,6 +39,8 @@ type messageNames struct {
 	goName string
 	fields []*fieldNames // declaration order
 	oneofs []*oneofNames // declaration order, synthetic ones included
+	// builder is the opaque and hybrid APIs' M_builder type.
+	builder string
 	// opaque is set in an opaque view (see opaqueView).
 	opaque bool
 }
@@ -52,10 +54,28 @@ type fieldNames struct {
 	// field's explicit default, Default_Message_Field.
 	defaultName string
 	oneof       *oneofNames // nil unless in a real (non-synthetic) oneof
-	// camel is the field's name before collisions are resolved, the base
-	// of its opaque accessors (GetX, SetX, HasX, ClearX) and builder field,
-	// as protoc-gen-go names them.
+	// camel is protoc-gen-go's camelCase of the field: its proto name
+	// camel-cased (a group's lower-cased field name, not its type's),
+	// "Build_" for "Build", and "_<number>" appended to both of two
+	// fields whose camel-cased names are equal (_foo and X_foo). It is
+	// the base of the opaque and hybrid accessors (GetX, SetX, HasX,
+	// ClearX) and of the builder field.
 	camel string
+	// api is the field's GoName in protoc-gen-go (camel-cased, "_"
+	// suffixes against protoc-gen-go's eight reserved method names and
+	// earlier fields' names and getters, a oneof reserving no getter):
+	// the base of the oneof case constant and of a hybrid message's
+	// backward-compatible getter.
+	api string
+	// hybridInfix is protoc-gen-go's hasConflictHybrid: a hybrid
+	// message's accessors of the field are Get_X, Set_X, Has_X and
+	// Clear_X, since one of GetX, SetX, HasX, ClearX is another field's
+	// camel name.
+	hybridInfix bool
+	// caseName is the oneof case constant of a real oneof's member,
+	// M_<api>_case, and opaqueWrapper its oneof wrapper type in the
+	// opaque form, m_<api> (both package-level, derived).
+	caseName, opaqueWrapper string
 	// bit, in an opaque view (see opaqueView), is 1 + the field's index
 	// in the presence bitmap; 0 for a field without a bit.
 	bit int
@@ -68,10 +88,16 @@ type oneofNames struct {
 	goName string // struct field holding the interface
 	iface  string // unexported interface type, "is"+Message_Oneof
 	fields []*fieldNames
-	// camel and api are the oneof's name before collisions are resolved
-	// (the base of WhichX, HasX, ClearX) and, in an opaque view, the
-	// name it has in the exported API (its case type and constants).
-	camel, api string
+	// camel and api are the oneof's protoc-gen-go camelCase (the base of
+	// WhichX, HasX, ClearX) and GoName (the base of its case type and
+	// not-set constant); see fieldNames. hybridInfix: a hybrid message's
+	// are Which_X, Has_X and Clear_X.
+	camel, api  string
+	hybridInfix bool
+	// caseType and notSet are the package-level names of a real oneof's
+	// case type, case_M_<api>, and its constant for no member set,
+	// M_<api>_not_set_case (derived).
+	caseType, notSet string
 }
 
 type enumNames struct {
@@ -190,9 +216,11 @@ func newEnumNames(f *fileNames, parent *messageNames, d protoreflect.EnumDescrip
 
 func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNames {
 	m := &messageNames{desc: d, file: f, goName: GoCamelCase(localName(d))}
+	m.builder = m.goName + "_builder"
 	for i, ods := 0, d.Oneofs(); i < ods.Len(); i++ {
 		od := ods.Get(i)
-		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: GoCamelCase(string(od.Name())), camel: GoCamelCase(string(od.Name()))})
+		name := GoCamelCase(string(od.Name()))
+		m.oneofs = append(m.oneofs, &oneofNames{desc: od, goName: name, camel: name, api: name})
 	}
 	for i, fds := 0, d.Fields(); i < fds.Len(); i++ {
 		fd := fds.Get(i)
@@ -200,7 +228,8 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 		if isGroupLike(fd) {
 			name = string(fd.Message().Name())
 		}
-		fn := &fieldNames{desc: fd, goName: GoCamelCase(name), camel: GoCamelCase(name)}
+		camel := GoCamelCase(string(fd.Name()))
+		fn := &fieldNames{desc: fd, goName: GoCamelCase(name), camel: camel, api: camel}
 		if od := fd.ContainingOneof(); od != nil {
 			o := m.oneofs[od.Index()]
 			o.fields = append(o.fields, fn)
@@ -260,7 +289,125 @@ func newMessageNames(f *fileNames, d protoreflect.MessageDescriptor) *messageNam
 			}
 		}
 	}
+	apiNames(m, nested)
 	return m
+}
+
+// pgReservedMethods are the method names protoc-gen-go's field naming
+// avoids (protogen's usedNames).
+var pgReservedMethods = []string{"Reset", "String", "ProtoMessage", "Marshal", "Unmarshal", "ExtensionRangeArray", "ExtensionMap", "Descriptor"}
+
+// apiNames decides the names of m's opaque and hybrid APIs as
+// protoc-gen-go v1.36 does (compiler/protogen's newMessage and
+// opaqueNewMessageHook): each field's and oneof's api (protoc-gen-go's
+// GoName), camel and hybridInfix, and the package-level names derived
+// from them (case types and constants, opaque wrapper types), which
+// checkCollisions may still give "_" suffixes where they meet other
+// declarations. nested holds the Go names of m's nested types, which a
+// oneof wrapper type yields to.
+func apiNames(m *messageNames, nested map[string]bool) {
+	used := map[string]bool{}
+	for _, r := range pgReservedMethods {
+		used[r] = true
+	}
+	unique := func(name string, hasGetter bool) string {
+		for used[name] || (hasGetter && used["Get"+name]) {
+			name += "_"
+		}
+		used[name] = true
+		used["Get"+name] = hasGetter // as protogen: a oneof unmarks a getter
+		return name
+	}
+	for _, fn := range m.fields {
+		fn.api = unique(fn.api, true)
+		if od := fn.desc.ContainingOneof(); od != nil {
+			if o := m.oneofs[od.Index()]; o.fields[0] == fn {
+				o.api = unique(o.api, false)
+			}
+		}
+	}
+	// The camel names: "Build" is the builder's method; two fields of one
+	// camel name both take "_<number>", and so do their oneofs.
+	for _, fn := range m.fields {
+		if fn.camel == "Build" {
+			fn.camel += "_"
+		}
+	}
+	byCamel := map[string]*fieldNames{}
+	suffix := func(fn *fieldNames) {
+		s := "_" + strconv.Itoa(int(fn.desc.Number()))
+		fn.camel += s
+		if od := fn.desc.ContainingOneof(); od != nil {
+			m.oneofs[od.Index()].camel += s
+		}
+	}
+	for _, fn := range m.fields {
+		if other, ok := byCamel[fn.camel]; ok {
+			suffix(other)
+			suffix(fn)
+			continue
+		}
+		byCamel[fn.camel] = fn
+	}
+	camels := map[string]bool{}
+	for _, fn := range m.fields {
+		if od := fn.desc.ContainingOneof(); od != nil {
+			camels[m.oneofs[od.Index()].camel] = true
+		}
+		camels[fn.camel] = true
+	}
+	for _, fn := range m.fields {
+		methods := []string{"Set", "Get", "Has", "Clear"}
+		if !fn.desc.HasPresence() {
+			methods = methods[:2]
+		}
+		for _, p := range methods {
+			if camels[p+fn.camel] {
+				fn.hybridInfix = true
+			}
+		}
+		if od := fn.desc.ContainingOneof(); od != nil {
+			o := m.oneofs[od.Index()]
+			for _, p := range []string{"Has", "Clear", "Which"} {
+				if camels[p+o.camel] {
+					o.hybridInfix = true
+				}
+			}
+		}
+	}
+	for _, o := range m.oneofs {
+		o.caseType = "case_" + m.goName + "_" + o.api
+		o.notSet = m.goName + "_" + o.api + "_not_set_case"
+	}
+	for _, fn := range m.fields {
+		if fn.oneof == nil {
+			continue
+		}
+		fn.caseName = m.goName + "_" + fn.api + "_case"
+		w := m.goName + "_" + fn.api
+		for nested[w] {
+			w += "_"
+		}
+		fn.opaqueWrapper = unexported(w)
+	}
+}
+
+// accessor is the name of fn's opaque or hybrid accessor with prefix
+// (Get, Set, Has, Clear): protoc-gen-go's Field.MethodName.
+func (fn *fieldNames) accessor(prefix string, hybrid bool) string {
+	if hybrid && fn.hybridInfix {
+		return prefix + "_" + fn.camel
+	}
+	return prefix + fn.camel
+}
+
+// accessor is the name of o's opaque or hybrid method with prefix (Has,
+// Clear, Which): protoc-gen-go's Oneof.MethodName.
+func (o *oneofNames) accessor(prefix string, hybrid bool) string {
+	if hybrid && o.hybridInfix {
+		return prefix + "_" + o.camel
+	}
+	return prefix + o.camel
 }
 
 // isGroupLike reports whether fd is a proto2 group (or an editions

@@ -54,15 +54,14 @@ func opaqueView(mn *messageNames) *messageNames {
 				c.bit = bits
 			}
 		}
-		if fn.desc.ContainingOneof() != nil && !fn.desc.ContainingOneof().IsSynthetic() {
-			c.wrapper = unexported(fn.wrapper)
+		if fn.oneof != nil {
+			c.wrapper = fn.opaqueWrapper
 		}
 		v.fields[i] = &c
 		byOld[fn] = &c
 	}
 	for i, o := range mn.oneofs {
 		c := *o
-		c.api = o.goName
 		if !o.desc.IsSynthetic() {
 			c.goName = hiddenPrefix + o.goName
 		}
@@ -262,17 +261,72 @@ func hasPresenceAPI(fn *fieldNames) bool {
 // the open struct's exported fields, as protoc-gen-go's hybrid code has
 // them: SetX, HasX, ClearX, WhichO with its case constants, and the
 // builder. The getters are the open API's.
+//
+// As in protoc-gen-go, a hybrid message's accessors of a field whose
+// GetX, SetX, HasX or ClearX is another field's camel name are Get_X,
+// Set_X, Has_X and Clear_X (fieldNames.hybridInfix); the open getter
+// GetX_ of a field whose open name took "_" suffixes stays, and the
+// getters protoc-gen-go's hybrid code has beside it (Get_X, and GetX_
+// by protoc-gen-go's own field naming) call it (hybridGetterAliases).
+// The _protoopaque.pb.go file has the opaque API's names.
 func (g *generator) genHybridAccessors(jf *jen.File, mn *messageNames) {
-	v := *mn
-	v.oneofs = make([]*oneofNames, len(mn.oneofs))
-	for i, o := range mn.oneofs {
-		c := *o
-		c.api = o.goName
-		v.oneofs[i] = &c
+	r := recv(mn)
+	aliases := hybridGetterAliases(mn)
+	for _, fn := range mn.fields {
+		for _, name := range aliases[fn] {
+			jf.Comment("// " + name + " is Get" + fn.goName + ", under the name protoc-gen-go's hybrid code gives it.")
+			jf.Func().Params(r.Clone()).Id(name).Params().Add(g.accessorType(fn)).Block(
+				jen.Return(jen.Id("m").Dot("Get" + fn.goName).Call()))
+			jf.Line()
+		}
 	}
-	g.genAccessors(jf, &v, false)
-	g.genOpaqueBuilder(jf, &v)
-	g.genOneofCaseTypes(jf, &v)
+	g.genAccessors(jf, mn, false)
+	g.genOpaqueBuilder(jf, mn)
+	g.genOneofCaseTypes(jf, mn)
+}
+
+// hybridGetterAliases returns, for a hybrid message's open form, the
+// getters of each field beside its open getter Get<goName>: protoc-gen-go's
+// hybrid getter (GetX or Get_X) and its backward-compatible one
+// (Get<protoc-gen-go's GoName>), each unless it is the open getter or a
+// name the message already has (a method, a struct field, an earlier
+// getter).
+func hybridGetterAliases(mn *messageNames) map[*fieldNames][]string {
+	taken := map[string]bool{}
+	for _, n := range reservedMethods {
+		taken[n] = true
+	}
+	for _, fn := range mn.fields {
+		taken["Get"+fn.goName] = true
+		if fn.oneof == nil {
+			taken[fn.goName] = true
+		}
+		for _, p := range []string{"Set", "Has", "Clear"} {
+			if p == "Set" || hasPresenceAPI(fn) {
+				taken[fn.accessor(p, true)] = true
+			}
+		}
+	}
+	for _, o := range mn.oneofs {
+		if o.desc.IsSynthetic() {
+			continue
+		}
+		taken[o.goName] = true
+		taken["Get"+o.goName] = true
+		for _, p := range []string{"Has", "Clear", "Which"} {
+			taken[o.accessor(p, true)] = true
+		}
+	}
+	out := map[*fieldNames][]string{}
+	for _, fn := range mn.fields {
+		for _, name := range []string{fn.accessor("Get", true), "Get" + fn.api} {
+			if !taken[name] {
+				taken[name] = true
+				out[fn] = append(out[fn], name)
+			}
+		}
+	}
+	return out
 }
 
 func (g *generator) genOpaqueAccessors(jf *jen.File, mn *messageNames) {
@@ -285,6 +339,7 @@ func (g *generator) genOpaqueAccessors(jf *jen.File, mn *messageNames) {
 func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 	r := recv(mn)
 	m := jen.Id("m")
+	hybrid := g.isHybridOpen(mn.desc)
 	// Getters: the value, or the default (the explicit default or the Go
 	// zero, the first value for an enum) when unset or m is nil.
 	for _, fn := range mn.fields {
@@ -319,7 +374,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 		}
 		addDoc(jf, docComments(fd, true, false))
 		deprecatedDoc(jf, fd)
-		jf.Func().Params(r.Clone()).Id("Get" + fn.camel).Params().Add(g.accessorType(fn)).Block(body...)
+		jf.Func().Params(r.Clone()).Id(fn.accessor("Get", hybrid)).Params().Add(g.accessorType(fn)).Block(body...)
 		jf.Line()
 	}
 	// Setters. A nil []byte is stored as an empty one, so that SetX(nil)
@@ -349,7 +404,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 			body = append(body, f.Clone().Op("=").Id("v"))
 		}
 		deprecatedDoc(jf, fd)
-		jf.Func().Params(r.Clone()).Id("Set" + fn.camel).Params(jen.Id("v").Add(g.accessorType(fn))).Block(body...)
+		jf.Func().Params(r.Clone()).Id(fn.accessor("Set", hybrid)).Params(jen.Id("v").Add(g.accessorType(fn))).Block(body...)
 		jf.Line()
 	}
 	// Has: explicit presence only, a oneof before its first member.
@@ -358,7 +413,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 			continue
 		}
 		if o := fn.oneof; o != nil && o.fields[0] == fn {
-			jf.Func().Params(r.Clone()).Id("Has"+o.camel).Params().Bool().Block(
+			jf.Func().Params(r.Clone()).Id(o.accessor("Has", hybrid)).Params().Bool().Block(
 				jen.If(m.Clone().Op("==").Nil()).Block(jen.Return(jen.False())),
 				jen.Return(m.Clone().Dot(o.goName).Op("!=").Nil()))
 			jf.Line()
@@ -373,7 +428,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 			ret = jen.Return(mf(fn).Op("!=").Nil())
 		}
 		deprecatedDoc(jf, fn.desc)
-		jf.Func().Params(r.Clone()).Id("Has"+fn.camel).Params().Bool().Block(
+		jf.Func().Params(r.Clone()).Id(fn.accessor("Has", hybrid)).Params().Bool().Block(
 			jen.If(m.Clone().Op("==").Nil()).Block(jen.Return(jen.False())),
 			ret)
 		jf.Line()
@@ -384,7 +439,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 			continue
 		}
 		if o := fn.oneof; o != nil && o.fields[0] == fn {
-			jf.Func().Params(r.Clone()).Id("Clear" + o.camel).Params().Block(
+			jf.Func().Params(r.Clone()).Id(o.accessor("Clear", hybrid)).Params().Block(
 				m.Clone().Dot(o.goName).Op("=").Nil())
 			jf.Line()
 		}
@@ -399,7 +454,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 			body = []jen.Code{mf(fn).Op("=").Nil()}
 		}
 		deprecatedDoc(jf, fn.desc)
-		jf.Func().Params(r.Clone()).Id("Clear" + fn.camel).Params().Block(body...)
+		jf.Func().Params(r.Clone()).Id(fn.accessor("Clear", hybrid)).Params().Block(body...)
 		jf.Line()
 	}
 	// Which, with the case constants.
@@ -407,19 +462,18 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 		if o.desc.IsSynthetic() {
 			continue
 		}
-		caseType := "case_" + mn.goName + "_" + o.api
-		notSet := mn.goName + "_" + o.api + "_not_set_case"
+		caseType, notSet := o.caseType, o.notSet
 		consts := []jen.Code{jen.Id(notSet).Id(caseType).Op("=").Lit(0)}
 		var cases []jen.Code
 		for _, fn := range o.fields {
-			name := mn.goName + "_" + fn.goName + "_case"
+			name := fn.caseName
 			consts = append(consts, jen.Id(name).Id(caseType).Op("=").Lit(int(fn.desc.Number())))
 			cases = append(cases, jen.Case(jen.Op("*").Id(fn.wrapper)).Block(jen.Return(jen.Id(name))))
 		}
 		cases = append(cases, jen.Default().Block(jen.Return(jen.Id(notSet))))
 		jf.Const().Defs(consts...)
 		jf.Line()
-		jf.Func().Params(r.Clone()).Id("Which"+o.camel).Params().Id(caseType).Block(
+		jf.Func().Params(r.Clone()).Id(o.accessor("Which", hybrid)).Params().Id(caseType).Block(
 			jen.If(m.Clone().Op("==").Nil()).Block(jen.Return(jen.Id(notSet))),
 			jen.Switch(m.Clone().Dot(o.goName).Assert(jen.Type())).Block(cases...))
 		jf.Line()
@@ -443,7 +497,7 @@ func (g *generator) builderFieldType(fn *fieldNames) *jen.Statement {
 }
 
 func (g *generator) genOpaqueBuilder(jf *jen.File, mn *messageNames) {
-	bName := mn.goName + "_builder"
+	bName := mn.builder
 	fields := []jen.Code{jen.Id("_").Index(jen.Lit(0)).Func().Params().Comment("// Prevents comparability and use of unkeyed literals for the builder."), jen.Line()}
 	build := []jen.Code{
 		jen.Id("m0").Op(":=").Op("&").Id(mn.goName).Values(),
@@ -502,7 +556,7 @@ func (g *generator) genOneofCaseTypes(jf *jen.File, mn *messageNames) {
 		if o.desc.IsSynthetic() {
 			continue
 		}
-		caseType := "case_" + mn.goName + "_" + o.api
+		caseType := o.caseType
 		jf.Comment("// " + caseType + " is the field number of the member of oneof " + string(o.desc.Name()) + " that is set (0: none).")
 		jf.Type().Id(caseType).Int32()
 		jf.Line()

@@ -523,6 +523,11 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 			}
 		}
 	}
+	// api holds the declarations of the opaque and hybrid APIs (builder
+	// types, oneof case types and constants, the opaque form's oneof
+	// wrapper types), decided after the others, so that a name the open
+	// API has is the same whatever API level its neighbours have.
+	var api []goDecl
 	var msg func(md protoreflect.MessageDescriptor)
 	msg = func(md protoreflect.MessageDescriptor) {
 		if md.IsMapEntry() {
@@ -530,8 +535,21 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 		}
 		mn := g.msgs[md.FullName()]
 		out = append(out, goDecl{name: mn.goName, from: md, what: "message"})
+		level := g.level(md)
+		if level != apiOpen {
+			api = append(api, goDecl{mn.builder, md, "message builder", &mn.builder})
+			for _, o := range mn.oneofs {
+				if o.desc.IsSynthetic() {
+					continue
+				}
+				api = append(api, goDecl{o.caseType, o.desc, "oneof case type", &o.caseType}, goDecl{o.notSet, o.desc, "oneof case constant", &o.notSet})
+				for _, fn := range o.fields {
+					api = append(api, goDecl{fn.caseName, fn.desc, "oneof case constant", &fn.caseName}, goDecl{fn.opaqueWrapper, fn.desc, "oneof field", &fn.opaqueWrapper})
+				}
+			}
+		}
 		for _, fn := range mn.fields {
-			if fn.oneof != nil {
+			if fn.oneof != nil && level != apiOpaque {
 				out = append(out, goDecl{fn.wrapper, fn.desc, "oneof field", &fn.wrapper})
 			}
 			if fn.desc.HasDefault() {
@@ -557,6 +575,7 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 		msg(f.desc.Messages().Get(i))
 	}
 	out = append(out, goDecl{f.resolverName, f.desc, "ProtoJSON resolver", &f.resolverName})
+	out = append(out, api...)
 	if xs := g.fileExtensions(f.desc); len(xs) > 0 {
 		for _, xd := range xs {
 			out = append(out, goDecl{name: g.extensionGoName(xd), from: xd, what: "extension"})
