@@ -6,6 +6,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -24,8 +25,13 @@ import (
 // time is formatted once, as a template whose placeholders are filled with
 // each chunk's own tokens from then on: a message's methods, which differ
 // from the next message's mostly by names, numbers and strings, are gofmt'd
-// a few times per call rather than once per message. The chunks of a piece
-// whose shapes are new are formatted together, in one go/format run.
+// a few times per call rather than once per message. A width-free chunk
+// (see scanChunks: no aligned columns, no one-line choice) is keyed by its
+// normKey instead, its shape without the placeholders' lengths: gofmt
+// lays it out the same whatever the lengths of its names, so messages
+// whose names differ in length (as in most real schemas) share templates
+// too. The chunks of a piece whose shapes are new are formatted together,
+// in one go/format run.
 //
 // The chunks are gofmt'd on their own: gofmt separates top-level
 // declarations by at most one blank line and a chunk starts after one, so
@@ -53,11 +59,22 @@ func newShapeMemo() *shapeMemo {
 	return &shapeMemo{m: map[string]*template{}, seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
 }
 
+// over reports whether s holds more than maxBytes of keys and values or
+// notes more than maxSeen shapes met once.
+func (s *shapeMemo) over(maxBytes, maxSeen int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytes > maxBytes || len(s.seen) > maxSeen
+}
+
 // format returns formatPiece(raw), from remembered shapes where it can.
 // A shape is remembered the second time it is met: the chunks met first
 // (most of them, in a schema whose messages differ) are formatted
 // together, in one go/format run, as the piece was before.
 func (s *shapeMemo) format(raw []byte) ([]byte, error) {
+	if pieceHook != nil {
+		pieceHook(raw)
+	}
 	if s == nil || bytes.IndexByte(raw, '\r') >= 0 {
 		return formatPiece(raw)
 	}
@@ -69,7 +86,11 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	var fresh []int // chunks whose shapes are met for the first time
 	for i := range chunks {
 		c := &chunks[i]
-		t, seen := s.lookup(c.shape)
+		c.key = c.shape
+		if c.widthFree {
+			c.key = c.normKey(raw)
+		}
+		t, seen := s.lookup(c.key)
 		switch {
 		case t != nil:
 			texts[i] = t.fill(raw, c.tokens)
@@ -109,7 +130,8 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-// lookup returns shape's template, or whether shape was met before (and
+// lookup returns the template for a chunk's key (its shape, or for a
+// width-free chunk its normKey), or whether the key was met before (and
 // notes it met).
 func (s *shapeMemo) lookup(shape []byte) (t *template, seen bool) {
 	s.mu.Lock()
@@ -170,6 +192,10 @@ func cutFormatted(f []byte, n int) [][]byte {
 	return parts
 }
 
+// pieceHook, when set (by tests), is called with each piece the memo is
+// asked to format.
+var pieceHook func(raw []byte)
+
 // shapeCheck, when set (by tests), is called with each piece the memo
 // formatted from its chunks and the result.
 var shapeCheck func(raw, formatted []byte)
@@ -178,7 +204,7 @@ var shapeCheck func(raw, formatted []byte)
 // not format or did not keep its tokens.
 func (s *shapeMemo) chunk(raw []byte, c *chunkShape) ([]byte, bool) {
 	s.mu.Lock()
-	t, hit := s.m[string(c.shape)]
+	t, hit := s.m[string(c.key)]
 	s.mu.Unlock()
 	if !hit {
 		f, err := formatPiece(c.shape)
@@ -189,10 +215,10 @@ func (s *shapeMemo) chunk(raw []byte, c *chunkShape) ([]byte, bool) {
 			return nil, false
 		}
 		s.mu.Lock()
-		size := len(c.shape) + len(t.text) + 8*len(t.holes)
+		size := len(c.key) + len(t.text) + 8*len(t.holes)
 		if s.bytes+size <= shapeMemoMax {
-			if _, ok := s.m[string(c.shape)]; !ok {
-				s.m[string(c.shape)] = t
+			if _, ok := s.m[string(c.key)]; !ok {
+				s.m[string(c.key)] = t
 				s.bytes += size
 			}
 		}
@@ -205,8 +231,11 @@ func (s *shapeMemo) chunk(raw []byte, c *chunkShape) ([]byte, bool) {
 // placeholders are, in the order of the shape's tokens.
 type template struct {
 	text  []byte
-	holes []int32 // offsets in text of the placeholders, each as long as its token
+	holes []hole // the placeholders in text, in order
 }
+
+// A hole is a placeholder in a template's text: its offset and length.
+type hole struct{ off, n int32 }
 
 // newTemplate finds the placeholders in f, a chunk's shape gofmt'd, for
 // the chunk's tokens (spans in raw). An error: f's tokens of those kinds
@@ -216,7 +245,7 @@ func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
 	file := fset.AddFile("", -1, len(f))
 	var sc scanner.Scanner
 	sc.Init(file, f, nil, scanner.ScanComments)
-	t := &template{text: f, holes: make([]int32, 0, len(spans))}
+	t := &template{text: f, holes: make([]hole, 0, len(spans))}
 	var ph []byte
 	for {
 		pos, tok, lit := sc.Scan()
@@ -230,11 +259,11 @@ func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
 		if i >= len(spans) || spans[i].tok != tok {
 			return nil, errShapeLost
 		}
-		ph = appendPlaceholder(ph[:0], tok, raw[spans[i].off:spans[i].end])
+		ph = appendPlaceholder(ph[:0], spans[i].ph, raw[spans[i].off:spans[i].end])
 		if string(ph) != lit {
 			return nil, errShapeLost
 		}
-		t.holes = append(t.holes, int32(file.Offset(pos)))
+		t.holes = append(t.holes, hole{int32(file.Offset(pos)), int32(len(lit))})
 	}
 	if len(t.holes) != len(spans) || sc.ErrorCount != 0 {
 		return nil, errShapeLost
@@ -245,16 +274,21 @@ func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
 var errShapeLost = errors.New("gogen: gofmt did not keep a shape's placeholders")
 
 // fill returns t's text with its placeholders replaced by the chunk's own
-// tokens (spans in raw, of the lengths of the placeholders: the shape's
-// tokens, which were found at t's holes).
+// tokens (spans in raw): of the placeholders' lengths when t was made from
+// the chunk's shape, of any lengths when the chunk is width-free (see
+// chunkShape.widthFree) and t was made from a chunk of the same normKey.
 func (t *template) fill(raw []byte, spans []tokSpan) []byte {
-	out := make([]byte, 0, len(t.text))
+	n := len(t.text)
+	for i, h := range t.holes {
+		n += int(spans[i].end-spans[i].off) - int(h.n)
+	}
+	out := make([]byte, 0, n)
 	copied := 0
 	for i, h := range t.holes {
 		sp := spans[i]
-		out = append(out, t.text[copied:h]...)
+		out = append(out, t.text[copied:h.off]...)
 		out = append(out, raw[sp.off:sp.end]...)
-		copied = int(h) + int(sp.end-sp.off)
+		copied = int(h.off + h.n)
 	}
 	return append(out, t.text[copied:]...)
 }
@@ -262,22 +296,82 @@ func (t *template) fill(raw []byte, spans []tokSpan) []byte {
 // A chunkShape is one chunk of a piece: its shape, and the spans in the
 // piece of the tokens its placeholders stand for, in order (each token of
 // a kind shapes replace, placeholder or not: a token kept as it is spans
-// its own text, which fillShape checks the same way).
+// its own text, which newTemplate checks the same way).
 type chunkShape struct {
 	shape      []byte
+	key        []byte // the memo's key: shape, or normKey when widthFree
 	tokens     []tokSpan
 	start, end int  // the chunk's text in the piece
 	multiline  bool // it holds a raw string or a block comment
+	// widthFree: gofmt lays the chunk out the same whatever the lengths
+	// of its placeholders' tokens (see scanChunks), so a chunk of the same
+	// normKey is formatted by the same template.
+	widthFree bool
 }
 
 type tokSpan struct {
 	off, end int32
 	tok      token.Token
+	ph       byte // the placeholder's kind (see placeholderKind); 0: kept as it is
 }
+
+// normKey is c's shape with each placeholder replaced by a mark of its
+// kind alone ("\x00" and the kind's letter; Go source holds no NUL), so
+// that chunks differing only in the lengths of their names, numbers and
+// strings share it.
+func (c *chunkShape) normKey(raw []byte) []byte {
+	key := make([]byte, 0, len(c.shape))
+	copied := 0
+	for _, sp := range c.tokens {
+		o := int(sp.off) - c.start + 1 // the shape starts with a newline
+		key = append(key, c.shape[copied:o]...)
+		if sp.ph != 0 {
+			key = append(key, 0, sp.ph)
+		} else {
+			key = append(key, raw[sp.off:sp.end]...)
+		}
+		copied = o + int(sp.end-sp.off)
+	}
+	return append(key, c.shape[copied:]...)
+}
+
+// An open bracket, as scanChunks tracks it.
+type openBracket struct {
+	tok   token.Token
+	line  int
+	idx   int   // the index of the bracket's token in the chunk
+	kind  uint8 // bracePlain, braceType, braceBody
+	colon bool  // a ':' not ending a case clause right inside it
+}
+
+const (
+	bracePlain = iota
+	braceType  // the braces of a struct or interface type
+	braceBody  // a function's body
+)
 
 // scanChunks cuts raw into chunks at blank lines outside brackets and
 // makes each chunk's shape. false: the scanner found an error (go/format
 // reports it).
+//
+// It also decides whether each chunk is width-free: whether go/printer
+// lays it out without looking at the widths of its tokens. go/printer
+// keeps the tokens and the line breaks of its input and measures widths
+// only to align columns and to choose one-line forms: (1) the cells of a
+// struct's or interface's fields, and its one-line form (isOneLineFieldList);
+// (2) the specs of a parenthesized const, var, type or import
+// declaration; (3) the keys of a composite literal whose elements span
+// lines (exprList's vtab after a key's colon, and its size ratios deciding
+// where alignment breaks); (4) comments after code on a line, aligned
+// with the next lines' (writeCommentPrefix); (5) a function body whose
+// braces are on one line, kept on one line when the header and body fit in
+// 100 columns (funcBody), aligned with the next one-line function's.
+// Block comments and raw strings (multiline) are left out too. A chunk
+// holding none of these, as its tokens show them, is width-free: its
+// indentation is tabs by bracket depth, and the spaces between its tokens
+// depend on their kinds. TestWidthFreeShapes checks it: every width-free
+// chunk of the goldens and bug cases formats, with its names, numbers and
+// strings lengthened, to its template filled with the longer tokens.
 func scanChunks(raw []byte) ([]chunkShape, bool) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(raw))
@@ -286,11 +380,23 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 	var chunks []chunkShape
 	var cur *chunkShape
 	copied := 0 // raw is copied into cur.shape up to here
-	prevEnd, depth := 0, 0
+	prevEnd := 0
+	line := 1
+	var (
+		stack     []openBracket
+		wait      []int // depths of func keywords whose body brace may follow
+		prevTok   token.Token
+		prevLine  int
+		idx       int         // the token's index in its chunk
+		lineFirst token.Token // the first token on the current line
+	)
 	finish := func(end int) {
 		if cur != nil {
 			cur.shape = append(cur.shape, raw[copied:end]...)
 			cur.end = end
+			if cur.multiline {
+				cur.widthFree = false
+			}
 		}
 	}
 	for {
@@ -306,68 +412,144 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 		if lit == "" {
 			end = off + len(tok.String())
 		}
-		if cur == nil || (depth == 0 && bytes.Count(raw[prevEnd:off], []byte("\n")) >= 2) {
+		nl := bytes.Count(raw[prevEnd:off], []byte("\n"))
+		line += nl
+		depth := len(stack)
+		if cur == nil || (depth == 0 && nl >= 2) {
 			finish(prevEnd)
 			// A newline first: go/format puts the piece after "package p;",
 			// on whose line a comment would not be a doc comment.
-			chunks = append(chunks, chunkShape{shape: append(make([]byte, 0, 1024), '\n'), start: off})
+			chunks = append(chunks, chunkShape{shape: append(make([]byte, 0, 1024), '\n'), start: off, widthFree: true})
 			cur = &chunks[len(chunks)-1]
 			copied = off
+			idx, prevTok, prevLine = 0, token.ILLEGAL, 0
+			stack, wait = stack[:0], wait[:0]
+			nl = 1
+		}
+		if nl > 0 {
+			lineFirst = tok
+			// A signature ends on its line: no body follows.
+			for len(wait) > 0 && wait[len(wait)-1] >= depth {
+				wait = wait[:len(wait)-1]
+			}
 		}
 		switch tok {
-		case token.LPAREN, token.LBRACE, token.LBRACK:
-			depth++
-		case token.RPAREN, token.RBRACE, token.RBRACK:
-			depth--
+		case token.LPAREN, token.LBRACK:
+			if tok == token.LPAREN && (prevTok == token.CONST || prevTok == token.VAR || prevTok == token.TYPE || prevTok == token.IMPORT) {
+				cur.widthFree = false // (2)
+			}
+			stack = append(stack, openBracket{tok: tok, line: line, idx: idx})
+		case token.LBRACE:
+			kind := uint8(bracePlain)
+			if prevTok == token.STRUCT || prevTok == token.INTERFACE {
+				kind = braceType
+			} else if n := len(wait); n > 0 && wait[n-1] == depth {
+				kind = braceBody
+				wait = wait[:n-1]
+			}
+			stack = append(stack, openBracket{tok: tok, line: line, idx: idx, kind: kind})
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			if depth > 0 {
+				b := stack[depth-1]
+				stack = stack[:depth-1]
+				switch {
+				case b.kind == braceType && idx != b.idx+1: // (1)
+					cur.widthFree = false
+				case b.kind == braceBody && b.line == line: // (5)
+					cur.widthFree = false
+				case b.colon && b.line != line: // (3)
+					cur.widthFree = false
+				}
+				for len(wait) > 0 && wait[len(wait)-1] >= depth {
+					wait = wait[:len(wait)-1]
+				}
+			}
+		case token.COLON:
+			if depth > 0 && stack[depth-1].tok == token.LBRACE && lineFirst != token.CASE && lineFirst != token.DEFAULT {
+				stack[depth-1].colon = true
+			}
+		case token.FUNC:
+			if n := len(wait); n == 0 || wait[n-1] != depth {
+				wait = append(wait, depth)
+			}
 		case token.COMMENT:
 			if lit[1] == '*' {
 				cur.multiline = true
+			}
+			if idx > 0 && prevLine == line { // (4)
+				cur.widthFree = false
 			}
 		case token.IDENT, token.INT, token.STRING:
 			if lit[0] == '`' {
 				cur.multiline = true
 			}
+			ph := placeholderKind(tok, lit)
 			cur.shape = append(cur.shape, raw[copied:off]...)
-			cur.shape = appendPlaceholder(cur.shape, tok, lit)
+			cur.shape = appendPlaceholder(cur.shape, ph, lit)
 			copied = end
-			cur.tokens = append(cur.tokens, tokSpan{int32(off), int32(end), tok})
+			cur.tokens = append(cur.tokens, tokSpan{int32(off), int32(end), tok, ph})
 		}
+		if tok == token.STRING || tok == token.COMMENT {
+			line += strings.Count(lit, "\n")
+		}
+		prevTok, prevLine = tok, line
 		prevEnd = end
+		idx++
 	}
 	finish(prevEnd)
 	return chunks, sc.ErrorCount == 0
 }
 
-// appendPlaceholder appends the placeholder for a token of kind tok and
-// text lit: same kind, same length, or lit itself when its text could
-// matter to gofmt (non-ASCII, a number gofmt might rewrite, a string over
-// lines or holding control characters).
-func appendPlaceholder[S ~string | ~[]byte](b []byte, tok token.Token, lit S) []byte {
-	n := len(lit)
+// placeholderKind is the kind of placeholder for a token of kind tok and
+// text lit: 'i' (an identifier: xxx), 'd' (a decimal integer: 111), 'h' (a
+// hexadecimal one: 0x11), 's' (a one-line string: "xx"), or 0 when its
+// text could matter to gofmt (non-ASCII, a number gofmt might rewrite, a
+// string over lines or holding control characters) and it is kept as it
+// is.
+func placeholderKind[S ~string | ~[]byte](tok token.Token, lit S) byte {
 	switch tok {
 	case token.IDENT:
-		if !printableASCII(lit) {
-			return append(b, lit...)
+		if printableASCII(lit) {
+			return 'i'
 		}
+	case token.INT:
+		if len(lit) > 2 && lit[0] == '0' && lit[1] == 'x' && isDigits(lit[2:], true) {
+			return 'h'
+		}
+		if isDigits(lit, false) {
+			return 'd'
+		}
+	case token.STRING:
+		if len(lit) >= 2 && lit[0] == '"' && printableASCII(lit) {
+			return 's'
+		}
+	}
+	return 0
+}
+
+// appendPlaceholder appends the placeholder of kind ph (see
+// placeholderKind) for lit: same kind, same length, or lit itself when ph
+// is 0.
+func appendPlaceholder[S ~string | ~[]byte](b []byte, ph byte, lit S) []byte {
+	n := len(lit)
+	switch ph {
+	case 'i':
 		for range n {
 			b = append(b, 'x')
 		}
 		return b
-	case token.INT:
-		if hex := len(lit) > 2 && lit[0] == '0' && lit[1] == 'x' && isDigits(lit[2:], true); hex {
-			b = append(b, '0', 'x')
-			n -= 2
-		} else if !isDigits(lit, false) {
-			return append(b, lit...)
+	case 'h':
+		b = append(b, '0', 'x')
+		for range n - 2 {
+			b = append(b, '1')
 		}
+		return b
+	case 'd':
 		for range n {
 			b = append(b, '1')
 		}
 		return b
-	case token.STRING:
-		if n < 2 || lit[0] != '"' || !printableASCII(lit) {
-			return append(b, lit...)
-		}
+	case 's':
 		b = append(b, '"')
 		for range n - 2 {
 			b = append(b, 'x')
