@@ -66,19 +66,17 @@ type Cache struct {
 	shapes *shapeMemo
 }
 
-// Bounds on the shape memo a Cache keeps between calls: one past either
-// at a call's start is dropped for a new one. The memo is kept for editor
-// sessions, whose schemas hold thousands of chunks, not millions.
-const (
-	cacheShapesMax = 8 << 20
-	cacheSeenMax   = 1 << 16
-)
+// cacheShapesMax bounds the shape memo a Cache keeps between calls: one
+// past it at a call's start is dropped for a new one. The memo is kept
+// for editor sessions, whose schemas hold thousands of chunks, not
+// millions.
+const cacheShapesMax = 16 << 20
 
 // shapeMemo returns the cache's shape memo for a call.
 func (c *Cache) shapeMemo() *shapeMemo {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.shapes == nil || c.shapes.over(cacheShapesMax, cacheSeenMax) {
+	if c.shapes == nil || c.shapes.over(cacheShapesMax) {
 		c.shapes = newShapeMemo()
 	}
 	return c.shapes

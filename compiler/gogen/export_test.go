@@ -110,7 +110,7 @@ func CheckWidthFree(raw []byte) (int, error) {
 		if err != nil {
 			return n, fmt.Errorf("shape does not format: %v\n%s", err, c.shape)
 		}
-		t, err := newTemplate(f, raw, c.tokens)
+		t, err := newTemplate(f, raw, c.tokens, false)
 		if err != nil {
 			return n, err
 		}

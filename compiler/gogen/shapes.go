@@ -5,7 +5,6 @@ import (
 	"errors"
 	"go/scanner"
 	"go/token"
-	"hash/maphash"
 	"strings"
 	"sync"
 )
@@ -21,17 +20,18 @@ import (
 // reorders those tokens nor changes their text, and lays them out by their
 // kinds, their widths (alignment counts runes; the placeholders keep the
 // count of the ASCII tokens they stand for) and the lines and comments
-// around them, which the shape keeps as they are. So a shape met a second
-// time is formatted once, as a template whose placeholders are filled with
-// each chunk's own tokens from then on: a message's methods, which differ
+// around them, which the shape keeps as they are. So the gofmt'd text of
+// a chunk is kept as its shape's template, whose placeholders are filled
+// with each later chunk's own tokens: a message's methods, which differ
 // from the next message's mostly by names, numbers and strings, are gofmt'd
 // a few times per call rather than once per message. A width-free chunk
 // (see scanChunks: no aligned columns, no one-line choice) is keyed by its
 // normKey instead, its shape without the placeholders' lengths: gofmt
 // lays it out the same whatever the lengths of its names, so messages
 // whose names differ in length (as in most real schemas) share templates
-// too. The chunks of a piece whose shapes are new are formatted together,
-// in one go/format run.
+// too. The chunks of a piece whose keys are new are formatted together,
+// in one go/format run, and the text of each is remembered as its
+// template (a go/scanner pass over it finds the holes).
 //
 // The chunks are gofmt'd on their own: gofmt separates top-level
 // declarations by at most one blank line and a chunk starts after one, so
@@ -42,35 +42,29 @@ import (
 // as before, for go/format's own error.
 type shapeMemo struct {
 	mu    sync.Mutex
-	m     map[string]*template // a chunk's shape: the shape gofmt'd (trimmed)
-	bytes int                  // keys and values held
-	seed  maphash.Seed
-	seen  map[uint64]struct{} // hashes of the shapes met once
+	m     map[pieceKey]*template // a digest of a chunk's key: its gofmt'd text as a template
+	bytes int                    // keys and values held
 }
 
 // shapeMemoMax bounds the bytes a shapeMemo holds (keys and values); past
 // it, new shapes are formatted without being remembered.
 const shapeMemoMax = 32 << 20
 
-// shapeSeenMax bounds the shapes a shapeMemo notes as met.
-const shapeSeenMax = 1 << 20
-
 func newShapeMemo() *shapeMemo {
-	return &shapeMemo{m: map[string]*template{}, seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+	return &shapeMemo{m: map[pieceKey]*template{}}
 }
 
-// over reports whether s holds more than maxBytes of keys and values or
-// notes more than maxSeen shapes met once.
-func (s *shapeMemo) over(maxBytes, maxSeen int) bool {
+// over reports whether s holds more than maxBytes of keys and values.
+func (s *shapeMemo) over(maxBytes int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.bytes > maxBytes || len(s.seen) > maxSeen
+	return s.bytes > maxBytes
 }
 
 // format returns formatPiece(raw), from remembered shapes where it can.
-// A shape is remembered the second time it is met: the chunks met first
-// (most of them, in a schema whose messages differ) are formatted
-// together, in one go/format run, as the piece was before.
+// The chunks whose keys are new are formatted together, in one go/format
+// run, as the piece was before, and each one's gofmt'd text is
+// remembered as its key's template.
 func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	if pieceHook != nil {
 		pieceHook(raw)
@@ -83,32 +77,25 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 		return formatPiece(raw)
 	}
 	texts := make([][]byte, len(chunks))
-	var fresh []int // chunks whose shapes are met for the first time
+	var fresh []int // chunks whose keys have no template
 	for i := range chunks {
 		c := &chunks[i]
-		c.key = c.shape
+		key := c.shape
 		if c.widthFree {
-			c.key = c.normKey(raw)
+			key = c.normKey(raw)
 		}
-		t, seen := s.lookup(c.key)
-		switch {
-		case t != nil:
+		c.key = shapeDigest(key)
+		if t := s.lookup(c.key); t != nil {
 			texts[i] = t.fill(raw, c.tokens)
-		case seen:
-			text, ok := s.chunk(raw, c)
-			if !ok {
-				return formatPiece(raw)
-			}
-			texts[i] = text
-		default:
+		} else {
 			fresh = append(fresh, i)
 		}
 	}
-	if len(fresh) == len(chunks) {
-		return formatPiece(raw)
-	}
-	if len(fresh) > 0 && !formatFresh(raw, chunks, fresh, texts) {
-		return formatPiece(raw)
+	if len(fresh) > 0 {
+		if !formatFresh(raw, chunks, fresh, texts) {
+			return formatPiece(raw)
+		}
+		s.remember(raw, chunks, fresh, texts)
 	}
 	n := 0
 	for _, t := range texts {
@@ -131,19 +118,52 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 }
 
 // lookup returns the template for a chunk's key (its shape, or for a
-// width-free chunk its normKey), or whether the key was met before (and
-// notes it met).
-func (s *shapeMemo) lookup(shape []byte) (t *template, seen bool) {
+// width-free chunk its normKey), or nil.
+func (s *shapeMemo) lookup(key pieceKey) *template {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if t = s.m[string(shape)]; t != nil {
-		return t, true
+	return s.m[key]
+}
+
+// shapeDigest is the memo's key for a chunk's shape or normKey: a 128-bit
+// digest, as a piece's key is (see pieceKey), so that the memo holds no
+// copy of the shapes.
+func shapeDigest(key []byte) pieceKey {
+	d := newDigest()
+	d.Write(key)
+	return d.sum()
+}
+
+// rememberMax is the longest gofmt'd chunk remembered: longer ones (a
+// large message's codec methods) seldom meet their key again.
+const rememberMax = 4 << 10
+
+// remember keeps the gofmt'd text of each chunk listed in fresh (texts)
+// as its key's template, while the memo has room.
+func (s *shapeMemo) remember(raw []byte, chunks []chunkShape, fresh []int, texts [][]byte) {
+	for _, i := range fresh {
+		c := &chunks[i]
+		if len(texts[i]) > rememberMax {
+			continue
+		}
+		// A copy: texts[i] is part of the fresh chunks' go/format output,
+		// which the memo should not keep whole.
+		t, err := newTemplate(bytes.Clone(texts[i]), raw, c.tokens, true)
+		if err != nil {
+			continue
+		}
+		size := len(c.key) + len(t.text) + 8*len(t.holes)
+		s.mu.Lock()
+		if s.bytes+size > shapeMemoMax {
+			s.mu.Unlock()
+			return
+		}
+		if _, ok := s.m[c.key]; !ok {
+			s.m[c.key] = t
+			s.bytes += size
+		}
+		s.mu.Unlock()
 	}
-	h := maphash.Bytes(s.seed, shape)
-	if _, seen = s.seen[h]; !seen && len(s.seen) < shapeSeenMax {
-		s.seen[h] = struct{}{}
-	}
-	return nil, seen
 }
 
 // formatFresh formats the chunks of raw listed in fresh in one go/format
@@ -200,33 +220,6 @@ var pieceHook func(raw []byte)
 // formatted from its chunks and the result.
 var shapeCheck func(raw, formatted []byte)
 
-// chunk returns c's text gofmt'd and trimmed, or false when its shape did
-// not format or did not keep its tokens.
-func (s *shapeMemo) chunk(raw []byte, c *chunkShape) ([]byte, bool) {
-	s.mu.Lock()
-	t, hit := s.m[string(c.key)]
-	s.mu.Unlock()
-	if !hit {
-		f, err := formatPiece(c.shape)
-		if err != nil {
-			return nil, false
-		}
-		if t, err = newTemplate(f, raw, c.tokens); err != nil {
-			return nil, false
-		}
-		s.mu.Lock()
-		size := len(c.key) + len(t.text) + 8*len(t.holes)
-		if s.bytes+size <= shapeMemoMax {
-			if _, ok := s.m[string(c.key)]; !ok {
-				s.m[string(c.key)] = t
-				s.bytes += size
-			}
-		}
-		s.mu.Unlock()
-	}
-	return t.fill(raw, c.tokens), true
-}
-
 // A template is a shape gofmt'd: its text, and where in it the
 // placeholders are, in the order of the shape's tokens.
 type template struct {
@@ -237,10 +230,12 @@ type template struct {
 // A hole is a placeholder in a template's text: its offset and length.
 type hole struct{ off, n int32 }
 
-// newTemplate finds the placeholders in f, a chunk's shape gofmt'd, for
-// the chunk's tokens (spans in raw). An error: f's tokens of those kinds
-// are not the shape's placeholders, one for one.
-func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
+// newTemplate finds the holes in f for the chunk's tokens (spans in raw):
+// f is the chunk's shape gofmt'd, or when real is set the chunk itself
+// gofmt'd (which is the shape's text with the placeholders filled: see
+// shapeMemo). An error: f's tokens of those kinds are not the shape's
+// placeholders (or the chunk's tokens), one for one.
+func newTemplate(f, raw []byte, spans []tokSpan, real bool) (*template, error) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(f))
 	var sc scanner.Scanner
@@ -259,8 +254,12 @@ func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
 		if i >= len(spans) || spans[i].tok != tok {
 			return nil, errShapeLost
 		}
-		ph = appendPlaceholder(ph[:0], spans[i].ph, raw[spans[i].off:spans[i].end])
-		if string(ph) != lit {
+		want := raw[spans[i].off:spans[i].end]
+		if !real {
+			ph = appendPlaceholder(ph[:0], spans[i].ph, want)
+			want = ph
+		}
+		if string(want) != lit {
 			return nil, errShapeLost
 		}
 		t.holes = append(t.holes, hole{int32(file.Offset(pos)), int32(len(lit))})
@@ -299,7 +298,7 @@ func (t *template) fill(raw []byte, spans []tokSpan) []byte {
 // its own text, which newTemplate checks the same way).
 type chunkShape struct {
 	shape      []byte
-	key        []byte // the memo's key: shape, or normKey when widthFree
+	key        pieceKey // the memo's key: the digest of shape, or of normKey when widthFree
 	tokens     []tokSpan
 	start, end int  // the chunk's text in the piece
 	multiline  bool // it holds a raw string or a block comment
