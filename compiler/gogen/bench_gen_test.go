@@ -3,6 +3,10 @@ package gogen_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -35,6 +39,39 @@ func BenchmarkGenerateSmallMessages(b *testing.B) {
 	for b.Loop() {
 		files, diags := gogen.Generate(res.Files, gogen.Options{})
 		if len(diags) > 0 || len(files) == 0 {
+			b.Fatal(diags)
+		}
+	}
+}
+
+// BenchmarkGenerateGoogleapis: generation of the shared corpus's
+// googleapis files (make bench's compiler-speed schema; compiling
+// excluded), runtime=import. Skipped without PROTOPLAY_SHARED.
+func BenchmarkGenerateGoogleapis(b *testing.B) {
+	shared := os.Getenv("PROTOPLAY_SHARED")
+	if shared == "" {
+		b.Skip("PROTOPLAY_SHARED not set")
+	}
+	corpus := filepath.Join(shared, "corpus")
+	var files []string
+	root := filepath.Join(corpus, "googleapis")
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".proto") {
+			rel, _ := filepath.Rel(root, path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	res := frontend.Compile(context.Background(), frontend.Request{
+		FS: os.DirFS(corpus), ImportPaths: []string{"googleapis", "protobuf"}, Files: files,
+	})
+	if res.HasErrors() {
+		b.Fatal(res.Diagnostics)
+	}
+	for b.Loop() {
+		out, diags := gogen.Generate(res.Files, gogen.Options{Runtime: "import"})
+		if len(diags) > 0 || len(out) == 0 {
 			b.Fatal(diags)
 		}
 	}

@@ -61,6 +61,25 @@ type Cache struct {
 	Hits, Misses int
 	// memo is the descMemo entries of the last call.
 	memo map[protoreflect.Descriptor]*memoEntry
+	// shapes is the shape memo of the calls (see shapeMemo): an edit's
+	// pieces, printed again, mostly find their chunks' templates there.
+	shapes *shapeMemo
+}
+
+// cacheShapesMax bounds the shape memo a Cache keeps between calls: one
+// past it at a call's start is dropped for a new one. The memo is kept
+// for editor sessions, whose schemas hold thousands of chunks, not
+// millions.
+const cacheShapesMax = 16 << 20
+
+// shapeMemo returns the cache's shape memo for a call.
+func (c *Cache) shapeMemo() *shapeMemo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.shapes == nil || c.shapes.over(cacheShapesMax) {
+		c.shapes = newShapeMemo()
+	}
+	return c.shapes
 }
 
 // A descMemo keeps, by descriptor, the work of a call that is a function

@@ -71,7 +71,7 @@ type generator struct {
 	memo *descMemo
 
 	// shapes remembers the gofmt'd shapes of the chunks printed in this
-	// call (see shapeMemo), made by the first renderFile.
+	// call (see shapeMemo): the cache's, or made by the first renderFile.
 	shapes *shapeMemo
 }
 
@@ -118,6 +118,7 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 		g.cache, g.keys = cache, newKeyer(g)
 		g.cacheSet = cache.begin(g.keys.optsKey)
 		defer cache.end(g.cacheSet)
+		g.shapes = cache.shapeMemo()
 	}
 	if check != nil {
 		g.check = func(n int) error {

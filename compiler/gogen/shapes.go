@@ -5,7 +5,7 @@ import (
 	"errors"
 	"go/scanner"
 	"go/token"
-	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -20,12 +20,18 @@ import (
 // reorders those tokens nor changes their text, and lays them out by their
 // kinds, their widths (alignment counts runes; the placeholders keep the
 // count of the ASCII tokens they stand for) and the lines and comments
-// around them, which the shape keeps as they are. So a shape met a second
-// time is formatted once, as a template whose placeholders are filled with
-// each chunk's own tokens from then on: a message's methods, which differ
+// around them, which the shape keeps as they are. So the gofmt'd text of
+// a chunk is kept as its shape's template, whose placeholders are filled
+// with each later chunk's own tokens: a message's methods, which differ
 // from the next message's mostly by names, numbers and strings, are gofmt'd
-// a few times per call rather than once per message. The chunks of a piece
-// whose shapes are new are formatted together, in one go/format run.
+// a few times per call rather than once per message. A width-free chunk
+// (see scanChunks: no aligned columns, no one-line choice) is keyed by its
+// normKey instead, its shape without the placeholders' lengths: gofmt
+// lays it out the same whatever the lengths of its names, so messages
+// whose names differ in length (as in most real schemas) share templates
+// too. The chunks of a piece whose keys are new are formatted together,
+// in one go/format run, and the text of each is remembered as its
+// template (a go/scanner pass over it finds the holes).
 //
 // The chunks are gofmt'd on their own: gofmt separates top-level
 // declarations by at most one blank line and a chunk starts after one, so
@@ -36,28 +42,33 @@ import (
 // as before, for go/format's own error.
 type shapeMemo struct {
 	mu    sync.Mutex
-	m     map[string]*template // a chunk's shape: the shape gofmt'd (trimmed)
-	bytes int                  // keys and values held
-	seed  maphash.Seed
-	seen  map[uint64]struct{} // hashes of the shapes met once
+	m     map[pieceKey]*template // a digest of a chunk's key: its gofmt'd text as a template
+	bytes int                    // keys and values held
 }
 
 // shapeMemoMax bounds the bytes a shapeMemo holds (keys and values); past
 // it, new shapes are formatted without being remembered.
 const shapeMemoMax = 32 << 20
 
-// shapeSeenMax bounds the shapes a shapeMemo notes as met.
-const shapeSeenMax = 1 << 20
-
 func newShapeMemo() *shapeMemo {
-	return &shapeMemo{m: map[string]*template{}, seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+	return &shapeMemo{m: map[pieceKey]*template{}}
+}
+
+// over reports whether s holds more than maxBytes of keys and values.
+func (s *shapeMemo) over(maxBytes int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytes > maxBytes
 }
 
 // format returns formatPiece(raw), from remembered shapes where it can.
-// A shape is remembered the second time it is met: the chunks met first
-// (most of them, in a schema whose messages differ) are formatted
-// together, in one go/format run, as the piece was before.
+// The chunks whose keys are new are formatted together, in one go/format
+// run, as the piece was before, and each one's gofmt'd text is
+// remembered as its key's template.
 func (s *shapeMemo) format(raw []byte) ([]byte, error) {
+	if pieceHook != nil {
+		pieceHook(raw)
+	}
 	if s == nil || bytes.IndexByte(raw, '\r') >= 0 {
 		return formatPiece(raw)
 	}
@@ -66,28 +77,25 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 		return formatPiece(raw)
 	}
 	texts := make([][]byte, len(chunks))
-	var fresh []int // chunks whose shapes are met for the first time
+	var fresh []int // chunks whose keys have no template
 	for i := range chunks {
 		c := &chunks[i]
-		t, seen := s.lookup(c.shape)
-		switch {
-		case t != nil:
+		key := c.shape
+		if c.widthFree {
+			key = c.normKey(raw)
+		}
+		c.key = shapeDigest(key)
+		if t := s.lookup(c.key); t != nil {
 			texts[i] = t.fill(raw, c.tokens)
-		case seen:
-			text, ok := s.chunk(raw, c)
-			if !ok {
-				return formatPiece(raw)
-			}
-			texts[i] = text
-		default:
+		} else {
 			fresh = append(fresh, i)
 		}
 	}
-	if len(fresh) == len(chunks) {
-		return formatPiece(raw)
-	}
-	if len(fresh) > 0 && !formatFresh(raw, chunks, fresh, texts) {
-		return formatPiece(raw)
+	if len(fresh) > 0 {
+		if !formatFresh(raw, chunks, fresh, texts) {
+			return formatPiece(raw)
+		}
+		s.remember(raw, chunks, fresh, texts)
 	}
 	n := 0
 	for _, t := range texts {
@@ -109,19 +117,53 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	return out, nil
 }
 
-// lookup returns shape's template, or whether shape was met before (and
-// notes it met).
-func (s *shapeMemo) lookup(shape []byte) (t *template, seen bool) {
+// lookup returns the template for a chunk's key (its shape, or for a
+// width-free chunk its normKey), or nil.
+func (s *shapeMemo) lookup(key pieceKey) *template {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if t = s.m[string(shape)]; t != nil {
-		return t, true
+	return s.m[key]
+}
+
+// shapeDigest is the memo's key for a chunk's shape or normKey: a 128-bit
+// digest, as a piece's key is (see pieceKey), so that the memo holds no
+// copy of the shapes.
+func shapeDigest(key []byte) pieceKey {
+	d := newDigest()
+	d.Write(key)
+	return d.sum()
+}
+
+// rememberMax is the longest gofmt'd chunk remembered: longer ones (a
+// large message's codec methods) seldom meet their key again.
+const rememberMax = 4 << 10
+
+// remember keeps the gofmt'd text of each chunk listed in fresh (texts)
+// as its key's template, while the memo has room.
+func (s *shapeMemo) remember(raw []byte, chunks []chunkShape, fresh []int, texts [][]byte) {
+	for _, i := range fresh {
+		c := &chunks[i]
+		if len(texts[i]) > rememberMax {
+			continue
+		}
+		// A copy: texts[i] is part of the fresh chunks' go/format output,
+		// which the memo should not keep whole.
+		t, err := newTemplate(bytes.Clone(texts[i]), raw, c.tokens, true)
+		if err != nil {
+			continue
+		}
+		size := len(c.key) + len(t.text) + 8*len(t.holes)
+		s.mu.Lock()
+		if s.bytes+size > shapeMemoMax {
+			s.mu.Unlock()
+			return
+		}
+		if _, ok := s.m[c.key]; !ok {
+			s.m[c.key] = t
+			s.bytes += size
+		}
+		s.mu.Unlock()
 	}
-	h := maphash.Bytes(s.seed, shape)
-	if _, seen = s.seen[h]; !seen && len(s.seen) < shapeSeenMax {
-		s.seen[h] = struct{}{}
-	}
-	return nil, seen
 }
 
 // formatFresh formats the chunks of raw listed in fresh in one go/format
@@ -170,53 +212,35 @@ func cutFormatted(f []byte, n int) [][]byte {
 	return parts
 }
 
+// pieceHook, when set (by tests), is called with each piece the memo is
+// asked to format.
+var pieceHook func(raw []byte)
+
 // shapeCheck, when set (by tests), is called with each piece the memo
 // formatted from its chunks and the result.
 var shapeCheck func(raw, formatted []byte)
-
-// chunk returns c's text gofmt'd and trimmed, or false when its shape did
-// not format or did not keep its tokens.
-func (s *shapeMemo) chunk(raw []byte, c *chunkShape) ([]byte, bool) {
-	s.mu.Lock()
-	t, hit := s.m[string(c.shape)]
-	s.mu.Unlock()
-	if !hit {
-		f, err := formatPiece(c.shape)
-		if err != nil {
-			return nil, false
-		}
-		if t, err = newTemplate(f, raw, c.tokens); err != nil {
-			return nil, false
-		}
-		s.mu.Lock()
-		size := len(c.shape) + len(t.text) + 8*len(t.holes)
-		if s.bytes+size <= shapeMemoMax {
-			if _, ok := s.m[string(c.shape)]; !ok {
-				s.m[string(c.shape)] = t
-				s.bytes += size
-			}
-		}
-		s.mu.Unlock()
-	}
-	return t.fill(raw, c.tokens), true
-}
 
 // A template is a shape gofmt'd: its text, and where in it the
 // placeholders are, in the order of the shape's tokens.
 type template struct {
 	text  []byte
-	holes []int32 // offsets in text of the placeholders, each as long as its token
+	holes []hole // the placeholders in text, in order
 }
 
-// newTemplate finds the placeholders in f, a chunk's shape gofmt'd, for
-// the chunk's tokens (spans in raw). An error: f's tokens of those kinds
-// are not the shape's placeholders, one for one.
-func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
+// A hole is a placeholder in a template's text: its offset and length.
+type hole struct{ off, n int32 }
+
+// newTemplate finds the holes in f for the chunk's tokens (spans in raw):
+// f is the chunk's shape gofmt'd, or when real is set the chunk itself
+// gofmt'd (which is the shape's text with the placeholders filled: see
+// shapeMemo). An error: f's tokens of those kinds are not the shape's
+// placeholders (or the chunk's tokens), one for one.
+func newTemplate(f, raw []byte, spans []tokSpan, real bool) (*template, error) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(f))
 	var sc scanner.Scanner
 	sc.Init(file, f, nil, scanner.ScanComments)
-	t := &template{text: f, holes: make([]int32, 0, len(spans))}
+	t := &template{text: f, holes: make([]hole, 0, len(spans))}
 	var ph []byte
 	for {
 		pos, tok, lit := sc.Scan()
@@ -230,11 +254,15 @@ func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
 		if i >= len(spans) || spans[i].tok != tok {
 			return nil, errShapeLost
 		}
-		ph = appendPlaceholder(ph[:0], tok, raw[spans[i].off:spans[i].end])
-		if string(ph) != lit {
+		want := raw[spans[i].off:spans[i].end]
+		if !real {
+			ph = appendPlaceholder(ph[:0], spans[i].ph, want)
+			want = ph
+		}
+		if string(want) != lit {
 			return nil, errShapeLost
 		}
-		t.holes = append(t.holes, int32(file.Offset(pos)))
+		t.holes = append(t.holes, hole{int32(file.Offset(pos)), int32(len(lit))})
 	}
 	if len(t.holes) != len(spans) || sc.ErrorCount != 0 {
 		return nil, errShapeLost
@@ -245,16 +273,21 @@ func newTemplate(f, raw []byte, spans []tokSpan) (*template, error) {
 var errShapeLost = errors.New("gogen: gofmt did not keep a shape's placeholders")
 
 // fill returns t's text with its placeholders replaced by the chunk's own
-// tokens (spans in raw, of the lengths of the placeholders: the shape's
-// tokens, which were found at t's holes).
+// tokens (spans in raw): of the placeholders' lengths when t was made from
+// the chunk's shape, of any lengths when the chunk is width-free (see
+// chunkShape.widthFree) and t was made from a chunk of the same normKey.
 func (t *template) fill(raw []byte, spans []tokSpan) []byte {
-	out := make([]byte, 0, len(t.text))
+	n := len(t.text)
+	for i, h := range t.holes {
+		n += int(spans[i].end-spans[i].off) - int(h.n)
+	}
+	out := make([]byte, 0, n)
 	copied := 0
 	for i, h := range t.holes {
 		sp := spans[i]
-		out = append(out, t.text[copied:h]...)
+		out = append(out, t.text[copied:h.off]...)
 		out = append(out, raw[sp.off:sp.end]...)
-		copied = int(h) + int(sp.end-sp.off)
+		copied = int(h.off + h.n)
 	}
 	return append(out, t.text[copied:]...)
 }
@@ -262,22 +295,82 @@ func (t *template) fill(raw []byte, spans []tokSpan) []byte {
 // A chunkShape is one chunk of a piece: its shape, and the spans in the
 // piece of the tokens its placeholders stand for, in order (each token of
 // a kind shapes replace, placeholder or not: a token kept as it is spans
-// its own text, which fillShape checks the same way).
+// its own text, which newTemplate checks the same way).
 type chunkShape struct {
 	shape      []byte
+	key        pieceKey // the memo's key: the digest of shape, or of normKey when widthFree
 	tokens     []tokSpan
 	start, end int  // the chunk's text in the piece
 	multiline  bool // it holds a raw string or a block comment
+	// widthFree: gofmt lays the chunk out the same whatever the lengths
+	// of its placeholders' tokens (see scanChunks), so a chunk of the same
+	// normKey is formatted by the same template.
+	widthFree bool
 }
 
 type tokSpan struct {
 	off, end int32
 	tok      token.Token
+	ph       byte // the placeholder's kind (see placeholderKind); 0: kept as it is
 }
+
+// normKey is c's shape with each placeholder replaced by a mark of its
+// kind alone ("\x00" and the kind's letter; Go source holds no NUL), so
+// that chunks differing only in the lengths of their names, numbers and
+// strings share it.
+func (c *chunkShape) normKey(raw []byte) []byte {
+	key := make([]byte, 0, len(c.shape))
+	copied := 0
+	for _, sp := range c.tokens {
+		o := int(sp.off) - c.start + 1 // the shape starts with a newline
+		key = append(key, c.shape[copied:o]...)
+		if sp.ph != 0 {
+			key = append(key, 0, sp.ph)
+		} else {
+			key = append(key, raw[sp.off:sp.end]...)
+		}
+		copied = o + int(sp.end-sp.off)
+	}
+	return append(key, c.shape[copied:]...)
+}
+
+// An open bracket, as scanChunks tracks it.
+type openBracket struct {
+	tok   token.Token
+	line  int
+	idx   int   // the index of the bracket's token in the chunk
+	kind  uint8 // bracePlain, braceType, braceBody
+	colon bool  // a ':' not ending a case clause right inside it
+}
+
+const (
+	bracePlain = iota
+	braceType  // the braces of a struct or interface type
+	braceBody  // a function's body
+)
 
 // scanChunks cuts raw into chunks at blank lines outside brackets and
 // makes each chunk's shape. false: the scanner found an error (go/format
 // reports it).
+//
+// It also decides whether each chunk is width-free: whether go/printer
+// lays it out without looking at the widths of its tokens. go/printer
+// keeps the tokens and the line breaks of its input and measures widths
+// only to align columns and to choose one-line forms: (1) the cells of a
+// struct's or interface's fields, and its one-line form (isOneLineFieldList);
+// (2) the specs of a parenthesized const, var, type or import
+// declaration; (3) the keys of a composite literal whose elements span
+// lines (exprList's vtab after a key's colon, and its size ratios deciding
+// where alignment breaks); (4) comments after code on a line, aligned
+// with the next lines' (writeCommentPrefix); (5) a function body whose
+// braces are on one line, kept on one line when the header and body fit in
+// 100 columns (funcBody), aligned with the next one-line function's.
+// Block comments and raw strings (multiline) are left out too. A chunk
+// holding none of these, as its tokens show them, is width-free: its
+// indentation is tabs by bracket depth, and the spaces between its tokens
+// depend on their kinds. TestWidthFreeShapes checks it: every width-free
+// chunk of the goldens and bug cases formats, with its names, numbers and
+// strings lengthened, to its template filled with the longer tokens.
 func scanChunks(raw []byte) ([]chunkShape, bool) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(raw))
@@ -286,11 +379,23 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 	var chunks []chunkShape
 	var cur *chunkShape
 	copied := 0 // raw is copied into cur.shape up to here
-	prevEnd, depth := 0, 0
+	prevEnd := 0
+	line := 1
+	var (
+		stack     []openBracket
+		wait      []int // depths of func keywords whose body brace may follow
+		prevTok   token.Token
+		prevLine  int
+		idx       int         // the token's index in its chunk
+		lineFirst token.Token // the first token on the current line
+	)
 	finish := func(end int) {
 		if cur != nil {
 			cur.shape = append(cur.shape, raw[copied:end]...)
 			cur.end = end
+			if cur.multiline {
+				cur.widthFree = false
+			}
 		}
 	}
 	for {
@@ -306,68 +411,144 @@ func scanChunks(raw []byte) ([]chunkShape, bool) {
 		if lit == "" {
 			end = off + len(tok.String())
 		}
-		if cur == nil || (depth == 0 && bytes.Count(raw[prevEnd:off], []byte("\n")) >= 2) {
+		nl := bytes.Count(raw[prevEnd:off], []byte("\n"))
+		line += nl
+		depth := len(stack)
+		if cur == nil || (depth == 0 && nl >= 2) {
 			finish(prevEnd)
 			// A newline first: go/format puts the piece after "package p;",
 			// on whose line a comment would not be a doc comment.
-			chunks = append(chunks, chunkShape{shape: append(make([]byte, 0, 1024), '\n'), start: off})
+			chunks = append(chunks, chunkShape{shape: append(make([]byte, 0, 1024), '\n'), start: off, widthFree: true})
 			cur = &chunks[len(chunks)-1]
 			copied = off
+			idx, prevTok, prevLine = 0, token.ILLEGAL, 0
+			stack, wait = stack[:0], wait[:0]
+			nl = 1
+		}
+		if nl > 0 {
+			lineFirst = tok
+			// A signature ends on its line: no body follows.
+			for len(wait) > 0 && wait[len(wait)-1] >= depth {
+				wait = wait[:len(wait)-1]
+			}
 		}
 		switch tok {
-		case token.LPAREN, token.LBRACE, token.LBRACK:
-			depth++
-		case token.RPAREN, token.RBRACE, token.RBRACK:
-			depth--
+		case token.LPAREN, token.LBRACK:
+			if tok == token.LPAREN && (prevTok == token.CONST || prevTok == token.VAR || prevTok == token.TYPE || prevTok == token.IMPORT) {
+				cur.widthFree = false // (2)
+			}
+			stack = append(stack, openBracket{tok: tok, line: line, idx: idx})
+		case token.LBRACE:
+			kind := uint8(bracePlain)
+			if prevTok == token.STRUCT || prevTok == token.INTERFACE {
+				kind = braceType
+			} else if n := len(wait); n > 0 && wait[n-1] == depth {
+				kind = braceBody
+				wait = wait[:n-1]
+			}
+			stack = append(stack, openBracket{tok: tok, line: line, idx: idx, kind: kind})
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			if depth > 0 {
+				b := stack[depth-1]
+				stack = stack[:depth-1]
+				switch {
+				case b.kind == braceType && idx != b.idx+1: // (1)
+					cur.widthFree = false
+				case b.kind == braceBody && b.line == line: // (5)
+					cur.widthFree = false
+				case b.colon && b.line != line: // (3)
+					cur.widthFree = false
+				}
+				for len(wait) > 0 && wait[len(wait)-1] >= depth {
+					wait = wait[:len(wait)-1]
+				}
+			}
+		case token.COLON:
+			if depth > 0 && stack[depth-1].tok == token.LBRACE && lineFirst != token.CASE && lineFirst != token.DEFAULT {
+				stack[depth-1].colon = true
+			}
+		case token.FUNC:
+			if n := len(wait); n == 0 || wait[n-1] != depth {
+				wait = append(wait, depth)
+			}
 		case token.COMMENT:
 			if lit[1] == '*' {
 				cur.multiline = true
+			}
+			if idx > 0 && prevLine == line { // (4)
+				cur.widthFree = false
 			}
 		case token.IDENT, token.INT, token.STRING:
 			if lit[0] == '`' {
 				cur.multiline = true
 			}
+			ph := placeholderKind(tok, lit)
 			cur.shape = append(cur.shape, raw[copied:off]...)
-			cur.shape = appendPlaceholder(cur.shape, tok, lit)
+			cur.shape = appendPlaceholder(cur.shape, ph, lit)
 			copied = end
-			cur.tokens = append(cur.tokens, tokSpan{int32(off), int32(end), tok})
+			cur.tokens = append(cur.tokens, tokSpan{int32(off), int32(end), tok, ph})
 		}
+		if tok == token.STRING || tok == token.COMMENT {
+			line += strings.Count(lit, "\n")
+		}
+		prevTok, prevLine = tok, line
 		prevEnd = end
+		idx++
 	}
 	finish(prevEnd)
 	return chunks, sc.ErrorCount == 0
 }
 
-// appendPlaceholder appends the placeholder for a token of kind tok and
-// text lit: same kind, same length, or lit itself when its text could
-// matter to gofmt (non-ASCII, a number gofmt might rewrite, a string over
-// lines or holding control characters).
-func appendPlaceholder[S ~string | ~[]byte](b []byte, tok token.Token, lit S) []byte {
-	n := len(lit)
+// placeholderKind is the kind of placeholder for a token of kind tok and
+// text lit: 'i' (an identifier: xxx), 'd' (a decimal integer: 111), 'h' (a
+// hexadecimal one: 0x11), 's' (a one-line string: "xx"), or 0 when its
+// text could matter to gofmt (non-ASCII, a number gofmt might rewrite, a
+// string over lines or holding control characters) and it is kept as it
+// is.
+func placeholderKind[S ~string | ~[]byte](tok token.Token, lit S) byte {
 	switch tok {
 	case token.IDENT:
-		if !printableASCII(lit) {
-			return append(b, lit...)
+		if printableASCII(lit) {
+			return 'i'
 		}
+	case token.INT:
+		if len(lit) > 2 && lit[0] == '0' && lit[1] == 'x' && isDigits(lit[2:], true) {
+			return 'h'
+		}
+		if isDigits(lit, false) {
+			return 'd'
+		}
+	case token.STRING:
+		if len(lit) >= 2 && lit[0] == '"' && printableASCII(lit) {
+			return 's'
+		}
+	}
+	return 0
+}
+
+// appendPlaceholder appends the placeholder of kind ph (see
+// placeholderKind) for lit: same kind, same length, or lit itself when ph
+// is 0.
+func appendPlaceholder[S ~string | ~[]byte](b []byte, ph byte, lit S) []byte {
+	n := len(lit)
+	switch ph {
+	case 'i':
 		for range n {
 			b = append(b, 'x')
 		}
 		return b
-	case token.INT:
-		if hex := len(lit) > 2 && lit[0] == '0' && lit[1] == 'x' && isDigits(lit[2:], true); hex {
-			b = append(b, '0', 'x')
-			n -= 2
-		} else if !isDigits(lit, false) {
-			return append(b, lit...)
+	case 'h':
+		b = append(b, '0', 'x')
+		for range n - 2 {
+			b = append(b, '1')
 		}
+		return b
+	case 'd':
 		for range n {
 			b = append(b, '1')
 		}
 		return b
-	case token.STRING:
-		if n < 2 || lit[0] != '"' || !printableASCII(lit) {
-			return append(b, lit...)
-		}
+	case 's':
 		b = append(b, '"')
 		for range n - 2 {
 			b = append(b, 'x')
