@@ -34,8 +34,10 @@ import (
 // saying "internal error". A limit of req.Limits that is hit, a cancelled
 // ctx or one past its deadline stop the compilation with an error
 // diagnostic (with Limit set, for limits and the deadline): the deadline
-// and MaxMemoryBytes are checked before compiling, as each file is opened
-// and after linking; MaxSourceBytes and MaxNesting as each file is opened.
+// and MaxMemoryBytes are checked before compiling, as each file is opened,
+// between the passes over the compiled descriptors, before each file is
+// linked and after linking; MaxSourceBytes and MaxNesting as each file is
+// opened.
 //
 // Every diagnostic of the compile is returned, errors and warnings of
 // every file, with the compiler's other spans, notes, help and suggested
@@ -141,12 +143,34 @@ func compileOnce(ctx context.Context, req Request, served func(map[string]string
 	// unknown bytes, and decoding them turns the standard options into
 	// fields (map_entry, packed, features, ...). It also leaves the
 	// compiler's memoized descriptors as they are.
+	// Each step below is a pass over every descriptor of the compile,
+	// source info included (a file of 12,000 messages: tenths of a second
+	// of CPU natively, seconds under GOOS=js), so the deadline is checked
+	// between them (stop) and between files (linkFiles). The session's
+	// queries are complete by now: it is kept, and a compile tried again
+	// starts from here.
+	stop := func() bool {
+		if err := StopCheck(ctx, req.Limits.MaxMemoryBytes); err != nil {
+			res.Diagnostics = append(res.Diagnostics, diagnosticOfError(err))
+			return true
+		}
+		return false
+	}
 	set := new(descriptorpb.FileDescriptorSet)
-	if data, err := proto.Marshal(results[0].Value); err != nil {
+	data, err := proto.Marshal(results[0].Value)
+	if err != nil {
 		res.Diagnostics = append(res.Diagnostics, diag.Errorf("internal error: encoding the descriptors: %v", err))
 		return res
-	} else if err := proto.Unmarshal(data, set); err != nil {
+	}
+	if stop() {
+		return res
+	}
+	if err := proto.Unmarshal(data, set); err != nil {
 		res.Diagnostics = append(res.Diagnostics, diag.Errorf("internal error: decoding the descriptors: %v", err))
+		return res
+	}
+	data = nil
+	if stop() {
 		return res
 	}
 	messageSetOptions(set)
@@ -154,13 +178,12 @@ func compileOnce(ctx context.Context, req Request, served func(map[string]string
 		res.Diagnostics = append(res.Diagnostics, ds...)
 		return res
 	}
-	linked, ds := s.linkFiles(set, files)
-	res.Diagnostics = append(res.Diagnostics, ds...)
-	if res.HasErrors() {
+	if stop() {
 		return res
 	}
-	if err := StopCheck(ctx, req.Limits.MaxMemoryBytes); err != nil {
-		res.Diagnostics = append(res.Diagnostics, diagnosticOfError(err))
+	linked, ds := s.linkFiles(set, files, stop)
+	res.Diagnostics = append(res.Diagnostics, ds...)
+	if res.HasErrors() || stop() {
 		return res
 	}
 	res.Files = linked
@@ -547,7 +570,7 @@ func lineCol(f *source.File, offset int) (int, int) {
 // returns the descriptors of files, in order. A file whose descriptor is
 // the same as in the session's last compile, imports included, keeps its
 // descriptor.
-func (s *compileSession) linkFiles(set *descriptorpb.FileDescriptorSet, files []string) ([]protoreflect.FileDescriptor, []diag.Diagnostic) {
+func (s *compileSession) linkFiles(set *descriptorpb.FileDescriptorSet, files []string, stop func() bool) ([]protoreflect.FileDescriptor, []diag.Diagnostic) {
 	linked := map[string]*linkedFile{}
 	var ds []diag.Diagnostic
 	reused, rebuilt := 0, 0
@@ -555,6 +578,9 @@ func (s *compileSession) linkFiles(set *descriptorpb.FileDescriptorSet, files []
 		if lf := s.standardLinked(f, linked); lf != nil {
 			linked[f.GetName()] = lf
 			continue
+		}
+		if stop() {
+			return nil, nil
 		}
 		data, err := proto.MarshalOptions{Deterministic: true}.Marshal(f)
 		if err != nil {

@@ -90,13 +90,14 @@ func Generate(files []protoreflect.FileDescriptor, opts Options) ([]File, []diag
 	return GenerateWith(files, opts, nil)
 }
 
-// GenerateWith is Generate with a check: after each top-level declaration
-// group it prints (an enum, or a message with its enums), GenerateWith
-// calls check with the number of bytes of Go generated so far, over all
-// files. A non-nil error stops generation at once: the result is no files
-// and one diag.Diagnostic, on the file being generated, whose Message is the
-// error's text. Callers use it for limits on output size, time and memory
-// (see package compiler). A nil check is Generate.
+// GenerateWith is Generate with a check: once the names are decided,
+// and after each top-level declaration group it prints (an enum, or a
+// message with its enums), GenerateWith calls check with the number of
+// bytes of Go generated so far, over all files. A non-nil error stops
+// generation at once: the result is no files and one diag.Diagnostic, on
+// the file being generated (the first, before printing), whose Message is
+// the error's text. Callers use it for limits on output size, time and
+// memory (see package compiler). A nil check is Generate.
 func GenerateWith(files []protoreflect.FileDescriptor, opts Options, check func(outputBytes int) error) ([]File, []diag.Diagnostic) {
 	return GenerateCached(files, opts, check, nil)
 }
@@ -126,6 +127,12 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 				return &checkError{err}
 			}
 			return nil
+		}
+		// The naming pass and the cache's keys are passes over every
+		// descriptor of the run, before any piece is printed.
+		if err := g.check(0); err != nil && len(files) > 0 {
+			d, _ := renderError(files[0], "Go", err)
+			return nil, []diag.Diagnostic{d}
 		}
 	}
 	var out []File
