@@ -12,18 +12,24 @@ import (
 
 // TestBigSchemaEditsSupersede opens google/privacy/dlp/v2/dlp.proto (9,255
 // lines, with storage.proto beside it and its google/api, google/rpc and
-// google/type imports bundled) and checks that it compiles and shows Go
-// within the page's default time limit (continuing if the limit stopped
-// a try, never replacing the Worker);
-// then it types six edits at a person's pace while a compile runs, each
-// renaming a marker message, and checks that edits supersede the compile
-// instead of stacking: never more than one generate call waits on the
-// Worker, no result overtaken by a later edit is shown once the last edit
-// is made, and the Go pane ends with the last edit's output. Not
-// parallel (testParallel): the core stops itself a second before the
-// page would replace its Worker, and tests running beside it on the same
-// two cores take that second (at load 30 they did).
+// google/type imports bundled), waits for its Go (never replacing the
+// Worker), then types six edits at a person's pace while a compile runs,
+// each renaming a marker message, and checks that edits supersede the
+// compile instead of stacking: never more than one generate call waits on
+// the Worker, no result overtaken by a later edit is shown once the last
+// edit is made, and the Go pane ends with the last edit's output. The
+// page is opened with a call limit of 5 minutes (?timeout=300000), as the
+// other tests whose point is not the limit are: a cold first compile of
+// dlp.proto (wasm warm-up, every message printed) takes seconds of CPU,
+// and how many seconds of the clock depends on the machine's load (at
+// load 13-25 it passed the default 10 s). The limit itself is tested
+// where the work is counted, not timed: the core checks its deadline
+// often (compiler TestDeadlineCheckedOften), a stopped generation keeps
+// what it printed for the next try (compiler TestCacheKeepsStoppedWork),
+// and the page replaces a Worker that does not answer
+// (TestWorkerReplacedOnTimeout).
 func TestBigSchemaEditsSupersede(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(sharedDir(), "corpus/googleapis")
 	needShared(t, "corpus/googleapis/google/privacy/dlp/v2/dlp.proto")
 	const dlpPath = "google/privacy/dlp/v2/dlp.proto"
@@ -34,11 +40,7 @@ func TestBigSchemaEditsSupersede(t *testing.T) {
 	}, "active": dlpPath, "options": ""}
 
 	ctx, url := startBrowser(t)
-	// The first compile of dlp.proto is a cold one (wasm warm-up, every
-	// message printed), which can pass the page's 10 s limit on a loaded
-	// machine: the core then stops itself at the limit, keeping what it
-	// printed, and the page tries again, continuing from there.
-	do(t, ctx, chromedp.Navigate(url+encodeSession(t, session)))
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, session)))
 	waitJS(t, ctx, "dlp.proto's Go", `__protoplay.viewer.state.doc.toString().includes("type Marker0 struct")`, 150*time.Second)
 	if st := eval[string](t, ctx, `document.querySelector("[data-testid=status]").dataset.state`); st != "ok" {
 		t.Fatalf("status %q after dlp.proto's first compile: %s", st, eval[string](t, ctx, `document.querySelector("[data-testid=status]").textContent`))
@@ -48,7 +50,7 @@ func TestBigSchemaEditsSupersede(t *testing.T) {
 	}
 	waitJS(t, ctx, "an idle page", `__protoplay.idle() && __protoplay.core.busy === 0`, 60*time.Second)
 	if n := eval[int](t, ctx, `__protoplay.core.restarts`); n != 0 {
-		t.Errorf("the Worker was replaced %d times during dlp.proto's first compile; the core should stop itself at the time limit and continue", n)
+		t.Errorf("the Worker was replaced %d times during dlp.proto's first compile", n)
 	}
 	t.Logf("dlp.proto's first compile: Go on screen at %.0f ms after navigation, last try %.0f ms in the core",
 		eval[float64](t, ctx, `__protoplay.stats.firstCompiledMs`), eval[float64](t, ctx, `__protoplay.stats.lastCompileMs`))
