@@ -10,9 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -137,9 +139,26 @@ func Env() []string {
 	return append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOWORK=off")
 }
 
-// Go runs the go command in dir and returns its combined output.
+// Go runs the go command in dir and returns its combined output. A go
+// test run (not -c, not -fuzz) that sets no -timeout of its own gets the
+// time the calling test has left, less half a minute for it to report
+// (none when the calling test binary has no deadline), instead of go
+// test's default 10 minutes: on a busy machine a generated module's tests
+// take longer (TestDifferential's mutations passed 10 minutes at load
+// 28), and the calling test's own -timeout is the bound that was chosen.
 func Go(t testing.TB, dir string, args ...string) (string, error) {
 	t.Helper()
+	if len(args) > 0 && args[0] == "test" && !slices.ContainsFunc(args[1:], func(a string) bool {
+		return a == "-c" || strings.HasPrefix(a, "-timeout") || strings.HasPrefix(a, "-fuzz=")
+	}) {
+		if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+			timeout := time.Duration(0)
+			if dl, has := d.Deadline(); has {
+				timeout = max(time.Until(dl)-30*time.Second, time.Minute)
+			}
+			args = append([]string{"test", "-timeout=" + timeout.Round(time.Second).String()}, args[1:]...)
+		}
+	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = Env()
