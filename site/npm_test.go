@@ -442,8 +442,10 @@ func TestNPMPackageNodeLimits(t *testing.T) {
 		// the step ends, which for a file this size on a busy machine
 		// can be past the host's grace; compiler
 		// TestDeadlineCheckedOften bounds the steps.) A small schema on
-		// a new core fits in 20 s on a busy machine too.
-		{"time", "20000", "0", "protoplay: stopped: over the time limit of 20000 ms (timeoutMs; initialize({ timeoutMs }) raises it)", "Deadline"},
+		// a new core fits in 20 s on a busy machine too. The memory
+		// limit is one this compile does not reach in 20 s (the default
+		// 1 GiB, it reaches later in the compile).
+		{"time", "20000", "3221225472", "protoplay: stopped: over the time limit of 20000 ms (timeoutMs; initialize({ timeoutMs }) raises it)", "Deadline"},
 		// The memory case with a time limit no busy machine reaches (the
 		// default 60 s was, at load 30, before the memory limit).
 		{"memory", "600000", "33554432", "protoplay: stopped: memory over the limit of 32 MiB (memoryLimit; initialize({ memoryLimit }) raises it)", "MaxMemoryBytes"},
