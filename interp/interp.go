@@ -118,10 +118,10 @@ const wireGenerics = `
 func New[T any](d *Decoder) *T { return new(T) }
 
 // NewIn is New for a message whose encoding starts at b[0].
-func NewIn[T any](d *Decoder, b []byte) *T { return new(T) }
+func NewIn[T any](d *Decoder, b []byte, slot int) *T { return new(T) }
 
 // AppendIn appends e to s.
-func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, i int) []*T { return append(s, e) }
+func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, start, i int) []*T { return append(s, e) }
 
 // MakeSlice returns a slice of length 0 and capacity n.
 func MakeSlice[T any](d *Decoder, n int) []T { return make([]T, 0, n) }

@@ -1,6 +1,8 @@
 package gogen
 
 import (
+	"fmt"
+	"hash/fnv"
 	"sort"
 	"strings"
 
@@ -596,13 +598,26 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 		}
 	}
 	var head []jen.Code
+	// allSet, for an opaque message whose required fields all have
+	// presence bits, is true when every one is set: a test of the bitmap
+	// small enough to inline where CheckInitialized is called, before
+	// missingRequired's call and list.
+	allSet := requiredBitsSet(mn)
 	switch {
+	case len(body) == 0 && allSet != nil:
+		body = []jen.Code{
+			jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Add(allSet)).Block(jen.Return(jen.Nil())),
+			jen.Return(jen.Id("m").Dot("missingRequired").Call()),
+		}
 	case len(body) == 0:
 		// Only fields of its own to check (canRequire holds, so it has some).
 		body = []jen.Code{jen.Return(jen.Id("m").Dot("missingRequired").Call())}
 	case hasRequired(mn):
 		head = []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err()))}
+		if allSet != nil {
+			head = []jen.Code{jen.If(jen.Id("m").Op("==").Nil().Op("||").Op("!").Parens(allSet)).Block(head...)}
+		}
 		fallthrough
 	default:
 		head = append(head, jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())))
@@ -610,6 +625,42 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 	}
 	jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(body...)
 	jf.Line()
+}
+
+// requiredBitsSet is, for an opaque message whose required fields all
+// have presence bits (stBit), the condition that they are all set in m
+// (one masked compare per bitmap word); nil otherwise.
+func requiredBitsSet(mn *messageNames) jen.Code {
+	masks := map[int]uint32{}
+	for _, fn := range mn.fields {
+		if fn.desc.Cardinality() != protoreflect.Required {
+			continue
+		}
+		if fn.storage() != stBit {
+			return nil
+		}
+		i := fn.bit - 1
+		masks[i/32] |= 1 << (i % 32)
+	}
+	if len(masks) == 0 {
+		return nil
+	}
+	words := make([]int, 0, len(masks))
+	for w := range masks {
+		words = append(words, w)
+	}
+	sort.Ints(words)
+	var cond *jen.Statement
+	for _, w := range words {
+		mask := jen.Id(fmt.Sprintf("0x%x", masks[w]))
+		c := jen.Id("m").Dot(presenceField).Index(jen.Lit(w)).Op("&").Add(mask).Op("==").Add(mask)
+		if cond == nil {
+			cond = c
+		} else {
+			cond = cond.Op("&&").Add(c)
+		}
+	}
+	return cond
 }
 
 // canRequire reports whether a message of type md can hold a required
@@ -726,7 +777,11 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
 		jen.Id("i").Op("+=").Id("n"),
 	)
-	if !g.opts.DropUnknown {
+	if !g.opts.DropUnknown && mn.opaque {
+		// The opaque API takes the storage from the Decoder (see
+		// wire.Decoder.AddUnknown).
+		loop = append(loop, jen.Id("d").Dot("AddUnknown").Call(jen.Op("&").Id("m").Dot("unknownFields"), jen.Id("b").Index(jen.Id("start"), jen.Id("i"))))
+	} else if !g.opts.DropUnknown {
 		loop = append(loop, rt("AddUnknown").Call(jen.Op("&").Id("m").Dot("unknownFields"), jen.Id("b").Index(jen.Id("start"), jen.Id("i"))))
 	} else {
 		loop = append(loop, jen.Id("_").Op("=").Id("start"))
@@ -954,6 +1009,15 @@ func (g *generator) unmarshalField(fn *fieldNames) []jen.Code {
 	}
 	out = append(out, checkWire(wt))
 	read, x := g.consume(fd, "b", "i", nil)
+	if fn.opaque && kind == protoreflect.BytesKind {
+		// The opaque API carves bytes out of the Decoder's text blocks
+		// (see wire.Decoder.ConsumeBytes).
+		read = []jen.Code{
+			jen.List(jen.Id("x"), jen.Id("n")).Op(":=").Id("d").Dot("ConsumeBytes").Call(jen.Id("b").Index(jen.Id("i"), jen.Empty())),
+			jen.If(jen.Id("n").Op("<").Lit(0)).Block(fail(rt("ErrorAt").Call(jen.Id("i"), jen.Id("n")))),
+		}
+		x = jen.Id("x")
+	}
 	out = append(out, read...)
 	// The value is stored straight from x unless it is checked first (a
 	// closed enum) or its address is taken (an enum with explicit presence).
@@ -1028,6 +1092,17 @@ func subDecode(fd protoreflect.FieldDescriptor, target jen.Code, nest func(base 
 	}
 }
 
+// slabSlot is the slot wire.NewIn looks in first for the slab of md's
+// messages: the FNV-1a hash of md's full name, modulo 64 (the Decoder
+// takes it modulo its own number of slots, 8), so that the few types of
+// one decode seldom share a slot. It depends on the name alone, so a
+// file's output does not change when another file's messages do.
+func slabSlot(md protoreflect.MessageDescriptor) int {
+	h := fnv.New32a()
+	h.Write([]byte(md.FullName()))
+	return int(h.Sum32() % 64)
+}
+
 func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	fd := fn.desc
 	f := mf(fn)
@@ -1035,10 +1110,11 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	nest := func(base jen.Code) jen.Code { return rt("Nest").Call(jen.Err(), base, jen.Lit(path)) }
 	typ := g.msgType(fd.Message())
 	// newMsg allocates a message of typ from the Decoder: the opaque API
-	// sizes its slabs from the input (see wire.NewIn).
+	// sizes its slabs from the input and finds them at the type's slot
+	// (see wire.NewIn).
 	newMsg := func() jen.Code {
 		if fn.opaque {
-			return rt("NewIn").Types(typ).Call(jen.Id("d"), jen.Id("b").Index(jen.Id("i"), jen.Empty()))
+			return rt("NewIn").Types(typ).Call(jen.Id("d"), jen.Id("b").Index(jen.Id("i"), jen.Empty()), jen.Lit(slabSlot(fd.Message())))
 		}
 		return rt("New").Types(typ).Call(jen.Id("d"))
 	}
@@ -1059,8 +1135,8 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 		if fd.Kind() == protoreflect.GroupKind && fn.opaque {
 			// A run of groups cannot be counted ahead without decoding
 			// them: the slice grows from the input left (see
-			// wire.AppendIn; i is past the element now).
-			out = append(out, f.Clone().Op("=").Add(rt("AppendIn")).Call(jen.Id("d"), f, jen.Id("e"), jen.Id("b"), jen.Id("i")))
+			// wire.AppendIn; the element is b[start:i] now).
+			out = append(out, f.Clone().Op("=").Add(rt("AppendIn")).Call(jen.Id("d"), f, jen.Id("e"), jen.Id("b"), jen.Id("start"), jen.Id("i")))
 		} else {
 			out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
 		}

@@ -21,9 +21,10 @@ import (
 //     [MaxMessageSlabBytes] bytes (at least one message), except the
 //     Decoder's first message, allocated alone (see [New]);
 //   - the bytes of strings are copied into text blocks of 256, 512, 1024
-//     and then [MaxTextBlock] bytes (see [Decoder.String]); a string longer
-//     than half the block it would start, and bytes fields, are copied one
-//     allocation each.
+//     and then [MaxTextBlock] bytes (see [Decoder.String]), and so are
+//     those of bytes fields of the opaque API (see [Decoder.ConsumeBytes]);
+//     a string longer than half the block it would start, and the bytes
+//     fields of the open API, are copied one allocation each.
 //
 // Each kind's blocks double in size within one Decoder, up to its cap, and
 // a new one is allocated only when the one before it is full, so a decode
@@ -69,15 +70,23 @@ type Decoder struct {
 	scalarsLen  uintptr
 	scalarsUsed uintptr
 	strings     slab[string]
+	// unknowns holds the slice headers of [Decoder.AddUnknown].
+	unknowns slab[[]byte]
 	// text is the current text block (nil before the first), textUsed
 	// its bytes handed out.
 	text     []byte
 	textUsed int
-	// msgs holds a *slab[T] per message type handed out by [New] after
-	// the first message.
+	// msgs holds, per message type handed out after the first message,
+	// a *slab[T] for [New] or a nil *T for [NewIn] (whose slab is
+	// arrays[k]), every one at an index below nmsgs: New fills the slots
+	// in order, NewIn takes a type's own slot (see NewIn), which may
+	// leave holes below nmsgs.
 	msgs    [maxMsgTypes]any
 	nmsgs   int
 	msgSeen bool
+	// arrays holds the slabs of NewIn: arrays[k] is that of the type
+	// whose nil *T msgs[k] holds.
+	arrays [maxMsgTypes]array
 	// in is the top-level input given to [Decoder.SetInput] (nil: none),
 	// against which blocks are sized (see [Decoder.SetInput]); textTotal
 	// counts the string bytes handed out from the text blocks before
@@ -168,9 +177,6 @@ const (
 type slab[T any] struct {
 	buf  []T // the current array (nil before the first)
 	used int // values of buf handed out
-	// before counts the values of the arrays before buf (kept only by
-	// [NewIn], which sizes arrays from it).
-	before int
 }
 
 func (s *slab[T]) next(first, maxN int) *T {
@@ -389,21 +395,33 @@ func (d *Decoder) ConsumeValidString(b []byte) (s string, n int) {
 	return unsafe.String(unsafe.SliceData(t), len(v)), end
 }
 
-// stringSlow is String for a b longer than the rest of the current block:
-// a copy carved out of a new block twice the size of the old one (256
-// bytes for the first), at most MaxTextBlock, when b takes at most half of
-// it, else a string of its own (the old block's rest is left unused when a
-// new block starts; it is shorter than b, so at most half the new block is
-// ever wasted this way).
+// stringSlow is String for a b longer than the rest of the current block
+// (see carveSlow): a copy carved out of a new block, or a string of its
+// own.
 //
 //go:noinline
 func (d *Decoder) stringSlow(b []byte) string {
+	if t := d.carveSlow(b, true); t != nil {
+		return unsafe.String(&t[0], len(t))
+	}
+	return string(b)
+}
+
+// carveSlow copies b (not empty, longer than the rest of the current
+// block) to the start of a new block twice the size of the old one (256
+// bytes for the first), at most MaxTextBlock, or, when sized is set, sized
+// from the input (see [Decoder.SetInput]), and returns the copy, of
+// capacity len(b); when b would take more than half of that block it
+// returns nil and starts none (the caller copies b on its own). The old
+// block's rest is left unused when a new block starts; it is shorter than
+// b, so at most half the new block is ever wasted this way.
+func (d *Decoder) carveSlow(b []byte, sized bool) []byte {
 	n := len(b)
 	size := min(2*len(d.text), MaxTextBlock)
 	if len(d.text) == 0 {
 		size = firstTextBlock
 	}
-	if len(d.in) <= size {
+	if !sized || len(d.in) <= size {
 		// The input left cannot ask for more (a small message's).
 	} else if done, rest := d.progress(b); done > 0 {
 		// Sized from the input: what the strings so far extrapolate
@@ -411,14 +429,89 @@ func (d *Decoder) stringSlow(b []byte) string {
 		size = max(size, min(extrapolate(d.textTotal+d.textUsed+n, done, rest), rest))
 	}
 	if n > size/2 {
-		return string(b)
+		return nil
 	}
 	d.textTotal += d.textUsed
 	d.text = make([]byte, size)
 	d.textUsed = n
 	t := d.text[:n:n]
 	copy(t, b)
-	return unsafe.String(&t[0], n)
+	return t
+}
+
+// ConsumeBytes decodes a LEN value from the front of b, as the function
+// [ConsumeBytes] does, and returns a copy of its contents carved out of the
+// Decoder's text blocks as [Decoder.String] carves a string (a longer one
+// copied on its own; empty contents give a non-nil empty slice), with n,
+// the bytes consumed; n < 0 is an error code for [ErrorAt]. The copy's
+// capacity is its length, so an append to it copies, and a write to it
+// touches its own bytes alone, which no string shares. Generated code of
+// the opaque API decodes bytes fields with it.
+func (d *Decoder) ConsumeBytes(b []byte) (v []byte, n int) {
+	var m uint64
+	if len(b) > 0 && b[0] < 0x80 {
+		m, n = uint64(b[0]), 1
+	} else if m, n = consumeVarintSlow(b); n < 0 {
+		return nil, n
+	}
+	if m > uint64(len(b)-n) {
+		return nil, errCodeLength
+	}
+	end := n + int(m)
+	v = b[n:end]
+	if len(v) == 0 {
+		return []byte{}, end
+	}
+	return d.copyBytes(v), end
+}
+
+// copyBytes returns a copy of v (not empty) carved out of the text
+// blocks, of capacity len(v), as ConsumeBytes describes.
+func (d *Decoder) copyBytes(v []byte) []byte {
+	t := d.text[d.textUsed:]
+	if len(v) > len(t) {
+		return d.bytesSlow(v)
+	}
+	d.textUsed += len(v)
+	copy(t, v)
+	return t[:len(v):len(v)]
+}
+
+// AddUnknown is the function [AddUnknown] for a message being decoded
+// with d: the first unknown field of a message takes its slice header
+// from the Decoder's slabs (of 8, 16, ... up to [MaxStringSlab] headers)
+// and its bytes carved out of the text blocks (see [Decoder.ConsumeBytes]),
+// so that unknown fields cost a message no allocation of its own; later
+// ones are appended (the first append copies the carved bytes, whose
+// capacity is their length). raw is copied, never aliased. Generated code
+// of the opaque API keeps unknown fields with it.
+func (d *Decoder) AddUnknown(u **[]byte, raw []byte) {
+	if *u != nil {
+		**u = append(**u, raw...)
+		return
+	}
+	p := d.unknowns.next(8, MaxStringSlab)
+	if len(raw) > 0 {
+		*p = d.copyBytes(raw)
+	} else {
+		*p = []byte{}
+	}
+	*u = p
+}
+
+// bytesSlow is ConsumeBytes's copy of v when it does not fit the rest of
+// the current block. A block it starts is not sized from the input: a
+// bytes field tells little of the strings to come (a long one at the
+// start of a message would extrapolate to a block as large as the input).
+//
+//go:noinline
+func (d *Decoder) bytesSlow(v []byte) []byte {
+	if t := d.carveSlow(v, false); t != nil {
+		return t
+	}
+	t := make([]byte, len(v)) // not append: its capacity may round up
+	copy(t, v)
+	return t
 }
 
 // New returns a pointer to a new zero message of type T. The Decoder's
@@ -458,47 +551,100 @@ func newShared[T any](d *Decoder) *T {
 // SetInput), not by one twice its size up to [MaxMessageSlabBytes]; so a
 // repeated field of a thousand messages takes three or four slabs instead
 // of the many a 4 KiB cap asks. Without SetInput, or when b does not lie
-// in that input, it is New. Generated code of the opaque API takes its
-// messages from NewIn.
-func NewIn[T any](d *Decoder, b []byte) *T {
-	if !d.msgSeen {
-		d.msgSeen = true
-		return new(T)
+// in that input, it is New; with it, the Decoder's first message is
+// allocated alone only when the input does not promise more of its type
+// (a repeated field's first element starts a slab at once). slot is where
+// the Decoder looks first for the slab of T (taken modulo the 8 slots it
+// has): generated code passes a hash of T's full name, so that the few
+// types of one decode seldom share a slot and find their slabs without a
+// search (types that share one still work, found by a search). Generated
+// code of the opaque API takes its messages from NewIn.
+func NewIn[T any](d *Decoder, b []byte, slot int) *T {
+	k := slot & (maxMsgTypes - 1)
+	if _, ok := d.msgs[k].(*T); ok {
+		if h := &d.arrays[k]; h.used < h.n {
+			var zero T
+			p := (*T)(unsafe.Add(h.base, uintptr(h.used)*unsafe.Sizeof(zero)))
+			h.used++
+			return p
+		}
 	}
-	return newIn[T](d, b)
+	return newIn[T](d, b, slot)
 }
 
-func newIn[T any](d *Decoder, b []byte) *T {
-	var s *slab[T]
-	for i := 0; i < d.nmsgs; i++ {
-		if x, ok := d.msgs[i].(*slab[T]); ok {
-			s = x
-			break
+// newIn is NewIn when T's slab is not at its slot or is full: it finds
+// or starts the slab (T's slot when free, else the first free one; the
+// Decoder's first message is allocated alone when the input does not
+// promise more of its type, and a type past the 8 slots one by one) and
+// starts its next array when it is full.
+func newIn[T any](d *Decoder, b []byte, slot int) *T {
+	k := slot & (maxMsgTypes - 1)
+	if _, ok := d.msgs[k].(*T); !ok {
+		k = -1
+		for i := 0; i < d.nmsgs; i++ {
+			if _, ok := d.msgs[i].(*T); ok {
+				k = i
+				break
+			}
 		}
 	}
-	if s == nil {
-		if d.nmsgs == len(d.msgs) {
-			return new(T)
+	if k < 0 {
+		if !d.msgSeen {
+			d.msgSeen = true
+			// One message of its type so far over the input decoded:
+			// a singular field's, unless the input left extrapolates
+			// to more (a repeated field's first element).
+			if done, rest := d.progress(b); extrapolate(1, done, rest) <= 2 {
+				return new(T)
+			}
 		}
-		s = new(slab[T])
-		d.msgs[d.nmsgs] = s
-		d.nmsgs++
+		k = slot & (maxMsgTypes - 1)
+		if d.msgs[k] != nil {
+			k = -1
+			for i := range d.msgs {
+				if d.msgs[i] == nil {
+					k = i
+					break
+				}
+			}
+			if k < 0 {
+				return new(T)
+			}
+		}
+		// A nil *T marks the slot as T's: an interface holding a
+		// pointer takes no allocation, and the slab's state lives in
+		// the Decoder (arrays[k]).
+		d.msgs[k] = (*T)(nil)
+		d.nmsgs = max(d.nmsgs, k+1)
 	}
-	if s.used == len(s.buf) {
-		growIn(d, s, b)
+	h := &d.arrays[k]
+	if h.used == h.n {
+		growIn[T](d, h, b)
 	}
-	p := &s.buf[s.used]
-	s.used++
+	var zero T
+	p := (*T)(unsafe.Add(h.base, uintptr(h.used)*unsafe.Sizeof(zero)))
+	h.used++
 	return p
 }
 
-// growIn starts s's next array for [NewIn]: the doubling of [New], or,
+// An array is the state of one message slab of [NewIn], kept in the
+// Decoder: the current array of n messages of the slot's type (base,
+// nil before the first; an unsafe.Pointer, which keeps the array alive
+// as any pointer does), used of them handed out, and before, the
+// messages of the arrays before it.
+type array struct {
+	base    unsafe.Pointer
+	used, n int
+	before  int
+}
+
+// growIn starts h's next array for [NewIn]: the doubling of [New], or,
 // when larger, the extrapolation of [Decoder.SetInput] within its bounds.
 //
 //go:noinline
-func growIn[T any](d *Decoder, s *slab[T], b []byte) {
-	n := min(2*len(s.buf), messageSlabMax[T]())
-	if len(s.buf) == 0 {
+func growIn[T any](d *Decoder, h *array, b []byte) {
+	n := min(2*h.n, messageSlabMax[T]())
+	if h.n == 0 {
 		n = min(2, messageSlabMax[T]())
 	}
 	if done, rest := d.progress(b); done > 0 {
@@ -507,11 +653,12 @@ func growIn[T any](d *Decoder, s *slab[T], b []byte) {
 		var zero T
 		size := max(int(unsafe.Sizeof(zero)), 1)
 		bound := min(rest/2+1, max(MaxMessageSlabBytes, MaxSlabPerInputByte*rest)/size)
-		n = max(n, min(extrapolate(s.before+s.used+1, done, rest), bound))
+		n = max(n, min(extrapolate(h.before+h.used+1, done, rest), bound))
 	}
-	s.before += len(s.buf)
-	s.buf = make([]T, n)
-	s.used = 0
+	h.before += h.n
+	h.base = unsafe.Pointer(unsafe.SliceData(make([]T, n)))
+	h.n = n
+	h.used = 0
 }
 
 // messageSlabMax is the most messages of type T in one slab: as many as
@@ -522,29 +669,37 @@ func messageSlabMax[T any]() int {
 }
 
 // AppendIn appends e to s, a repeated message field of the message
-// encoded in b, of which i bytes were decoded: when s is full and that
-// message is the top-level one given to [Decoder.SetInput], its new array
-// is sized by the extrapolation of SetInput (len(s)+1 elements over i
-// bytes, at most one element per two bytes left); otherwise, or when that
-// is smaller, the array doubles as append's would. So a repeated group of
-// the top-level message, whose elements cannot be counted ahead as a run
-// of LEN values can (see [CountRun]), grows in a few steps. (A nested
-// message's list doubles: its b runs to the end of the input for a
-// group, so the bytes left would not bound its own elements.) Generated
-// code of the opaque API appends repeated groups with it.
-func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, i int) []*T {
+// encoded in b, of which i bytes were decoded, e's encoding (tag
+// included) taking b[start:i]: when s is full and that message is the
+// top-level one given to [Decoder.SetInput], its new array is sized from
+// the input, at most one element per two bytes left: the first one by
+// e's own size (as many more elements as would fit the bytes left),
+// later ones by the extrapolation of SetInput (len(s)+1
+// elements over i bytes); otherwise, or when that is smaller, the array
+// doubles as append's would. So a repeated group of the top-level
+// message, whose elements cannot be counted ahead as a run of LEN values
+// can (see [CountRun]), grows in a step or two. (A nested message's list
+// doubles: its b runs to the end of the input for a group, so the bytes
+// left would not bound its own elements.) Generated code of the opaque
+// API appends repeated groups with it.
+func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, start, i int) []*T {
 	if len(s) < cap(s) {
 		return append(s, e)
 	}
-	return appendGrow(d, s, e, b, i)
+	return appendGrow(d, s, e, b, start, i)
 }
 
 //go:noinline
-func appendGrow[T any](d *Decoder, s []*T, e *T, b []byte, i int) []*T {
+func appendGrow[T any](d *Decoder, s []*T, e *T, b []byte, start, i int) []*T {
 	n := max(len(s), 1)
 	if len(b) == len(d.in) && len(b) > 0 && unsafe.SliceData(b) == unsafe.SliceData(d.in) {
 		rest := len(b) - i
-		n = max(n, min(extrapolate(len(s)+1, i, rest), rest/2))
+		if len(s) == 0 && i > start {
+			// Elements the size of e over the bytes left.
+			n = max(n, min(rest/(i-start)+1, rest/2))
+		} else {
+			n = max(n, min(extrapolate(len(s)+1, i, rest), rest/2))
+		}
 	}
 	t := make([]*T, len(s)+1, len(s)+1+n)
 	copy(t, s)

@@ -27,14 +27,13 @@ func TestNewInSizedFromInput(t *testing.T) {
 	for k := 0; k < elems; k++ {
 		i := 10 + k*elemLen
 		rest := len(in) - i
-		e := NewIn[inputMsg](&d, in[i:])
-		if k > 0 {
-			s := d.msgs[0].(*slab[inputMsg])
-			if s.used == 1 {
+		e := NewIn[inputMsg](&d, in[i:], 0)
+		if _, ok := d.msgs[0].(*inputMsg); ok {
+			if s := d.arrays[0]; s.used == 1 {
 				slabs++
-				bytes := len(s.buf) * int(unsafe.Sizeof(inputMsg{}))
-				if len(s.buf) > rest/2+1 || bytes > max(MaxMessageSlabBytes, MaxSlabPerInputByte*rest) {
-					t.Fatalf("element %d: slab of %d messages (%d bytes) with %d input bytes left", k, len(s.buf), bytes, rest)
+				bytes := s.n * int(unsafe.Sizeof(inputMsg{}))
+				if s.n > rest/2+1 || bytes > max(MaxMessageSlabBytes, MaxSlabPerInputByte*rest) {
+					t.Fatalf("element %d: slab of %d messages (%d bytes) with %d input bytes left", k, s.n, bytes, rest)
 				}
 			}
 		}
@@ -43,7 +42,7 @@ func TestNewInSizedFromInput(t *testing.T) {
 		}
 		e.n[0] = int64(k)
 		old := cap(list)
-		list = AppendIn(&d, list, e, in, i+elemLen)
+		list = AppendIn(&d, list, e, in, i, i+elemLen)
 		if cap(list) != old {
 			arrays++
 			if extra := cap(list) - len(list); extra > max(len(list), (rest-elemLen)/2+1) {
@@ -60,16 +59,18 @@ func TestNewInSizedFromInput(t *testing.T) {
 			t.Fatalf("list[%d] holds element %d", k, e.n[0])
 		}
 	}
-	if slabs > 4 || arrays > 4 {
-		t.Errorf("%d slabs and %d arrays for %d elements, want at most 4 each", slabs, arrays, elems)
+	// The first array is sized by the first element's size: elements of
+	// one size fill it.
+	if slabs > 4 || arrays > 1 {
+		t.Errorf("%d slabs and %d arrays for %d elements, want at most 4 and 1", slabs, arrays, elems)
 	}
 
 	// Without SetInput: the slabs of New (2, 4, ... up to the cap).
 	var plain Decoder
-	NewIn[inputMsg](&plain, in[10:])
-	NewIn[inputMsg](&plain, in[60:])
-	if s := plain.msgs[0].(*slab[inputMsg]); len(s.buf) != 2 {
-		t.Errorf("without SetInput the first slab holds %d messages, want 2", len(s.buf))
+	NewIn[inputMsg](&plain, in[10:], 0)
+	NewIn[inputMsg](&plain, in[60:], 0)
+	if s := plain.arrays[0]; s.n != 2 {
+		t.Errorf("without SetInput the first slab holds %d messages, want 2", s.n)
 	}
 }
 
@@ -80,10 +81,10 @@ func TestNewInHostileInput(t *testing.T) {
 	var d Decoder
 	d.SetInput(in)
 	for k := 0; k < 8; k++ {
-		NewIn[inputMsg](&d, in[2*k:])
+		NewIn[inputMsg](&d, in[2*k:], 0)
 	}
-	s := d.msgs[0].(*slab[inputMsg])
-	total := (s.before + len(s.buf)) * int(unsafe.Sizeof(inputMsg{}))
+	s := d.arrays[0]
+	total := (s.before + s.n) * int(unsafe.Sizeof(inputMsg{}))
 	if total > MaxSlabPerInputByte*len(in)+MaxMessageSlabBytes {
 		t.Errorf("slabs of %d bytes for a %d-byte input", total, len(in))
 	}
@@ -161,5 +162,68 @@ func TestMakeSlice(t *testing.T) {
 	mid = append(mid, make([]int64, MaxScalarBlock/2/8)...)
 	if cap(mid) != MaxScalarBlock/2/8 {
 		t.Errorf("mid slice: cap %d", cap(mid))
+	}
+}
+
+type otherMsg struct {
+	s string
+	n int32
+}
+
+// NewIn finds a type's slab at its slot, or anywhere when another type
+// holds that slot; New and NewIn use one Decoder's slots side by side (an
+// open message may hold an opaque one, and the other way round): every
+// message handed out is distinct and zero, and each type has one slab of
+// each.
+func TestNewInSlots(t *testing.T) {
+	in := make([]byte, 4096)
+	var d Decoder
+	d.SetInput(in)
+	seen := map[unsafe.Pointer]bool{}
+	check := func(p unsafe.Pointer, zero bool) {
+		t.Helper()
+		if seen[p] || !zero {
+			t.Fatalf("message %p handed out twice or not zero", p)
+		}
+		seen[p] = true
+	}
+	for k := 0; k < 50; k++ {
+		i := 100 + 8*k
+		a := NewIn[inputMsg](&d, in[i:], 5)
+		check(unsafe.Pointer(a), *a == inputMsg{})
+		a.n[0] = 1
+		b := New[otherMsg](&d)
+		check(unsafe.Pointer(b), *b == otherMsg{})
+		b.n = 1
+		c := NewIn[otherMsg](&d, in[i+4:], 13) // slot 13 & 7 = 5: inputMsg's
+		check(unsafe.Pointer(c), *c == otherMsg{})
+		c.n = 1
+		e := New[inputMsg](&d)
+		check(unsafe.Pointer(e), *e == inputMsg{})
+		e.n[0] = 1
+	}
+	count := map[string]int{}
+	for i, x := range d.msgs {
+		switch x.(type) {
+		case *slab[inputMsg]:
+			count["New inputMsg"]++
+		case *slab[otherMsg]:
+			count["New otherMsg"]++
+		case *inputMsg:
+			count["NewIn inputMsg"]++
+		case *otherMsg:
+			count["NewIn otherMsg"]++
+		case nil:
+			continue
+		}
+		if i >= d.nmsgs {
+			t.Errorf("slab at %d, past nmsgs %d", i, d.nmsgs)
+		}
+	}
+	if len(count) != 4 || count["New inputMsg"] != 1 || count["New otherMsg"] != 1 || count["NewIn inputMsg"] != 1 || count["NewIn otherMsg"] != 1 {
+		t.Errorf("slabs per type: %v, want one each", count)
+	}
+	if _, ok := d.msgs[5].(*inputMsg); !ok {
+		t.Errorf("inputMsg's slab is not at its slot 5")
 	}
 }

@@ -372,6 +372,102 @@ func TestDecoderConsumeString(t *testing.T) {
 	}
 }
 
+// Decoder.ConsumeBytes reads a LEN value as ConsumeBytes does and returns
+// a copy carved out of the text blocks whose capacity is its length: the
+// copies never alias the input, a write to one leaves the strings and
+// bytes around it alone, an append to one copies, and many short values
+// share a block's allocation.
+func TestDecoderConsumeBytes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   []byte
+		v    []byte
+		n    int
+		err  error
+	}{
+		{"some", []byte("\x03abcX"), []byte("abc"), 4, nil},
+		{"empty", []byte("\x00X"), []byte{}, 1, nil},
+		{"long", append([]byte{0x90, 0x20}, make([]byte, 0x1010)...), make([]byte, 0x1010), 0x1012, nil},
+		{"no length", nil, nil, -1, wire.ErrTruncated},
+		{"length past end", []byte("\x05ab"), nil, -1, wire.ErrLength},
+	} {
+		var d wire.Decoder
+		v, n := d.ConsumeBytes(c.in)
+		if c.err != nil {
+			if n >= 0 || v != nil || !errors.Is(wire.ErrorAt(0, n), c.err) {
+				t.Errorf("%s: ConsumeBytes = %q, %d, want %v", c.name, v, n, c.err)
+			}
+			continue
+		}
+		if !bytes.Equal(v, c.v) || v == nil || n != c.n || cap(v) != len(v) {
+			t.Errorf("%s: ConsumeBytes = %q (cap %d), %d, want %q, %d", c.name, v, cap(v), n, c.v, c.n)
+		}
+	}
+
+	var d wire.Decoder
+	in := []byte("\x03abc")
+	var vs [][]byte
+	var ss []string
+	for k := range 300 {
+		in[1] = byte('a' + k%26)
+		v, _ := d.ConsumeBytes(in)
+		s, _ := d.ConsumeString(in)
+		vs = append(vs, v)
+		ss = append(ss, s)
+	}
+	in[1], in[2] = 'X', 'Y' // the caller reuses its buffer
+	for k, v := range vs {
+		v[0] = '!'             // a write touches v alone
+		vs[k] = append(v, '+') // and an append copies
+	}
+	for k := range vs {
+		c := string(rune('a' + k%26))
+		if string(vs[k]) != "!bc+" || ss[k] != c+"bc" {
+			t.Fatalf("value %d: bytes %q, string %q; want \"!bc+\", %q", k, vs[k], ss[k], c+"bc")
+		}
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		var d wire.Decoder
+		for range 200 { // 600 bytes: blocks of 256 and 512
+			sinkB, _ = d.ConsumeBytes(in)
+		}
+	})
+	if allocs != 2 {
+		t.Errorf("200 short bytes values: %v allocations, want 2 (2 blocks)", allocs)
+	}
+}
+
+var sinkB []byte
+
+// Decoder.AddUnknown keeps a message's first unknown field in a header
+// from the Decoder's slabs and bytes carved out of its text blocks (no
+// allocation of its own), appends later ones, and copies raw.
+func TestDecoderAddUnknown(t *testing.T) {
+	raw := []byte{0x08, 0x01}
+	const msgs = 100
+	us := make([]*[]byte, msgs)
+	allocs := testing.AllocsPerRun(10, func() {
+		var d wire.Decoder
+		for k := range us {
+			us[k] = nil
+			d.AddUnknown(&us[k], raw)
+		}
+	})
+	// Headers: slabs of 8, 16, 32, 64; bytes: one text block of 256.
+	if allocs != 5 {
+		t.Errorf("one unknown field in each of %d messages: %v allocations, want 5", msgs, allocs)
+	}
+	var d wire.Decoder
+	var u, v *[]byte
+	d.AddUnknown(&u, raw)
+	d.AddUnknown(&v, []byte{0x10, 0x02})
+	d.AddUnknown(&u, []byte{0x18, 0x03})
+	raw[1] = 0x7f // the caller reuses its buffer
+	if u == nil || v == nil || !bytes.Equal(*u, []byte{0x08, 0x01, 0x18, 0x03}) || !bytes.Equal(*v, []byte{0x10, 0x02}) {
+		t.Errorf("unknown fields: %x and %x, want 08011803 and 1002", *u, *v)
+	}
+}
+
 // CountRun counts the complete fields with the first field's tag bytes and
 // the given wire type at the front of its input, and stops at anything
 // else; it allocates nothing, however long the run.
