@@ -547,7 +547,8 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 			body = append(body, jen.If(missing).Block(
 				jen.Id("missing").Op("=").Append(jen.Id("missing"), name)))
 		}
-		body = append(append(forceLazy(mn, "m"), jen.If(jen.Id("m").Op("==").Nil()).Block(
+		required := func(fn *fieldNames) bool { return fn.desc.Cardinality() == protoreflect.Required }
+		body = append(append(forceLazyIf(mn, required, "m"), jen.If(jen.Id("m").Op("==").Nil()).Block(
 			jen.Return(rt("RequiredError").Call(jen.Index().String().Values(names...))))), body...)
 		body = append(body,
 			jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
@@ -609,7 +610,10 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 		head = append(head, jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())))
 		body = append(append(head, body...), jen.Return(jen.Nil()))
 	}
-	body = append(forceLazy(mn, "m"), body...)
+	// Only the lazy fields whose type can lack a required field are
+	// decoded: the others stay pending.
+	canRequire := func(fn *fieldNames) bool { return g.canRequire(fn.desc.Message()) }
+	body = append(forceLazyIf(mn, canRequire, "m"), body...)
 	jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(body...)
 	jf.Line()
 }

@@ -62,9 +62,14 @@ func lazyName(fn *fieldNames) string {
 // each of recvs (expressions of type *M, nil allowed): done first, it
 // lets the rest of a method read the fields' struct fields directly.
 func forceLazy(mn *messageNames, recvs ...string) []jen.Code {
+	return forceLazyIf(mn, func(*fieldNames) bool { return true }, recvs...)
+}
+
+// forceLazyIf is forceLazy for the lazy fields for which keep holds.
+func forceLazyIf(mn *messageNames, keep func(*fieldNames) bool, recvs ...string) []jen.Code {
 	var out []jen.Code
 	for _, fn := range mn.fields {
-		if !fn.lazy {
+		if !fn.lazy || !keep(fn) {
 			continue
 		}
 		for _, r := range recvs {
