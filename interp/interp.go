@@ -125,6 +125,18 @@ func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, start, i int) []*T { re
 
 // MakeSlice returns a slice of length 0 and capacity n.
 func MakeSlice[T any](d *Decoder, n int) []T { return make([]T, 0, n) }
+
+// LoadMessage returns *p (a lazy message field; the interpreter's code
+// needs no atomic read).
+func LoadMessage[T any](p **T) *T { return *p }
+
+// PublishMessage stores v in *p if *p is nil and returns what *p holds.
+func PublishMessage[T any](p **T, v *T) *T {
+	if *p == nil {
+		*p = v
+	}
+	return *p
+}
 `
 
 // wireSource returns the source of the interpreted runtime/wire: every

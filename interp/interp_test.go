@@ -542,3 +542,29 @@ func TestSameNamedPackages(t *testing.T) {
 		})
 	}
 }
+
+// TestLazyFields: an opaque message's lazy fields ([lazy = true],
+// [unverified_lazy = true], the option lazy=) call runtime/wire's
+// generic LoadMessage and PublishMessage, which the interpreted wire must
+// supply (wireGenerics); the messages round-trip as the reference's do.
+func TestLazyFields(t *testing.T) {
+	const src = `edition = "2023";
+package lz;
+message Inner {
+  string s = 1;
+  Inner child = 2 [lazy = true];
+  repeated int32 v = 3;
+}
+message Outer {
+  Inner lazy = 1 [lazy = true];
+  Inner unverified = 2 [unverified_lazy = true];
+  Inner named = 3;
+  int32 x = 4;
+}
+`
+	opts, err := gogen.ParseOptions("default_api_level=API_OPAQUE,lazy=lz.Outer.named")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runSchema(t, compiler.Request{Sources: map[string]string{"lz.proto": src}, Files: []string{"lz.proto"}, Options: opts})
+}

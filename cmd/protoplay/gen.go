@@ -91,7 +91,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, features=all|F+F (marshal, unmarshal, size, equal, clone, json, text), runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module), default_api_level=API_OPEN|API_HYBRID|API_OPAQUE, apilevelM<file>=<level>")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, features=all|F+F (marshal, unmarshal, size, equal, clone, json, text), runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module), default_api_level=API_OPEN|API_HYBRID|API_OPAQUE, apilevelM<file>=<level>, lazy=<field full name> (repeatable: an opaque message's field decoded on first access)")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {

@@ -279,7 +279,7 @@ func recv(mn *messageNames) *jen.Statement { return jen.Id("m").Op("*").Id(mn.go
 func mf(fn *fieldNames) *jen.Statement { return jen.Id("m").Dot(fn.goName) }
 
 func (g *generator) genSize(jf *jen.File, mn *messageNames) {
-	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0)))}
+	body := append(forceLazy(mn, "m"), jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0))))
 	// Implicit-presence bools, by the length of their tag: a record is the
 	// tag and one byte, so each group adds (tag length + 1) times the
 	// number of true bools, counted without a branch (wire.EncodeBool is a
@@ -432,6 +432,7 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 		body = []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
 			fail(jen.Err()))}
 	}
+	body = append(forceLazy(mn, "m"), body...)
 	if g.opts.DropUnknown {
 		body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
 	} else {
@@ -548,8 +549,9 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 			body = append(body, jen.If(missing).Block(
 				jen.Id("missing").Op("=").Append(jen.Id("missing"), name)))
 		}
-		body = append([]jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(
-			jen.Return(rt("RequiredError").Call(jen.Index().String().Values(names...))))}, body...)
+		required := func(fn *fieldNames) bool { return fn.desc.Cardinality() == protoreflect.Required }
+		body = append(append(forceLazyIf(mn, required, "m"), jen.If(jen.Id("m").Op("==").Nil()).Block(
+			jen.Return(rt("RequiredError").Call(jen.Index().String().Values(names...))))), body...)
 		body = append(body,
 			jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
 			jen.Return(rt("RequiredError").Call(jen.Id("missing"))),
@@ -623,6 +625,10 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 		head = append(head, jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())))
 		body = append(append(head, body...), jen.Return(jen.Nil()))
 	}
+	// Only the lazy fields whose type can lack a required field are
+	// decoded: the others stay pending.
+	canRequire := func(fn *fieldNames) bool { return g.canRequire(fn.desc.Message()) }
+	body = append(forceLazyIf(mn, canRequire, "m"), body...)
 	jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(body...)
 	jf.Line()
 }
@@ -1121,6 +1127,9 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	out := []jen.Code{checkWire(wirekind.Of(fd.Kind()))}
 	switch fn.storage() {
 	case stMessage:
+		if fn.lazy {
+			return append(out, g.unmarshalLazy(fn)...)
+		}
 		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(newMsg())))
 		out = append(out, subDecode(fd, f, nest)...)
 	case stRepeated:

@@ -30,6 +30,7 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 		jen.Id("c").Op(":=").New(jen.Id(mn.goName)),
 		jen.Op("*").Id("c").Op("=").Op("*").Id("m"),
 	}
+	body = append(forceLazy(mn, "m"), body...)
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f, cf := mf(fn), jen.Id("c").Dot(fn.goName)
@@ -49,6 +50,10 @@ func (g *generator) genClone(jf *jen.File, mn *messageNames) {
 				cf.Clone().Op("=").Op("&").Id("v")))
 		case stBytes, stMessage:
 			body = append(body, cf.Clone().Op("=").Add(cloneValue(fd, f)))
+			if fn.lazy {
+				// The getter decoded the bytes: the clone needs none.
+				body = append(body, jen.Id("c").Dot(lazyName(fn)).Op("=").Nil())
+			}
 		case stRepeated:
 			switch fd.Kind() {
 			case protoreflect.MessageKind, protoreflect.GroupKind, protoreflect.BytesKind:
@@ -146,6 +151,7 @@ func (g *generator) genEqual(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Id("m").Op("==").Id("o")).Block(jen.Return(jen.True())),
 		jen.If(jen.Id("m").Op("==").Nil().Op("||").Id("o").Op("==").Nil()).Block(no),
 	}
+	body = append(forceLazy(mn, "m", "o"), body...)
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f, of := mf(fn), jen.Id("o").Dot(fn.goName)

@@ -213,6 +213,7 @@ func (g *generator) genEncodeJSON(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Id("m").Op("=").New(jen.Id(mn.goName))),
 		jen.Id("e").Dot("StartObject").Call(),
 	}
+	body = append(forceLazy(mn, "m"), body...)
 	null := func(fd protoreflect.FieldDescriptor) jen.Code {
 		return jen.Else().If(jen.Id("e").Dot("EmitUnpopulated").Call()).Block(jsonNameCall(fd), jen.Id("e").Dot("Null").Call())
 	}
@@ -367,6 +368,7 @@ func (g *generator) genDecodeJSON(jf *jen.File, mn *messageNames) {
 		jen.Defer().Id("d").Dot("Leave").Call(),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("ObjectStart").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
+	head = append(forceLazy(mn, "m"), head...)
 	keyRead := func(key string) []jen.Code {
 		return []jen.Code{
 			jen.List(jen.Id(key), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("KeyRaw").Call(),

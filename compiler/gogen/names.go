@@ -81,6 +81,9 @@ type fieldNames struct {
 	bit int
 	// opaque is set in an opaque view (see opaqueView).
 	opaque bool
+	// lazy is set in an opaque view for a field decoded on first access
+	// (see lazy.go).
+	lazy bool
 }
 
 type oneofNames struct {

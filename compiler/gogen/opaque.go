@@ -158,6 +158,7 @@ func (g *generator) accessorType(fn *fieldNames) *jen.Statement {
 
 func (g *generator) genOpaqueMessage(jf *jen.File, md protoreflect.MessageDescriptor) {
 	mn := opaqueView(g.msgs[md.FullName()])
+	g.markLazy(mn)
 	for i := 0; i < md.Enums().Len(); i++ {
 		g.genEnum(jf, md.Enums().Get(i))
 	}
@@ -177,6 +178,9 @@ func (g *generator) genOpaqueMessage(jf *jen.File, md protoreflect.MessageDescri
 		}
 		rank := layoutRank(fn)
 		groups[rank] = append(groups[rank], jen.Id(fn.goName).Add(g.opaqueFieldType(fn)))
+		if fn.lazy {
+			groups[rank] = append(groups[rank], jen.Id(lazyName(fn)).Index().Byte())
+		}
 	}
 	if !g.opts.DropUnknown {
 		groups[0] = append(groups[0], jen.Comment("// unknownFields holds the fields this schema does not declare, as read (nil: none)."))
@@ -349,8 +353,10 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 		fd := fn.desc
 		f := mf(fn)
 		var body []jen.Code
-		switch fn.storage() {
-		case stBit:
+		switch {
+		case fn.lazy:
+			body = g.lazyGetter(fn)
+		case fn.storage() == stBit:
 			cond := m.Clone().Op("!=").Nil()
 			if readsBit(fd) {
 				cond = cond.Op("&&").Add(hasBit(m, fn))
@@ -359,7 +365,7 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 				jen.If(cond).Block(jen.Return(f)),
 				jen.Return(g.defaultOrZero(mn, fn)),
 			}
-		case stOneof:
+		case fn.storage() == stOneof:
 			body = []jen.Code{
 				jen.If(m.Clone().Op("!=").Nil()).Block(
 					jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Add(m).Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok")).Block(
@@ -403,6 +409,9 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 		default:
 			body = append(body, f.Clone().Op("=").Id("v"))
 		}
+		if fn.lazy {
+			body = append(body, m.Clone().Dot(lazyName(fn)).Op("=").Nil())
+		}
 		deprecatedDoc(jf, fd)
 		jf.Func().Params(r.Clone()).Id(fn.accessor("Set", hybrid)).Params(jen.Id("v").Add(g.accessorType(fn))).Block(body...)
 		jf.Line()
@@ -422,6 +431,12 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 		switch fn.storage() {
 		case stBit:
 			ret = jen.Return(hasBit(m, fn))
+		case stMessage:
+			if fn.lazy {
+				ret = jen.Return(lazyHas(fn))
+			} else {
+				ret = jen.Return(mf(fn).Op("!=").Nil())
+			}
 		case stOneof:
 			ret = jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Add(m).Dot(fn.oneof.goName).Assert(jen.Op("*").Id(fn.wrapper)).Line().Return(jen.Id("ok"))
 		default:
@@ -452,6 +467,9 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 				m.Clone().Dot(fn.oneof.goName).Op("=").Nil())}
 		default:
 			body = []jen.Code{mf(fn).Op("=").Nil()}
+		}
+		if fn.lazy {
+			body = append(body, m.Clone().Dot(lazyName(fn)).Op("=").Nil())
 		}
 		deprecatedDoc(jf, fn.desc)
 		jf.Func().Params(r.Clone()).Id(fn.accessor("Clear", hybrid)).Params().Block(body...)

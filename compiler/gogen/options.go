@@ -81,6 +81,13 @@ type Options struct {
 	// of the named .proto file's messages over DefaultAPILevel, as
 	// protoc-gen-go's apilevelM options.
 	APILevelMap map[string]string
+	// Lazy, parameters lazy=<field full name> (repeatable), names the
+	// singular message fields (e.g. "pkg.Msg.field") that an opaque
+	// message decodes on first access, as it does the fields marked
+	// [lazy = true] or [unverified_lazy = true] (see lazy.go). A name that
+	// is no singular message field of an opaque message is decoded
+	// eagerly, as the open API decodes every field.
+	Lazy map[string]bool
 	// Features, parameter features=F+F+... (or features= given several
 	// times, whose values add up), chooses the method families generated
 	// for every message (see Features); the zero value is all of them.
@@ -250,7 +257,7 @@ const DefaultImportPrefix = "protoplay.local"
 // paths=import|source_relative, module=PATH, M<file>=<path>[;name],
 // unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH,
 // runtime=import|local, default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
-// apilevelM<file>=<level>, services=none|grpc|connect|grpc+connect (repeated values add up, so
+// apilevelM<file>=<level>, lazy=<field full name> (repeatable), services=none|grpc|connect|grpc+connect (repeated values add up, so
 // "services=grpc,services=connect" is "services=grpc+connect"),
 // features=all|none|F+F+... (F one of marshal, unmarshal, size, equal, clone,
 // json, text; repeated values add up). An unknown key or a bad value is an
@@ -318,6 +325,14 @@ func (o *Options) Set(kv string) error {
 			return fmt.Errorf(`option default_api_level=%q: want "API_OPEN", "API_HYBRID" or "API_OPAQUE"`, v)
 		}
 		o.DefaultAPILevel = v
+	case k == "lazy":
+		if v == "" || strings.HasPrefix(v, ".") || !strings.Contains(v, ".") {
+			return fmt.Errorf(`option lazy=%q: want the full name of a message field, like "pkg.Msg.field"`, v)
+		}
+		if o.Lazy == nil {
+			o.Lazy = map[string]bool{}
+		}
+		o.Lazy[v] = true
 	case strings.HasPrefix(k, "apilevelM") && len(k) > len("apilevelM"):
 		if !validAPILevel(v) {
 			return fmt.Errorf(`option %s=%q: want "API_OPEN", "API_HYBRID" or "API_OPAQUE"`, k, v)
@@ -332,7 +347,7 @@ func (o *Options) Set(kv string) error {
 		}
 		o.ImportMap[k[1:]] = v
 	default:
-		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, features, runtime, default_api_level, apilevelM<file>)", k)
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, features, runtime, default_api_level, apilevelM<file>, lazy)", k)
 	}
 	return nil
 }
@@ -375,6 +390,14 @@ func (o Options) String() string {
 	sort.Strings(levels)
 	for _, k := range levels {
 		parts = append(parts, "apilevelM"+k+"="+o.APILevelMap[k])
+	}
+	lazy := make([]string, 0, len(o.Lazy))
+	for k := range o.Lazy {
+		lazy = append(lazy, k)
+	}
+	sort.Strings(lazy)
+	for _, k := range lazy {
+		parts = append(parts, "lazy="+k)
 	}
 	keys := make([]string, 0, len(o.ImportMap))
 	for k := range o.ImportMap {

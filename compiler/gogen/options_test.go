@@ -126,3 +126,24 @@ func TestModuleWithSourceRelative(t *testing.T) {
 		t.Errorf("diagnostics %+v, %d files generated; want one error with no file and no output", res.Diagnostics, len(res.Generated))
 	}
 }
+
+// TestParseLazyOption: lazy= names a field by its full name, repeatable;
+// String gives the names back in order; a name that is no full name is
+// an error naming the option.
+func TestParseLazyOption(t *testing.T) {
+	o, err := gogen.ParseOptions("lazy=p.M.b,lazy=p.M.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Lazy["p.M.a"] || !o.Lazy["p.M.b"] || len(o.Lazy) != 2 {
+		t.Fatalf("Lazy = %v", o.Lazy)
+	}
+	if got, want := o.String(), "lazy=p.M.a,lazy=p.M.b"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	for _, bad := range []string{"lazy=", "lazy=field", "lazy=.p.M.a"} {
+		if _, err := gogen.ParseOptions(bad); err == nil || !strings.Contains(err.Error(), "option lazy=") {
+			t.Errorf("%s: error %v, want one naming the option", bad, err)
+		}
+	}
+}

@@ -155,7 +155,7 @@ func (g *generator) encodeTextValue(fd protoreflect.FieldDescriptor, name string
 }
 
 func (g *generator) genEncodeText(jf *jen.File, mn *messageNames) {
-	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil()))}
+	body := append(forceLazy(mn, "m"), jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Nil())))
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f := mf(fn)
@@ -283,6 +283,7 @@ func (g *generator) genDecodeText(jf *jen.File, mn *messageNames) {
 		jen.If(jen.Err().Op(":=").Id("d").Dot("MessageStart").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Defer().Id("d").Dot("Leave").Call(),
 	}
+	body = append(forceLazy(mn, "m"), body...)
 	nOneofs := 0
 	for _, o := range mn.oneofs {
 		if !o.desc.IsSynthetic() {
