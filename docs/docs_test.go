@@ -259,6 +259,7 @@ var foreignFlags = map[string]string{
 	"decode_raw":          "protoc",
 	"descriptor_set_out":  "protoc",
 	"include_imports":     "protoc",
+	"go_out":              "protoc (its error for protoc-gen-go's output, which docs/benchmarks.md quotes)",
 	"enforce_recommended": "the conformance runner",
 	"maximum_edition":     "the conformance runner",
 	"strict":              "tsc (make lint)",
