@@ -14,7 +14,7 @@ var printerLocals = []string{
 	"b", "b0", "c", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
 	"key", "keys", "knum", "known", "ktyp", "kv", "l", "list", "m", "m0", "missing", "more", "n",
 	"name", "num", "o", "off", "ok", "p", "seen", "set", "size", "start", "typ",
-	"v", "val", "verr", "w", "which", "x", "y",
+	"v", "val", "vd", "verr", "w", "which", "x", "y",
 }
 
 // stdImports are the packages other than proto packages that generated code
