@@ -1,12 +1,10 @@
 package gogen_test
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -231,24 +229,9 @@ func apiNames(t *testing.T, files []gogen.File) map[string]*apiName {
 // runPlugin runs a protoc plugin on req and returns its files, or its
 // error.
 func runPlugin(bin string, req *pluginpb.CodeGeneratorRequest) ([]gogen.File, error) {
-	in, err := proto.Marshal(req)
+	resp, err := gentest.CallPlugin(bin, req)
 	if err != nil {
 		return nil, err
-	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("%v: %s", err, stderr.String())
-	}
-	var resp pluginpb.CodeGeneratorResponse
-	if err := proto.Unmarshal(out, &resp); err != nil {
-		return nil, err
-	}
-	if resp.Error != nil {
-		return nil, fmt.Errorf("%s", resp.GetError())
 	}
 	var files []gogen.File
 	for _, f := range resp.File {
