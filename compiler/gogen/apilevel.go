@@ -39,7 +39,7 @@ const apiLevelFeature = 2
 //  3. else opts.DefaultAPILevel (default_api_level=);
 //  4. else API_OPEN.
 //
-// A file with API_HYBRID messages is generated as two files, as
+// A file whose own level is API_HYBRID is generated as two files, as
 // protoc-gen-go writes them (see docs/generated-code.md).
 func APILevel(md protoreflect.MessageDescriptor, opts Options) string {
 	switch resolveAPILevel(md, &opts) {
@@ -98,32 +98,45 @@ func (g *generator) level(md protoreflect.MessageDescriptor) apiLevel {
 }
 
 // isOpaque reports whether md is printed with the opaque API: API_OPAQUE,
-// or API_HYBRID in a _protoopaque.pb.go file.
+// or any message of a _protoopaque.pb.go file (protoc-gen-go's
+// generateFiles sets every message of that file to API_OPAQUE, the open
+// ones too).
 func (g *generator) isOpaque(md protoreflect.MessageDescriptor) bool {
-	l := g.level(md)
-	return l == apiOpaque || l == apiHybrid && g.protoopaque
+	return g.protoopaque || g.level(md) == apiOpaque
 }
 
 // isHybridOpen reports whether md is printed with the open API and the
-// opaque accessors: API_HYBRID in the (!protoopaque) .pb.go file.
+// opaque accessors: API_HYBRID, outside a _protoopaque.pb.go file.
 func (g *generator) isHybridOpen(md protoreflect.MessageDescriptor) bool {
 	return g.level(md) == apiHybrid && !g.protoopaque
 }
 
-// fileHasHybrid reports whether a message of fd (at any depth) is
-// API_HYBRID: fd is then generated as two files, by build tag.
-func (g *generator) fileHasHybrid(fd protoreflect.FileDescriptor) bool {
-	var walk func(ms protoreflect.MessageDescriptors) bool
-	walk = func(ms protoreflect.MessageDescriptors) bool {
-		for i := 0; i < ms.Len(); i++ {
-			md := ms.Get(i)
-			if !md.IsMapEntry() && g.level(md) == apiHybrid || walk(md.Messages()) {
-				return true
-			}
-		}
-		return false
+// fileLevel is fd's own API level, protoc-gen-go's File.APILevel
+// (compiler/protogen's fileAPILevel): features.(pb.go).api_level set on
+// fd, else the edition's default (API_OPAQUE from edition 2024), else
+// apilevelM<file>=, else default_api_level=, else API_OPEN.
+func (g *generator) fileLevel(fd protoreflect.FileDescriptor) apiLevel {
+	if n := apiLevel(goFeature(fd.Options(), apiLevelFeature)); n != apiUnspecified {
+		return n
 	}
-	return walk(fd.Messages())
+	if fileEdition(fd) >= descriptorpb.Edition_EDITION_2024 {
+		return apiOpaque
+	}
+	if l, ok := apiLevelNames[g.opts.APILevelMap[fd.Path()]]; ok {
+		return l
+	}
+	if l, ok := apiLevelNames[g.opts.DefaultAPILevel]; ok {
+		return l
+	}
+	return apiOpen
+}
+
+// fileIsHybrid reports whether fd is generated as two files, by build
+// tag: as in protoc-gen-go, when the file's own level (fileLevel) is
+// API_HYBRID, whatever its messages' levels; a message set to API_HYBRID
+// in a file of another level gets its hybrid form in the one file.
+func (g *generator) fileIsHybrid(fd protoreflect.FileDescriptor) bool {
+	return g.fileLevel(fd) == apiHybrid
 }
 
 // protoopaqueName is the name of the opaque file of a hybrid one:

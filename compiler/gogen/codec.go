@@ -259,6 +259,9 @@ func (g *generator) genMethods(jf *jen.File, mn *messageNames) {
 	}
 	if g.has(FeatureUnmarshal) {
 		g.genUnmarshal(jf, mn)
+		if mn.opaque {
+			g.genValidate(jf, mn)
+		}
 	}
 	g.genRequired(jf, mn)
 	g.genReset(jf, mn)
@@ -279,7 +282,9 @@ func recv(mn *messageNames) *jen.Statement { return jen.Id("m").Op("*").Id(mn.go
 func mf(fn *fieldNames) *jen.Statement { return jen.Id("m").Dot(fn.goName) }
 
 func (g *generator) genSize(jf *jen.File, mn *messageNames) {
-	body := append(forceLazy(mn, "m"), jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0))))
+	// A lazy field is sized from its pending encoding when Marshal
+	// writes that as it is (sizeLazy), else decoded first.
+	body := []jen.Code{jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit(0)))}
 	// Implicit-presence bools, by the length of their tag: a record is the
 	// tag and one byte, so each group adds (tag length + 1) times the
 	// number of true bools, counted without a branch (wire.EncodeBool is a
@@ -301,6 +306,10 @@ func (g *generator) genSize(jf *jen.File, mn *messageNames) {
 		case stPointer:
 			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, jen.Op("*").Add(f)))))
 		case stBytes, stMessage:
+			if fn.lazy {
+				body = append(body, g.sizeLazy(fn)...)
+				continue
+			}
 			body = append(body, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("n").Op("+=").Add(fieldSize(fd, f))))
 		case stRepeated:
 			body = append(body, g.sizeRepeated(fn)...)
@@ -432,7 +441,6 @@ func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
 		body = []jen.Code{jen.If(jen.Err().Op(":=").Id("m").Dot("missingRequired").Call().Op(";").Err().Op("!=").Nil()).Block(
 			fail(jen.Err()))}
 	}
-	body = append(forceLazy(mn, "m"), body...)
 	if g.opts.DropUnknown {
 		body = append(body, jen.Id("i").Op(":=").Len(jen.Id("b")))
 	} else {
@@ -460,6 +468,9 @@ func (g *generator) marshalField(fn *fieldNames) []jen.Code {
 	case stPointer:
 		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, jen.Op("*").Add(f), nest)...)}
 	case stBytes, stMessage:
+		if fn.lazy {
+			return g.marshalLazy(fn)
+		}
 		return []jen.Code{jen.If(f.Clone().Op("!=").Nil()).Block(putField(fd, f, nest)...)}
 	case stOneof:
 		// A nil wrapper pointer is no member, as in protobuf-go.
@@ -1128,7 +1139,7 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 	switch fn.storage() {
 	case stMessage:
 		if fn.lazy {
-			return append(out, g.unmarshalLazy(fn)...)
+			return append(out, g.unmarshalLazy(fn, fn.desc.ContainingMessage())...)
 		}
 		out = append(out, jen.If(f.Clone().Op("==").Nil()).Block(f.Clone().Op("=").Add(newMsg())))
 		out = append(out, subDecode(fd, f, nest)...)

@@ -48,9 +48,9 @@ type generator struct {
 	// levels holds each message's API level, resolved on first use
 	// (see isOpaque).
 	levels map[protoreflect.FullName]apiLevel
-	// protoopaque is set while the _protoopaque.pb.go file of a file with
-	// API_HYBRID messages is printed: they are opaque there (see
-	// isOpaque, isHybridOpen).
+	// protoopaque is set while the _protoopaque.pb.go file of an
+	// API_HYBRID file is printed: all its messages are opaque there (see
+	// isOpaque, isHybridOpen, fileIsHybrid).
 	protoopaque bool
 	// requireMemo holds canRequire's answers, made on first use.
 	requireMemo map[protoreflect.FullName]bool
@@ -157,7 +157,7 @@ func GenerateCached(files []protoreflect.FileDescriptor, opts Options, check fun
 		}
 		g.written += len(src)
 		out = append(out, File{Name: f.outName, Content: src})
-		if g.fileHasHybrid(fd) {
+		if g.fileIsHybrid(fd) {
 			// protoc-gen-go's hybrid: the file above (build tag
 			// !protoopaque) has the open API and the opaque accessors; a
 			// second one (protoopaque) has the opaque API. It is printed
@@ -599,7 +599,7 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 	if !g.has(FeaturesAll) {
 		jf.HeaderComment("features: " + g.opts.Features.String() + " (the method families generated; see the features= option)")
 	}
-	if g.fileHasHybrid(f.desc) {
+	if g.fileIsHybrid(f.desc) {
 		if g.protoopaque {
 			jf.PackageComment("//go:build protoopaque")
 		} else {

@@ -11,10 +11,10 @@ package gogen
 // code and fails when the printer declares a local missing here; a printer
 // change that adds a local adds it here.
 var printerLocals = []string{
-	"b", "b0", "c", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
-	"key", "keys", "knum", "known", "ktyp", "kv", "l", "list", "m", "m0", "missing", "more", "n",
-	"name", "num", "o", "off", "ok", "p", "seen", "set", "size", "start", "typ",
-	"v", "val", "vd", "verr", "w", "which", "x", "y",
+	"b", "b0", "c", "canon", "d", "depth", "e", "end", "err", "group", "i", "isName", "j", "k",
+	"key", "keys", "knum", "known", "ktyp", "kv", "l", "last", "list", "m", "m0", "missing", "more", "n",
+	"name", "num", "o", "off", "ok", "p", "raw", "seen", "set", "size", "start", "typ",
+	"unk", "v", "val", "vd", "verr", "vx", "w", "which", "x", "y",
 }
 
 // stdImports are the packages other than proto packages that generated code

@@ -30,7 +30,7 @@ var reservedMethods = []string{
 	"UnmarshalDepth", "UnmarshalWith", "UnmarshalGroup", "MarshalJSON", "UnmarshalJSON",
 	"CheckInitialized", "MarshalProtoJSON", "UnmarshalProtoJSON", "EncodeProtoJSON",
 	"DecodeProtoJSON", "MarshalText", "UnmarshalText", "MarshalProtoText", "UnmarshalProtoText",
-	"EncodeProtoText", "DecodeProtoText", "ProtoUnknownFields",
+	"EncodeProtoText", "DecodeProtoText", "ProtoUnknownFields", "ValidateGroup",
 }
 
 type messageNames struct {

@@ -180,6 +180,7 @@ func (g *generator) genOpaqueMessage(jf *jen.File, md protoreflect.MessageDescri
 		groups[rank] = append(groups[rank], jen.Id(fn.goName).Add(g.opaqueFieldType(fn)))
 		if fn.lazy {
 			groups[rank] = append(groups[rank], jen.Id(lazyName(fn)).Index().Byte())
+			groups[4] = append(groups[4], jen.Id(canonName(fn)).Bool())
 		}
 	}
 	if !g.opts.DropUnknown {

@@ -536,6 +536,11 @@ func (g *generator) fileDecls(f *fileNames) []goDecl {
 		mn := g.msgs[md.FullName()]
 		out = append(out, goDecl{name: mn.goName, from: md, what: "message"})
 		level := g.level(md)
+		if level == apiOpen && g.fileIsHybrid(md.ParentFile()) {
+			// Open in x.pb.go, opaque in x_protoopaque.pb.go: the
+			// names of both.
+			level = apiHybrid
+		}
 		if level != apiOpen {
 			api = append(api, goDecl{mn.builder, md, "message builder", &mn.builder})
 			for _, o := range mn.oneofs {

@@ -22,6 +22,7 @@ func init() {
 		"BoolKind":               reflect.ValueOf(wire.BoolKind),
 		"BytesKind":              reflect.ValueOf(wire.BytesKind),
 		"BytesType":              reflect.ValueOf(wire.BytesType),
+		"CanonVarint":            reflect.ValueOf(wire.CanonVarint),
 		"CloneUnknown":           reflect.ValueOf(wire.CloneUnknown),
 		"ConsumeBytes":           reflect.ValueOf(wire.ConsumeBytes),
 		"ConsumeFieldValue":      reflect.ValueOf(wire.ConsumeFieldValue),
@@ -109,7 +110,12 @@ func init() {
 		"UnterminatedGroupError": reflect.ValueOf(wire.UnterminatedGroupError),
 		"ValidString":            reflect.ValueOf(wire.ValidString),
 		"ValidUTF8":              reflect.ValueOf(wire.ValidUTF8),
+		"ValidatePacked":         reflect.ValueOf(wire.ValidatePacked),
+		"VarintAny":              reflect.ValueOf(constant.MakeFromLiteral("0", token.INT, 0)),
+		"VarintBool":             reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
+		"VarintInt32":            reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"VarintType":             reflect.ValueOf(wire.VarintType),
+		"VarintUint32":           reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
 
 		// type definitions
 		"Decoder":          reflect.ValueOf((*wire.Decoder)(nil)),

@@ -83,6 +83,14 @@
 //     field with editions' DELIMITED encoding) of field number group: it
 //     decodes b up to and including that field's END_GROUP tag and returns
 //     the bytes consumed; group 0 decodes all of b as a message.
+//   - ValidateGroup(b []byte, group int32, depth int) (int, bool), on a
+//     message of the opaque API (a nil receiver will do): walks b as
+//     UnmarshalGroup would, allocating nothing, and returns the bytes it
+//     consumed, or -1 where UnmarshalGroup fails (it is never more lenient;
+//     required fields are CheckInitialized's); and whether Marshal of the
+//     decoded message writes b back unchanged (false whenever that is not
+//     certain: a map field, a type that can lack a required field). A lazy
+//     field's occurrences are checked with it.
 //   - CheckInitialized() error: reports a required field (proto2 required,
 //     editions LEGACY_REQUIRED) not set in the message or in one inside it,
 //     as protobuf-go's proto.CheckInitialized does: an *Error wrapping
