@@ -85,12 +85,15 @@ func unexported(s string) string {
 }
 
 // presenceWordBits is the width of a word of an opaque message's
-// presence bitmap. Bytes: the bitmap takes no more bytes than its bits
-// need and packs beside the bools with no padding, and the setters of
-// fields whose bits are in different bytes update them independently
-// (a run of SetX calls is not one chain of read-modify-writes of the
-// same word).
-const presenceWordBits = 8
+// presence bitmap. Words of 32 bits, not bytes, although bytes would
+// take only the bytes the bits need (GoogleMessage1 proto2: 39 bits, 5
+// bytes against 8, its struct 272 bytes against 280): amd64 has a
+// one-instruction OR to memory for 32-bit words (ORL $mask, off(reg))
+// that the compiler does not emit for a byte (MOVZX, ORL, MOVB), and the
+// decoder sets a bit per field it reads, so bytes cost GoogleMessage1
+// proto2's decode 2% more instructions (callgrind, self cost of its
+// generated methods per decode of the recorded payload: 1,418 -> 1,447).
+const presenceWordBits = 32
 
 // presenceWords is the length of mn's presence bitmap, in words of
 // presenceWordBits.
