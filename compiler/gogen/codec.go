@@ -657,7 +657,7 @@ func requiredBitsSet(mn *messageNames) jen.Code {
 			return nil
 		}
 		i := fn.bit - 1
-		masks[i/32] |= 1 << (i % 32)
+		masks[i/presenceWordBits] |= 1 << (i % presenceWordBits)
 	}
 	if len(masks) == 0 {
 		return nil

@@ -35,6 +35,9 @@ needed) and generates every peer's code and the benchmark suite into ` + "`bench
 The opaque tables compare protoplay's opaque API (` + "`default_api_level=API_OPAQUE`" + `: hidden fields, presence
 bits, Get/Set/Has/Clear and builders) with protoplay's open API and every peer, protoc-gen-go's opaque API
 among them; their rows set fields and build literals through the opaque methods and builders.
+attribute_setting reads the values to set from a populated message before its timed loop (a ` + "`b.N`" + ` loop: in a
+` + "`b.Loop`" + ` body the compiler keeps every setter's argument alive on the stack) and times the assignments or
+` + "`SetX`" + ` calls alone; attribute_access times the getters.
 
 Messages: the origin's three ` + "`uint32`" + ` fields (` + "`bench/testdata/origin.proto`" + `), flat messages of
 0, 3, 5, 10 and 50 scalars (` + "`flat.proto`" + `), one with maps, oneofs, packed repeated fields, nested
