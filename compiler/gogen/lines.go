@@ -41,6 +41,8 @@ type lineUnit struct {
 	tokens []tokSpan // its IDENT, INT and STRING tokens, as chunkShape.tokens
 	blank  bool      // one or more blank lines come before it
 	doc    bool      // a doc comment: its template has no holes
+	// start and end are a doc comment's text in raw.
+	start, end int
 }
 
 // semicolonEnds reports whether a line whose last token is tok ends a
@@ -132,7 +134,7 @@ func lineUnits(raw []byte, c *chunkShape) ([]lineUnit, bool) {
 			}
 			key = append(key[:0], 'D')
 			key = append(key, src[docStart:docEnd]...)
-			units = append(units, lineUnit{key: shapeDigest(key), blank: docBlank, doc: true})
+			units = append(units, lineUnit{key: shapeDigest(key), blank: docBlank, doc: true, start: c.start + docStart, end: c.start + docEnd})
 			docStart = -1
 		}
 		key = append(key[:0], 'L')
@@ -258,6 +260,64 @@ func (s *shapeMemo) fromLines(raw []byte, units []lineUnit) ([]byte, bool) {
 		out = append(out, t.text[copied:]...)
 	}
 	return out, true
+}
+
+// learnDocs formats, each on its own, the doc comments of units that
+// the memo has no template for, and remembers them, when the memo has a
+// template for every other unit: a chunk that is new only by its doc
+// comment (a getter's or a method's, printed from the schema's comments)
+// is then put together from lines, and go/format reads only the comment.
+// A doc comment is reformatted by its text alone (see stableDocComments),
+// so formatting it before a stub declaration gives its text in the
+// chunk. false: a code line has no template, or a comment did not format.
+func (s *shapeMemo) learnDocs(raw []byte, units []lineUnit) bool {
+	var docs []int
+	s.mu.Lock()
+	for i, u := range units {
+		if s.m[u.key] != nil {
+			continue
+		}
+		if !u.doc {
+			s.mu.Unlock()
+			return false
+		}
+		docs = append(docs, i)
+	}
+	s.mu.Unlock()
+	const stub = "\ntype _ int"
+	for _, i := range docs {
+		u := &units[i]
+		// A newline first, as a chunk's shape has: go/format puts src
+		// after "package p;", on whose line a comment is not a doc comment.
+		src := append(append([]byte{'\n'}, raw[u.start:u.end]...), stub...)
+		f, err := formatPiece(src)
+		if err != nil || !bytes.HasSuffix(f, []byte(stub)) {
+			return false
+		}
+		text := f[:len(f)-len(stub)]
+		for _, line := range bytes.Split(text, []byte("\n")) {
+			if !bytes.HasPrefix(line, []byte("//")) {
+				return false
+			}
+		}
+		s.put(u.key, &template{text: text})
+	}
+	return true
+}
+
+// put remembers t as key's template, while the memo has room.
+func (s *shapeMemo) put(key pieceKey, t *template) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[key]; ok {
+		return
+	}
+	size := len(key) + len(t.text) + 8*len(t.holes)
+	if s.bytes+size > shapeMemoMax {
+		return
+	}
+	s.m[key] = t
+	s.bytes += size
 }
 
 // rememberLines keeps the lines of f, the gofmt'd text of the chunk whose

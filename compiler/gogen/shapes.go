@@ -92,7 +92,11 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 		}
 		if c.widthFree {
 			if us, ok := lineUnits(raw, c); ok {
-				if text, ok := s.fromLines(raw, us); ok {
+				text, ok := s.fromLines(raw, us)
+				if !ok && s.learnDocs(raw, us) {
+					text, ok = s.fromLines(raw, us)
+				}
+				if ok {
 					texts[i] = text
 					if lineHook != nil {
 						lineHook()

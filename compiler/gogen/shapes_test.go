@@ -2,10 +2,12 @@ package gogen_test
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -68,6 +70,7 @@ func checkShapeMemo(t *testing.T, lines bool) {
 	inputs := map[string]fs.FS{
 		"many.proto":  fstest.MapFS{"many.proto": {Data: []byte(gogen.ManyMessages(30))}},
 		"small.proto": fstest.MapFS{"small.proto": {Data: []byte(smallMessages(120))}},
+		"docs.proto":  fstest.MapFS{"docs.proto": {Data: []byte(docMessages(12))}},
 	}
 	root := filepath.Join("..", "..", "testdata")
 	for _, dir := range []string{"golden", "cases"} {
@@ -187,4 +190,17 @@ func TestLineUnits(t *testing.T) {
 			t.Errorf("LineUnits(%q) = %v, want [%v]", c.src, got, c.lines)
 		}
 	}
+}
+
+// docMessages is a schema of n enums and n messages alike but for their
+// comments, of two paragraphs each: their chunks differ only by their doc
+// comments, which the shape memo formats on their own (learnDocs).
+func docMessages(n int) string {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage docs;\noption go_package = \"example.com/docs\";\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "// Enum %d says what it is.\n//\n// Its second paragraph, %d.\n//   An indented line.\nenum E%d {\n  E%d_ZERO = 0;\n}\n\n", i, i, i, i)
+		fmt.Fprintf(&b, "// Message %d.\n//\n// More on %d.\nmessage M%d {\n  // The name %d.\n  //\n  // Its second paragraph.\n  string name = 1;\n  // The count %d.\n  int32 count = 2;\n}\n\n", i, i, i, i, i)
+	}
+	return b.String()
 }
