@@ -154,3 +154,26 @@ func CheckWidthFree(raw []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// SetLineHook sets lineHook (nil: unset); not safe beside generation.
+func SetLineHook(f func()) { lineHook = f }
+
+// SetNoChunkTemplates sets noChunkTemplates; not safe beside generation.
+func SetNoChunkTemplates(on bool) { noChunkTemplates = on }
+
+// LineUnits reports, for each chunk of raw (a piece as jennifer prints
+// it), whether it is width-free and lineUnits cuts it into lines; nil when
+// raw does not scan.
+func LineUnits(raw []byte) []bool {
+	chunks, ok := scanChunks(raw)
+	if !ok {
+		return nil
+	}
+	out := make([]bool, len(chunks))
+	for i := range chunks {
+		if chunks[i].widthFree {
+			_, out[i] = lineUnits(raw, &chunks[i])
+		}
+	}
+	return out
+}

@@ -77,7 +77,8 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 		return formatPiece(raw)
 	}
 	texts := make([][]byte, len(chunks))
-	var fresh []int // chunks whose keys have no template
+	var fresh []int        // chunks whose keys have no template
+	var units [][]lineUnit // fresh chunks' lines (see lineUnits), by chunk
 	for i := range chunks {
 		c := &chunks[i]
 		key := c.shape
@@ -85,17 +86,41 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 			key = c.normKey(raw)
 		}
 		c.key = shapeDigest(key)
-		if t := s.lookup(c.key); t != nil {
+		if t := s.lookup(c.key); t != nil && !noChunkTemplates {
 			texts[i] = t.fill(raw, c.tokens)
-		} else {
-			fresh = append(fresh, i)
+			continue
 		}
+		if c.widthFree {
+			if us, ok := lineUnits(raw, c); ok {
+				text, ok := s.fromLines(raw, us)
+				if !ok && s.learnDocs(raw, us) {
+					text, ok = s.fromLines(raw, us)
+				}
+				if ok {
+					texts[i] = text
+					if lineHook != nil {
+						lineHook()
+					}
+					continue
+				}
+				if units == nil {
+					units = make([][]lineUnit, len(chunks))
+				}
+				units[i] = us
+			}
+		}
+		fresh = append(fresh, i)
 	}
 	if len(fresh) > 0 {
 		if !formatFresh(raw, chunks, fresh, texts) {
 			return formatPiece(raw)
 		}
 		s.remember(raw, chunks, fresh, texts)
+		for _, i := range fresh {
+			if units != nil && units[i] != nil {
+				s.rememberLines(raw, units[i], texts[i])
+			}
+		}
 	}
 	n := 0
 	for _, t := range texts {
@@ -219,6 +244,15 @@ var pieceHook func(raw []byte)
 // shapeCheck, when set (by tests), is called with each piece the memo
 // formatted from its chunks and the result.
 var shapeCheck func(raw, formatted []byte)
+
+// lineHook, when set (by tests), is called for each chunk put together
+// from line templates (see lineUnits).
+var lineHook func()
+
+// noChunkTemplates, when set (by tests), makes the memo look up no chunk's
+// template, so that every chunk it can put together from line templates
+// is.
+var noChunkTemplates bool
 
 // A template is a shape gofmt'd: its text, and where in it the
 // placeholders are, in the order of the shape's tokens.

@@ -2,11 +2,14 @@ package gogen_test
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -24,6 +27,24 @@ import (
 // TestCorpusGofmtClean checks the corpus's files against the whole-file
 // render.
 func TestShapeMemoMatchesGofmt(t *testing.T) {
+	checkShapeMemo(t, false)
+}
+
+// TestLineTemplatesMatchGofmt is TestShapeMemoMatchesGofmt with no chunk
+// template used, so that every chunk that lineUnits cuts into lines is put
+// together from the line templates learned from the chunks formatted
+// before it (in this schema and the ones before), and compared with
+// go/format's output for its piece.
+func TestLineTemplatesMatchGofmt(t *testing.T) {
+	gogen.SetNoChunkTemplates(true)
+	defer gogen.SetNoChunkTemplates(false)
+	checkShapeMemo(t, true)
+}
+
+func checkShapeMemo(t *testing.T, lines bool) {
+	var fromLines atomic.Int64
+	gogen.SetLineHook(func() { fromLines.Add(1) })
+	defer gogen.SetLineHook(nil)
 	var mu sync.Mutex
 	var bad []string
 	checked := 0
@@ -49,6 +70,7 @@ func TestShapeMemoMatchesGofmt(t *testing.T) {
 	inputs := map[string]fs.FS{
 		"many.proto":  fstest.MapFS{"many.proto": {Data: []byte(gogen.ManyMessages(30))}},
 		"small.proto": fstest.MapFS{"small.proto": {Data: []byte(smallMessages(120))}},
+		"docs.proto":  fstest.MapFS{"docs.proto": {Data: []byte(docMessages(12))}},
 	}
 	root := filepath.Join("..", "..", "testdata")
 	for _, dir := range []string{"golden", "cases"} {
@@ -67,9 +89,12 @@ func TestShapeMemoMatchesGofmt(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// One cache for all inputs: its shape memo carries the templates
+	// learned from one schema to the next, as an editor session's does.
+	cache := &gogen.Cache{}
 	for _, k := range keys {
 		fds := compileFrontend(t, inputs[k], k)
-		if _, diags := gogen.Generate(fds, gogen.Options{}); len(diags) > 0 {
+		if _, diags := gogen.GenerateCached(fds, gogen.Options{}, nil, cache); len(diags) > 0 {
 			t.Errorf("%s: %v", k, diags)
 		}
 	}
@@ -80,6 +105,13 @@ func TestShapeMemoMatchesGofmt(t *testing.T) {
 	}
 	for _, b := range bad {
 		t.Error(b)
+	}
+	if lines && fromLines.Load() == 0 {
+		t.Fatal("no chunk was put together from line templates")
+	}
+	t.Logf("%d chunks put together from line templates", fromLines.Load())
+	if lines {
+		return
 	}
 	widthFree := 0
 	for raw := range pieces {
@@ -127,4 +159,48 @@ func TestWidthFreeChunks(t *testing.T) {
 			t.Errorf("WidthFree(%q) = %v, want [%v]", c.src, got, c.free)
 		}
 	}
+}
+
+// TestLineUnits: lineUnits cuts a width-free chunk into lines only when
+// each line is a whole statement, a case label, a block's opening line or
+// its closing brace alone, or a doc comment before the one declaration.
+func TestLineUnits(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		lines bool
+	}{
+		{"func (m *T) GetName() string {\nif m != nil {\nreturn m.Name\n}\nreturn \"\"\n}", true},
+		{"// Doc.\n// More.\nfunc (x E) String() string {\nswitch x {\ncase 0:\nreturn \"A\"\ndefault:\nreturn \"\"\n}\n}", true},
+		{"func f() {\nif a {\nb()\n} else if c {\nd()\n} else {\n\ne()\n}\n}", true},
+		{"func f() {\nfor i := 0; i < n; i++ {\nx := T{A: 1, B: 2}\n_ = x\n}\n}", true},
+		{"type E int32", true},
+		{"func f() {\nx := map[string]int{\n}\n_ = x\n}", false},              // a composite literal over lines
+		{"func f() {\ng(a,\nb)\n}", false},                                    // a call over lines
+		{"func f() {\ng(func() {\nh()\n})\n}", false},                         // a function literal
+		{"func f() {\ndefer func() {\nh()\n}()\n}", false},                    // a function literal
+		{"func f() {\n// A comment on its line.\nh()\n}", false},              // a comment in a body
+		{"func f() {\nif a &&\nb {\nh()\n}\n}", false},                        // a condition over lines
+		{"func f() {\nfor _, x := range []int{\n1,\n} {\n_ = x\n}\n}", false}, // a composite literal in a header
+		{"func f() {\n}\nfunc g() {\n}", false},                               // two declarations
+		{"func f() {\n}\n// G.\nfunc g() {\n}", false},                        // two declarations
+		{"// Only a comment.", false},
+	} {
+		got := gogen.LineUnits([]byte(c.src))
+		if len(got) != 1 || got[0] != c.lines {
+			t.Errorf("LineUnits(%q) = %v, want [%v]", c.src, got, c.lines)
+		}
+	}
+}
+
+// docMessages is a schema of n enums and n messages alike but for their
+// comments, of two paragraphs each: their chunks differ only by their doc
+// comments, which the shape memo formats on their own (learnDocs).
+func docMessages(n int) string {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage docs;\noption go_package = \"example.com/docs\";\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "// Enum %d says what it is.\n//\n// Its second paragraph, %d.\n//   An indented line.\nenum E%d {\n  E%d_ZERO = 0;\n}\n\n", i, i, i, i)
+		fmt.Fprintf(&b, "// Message %d.\n//\n// More on %d.\nmessage M%d {\n  // The name %d.\n  //\n  // Its second paragraph.\n  string name = 1;\n  // The count %d.\n  int32 count = 2;\n}\n\n", i, i, i, i, i)
+	}
+	return b.String()
 }
