@@ -174,12 +174,36 @@ message M {
   message Nested { int32 y = 1; }
 }
 `}, ""},
+	// Which messages get ValidateGroup depends on the lazy fields of
+	// their whole file: each step changes it for Part and Leaf, whose
+	// own descriptors do not change.
+	{"edition 2024, no lazy field", Sources{"main.proto": lazyMain("")}, ""},
+	{"edition 2024, a lazy field in another message", Sources{"main.proto": lazyMain(" [lazy = true]")}, ""},
+	{"edition 2024, the lazy field removed", Sources{"main.proto": lazyMain("")}, ""},
+}
+
+// lazyMain is an edition 2024 (opaque) main.proto whose Holder.part has
+// the options opt.
+func lazyMain(opt string) string {
+	return `edition = "2024";
+package app;
+option go_package = "example.com/app";
+import "dep.proto";
+message M { Part p = 1; dep.Inner inner = 2; }
+message Part { string s = 1; Leaf leaf = 2; }
+message Leaf { int32 x = 1; }
+message Holder { Part part = 1` + opt + `; dep.Inner inner = 2` + opt + `; }
+`
 }
 
 func init() {
 	start := editSequence[0].files
 	editSequence[1].files = Sources{"main.proto": strings.Replace(start["main.proto"], "// M is the main message.", "// M is the main message, edited.", 1)}
-	editSequence[len(editSequence)-4].files = start
+	for i, step := range editSequence {
+		if step.name == "back to the start" {
+			editSequence[i].files = start
+		}
+	}
 	for i, step := range editSequence {
 		if strings.HasPrefix(step.name, "the importer edited") {
 			editSequence[i].files = Sources{"main.proto": "// a comment at the top\n" + editSequence[i-2].files["main.proto"]}

@@ -35,7 +35,9 @@ import (
 // for that subtree, and for every type its fields
 // refer to, that type's Go name, package, top-level descriptor (without
 // comments, which only that type's own pieces print), its
-// file's descriptor and whether it can hold required fields; plus the
+// file's descriptor, whether it can hold required fields and whether it
+// is printed with ValidateGroup (a choice made over its whole file, see
+// validated; every message of the subtree too); plus the
 // import names the file had registered before the piece. A change to any
 // of them, in the file or in a file it imports, is another key, so a hit
 // gives the bytes a cold run prints (TestCacheMatchesCold checks it over
@@ -508,6 +510,7 @@ func (k *keyer) typeRef(b []byte, d protoreflect.Descriptor) []byte {
 			b = append(b, 'm')
 			b = appendStrings(b, mn.goName, mn.file.importPath, mn.file.pkgName)
 			b = appendBool(b, g.canRequire(d))
+			b = appendBool(b, g.validated(d))
 		}
 	case protoreflect.EnumDescriptor:
 		if en := g.enums[d.FullName()]; en != nil {
@@ -582,6 +585,7 @@ func (k *keyer) subtree(t protoreflect.Descriptor) string {
 			b = append(b, "msg"...)
 			b = appendStrings(b, string(md.FullName()), mn.goName, mn.builder)
 			b = appendBool(b, k.g.canRequire(md))
+			b = appendBool(b, k.g.validated(md))
 			b = binary.AppendUvarint(b, uint64(len(mn.fields)))
 			for _, fn := range mn.fields {
 				oneof := ""

@@ -259,7 +259,7 @@ func (g *generator) genMethods(jf *jen.File, mn *messageNames) {
 	}
 	if g.has(FeatureUnmarshal) {
 		g.genUnmarshal(jf, mn)
-		if mn.opaque {
+		if mn.opaque && g.validated(mn.desc) {
 			g.genValidate(jf, mn)
 		}
 	}

@@ -54,6 +54,9 @@ type generator struct {
 	protoopaque bool
 	// requireMemo holds canRequire's answers, made on first use.
 	requireMemo map[protoreflect.FullName]bool
+	// validateSets holds, per file and view, the messages printed with
+	// ValidateGroup, made on first use (see validated).
+	validateSets map[validatedKey]map[protoreflect.FullName]bool
 
 	// check, when set, is called after each piece of output (see
 	// renderFile) with the bytes of Go generated so far; written counts

@@ -45,8 +45,13 @@ const lazyPrefix = "xxx_lazy_"
 // isLazy reports whether fn, a field of an opaque view, is decoded on
 // first access.
 func (g *generator) isLazy(fn *fieldNames) bool {
-	fd := fn.desc
-	if !fn.opaque || fn.oneof != nil || fd.IsList() || fd.Kind() != protoreflect.MessageKind || !g.has(FeatureUnmarshal) {
+	return fn.opaque && g.lazyCandidate(fn.desc, fn.oneof != nil)
+}
+
+// lazyCandidate reports whether fd, a field of a message printed with the
+// opaque API (inOneof: a member of a real oneof), is lazy.
+func (g *generator) lazyCandidate(fd protoreflect.FieldDescriptor, inOneof bool) bool {
+	if inOneof || fd.IsList() || fd.Kind() != protoreflect.MessageKind || !g.has(FeatureUnmarshal) {
 		return false
 	}
 	if o, ok := fd.Options().(*descriptorpb.FieldOptions); ok && (o.GetLazy() || o.GetUnverifiedLazy()) {

@@ -9,7 +9,9 @@ import (
 
 // This file prints ValidateGroup, the validate-only pass over a message's
 // encoding that Unmarshal runs on each occurrence of a lazy field (see
-// lazy.go). Every message of an opaque view has it.
+// lazy.go). Only the messages that a lazy field of their own file can
+// reach have it (see validated): an opaque file without lazy fields
+// prints none.
 //
 // ValidateGroup(b, group, depth) walks b as UnmarshalGroup(d, b, group,
 // depth) would, allocating nothing, and returns the bytes it consumed, or
@@ -40,9 +42,85 @@ const validateMethod = "ValidateGroup"
 
 // hasValidate reports whether md's type, referenced from a message of
 // the file being printed, certainly has ValidateGroup in this build: it
-// is declared in the same file and printed in an opaque view here.
+// is declared in the same file and printed with it (see validated).
 func (g *generator) hasValidate(md, from protoreflect.MessageDescriptor) bool {
-	return md.ParentFile().Path() == from.ParentFile().Path() && g.isOpaque(md)
+	return md.ParentFile().Path() == from.ParentFile().Path() && g.validated(md)
+}
+
+// validated reports whether md is printed with ValidateGroup in the
+// current view: md is printed with the opaque API, and it is the type of
+// a lazy field (see isLazy) declared in md's own file, or is reached from
+// such a type through message fields (map values and groups included) of
+// opaque messages of that file. The rule reads only md's file and the
+// options, so a file's output does not depend on the files generated
+// with it; the piece cache keys each message's answer (keyer.subtree,
+// keyer.typeRef), since a lazy option elsewhere in the file changes it.
+// A call of the validation of a type without the method (another file's,
+// or one no lazy field of its file reaches) goes through an interface
+// assertion, falling back to a scratch decode (validateCall).
+func (g *generator) validated(md protoreflect.MessageDescriptor) bool {
+	if !g.isOpaque(md) {
+		return false
+	}
+	fd := md.ParentFile()
+	key := validatedKey{fd.Path(), g.protoopaque}
+	set, ok := g.validateSets[key]
+	if !ok {
+		set = g.validateSet(fd)
+		if g.validateSets == nil {
+			g.validateSets = map[validatedKey]map[protoreflect.FullName]bool{}
+		}
+		g.validateSets[key] = set
+	}
+	return set[md.FullName()]
+}
+
+// validatedKey identifies a file's set of messages with ValidateGroup in
+// one view (protoopaque: see generator.protoopaque).
+type validatedKey struct {
+	path        string
+	protoopaque bool
+}
+
+// validateSet returns the messages of fd that get ValidateGroup (see
+// validated).
+func (g *generator) validateSet(fd protoreflect.FileDescriptor) map[protoreflect.FullName]bool {
+	set := map[protoreflect.FullName]bool{}
+	var reach func(md protoreflect.MessageDescriptor)
+	reach = func(md protoreflect.MessageDescriptor) {
+		if md == nil || md.ParentFile().Path() != fd.Path() || set[md.FullName()] {
+			return
+		}
+		if md.IsMapEntry() {
+			reach(md.Fields().ByNumber(2).Message())
+			return
+		}
+		if !g.isOpaque(md) {
+			return
+		}
+		set[md.FullName()] = true
+		for i := 0; i < md.Fields().Len(); i++ {
+			reach(md.Fields().Get(i).Message())
+		}
+	}
+	var roots func(mds protoreflect.MessageDescriptors)
+	roots = func(mds protoreflect.MessageDescriptors) {
+		for i := 0; i < mds.Len(); i++ {
+			md := mds.Get(i)
+			if !md.IsMapEntry() && g.isOpaque(md) {
+				for j := 0; j < md.Fields().Len(); j++ {
+					f := md.Fields().Get(j)
+					od := f.ContainingOneof()
+					if g.lazyCandidate(f, od != nil && !od.IsSynthetic()) {
+						reach(f.Message())
+					}
+				}
+			}
+			roots(md.Messages())
+		}
+	}
+	roots(fd.Messages())
+	return set
 }
 
 // validateCall emits "k, c := <md's ValidateGroup>(buf, group, depth)":
