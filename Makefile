@@ -17,14 +17,18 @@ build: ## build the CLI and the protoc plugin into bin/
 # npm tests need (the page, the npm package, chromium); then two streams
 # beside each other: test-site, the site package's tests (browsers and
 # Node processes, mostly waiting on them: the longest), and test-rest,
-# every other step one after another at TEST_NICE, so that the pages
-# the browser tests wait on are not slowed by them: the other packages'
-# tests (test-go: compiler/gogen, the longest, first), go vet, the codec
-# and bench modules, the wasm tests, conformance and lint. Each command's
-# output is printed whole when it ends (make --output-sync=line); every
-# step runs to its end and make test fails if any failed (make -k). Each
-# step also runs alone (make test-site, make test-go, ...).
+# every other step, TEST_REST_JOBS at a time, at TEST_NICE, so that the
+# pages the browser tests wait on are not slowed by them: the other
+# packages' tests (test-go: compiler/gogen, the longest, first), go vet,
+# the codec and bench modules, the wasm tests, conformance and lint.
+# Each command's output is printed whole when it ends (make
+# --output-sync=line); every step runs to its end and make test fails if
+# any failed (make -k). Each step also runs alone (make test-site, make
+# test-go, ...). The go test timeouts are there for a test that hangs:
+# on a busy machine (a second make test beside this one) the packages
+# take several times as long as on a quiet one.
 TEST_NICE ?= nice -n 10
+TEST_REST_JOBS ?= 2
 TEST_REST = test-go test-vet test-codec test-bench test-wasm test-conformance test-lint
 .PHONY: test-site test-rest $(TEST_REST)
 
@@ -42,17 +46,17 @@ test test-site test-rest $(TEST_REST): export PROTOPLAY_E2E = 1
 # 11).
 test-site: SITE_BROTLI = 5
 test-site: site npm chromium ## the browser and npm package tests (./site)
-	$(GO) test -count=1 -timeout 30m ./site
+	$(GO) test -count=1 -timeout 60m ./site
 
-test-rest: ## every step but test-site, one after another, at TEST_NICE
-	@$(MAKE) --no-print-directory -j1 -k $(TEST_REST)
+test-rest: ## every step but test-site, TEST_REST_JOBS at a time, at TEST_NICE
+	@$(MAKE) --no-print-directory -j$(TEST_REST_JOBS) -k $(TEST_REST)
 
 # Every package but site, the longest (compiler/gogen) named first: go
 # test starts its test binaries in the order given, two at a time on two
 # cores. site/build's tests prepare .cache/lean as the page and npm
 # builds do: make test runs them after those.
 test-go: ## the Go tests of the main module but site's
-	$(TEST_NICE) $(GO) test -count=1 -timeout 30m ./compiler/gogen $$($(GO) list ./... | grep -v -e '/site$$')
+	$(TEST_NICE) $(GO) test -count=1 -timeout 60m ./compiler/gogen $$($(GO) list ./... | grep -v -e '/site$$')
 
 test-vet: ## go vet of the main module
 	$(TEST_NICE) $(GO) vet ./...
