@@ -199,5 +199,5 @@ npm: .cache/npm/packed ## build the npm package (widget and JS API) and npm pack
 # bench/gen at bench time and never committed). Not part of make test.
 # BENCHFLAGS passes flags to bench/cmd/benchrun (e.g. -benchtime 50ms -count 5).
 .PHONY: bench
-bench: site chromium ## run the benchmarks (bench/): protoplay vs protoc-gen-go, vtprotobuf and hyperpb, and the playground in chromium, ~10 min; writes docs/benchmarks.md
+bench: site npm chromium ## run the benchmarks (bench/): protoplay vs protoc-gen-go, vtprotobuf and hyperpb, the npm package in Node, and the playground in chromium, ~10 min; writes docs/benchmarks.md
 	cd bench && $(GO) run ./cmd/benchrun $(BENCHFLAGS)
