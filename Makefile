@@ -13,22 +13,72 @@ build: ## build the CLI and the protoc plugin into bin/
 	$(GO) build -o bin/protoc-gen-protoplay ./cmd/protoc-gen-protoplay
 	$(GO) run ./cmd/conformance-testee -missing-ok -o bin/conformance-testee
 
-test: ## run every test (what CI runs)
-	$(GO) vet ./...
-	# The two longest packages are named first: go test starts its test
-	# binaries in the order given, two at a time on two cores, so site (the
-	# browser and Node tests, the longest) runs beside all the others
-	# instead of after them. Output still comes in that order.
-	$(GO) test -count=1 -timeout 45m $(TEST_FIRST) ./...
-	cd codec && $(GO) vet ./... && $(GO) test -count=1 -timeout 30m ./...
-	# bench/'s own report code (not the benchmarks: those are make bench)
-	cd bench && $(GO) vet ./cmd/benchrun && $(GO) test -count=1 ./cmd/benchrun
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./wasm/...
-	# the page's build of the core: no embedded runtime sources (site/build's pageWasmTags)
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags protoplay_lazyruntime -run TestLazyRuntimeSources -exec="$(WASM_EXEC)" ./wasm
+# ---- make test: every test, as CI runs it. First what the browser and
+# npm tests need (the page, the npm package, chromium); then two streams
+# beside each other: test-site, the site package's tests (browsers and
+# Node processes, mostly waiting on them: the longest), and test-rest,
+# every other step, TEST_REST_JOBS at a time, at TEST_NICE, so that the
+# pages the browser tests wait on are not slowed by them: the other
+# packages' tests (test-go: compiler/gogen, the longest, first), go vet,
+# the codec and bench modules, the wasm tests, conformance and lint.
+# Each command's output is printed whole when it ends (make
+# --output-sync=line); every step runs to its end and make test fails if
+# any failed (make -k). Each step also runs alone (make test-site, make
+# test-go, ...). The go test timeouts are there for a test that hangs:
+# on a busy machine (a second make test beside this one) the packages
+# take several times as long as on a quiet one.
+TEST_NICE ?= nice -n 10
+TEST_REST_JOBS ?= 2
+TEST_REST = test-go test-vet test-codec test-bench test-wasm test-conformance test-lint
+.PHONY: test-site test-rest $(TEST_REST)
 
-# The packages make test starts first (see above).
-TEST_FIRST = ./site ./compiler/gogen
+test: ## run every test (what CI runs): test-site and test-rest, beside each other
+	@$(MAKE) --no-print-directory site npm chromium SITE_BROTLI=5
+	@$(MAKE) --no-print-directory -k -j2 --output-sync=line test-site test-rest
+
+# PROTOPLAY_E2E=1 turns the skips of the tests that need the page,
+# chromium, npm or node into failures: make test provides them all.
+test test-site test-rest $(TEST_REST): export PROTOPLAY_E2E = 1
+
+# The page is compressed at brotli quality 5, as make serve's: the tests
+# read the same bytes at any quality, and quality 11 of the two wasm
+# modules costs minutes on a fresh clone (make site compresses again at
+# 11).
+test-site: SITE_BROTLI = 5
+test-site: site npm chromium ## the browser and npm package tests (./site)
+	$(GO) test -count=1 -timeout 60m ./site
+
+test-rest: ## every step but test-site, TEST_REST_JOBS at a time, at TEST_NICE
+	@$(MAKE) --no-print-directory -j$(TEST_REST_JOBS) -k $(TEST_REST)
+
+# Every package but site, the longest (compiler/gogen) named first: go
+# test starts its test binaries in the order given, two at a time on two
+# cores. site/build's tests prepare .cache/lean as the page and npm
+# builds do: make test runs them after those.
+test-go: ## the Go tests of the main module but site's
+	$(TEST_NICE) $(GO) test -count=1 -timeout 60m ./compiler/gogen $$($(GO) list ./... | grep -v -e '/site$$')
+
+test-vet: ## go vet of the main module
+	$(TEST_NICE) $(GO) vet ./...
+
+test-codec: ## the codec module's vet and tests
+	cd codec && $(TEST_NICE) $(GO) vet ./... && $(TEST_NICE) $(GO) test -count=1 -timeout 30m ./...
+
+# bench/'s own report code (not the benchmarks: those are make bench).
+test-bench: ## bench/cmd/benchrun's vet and tests
+	cd bench && $(TEST_NICE) $(GO) vet ./cmd/benchrun && $(TEST_NICE) $(GO) test -count=1 ./cmd/benchrun
+
+# The second run is the page's build of the core: no embedded runtime
+# sources (site/build's pageWasmTags).
+test-wasm: ## the wasm core's tests, in Node
+	GOOS=js GOARCH=wasm $(TEST_NICE) $(GO) test -count=1 -exec="$(WASM_EXEC)" ./wasm/...
+	GOOS=js GOARCH=wasm $(TEST_NICE) $(GO) test -count=1 -tags protoplay_lazyruntime -run TestLazyRuntimeSources -exec="$(WASM_EXEC)" ./wasm
+
+test-conformance: ## make conformance, at TEST_NICE
+	$(TEST_NICE) conformance/run.sh
+
+test-lint: site/node_modules/.package-lock.json ## make lint, at TEST_NICE
+	@$(TEST_NICE) $(MAKE) --no-print-directory lint
 
 test-short: ## run the fast tests only
 	$(GO) test -short ./...
@@ -60,9 +110,6 @@ clean: ## remove bin/, .cache and site/dist
 conformance: ## run Google's official conformance runner (protobuf 33.2) against protoplay's testee and protobuf-go's (conformance/run.sh)
 	conformance/run.sh
 
-# make test runs the official suite too.
-test: conformance
-
 # ---- make lint: staticcheck, pinned, with a small stated set of checks,
 # and the TypeScript compiler in strict mode. The checks: SA* (staticcheck's
 # correctness checks: misused standard-library calls, impossible
@@ -79,9 +126,6 @@ lint: site/node_modules/.package-lock.json ## staticcheck (checks SA*, U1000) ov
 	cd site && node node_modules/typescript/bin/tsc -p src/lib/tsconfig.json --strict --noEmit
 	# no TypeScript module over 600 lines (generated ones aside)
 	$(GO) test -count=1 -run 'TestModuleSize' ./site/build
-
-# make test lints too.
-test: lint
 
 # ---- The playground: wasm/ (the core for the browser) and site/ (the page).
 # site/dist is built from the page's sources, the Go that goes into the wasm
@@ -137,15 +181,6 @@ chromium: ## install Debian's chromium for the browser tests when it is missing
 	  echo "installing chromium (apt) for the browser tests"; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=120 chromium >/dev/null; }
 
-# make test builds the page and has chromium, so the browser tests run
-# (PROTOPLAY_E2E=1 turns their skips into failures). Its page is
-# compressed at brotli quality 5, as make serve's: the tests read the
-# same bytes at any quality, and quality 11 of the two wasm modules costs
-# minutes on a fresh clone (make site compresses again at 11).
-test: site chromium
-test: export PROTOPLAY_E2E = 1
-test: SITE_BROTLI = 5
-
 # ---- The npm package (site/npm, site/src/lib): built by site/build -npm
 # into .cache/npm/package and packed into .cache/npm/protoplay-VERSION.tgz.
 NPM_INPUTS := $(SITE_INPUTS) $(shell find site/npm -type f 2>/dev/null)
@@ -158,9 +193,6 @@ npm: .cache/npm/packed ## build the npm package (widget and JS API) and npm pack
 	rm -f .cache/npm/protoplay-*.tgz
 	cd .cache/npm && npm pack ./package --pack-destination . | tail -1 > packed
 	@echo "packed .cache/npm/$$(cat .cache/npm/packed)"
-
-# make test packs the package, so its tests (site/npm_test.go) run.
-test: npm
 
 # ---- make bench: protoplay's generated code against protoc-gen-go and
 # vtprotobuf (bench/, a module of its own; the peers' code is generated into

@@ -11,19 +11,15 @@ import (
 // -parallel, which defaults to GOMAXPROCS, unless given). Almost every test
 // drives a page in chromium or a Node process, and spends most of its time
 // waiting on it: the wasm core compiling and starting, a worker, a
-// debounce, a bundler. make test runs them one at a time (the default
-// here, 1), beside the other packages' tests: at two and four at a time
-// beside make test's other steps (load 13-22 on two cores, CI runs 6 and
-// 7) the npm time-limit test's core and dlp.proto's first compile in the
-// page passed their time limits (each tab's renderer and core hold a core
-// while they compile). go test -parallel N runs N at a time. Each test has
-// its own browser context, page server, temporary directories and copy of
-// the installed npm project. TestMeasure, the screenshot tests,
-// TestNPMPackageNodeOffThread, TestNPMPackageNodeLimits and
-// TestBigSchemaEditsSupersede, whose numbers, pictures and time limits
-// must not depend on other tests, are not parallel, and so run before the
+// debounce, a bundler. Each test has its own browser context, page server,
+// temporary directories and copy of the installed npm project, and the
+// tests whose point is not a time limit open the page with a limit no
+// busy machine reaches (?timeout=300000). go test -parallel N runs N at a
+// time. TestMeasure, the screenshot tests, TestNPMPackageNodeOffThread and
+// TestNPMPackageNodeLimits, whose numbers, pictures and time limits must
+// not depend on other tests, are not parallel, and so run before the
 // others start.
-const testParallel = 1
+const testParallel = 2
 
 // TestMain sets -test.parallel to testParallel unless it was given, and
 // stops and removes what the package's tests share (the npm project

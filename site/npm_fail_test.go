@@ -45,7 +45,8 @@ func copyTestdata(t *testing.T, name, dir string) {
 }
 
 // TestNPMPackageNodeRecoveryAfterKill (case 50): in Node, a call still
-// running 5 s past timeoutMs gets the core's process killed. It rejects
+// running 5 s past timeoutMs whose core has used that much CPU time, or
+// does not answer how much it used, gets the core's process killed. It rejects
 // with kind "limit", as does a call waiting behind it on the same core;
 // the calls after it run on a new core (the old process's exit, which
 // comes later, is not theirs). "stopped" takes the kill path on any

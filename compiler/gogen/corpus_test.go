@@ -2,6 +2,8 @@ package gogen_test
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"go/format"
 	"io/fs"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -18,12 +21,15 @@ import (
 	"github.com/protoplay/protoplay/internal/gentest"
 )
 
-// corpusRoots are the import roots of ../shared/corpus: each entry is the
-// folder whose files are compiled and the -I roots used for them.
-var corpusRoots = []struct {
+// corpusRoot is a folder of ../shared/corpus whose files are compiled and
+// the -I roots used for them.
+type corpusRoot struct {
 	name  string
 	roots []string
-}{
+}
+
+// corpusRoots are the import roots of ../shared/corpus.
+var corpusRoots = []corpusRoot{
 	{"benchmarks", []string{"benchmarks"}},
 	{"protobuf-3.21.12", []string{"protobuf-3.21.12"}},
 	{"googleapis", []string{"googleapis", "protobuf"}},
@@ -42,9 +48,142 @@ func corpusDir(t *testing.T) string {
 	return filepath.Join(shared, "corpus")
 }
 
+// corpusPass is what TestCorpusBuilds and TestCorpusGofmtClean check of
+// one corpus root, from one pass over its files: each file (the
+// well-known types aside) is compiled by the front end once, and what
+// each test checks of it is done right after its compile, so neither test
+// compiles the corpus again and no compiled file is kept past its checks.
+// The inputs and comparisons are each test's own (see them).
+type corpusPass struct {
+	builds, gofmt bool // the parts done: TestCorpusBuilds's, TestCorpusGofmtClean's
+
+	total    int      // files compiled
+	rejected []string // the compiler's error for each file it rejects
+
+	// TestCorpusBuilds: each accepted file generated with its imports
+	// (each generated file once), and the generator's diagnostics.
+	accepted int
+	gen      []gogen.File
+	genErrs  []string
+
+	// TestCorpusGofmtClean: its failures, and the generated files checked.
+	gofmtErrs []string
+	checked   int
+}
+
+// corpusPasses are the passes made, by root name.
+var corpusPasses struct {
+	sync.Mutex
+	done map[string]*corpusPass
+}
+
+// corpusPassOf returns the pass over root, making it (or the part of it
+// the calling test needs, when another test made the rest) on first use.
+// A pass does both tests' parts when both are going to run in this test
+// binary (willRun), so that the second finds its part done.
+func corpusPassOf(t *testing.T, dir string, root corpusRoot, forBuilds bool) *corpusPass {
+	t.Helper()
+	corpusPasses.Lock()
+	defer corpusPasses.Unlock()
+	if corpusPasses.done == nil {
+		corpusPasses.done = map[string]*corpusPass{}
+	}
+	p := corpusPasses.done[root.name]
+	if p != nil && (forBuilds && p.builds || !forBuilds && p.gofmt) {
+		return p
+	}
+	builds := forBuilds || willRun("TestCorpusBuilds")
+	gofmt := !forBuilds || willRun("TestCorpusGofmtClean")
+	p = runCorpusPass(t, dir, root, builds, gofmt)
+	corpusPasses.done[root.name] = p
+	return p
+}
+
+// willRun reports whether this test binary's -test.run and -test.skip
+// select the top-level test name (a pattern it cannot read, yes).
+func willRun(name string) bool {
+	if testing.Short() {
+		return false // both corpus tests skip under -short
+	}
+	first := func(flagName string) (*regexp.Regexp, bool) {
+		f := flag.Lookup(flagName)
+		if f == nil || f.Value.String() == "" {
+			return nil, false
+		}
+		pat, sub, _ := strings.Cut(f.Value.String(), "/")
+		if flagName == "test.skip" && sub != "" {
+			return nil, false // skips subtests only
+		}
+		re, err := regexp.Compile(pat)
+		return re, err == nil
+	}
+	if re, ok := first("test.run"); ok && !re.MatchString(name) {
+		return false
+	}
+	if re, ok := first("test.skip"); ok && re.MatchString(name) {
+		return false
+	}
+	return true
+}
+
+// runCorpusPass compiles each file of root once and does, for each file
+// the compiler accepts, TestCorpusBuilds's part (builds) and
+// TestCorpusGofmtClean's (gofmt).
+func runCorpusPass(t *testing.T, dir string, root corpusRoot, builds, gofmt bool) *corpusPass {
+	t.Helper()
+	p := &corpusPass{builds: builds, gofmt: gofmt}
+	fsys := os.DirFS(dir)
+	var names []string
+	err := fs.WalkDir(fsys, root.name, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".proto") {
+			names = append(names, strings.TrimPrefix(path, root.name+"/"))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	for _, n := range names {
+		if _, wkt := gogen.WellKnownImportPath(n); wkt {
+			continue // built as runtime/wkt
+		}
+		p.total++
+		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: root.roots, Files: []string{n}, NoGenerate: true})
+		if res.HasErrors() {
+			p.rejected = append(p.rejected, res.Err().Error())
+			continue
+		}
+		fd := res.Files[0]
+		p.accepted++
+		if builds {
+			// Each file (with the imports it needs) is generated on its
+			// own: corpus files written for other languages define the
+			// same full names in several files, which no single
+			// compilation could hold together.
+			out, diags := gogen.Generate(withDeps(fd), rehomePerFile(fd, root.name))
+			for _, d := range diags {
+				p.genErrs = append(p.genErrs, fmt.Sprintf("generate: %s:%d:%d: %s", d.File, d.Line, d.Column, d.Message))
+			}
+			for _, f := range out {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					p.gen = append(p.gen, f)
+				}
+			}
+		}
+		if gofmt {
+			p.gofmtErrs = append(p.gofmtErrs, checkGofmtClean(fd, n, root.name, &p.checked)...)
+		}
+	}
+	return p
+}
+
 // TestCorpusBuilds generates Go for every corpus file that protocompile
 // accepts and checks that the output builds and passes go vet. Files that
-// protocompile rejects are listed with their first diagnostic.
+// protocompile rejects are listed with their first diagnostic. Each file's
+// front-end compile is shared with TestCorpusGofmtClean (corpusPass).
 func TestCorpusBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
@@ -53,52 +192,15 @@ func TestCorpusBuilds(t *testing.T) {
 	total, built := 0, 0
 	for _, root := range corpusRoots {
 		t.Run(root.name, func(t *testing.T) {
-			fsys := os.DirFS(dir)
-			var names []string
-			err := fs.WalkDir(fsys, root.name, func(p string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && strings.HasSuffix(p, ".proto") {
-					names = append(names, strings.TrimPrefix(p, root.name+"/"))
-				}
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
+			p := corpusPassOf(t, dir, root, true)
+			total += p.total
+			for _, e := range p.rejected {
+				t.Logf("rejected by the compiler (expected for some corpus files): %s", e)
 			}
-			sort.Strings(names)
-			var accepted []protoreflect.FileDescriptor
-			rejected := 0
-			for _, n := range names {
-				if _, wkt := gogen.WellKnownImportPath(n); wkt {
-					continue // built as runtime/wkt
-				}
-				total++
-				res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: root.roots, Files: []string{n}, NoGenerate: true})
-				if res.HasErrors() {
-					rejected++
-					t.Logf("rejected by the compiler (expected for some corpus files): %s", res.Err().Error())
-					continue
-				}
-				accepted = append(accepted, res.Files[0])
+			for _, e := range p.genErrs {
+				t.Error(e)
 			}
-			// Each file (with the imports it needs) is generated on its own:
-			// corpus files written for other languages define the same
-			// full names in several files, which no single compilation
-			// could hold together.
-			var gen []gogen.File
-			seen := map[string]bool{}
-			for _, fd := range accepted {
-				out, diags := gogen.Generate(withDeps(fd), rehomePerFile(fd, root.name))
-				for _, d := range diags {
-					t.Errorf("generate: %s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
-				}
-				for _, f := range out {
-					if !seen[f.Name] {
-						seen[f.Name] = true
-						gen = append(gen, f)
-					}
-				}
-			}
-			mod := gentest.WriteModule(t, gen, nil, false)
+			mod := gentest.WriteModule(t, p.gen, nil, false)
 			out, err := gentest.Go(t, mod, "vet", "./...")
 			if err != nil {
 				bad := map[string]bool{}
@@ -108,8 +210,8 @@ func TestCorpusBuilds(t *testing.T) {
 				t.Errorf("go vet of generated code failed (%d packages):\n%s", len(bad), out)
 				return
 			}
-			built += len(accepted)
-			t.Logf("%s: %d files generated, built and vetted; %d rejected by the compiler", root.name, len(accepted), rejected)
+			built += p.accepted
+			t.Logf("%s: %d files generated, built and vetted; %d rejected by the compiler", root.name, p.accepted, len(p.rejected))
 		})
 	}
 	t.Logf("corpus: %d of %d files built", built, total)
@@ -117,10 +219,11 @@ func TestCorpusBuilds(t *testing.T) {
 
 // TestCorpusGofmtClean generates Go for every corpus file that the
 // compiler accepts (each file on its own, its imports named but not
-// generated, as TestCorpusBuilds does) and checks that each output is
-// already gofmt'd (go/format.Source leaves it as it is) and is byte for
-// byte the output of one jennifer Render of the whole file, which runs
-// go/format over it all: the piece-by-piece printing changes no byte.
+// generated) and checks that each output is already gofmt'd
+// (go/format.Source leaves it as it is) and is byte for byte the output
+// of one jennifer Render of the whole file, which runs go/format over it
+// all: the piece-by-piece printing changes no byte. Each file's
+// front-end compile is shared with TestCorpusBuilds (corpusPass).
 func TestCorpusGofmtClean(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the corpus twice")
@@ -129,52 +232,41 @@ func TestCorpusGofmtClean(t *testing.T) {
 	checked := 0
 	for _, root := range corpusRoots {
 		t.Run(root.name, func(t *testing.T) {
-			fsys := os.DirFS(dir)
-			var names []string
-			err := fs.WalkDir(fsys, root.name, func(p string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && strings.HasSuffix(p, ".proto") {
-					names = append(names, strings.TrimPrefix(p, root.name+"/"))
-				}
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
+			p := corpusPassOf(t, dir, root, false)
+			for _, e := range p.gofmtErrs {
+				t.Error(e)
 			}
-			sort.Strings(names)
-			for _, n := range names {
-				if _, wkt := gogen.WellKnownImportPath(n); wkt {
-					continue
-				}
-				res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: root.roots, Files: []string{n}, NoGenerate: true})
-				if res.HasErrors() {
-					continue // TestCorpusBuilds lists them
-				}
-				fd := res.Files[0]
-				opts := rehomePerFile(fd, root.name)
-				out, diags := gogen.Generate([]protoreflect.FileDescriptor{fd}, opts)
-				if len(diags) > 0 {
-					t.Errorf("%s: %v", n, diags)
-					continue
-				}
-				whole, _ := gogen.GenerateWhole([]protoreflect.FileDescriptor{fd}, opts)
-				if len(whole) != len(out) {
-					t.Errorf("%s: %d files, %d from the whole-file render", n, len(out), len(whole))
-					continue
-				}
-				for i, f := range out {
-					if f.Content != whole[i].Content {
-						t.Errorf("%s: %s differs from the whole-file render", n, f.Name)
-					}
-					src, err := format.Source([]byte(f.Content))
-					if err != nil || string(src) != f.Content {
-						t.Errorf("%s: %s is not gofmt-clean (err %v)", n, f.Name, err)
-					}
-					checked++
-				}
-			}
+			checked += p.checked
 		})
 	}
 	t.Logf("corpus: %d generated files gofmt-clean and equal to the whole-file render", checked)
+}
+
+// checkGofmtClean is TestCorpusGofmtClean's check of fd (the corpus file
+// n of root): its failures, and the number of generated files checked
+// added to checked.
+func checkGofmtClean(fd protoreflect.FileDescriptor, n, root string, checked *int) []string {
+	var errs []string
+	opts := rehomePerFile(fd, root)
+	out, diags := gogen.Generate([]protoreflect.FileDescriptor{fd}, opts)
+	if len(diags) > 0 {
+		return []string{fmt.Sprintf("%s: %v", n, diags)}
+	}
+	whole, _ := gogen.GenerateWhole([]protoreflect.FileDescriptor{fd}, opts)
+	if len(whole) != len(out) {
+		return []string{fmt.Sprintf("%s: %d files, %d from the whole-file render", n, len(out), len(whole))}
+	}
+	for i, f := range out {
+		if f.Content != whole[i].Content {
+			errs = append(errs, fmt.Sprintf("%s: %s differs from the whole-file render", n, f.Name))
+		}
+		src, err := format.Source([]byte(f.Content))
+		if err != nil || string(src) != f.Content {
+			errs = append(errs, fmt.Sprintf("%s: %s is not gofmt-clean (err %v)", n, f.Name, err))
+		}
+		*checked++
+	}
+	return errs
 }
 
 // withDeps returns fd and every file it imports, transitively, except the

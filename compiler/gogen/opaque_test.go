@@ -143,11 +143,9 @@ func opaqueCompat(t *testing.T, level string) {
 	}
 	program := strings.ReplaceAll(string(main), "MODULE", gentest.ModulePath)
 
-	// protoc-gen-go's side.
-	bin := filepath.Join(t.TempDir(), "protoc-gen-go")
-	if out, err := gentest.Go(t, gentest.RepoRoot(), "build", "-tags=protolegacy", "-o", bin, "google.golang.org/protobuf/cmd/protoc-gen-go"); err != nil {
-		t.Fatalf("building protoc-gen-go: %v\n%s", err, out)
-	}
+	// protoc-gen-go's side: the binary TestAPINamesMatchProtocGenGo uses
+	// too, built once per test binary (the same package and tags).
+	bin := protocGenGoBin(t)
 	var set descSet
 	set.add(t, fd)
 	req := &pluginpb.CodeGeneratorRequest{

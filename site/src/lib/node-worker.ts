@@ -26,6 +26,9 @@ interface Init {
   code?: string; // this script, for the core's thread of a child process
 }
 type In = Init | { type: "call"; id: number; method: string; params: unknown };
+// A "cpu" request (nodethread.ts) asks the child process's main thread
+// how much CPU time its process has used since call id reached it.
+type CPURequest = { type: "cpu"; id: number };
 
 const proc = (globalThis as any).process;
 
@@ -33,21 +36,37 @@ if (!parentPort) relay();
 else serve();
 
 // relay is the child process's main thread: it starts the core's thread
-// on "init" and passes messages both ways.
+// on "init" and passes messages both ways, and answers "cpu" requests
+// (the process's CPU time since the call reached it: the core's thread
+// does the work, this thread only relays).
 function relay() {
   // The parent is gone: end now (SIGKILL: exiting would wait for the
   // core's thread to stop and for V8's background compiles).
   proc.on("disconnect", () => proc.kill(proc.pid, "SIGKILL"));
   let core: Worker | undefined;
   const waiting: In[] = [];
-  proc.on("message", (m: In) => {
+  const cpuNow = () => {
+    const u = proc.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const arrived = new Map<number, number>(); // call id → cpuNow() when it came
+  proc.on("message", (m: In | CPURequest) => {
+    if (m.type === "cpu") {
+      const t0 = arrived.get(m.id);
+      proc.send({ type: "cpu", id: m.id, ms: t0 === undefined ? undefined : cpuNow() - t0 });
+      return;
+    }
+    if (m.type === "call") arrived.set(m.id, cpuNow());
     if (m.type !== "init") {
       if (core) core.postMessage(m);
       else waiting.push(m);
       return;
     }
     core = new Worker(m.code!, { eval: true, workerData: { bytes: m.bytes, limits: m.limits }, name: "protoplay core" });
-    core.on("message", (r: FromWorker) => proc.send(r));
+    core.on("message", (r: FromWorker) => {
+      if (r.type === "result" || r.type === "error") arrived.delete(r.id);
+      proc.send(r);
+    });
     core.on("error", (e: Error) => {
       proc.send({ type: "fatal", message: String(e?.stack ?? e) });
       proc.exit(70);

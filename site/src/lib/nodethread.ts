@@ -10,7 +10,11 @@
 // unless it belongs to another process.
 // The core enforces the limits itself (they go with every call); a call
 // that overruns the time limit by far (a stage the core cannot stop in)
-// gets the process terminated, and the next call starts a fresh one.
+// gets the process terminated, and the next call starts a fresh one. "By
+// far" is counted in the CPU time the core was given, not only on the
+// clock: on a busy machine a stage the core ends and checks after takes
+// longer on the clock, and the core would otherwise be killed while it is
+// on its way to stopping itself.
 import { spawn } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import type { CoreError, Method } from "./api.gen";
@@ -25,8 +29,26 @@ interface Pending {
 
 // How long past the time limit a call may run before the core is
 // terminated (the core stops itself between stages; this is for a stage
-// that does not end).
+// that does not end): graceMs past it on the clock, and, by then, the
+// time limit and graceMs of CPU time used by the core's process since the
+// call reached it. A core that does not say how much CPU it used within
+// graceMs of being asked (a stopped or hung process) is terminated.
 const graceMs = 5_000;
+
+// The CPU time, in ms, the core's process has used since call id
+// reached it: what its process's main thread answers to a "cpu" request
+// (node-worker.ts), which it can while the core's thread computes.
+interface CPUAnswer {
+  type: "cpu";
+  id: number;
+  ms?: number; // undefined: the call is no longer the core's
+}
+
+// cpuNow is this process's CPU time (user and system, every thread), in ms.
+function cpuNow(): number {
+  const u = proc.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 
 class CallFailed extends Error {
   constructor(
@@ -45,6 +67,9 @@ interface Channel {
   on(event: "exit", f: (code: number | null) => void): void;
   hold(on: boolean): void; // keep the process alive (a call is pending)
   kill(): void;
+  // cpuMs is the CPU time (ms) the core's process has used since call id
+  // was sent, or undefined when it does not answer within waitMs.
+  cpuMs(id: number, waitMs: number): Promise<number | undefined>;
 }
 
 const proc = (globalThis as any).process;
@@ -64,23 +89,64 @@ function childProcess(bytes: Uint8Array, limits: { timeoutMs: number; memoryLimi
   child.on("exit", () => proc.off("exit", kill));
   // The code again, for the core's thread in the child (node-worker.ts).
   child.send({ type: "init", bytes, limits, code: __PROTOPLAY_NODE_WORKER__ });
+  // The "cpu" requests waiting for their answer, by call id.
+  const asked = new Map<number, ((ms: number | undefined) => void)[]>();
+  child.on("message", (m: FromWorker | CPUAnswer) => {
+    if (m?.type !== "cpu") return;
+    const waiting = asked.get(m.id) ?? [];
+    asked.delete(m.id);
+    for (const f of waiting) f(m.ms);
+  });
   return {
     send: (m) => child.send(m),
-    on: (event: any, f: any) => child.on(event, f),
+    on: (event: any, f: any) => child.on(event, event === "message" ? (m: FromWorker | CPUAnswer) => m?.type !== "cpu" && f(m) : f),
     hold(on) {
       for (const h of [child, child.channel, child.stderr]) on ? h?.ref?.() : h?.unref?.();
     },
     kill,
+    cpuMs(id, waitMs) {
+      return new Promise((resolve) => {
+        const timer: any = setTimeout(() => resolve(undefined), waitMs);
+        timer.unref?.(); // a pending answer does not keep the process alive
+        const waiting = asked.get(id) ?? [];
+        waiting.push((ms) => {
+          clearTimeout(timer);
+          resolve(ms);
+        });
+        asked.set(id, waiting);
+        try {
+          child.send({ type: "cpu", id });
+        } catch {
+          // The channel is closed: the process is gone or going; no answer.
+        }
+      });
+    },
   };
 }
 
 function workerThread(module: WebAssembly.Module, limits: { timeoutMs: number; memoryLimit: number }): Channel {
   const worker = new Worker(__PROTOPLAY_NODE_WORKER__, { eval: true, workerData: { module, limits }, name: "protoplay core" });
+  // The thread's CPU time is not counted apart from this process's (Node
+  // 18 and 20 have no per-thread count): the process's, by call, from
+  // when it was sent until it is answered. It counts the caller's work
+  // too, so the core is terminated no later than it would be by the
+  // clock alone.
+  const sent = new Map<number, number>();
+  worker.on("message", (m: FromWorker) => {
+    if (m.type === "result" || m.type === "error") sent.delete(m.id);
+  });
   return {
-    send: (m) => worker.postMessage(m),
+    send(m: any) {
+      if (m?.type === "call") sent.set(m.id, cpuNow());
+      worker.postMessage(m);
+    },
     on: (event: any, f: any) => worker.on(event, f),
     hold: (on) => (on ? worker.ref() : worker.unref()),
     kill: () => void worker.terminate(),
+    cpuMs: async (id) => {
+      const t0 = sent.get(id);
+      return t0 === undefined ? undefined : cpuNow() - t0;
+    },
   };
 }
 
@@ -161,18 +227,33 @@ export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Ui
         hold(t);
         // The clock starts when the core is ready: a new core's start
         // (compiling the wasm: seconds on a busy machine) is not the call's.
+        // The core is terminated once the call is graceMs past the time
+        // limit on the clock and its process has used as much CPU time
+        // (or does not answer): a core that got less is still on its way
+        // to the end of a stage, where it stops itself.
+        const budgetMs = limits.timeoutMs + graceMs;
+        const check = async () => {
+          if (!t.pending.has(id)) return;
+          const used = await t.ch.cpuMs(id, graceMs);
+          if (!t.pending.has(id)) return;
+          if (used !== undefined && used < budgetMs) {
+            p.timer = setTimeout(check, Math.max(budgetMs - used, 250));
+            return;
+          }
+          overrun();
+        };
+        const overrun = () => {
+          const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
+          t.pending.delete(id);
+          p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
+          // The calls behind it on this core end with it; the next call
+          // starts a new core.
+          const behind = `stopped: the core was restarted because another call ran over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
+          t.kill!(behind, { kind: "limit", limit: "Deadline", message: behind, offset: -1 });
+        };
         t.ready.then(() => {
           if (!t.pending.has(id)) return;
-          p.timer = setTimeout(() => {
-            if (!t.pending.has(id)) return;
-            const message = `stopped: over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it); the core was restarted`;
-            t.pending.delete(id);
-            p.reject(new CallFailed(`protoplay: ${message}`, { kind: "limit", limit: "Deadline", message, offset: -1 }));
-            // The calls behind it on this core end with it; the next call
-            // starts a new core.
-            const behind = `stopped: the core was restarted because another call ran over the time limit of ${limits.timeoutMs} ms (timeoutMs; initialize({ timeoutMs }) raises it)`;
-            t.kill!(behind, { kind: "limit", limit: "Deadline", message: behind, offset: -1 });
-          }, limits.timeoutMs + graceMs);
+          p.timer = setTimeout(check, budgetMs);
         }, () => {});
         t.ch.send({ type: "call", id, method, params });
       });

@@ -6,10 +6,12 @@
 // node recovery.mjs TIMEOUT_MS case: the case's input, a wire view of a
 // 3 MB payload (field 4 of g.proto, packed, 3,000,000 varints of 1),
 // which runs past a short limit (the core stops itself between stages,
-// or is killed 5 s past the limit in the stage that does not end).
+// or is killed 5 s past the limit, on the clock and in CPU time, in the
+// stage that does not end).
 // node recovery.mjs TIMEOUT_MS stopped: the core's process is stopped
-// (SIGSTOP) while a call waits on it, so it cannot answer: the kill path,
-// whatever the machine's speed.
+// (SIGSTOP) while a call waits on it, so it cannot answer (neither the
+// call nor how much CPU time it used): the kill path, whatever the
+// machine's speed.
 import { initialize, wireView, decodeRaw } from "protoplay";
 import fs from "node:fs";
 const [timeoutMs, mode] = [Number(process.argv[2]), process.argv[3]];
