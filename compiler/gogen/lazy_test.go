@@ -1,7 +1,6 @@
 package gogen_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -185,20 +184,13 @@ func lazyInputs() map[string][]byte {
 // goroutines read one freshly decoded message at once, under -race.
 func TestLazyFields(t *testing.T) {
 	eagerSchema := strings.NewReplacer(" [lazy = true]", "", " [unverified_lazy = true]", "", "package lz;", "package eg;").Replace(lazySchema)
-	res := compiler.Compile(context.Background(), compiler.Request{
-		Sources: map[string]string{"lz.proto": lazySchema, "eg.proto": eagerSchema},
-		Files:   []string{"lz.proto", "eg.proto"}, NoGenerate: true})
-	if err := res.Err(); err != nil {
-		t.Fatal(err)
-	}
 	opts, err := gogen.ParseOptions("default_api_level=API_OPAQUE,lazy=lz.Outer.named")
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, diags := gogen.Generate(res.Files, gogen.Rehome(res.Files, gentest.ModulePath, opts))
-	for _, d := range diags {
-		t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
-	}
+	res, files := gentest.Generate(t, compiler.Request{
+		Sources: map[string]string{"lz.proto": lazySchema, "eg.proto": eagerSchema},
+		Files:   []string{"lz.proto", "eg.proto"}, Options: opts})
 	var lzGo string
 	for _, f := range files {
 		if strings.HasSuffix(f.Name, "/lz.pb.go") {

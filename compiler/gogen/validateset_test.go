@@ -1,6 +1,7 @@
 package gogen_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -50,18 +51,11 @@ message Unrelated { Sub sub = 1; }
 // files, and their contents by base name.
 func genFiles(t *testing.T, sources map[string]string, files []string, opts string) ([]gogen.File, map[string]string) {
 	t.Helper()
-	res := compiler.Compile(context.Background(), compiler.Request{Sources: sources, Files: files, NoGenerate: true})
-	if err := res.Err(); err != nil {
-		t.Fatal(err)
-	}
 	o, err := gogen.ParseOptions(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, diags := gogen.Generate(res.Files, gogen.Rehome(res.Files, gentest.ModulePath, o))
-	for _, d := range diags {
-		t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
-	}
+	_, out := gentest.Generate(t, compiler.Request{Sources: sources, Files: files, Options: o})
 	m := map[string]string{}
 	for _, f := range out {
 		m[f.Name[strings.LastIndex(f.Name, "/")+1:]] = f.Content
@@ -108,7 +102,7 @@ func TestValidateGroupOnlyWhereLazy(t *testing.T) {
 		t.Error("holder.pb.go: Ext is not lazy")
 	}
 
-	enc := func(parts ...[]byte) []byte { return bytesJoin(parts) }
+	enc := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	str := func(num protowire.Number, s string) []byte {
 		return protowire.AppendString(protowire.AppendTag(nil, num, protowire.BytesType), s)
 	}
@@ -218,14 +212,6 @@ func main() {
 			t.Errorf("%s: protoplay %q, protobuf-go %q", name, got[name], w)
 		}
 	}
-}
-
-func bytesJoin(parts [][]byte) []byte {
-	var b []byte
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	return b
 }
 
 // cutLast splits line at its last space.
