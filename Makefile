@@ -3,7 +3,7 @@
 GO ?= go
 export GOFLAGS ?= -mod=mod
 
-.PHONY: help test test-short build generate vet fmt demo clean release-check lint
+.PHONY: help test test-short build generate vet fmt demo clean release-check lint valgrind
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -199,5 +199,11 @@ npm: .cache/npm/packed ## build the npm package (widget and JS API) and npm pack
 # bench/gen at bench time and never committed). Not part of make test.
 # BENCHFLAGS passes flags to bench/cmd/benchrun (e.g. -benchtime 50ms -count 5).
 .PHONY: bench
-bench: site npm chromium ## run the benchmarks (bench/): protoplay vs protoc-gen-go, vtprotobuf and hyperpb, the npm package in Node, and the playground in chromium, ~10 min; writes docs/benchmarks.md
+valgrind: ## install Debian's valgrind for make bench's instruction counts when it is missing
+	@command -v valgrind >/dev/null 2>&1 || { \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && SUDO="sudo -n"; \
+	  echo "installing valgrind (apt) for make bench's instruction counts"; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=120 valgrind >/dev/null; }
+
+bench: site npm chromium valgrind ## run the benchmarks (bench/): protoplay vs protoc-gen-go, vtprotobuf and hyperpb (wall time, and instructions under callgrind for the rows with targets), the npm package in Node, and the playground in chromium; writes docs/benchmarks.md
 	cd bench && $(GO) run ./cmd/benchrun $(BENCHFLAGS)

@@ -4,7 +4,8 @@
 // (gitignored), writes the benchmark suite from a template, runs it in one
 // `go test -bench` binary, run in interleaved rounds (every peer once per
 // round, rotated order), measures init overhead, first-call cost,
-// stripped binary size, a gRPC unary call (gen/grpcbench), compiler speed, generation scaling (1,000 to
+// stripped binary size, instruction counts under valgrind's callgrind for the rows with
+// targets, a gRPC unary call (gen/grpcbench), compiler speed, generation scaling (1,000 to
 // 20,000 messages in one file), the npm package's first compile in Node
 // against the native CLI, and the playground's wasm size and latency
 // in chromium, and prints the tables in the
@@ -14,7 +15,7 @@
 //
 // Run from the bench/ directory:
 //
-//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-node] [-skip-browser] [-skip-grpc] [-doc PATH] [-gen-only] [-scaling-only] [-node-only] [-suite-only]
+//	go run ./cmd/benchrun [-count 5] [-benchtime 100ms] [-skip-compiler] [-skip-scaling] [-skip-node] [-skip-browser] [-skip-grpc] [-skip-callgrind] [-doc PATH] [-gen-only] [-scaling-only] [-node-only] [-suite-only] [-callgrind-only]
 package main
 
 import (
@@ -43,6 +44,8 @@ var (
 	flagBrowsOnly = flag.Bool("browser-only", false, "only measure and print the playground in chromium (wasm sizes, site TestMeasure; needs make site and chromium, as make bench does)")
 	flagSkipNode  = flag.Bool("skip-node", false, "skip the npm package's first compile in Node against the native CLI (needs make npm and ../shared)")
 	flagNodeOnly  = flag.Bool("node-only", false, "only measure and print the npm package's first compile in Node against the native CLI")
+	flagSkipCG    = flag.Bool("skip-callgrind", false, "skip the instruction counts under valgrind's callgrind (the rows with targets, and opaque rows slower than open)")
+	flagCGOnly    = flag.Bool("callgrind-only", false, "only count instructions under callgrind, for the rows of the last suite run (gen/bench.txt, gen/suite.test), and print their table")
 	flagSkipGRPC  = flag.Bool("skip-grpc", false, "skip the gRPC row (a unary call over bufconn, protoplay vs protoc-gen-go + protoc-gen-go-grpc)")
 	flagDoc       = flag.String("doc", filepath.Join("..", "docs", "benchmarks.md"), "after a full run, write the tables with the run's date, commit, machine and load to this page (empty: print only); the -only modes print only")
 )
@@ -64,6 +67,14 @@ func main() {
 		}
 		extra := loadExtra()
 		printReport(os.Stdout, string(out), extra)
+		return
+	}
+	if *flagCGOnly {
+		out, err := os.ReadFile(filepath.Join("gen", "bench.txt"))
+		if err != nil {
+			fatal(fmt.Errorf("-callgrind-only needs a suite run's gen/bench.txt and gen/suite.test: %v", err))
+		}
+		printInstructions(func(format string, args ...any) { fmt.Fprintf(os.Stdout, format, args...) }, measureInstructions(string(out), log))
 		return
 	}
 	if *flagBrowsOnly {
@@ -174,6 +185,9 @@ func main() {
 	out, err := runBench()
 	if err != nil {
 		fatal(err)
+	}
+	if !*flagSkipCG {
+		extra.Instr = measureInstructions(out, log)
 	}
 	grpcOut := ""
 	if !*flagSkipGRPC {

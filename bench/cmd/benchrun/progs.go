@@ -30,6 +30,7 @@ type Extra struct {
 	ScalingNote  string
 	Node         *NodeFirst
 	Browser      *Browser
+	Instr        []InstrRow // callgrind counts of the rows with targets (measureInstructions)
 }
 
 // InitCost sums GODEBUG=inittrace=1 lines.

@@ -145,6 +145,7 @@ func printReport(w io.Writer, out string, e *Extra) {
 	if e == nil {
 		return
 	}
+	printInstructions(pf, e.Instr)
 	if len(e.Init) > 0 {
 		pf("\n### overhead: package init (GODEBUG=inittrace=1, a program importing every generated package)\n\n")
 		pf("| peer | generated packages: bytes, allocs, ms | with their runtime (all non-std packages): bytes, allocs, ms |\n|---|---:|---:|\n")
