@@ -55,9 +55,12 @@ var instrTargets = []InstrRow{
 }
 
 // instrRows is instrTargets, then every opaque row whose wall-time median
-// is slower than protoplay's open row on the same message (issue 26: no
-// opaque row slower than open): the count says whether the gap is the
-// code's or the machine's.
+// is more than 10% slower than protoplay's open row on the same message
+// (issue 26: no opaque row slower than open): the count says whether the
+// gap is the code's or the machine's. Below 10% the medians of a quiet
+// run of this suite already swing from one run to the next.
+const opaqueSlowerBy = 1.10
+
 func instrRows(r results) []InstrRow {
 	rows := append([]InstrRow(nil), instrTargets...)
 	var extra []InstrRow
@@ -68,7 +71,7 @@ func instrRows(r results) []InstrRow {
 		for msg := range r[row.Func] {
 			open, ok1 := r.med(row.Func, msg, PeerPP.Dir, "ns/op")
 			opaque, ok2 := r.med(row.Func, msg, PeerPPO.Dir, "ns/op")
-			if ok1 && ok2 && opaque > open {
+			if ok1 && ok2 && opaque > open*opaqueSlowerBy {
 				extra = append(extra, InstrRow{Row: row.Func, Msg: msg, Ref: PeerPP.Dir, PP: PeerPPO.Dir, Target: 1, TargetFor: "no opaque row slower than open"})
 			}
 		}
@@ -212,10 +215,11 @@ func printInstructions(pf func(string, ...any), rows []InstrRow) {
 	if len(rows) == 0 {
 		return
 	}
-	pf("\n### instructions per op (valgrind callgrind): the rows with targets, and every opaque row slower than open in wall time\n\n")
+	pf("\n### instructions per op (valgrind callgrind): the rows with targets, and the opaque rows over 10%% slower than open in wall time\n\n")
 	pf("Whole-process instruction counts (every thread, the garbage collector included), GOMAXPROCS=1; per op = (Ir(3N ops) − Ir(N ops)) / 2N,\n")
-	pf("N about 30 ms of the op at its wall-time median. Counts do not move with the machine's load; they do not see cache misses or stalls.\n\n")
-	pf("| row | message | reference | reference Ir/op | protoplay | protoplay Ir/op | ratio | target | met |\n|---|---|---|---:|---|---:|---:|---|---|\n")
+	pf("N about 30 ms of the op at its wall-time median. Counts do not move with the machine's load; they do not see cache misses or stalls,\n")
+	pf("so they witness the wall-time tables above and do not replace them: the targets are wall-time targets, \"met\" here is the same bound on instructions.\n\n")
+	pf("| row | message | reference | reference Ir/op | protoplay | protoplay Ir/op | ratio | target (wall time) | met in instructions |\n|---|---|---|---:|---|---:|---:|---|---|\n")
 	for _, x := range rows {
 		label := x.Row
 		for _, r := range Rows {

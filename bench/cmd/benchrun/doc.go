@@ -57,7 +57,7 @@ stripped program, ` + "`protoplay gen`" + ` against protoc + protoc-gen-go over 
 1,000 to 20,000 messages of four fields in one file beside protoc + protoc-gen-go, a gRPC unary call over bufconn, and the playground in
 chromium (` + "`site/measure_test.go`" + `). On a shared machine the rows that allocate swing between runs;
 read the load in the header with the numbers. The rows the issues set targets on, and every opaque row
-slower than open in wall time, are also counted in instructions under valgrind's callgrind, which do
+over 10% slower than open in wall time, are also counted in instructions under valgrind's callgrind, which do
 not move with load: whole-process counts of N and 3N ops, subtracted (` + "`-skip-callgrind`" + ` skips them).
 
 ` + "`make bench BENCHFLAGS='...'`" + ` passes flags to ` + "`bench/cmd/benchrun`" + ` (` + "`-count`, `-benchtime`, `-bench`, `-runs`,\n`-skip-compiler`, `-skip-scaling`, `-skip-browser`, `-skip-grpc`, `-skip-callgrind`" + `); its raw ` + "`go test`" + ` output is kept in
