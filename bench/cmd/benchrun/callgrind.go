@@ -54,13 +54,15 @@ var instrTargets = []InstrRow{
 	{Row: "Size", Msg: "gm1_proto2", Ref: "vt", PP: "pp", Target: 1, TargetFor: "open GoogleMessage1 Size ≤ 1.0x vtprotobuf"},
 }
 
-// instrRows is instrTargets, then every opaque row whose wall-time median
-// is more than 10% slower than protoplay's open row on the same message
-// (issue 26: no opaque row slower than open): the count says whether the
-// gap is the code's or the machine's. Below 10% the medians of a quiet
-// run of this suite already swing from one run to the next.
+// opaqueSlowerBy is how much slower than open (wall-time medians) an
+// opaque row must be for instrRows to count it: below 10% the medians of a
+// quiet run of this suite already swing from one run to the next.
 const opaqueSlowerBy = 1.10
 
+// instrRows is instrTargets, then every opaque row whose wall-time median
+// is more than opaqueSlowerBy times protoplay's open row on the same
+// message (issue 26: no opaque row slower than open): the count says
+// whether the gap is the code's or the machine's.
 func instrRows(r results) []InstrRow {
 	rows := append([]InstrRow(nil), instrTargets...)
 	var extra []InstrRow
