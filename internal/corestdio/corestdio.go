@@ -155,6 +155,14 @@ func (s *server) call(ws *compiler.Workspace, req request) {
 		frame = fmt.Appendf(nil, `{"type":"result","id":%d,"result":`, req.ID)
 		frame = append(append(frame, out...), '}')
 	}
+	// A call may have left the memory over the limit: as the wasm core
+	// is replaced then, the calls after it (sent once this one is
+	// answered) get a new workspace (the schema and code it kept are
+	// dropped), and the memory goes back to the system.
+	if limit := s.memoryLimit.Load(); limit > 0 && compiler.MemoryInUse() > uint64(limit) {
+		s.ws.CompareAndSwap(ws, s.newWorkspace())
+		debug.FreeOSMemory()
+	}
 	s.mu.Lock()
 	delete(s.arrived, req.ID)
 	err := writeFrame(s.w, frame)
@@ -162,14 +170,6 @@ func (s *server) call(ws *compiler.Workspace, req request) {
 	if err != nil {
 		// The host is gone: nothing is waiting for any answer.
 		os.Exit(0)
-	}
-	// A call may have left the memory over the limit: as the wasm core
-	// is replaced then, the next calls get a new workspace (the schema
-	// and code it kept are dropped) and the memory goes back to the
-	// system.
-	if limit := s.memoryLimit.Load(); limit > 0 && compiler.MemoryInUse() > uint64(limit) {
-		s.ws.CompareAndSwap(ws, s.newWorkspace())
-		debug.FreeOSMemory()
 	}
 }
 
