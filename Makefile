@@ -182,17 +182,34 @@ chromium: ## install Debian's chromium for the browser tests when it is missing
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=120 chromium >/dev/null; }
 
 # ---- The npm package (site/npm, site/src/lib): built by site/build -npm
-# into .cache/npm/package and packed into .cache/npm/protoplay-VERSION.tgz.
-NPM_INPUTS := $(SITE_INPUTS) $(shell find site/npm -type f 2>/dev/null)
-.PHONY: npm
-npm: .cache/npm/packed ## build the npm package (widget and JS API) and npm pack it into .cache/npm
+# into .cache/npm/package and packed into .cache/npm/protoplay-VERSION.tgz,
+# with the platform package of this machine's native core
+# (@protoplay/<platform>-<arch>, site/build/native.go) built into
+# .cache/npm/native/<platform>-<arch> and packed beside it (its file name
+# in .cache/npm/packed-native, empty where there is none), for the tests.
+NPM_INPUTS := $(SITE_INPUTS) $(shell find site/npm -type f 2>/dev/null) \
+	$(shell find cmd/protoplay internal -name '*.go' -not -name '*_test.go' 2>/dev/null)
+.PHONY: npm npm-release
+npm: .cache/npm/packed ## build the npm package (widget and JS API) and this platform's native core package, and npm pack them into .cache/npm
 
 .cache/npm/packed: site/node_modules/.package-lock.json $(NPM_INPUTS)
 	cd site && node node_modules/typescript/bin/tsc -p .
-	$(GO) run ./site/build -npm .cache/npm/package
-	rm -f .cache/npm/protoplay-*.tgz
+	$(GO) run ./site/build -npm .cache/npm/package -npm-native .cache/npm/native -platforms host
+	rm -f .cache/npm/*.tgz
+	cd .cache/npm && for d in native/*/; do if [ -d "$$d" ]; then npm pack "./$$d" --pack-destination . | tail -1; fi; done > packed-native
 	cd .cache/npm && npm pack ./package --pack-destination . | tail -1 > packed
-	@echo "packed .cache/npm/$$(cat .cache/npm/packed)"
+	@echo "packed .cache/npm/$$(cat .cache/npm/packed) $$(cat .cache/npm/packed-native)"
+
+# A release's npm packages: the main package and the five platform
+# packages (linux x64/arm64, darwin x64/arm64, win32 x64), cross-compiled,
+# each packed into .cache/npm-release, all of internal/version's version
+# (make release-check). npm publish each platform package's .tgz before
+# the main package's.
+npm-release: site/node_modules/.package-lock.json ## build and npm pack the npm package and its five platform packages (native cores, cross-compiled) into .cache/npm-release
+	cd site && node node_modules/typescript/bin/tsc -p .
+	$(GO) run ./site/build -npm .cache/npm-release/package -npm-native .cache/npm-release/native -platforms all
+	rm -f .cache/npm-release/*.tgz
+	cd .cache/npm-release && for d in native/*/ package/; do npm pack "./$$d" --pack-destination . | tail -1; done
 
 # ---- make bench: protoplay's generated code against protoc-gen-go and
 # vtprotobuf (bench/, a module of its own; the peers' code is generated into

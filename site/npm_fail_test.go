@@ -44,7 +44,7 @@ func copyTestdata(t *testing.T, name, dir string) {
 	}
 }
 
-// TestNPMPackageNodeRecoveryAfterKill (case 50): in Node, a call still
+// TestNPMPackageNodeRecoveryAfterKill (case 50), on each core: in Node, a call still
 // running 5 s past timeoutMs whose core has used that much CPU time, or
 // does not answer how much it used, gets the core's process killed. It rejects
 // with kind "limit", as does a call waiting behind it on the same core;
@@ -55,51 +55,56 @@ func copyTestdata(t *testing.T, name, dir string) {
 // core or killed, by the machine's speed).
 func TestNPMPackageNodeRecoveryAfterKill(t *testing.T) {
 	t.Parallel()
-	dir := installPackage(t)
-	copyTestdata(t, "50_npm_call_after_timeout_internal", dir)
-	type call struct {
-		Label, Kind, Limit, Message string
-		OK                          bool
-		Fields, Ms                  int
-	}
-	for _, mode := range []string{"stopped", "case"} {
-		t.Run(mode, func(t *testing.T) {
-			var out struct {
-				Calls          []call
-				Stopped, Alive []int
+	for _, core := range nodeCores {
+		t.Run(core, func(t *testing.T) {
+			t.Parallel()
+			dir, env := installCore(t, core)
+			copyTestdata(t, "50_npm_call_after_timeout_internal", dir)
+			type call struct {
+				Label, Kind, Limit, Message string
+				OK                          bool
+				Fields, Ms                  int
 			}
-			runNode(t, dir, &out, "recovery.mjs", "3000", mode)
-			got := map[string]call{}
-			for _, c := range out.Calls {
-				t.Logf("%s: %+v", c.Label, c)
-				got[c.Label] = c
-			}
-			big := got["big"]
-			// The case's wire view of 3,000,000 packed varints ran past the
-			// limit when the view listed every element; it lists
-			// MaxViewFields of them now, which a fast machine does within
-			// 3 s. So in "case" mode the big call may also succeed; when it
-			// fails, it must be the time limit's error.
-			if mode == "case" && big.OK {
-				t.Logf("the case's wire view finished within the limit (%d ms): the kill path is covered by \"stopped\"", big.Ms)
-			} else if big.OK || big.Kind != "limit" || big.Limit != "Deadline" || !strings.Contains(big.Message, "over the time limit of 3000 ms") {
-				t.Errorf("the call over the limit: %+v, want kind limit (Deadline) naming 3000 ms", big)
-			}
-			if mode == "stopped" {
-				if len(out.Stopped) != 1 || len(out.Alive) != 0 {
-					t.Errorf("the core's processes: %v stopped, %v still there after the kill; want one, gone", out.Stopped, out.Alive)
-				}
-				if !strings.Contains(big.Message, "the core was restarted") {
-					t.Errorf("the killed call's message %q does not say the core was restarted", big.Message)
-				}
-				if b := got["behind"]; b.OK || b.Kind != "limit" || !strings.Contains(b.Message, "another call ran over the time limit") {
-					t.Errorf("the call waiting behind it on the killed core: %+v, want kind limit, saying why", b)
-				}
-			}
-			for _, l := range []string{"after", "again"} {
-				if c := got[l]; !c.OK || c.Fields == 0 {
-					t.Errorf("%s: %+v, want an answer from a running core", l, c)
-				}
+			for _, mode := range []string{"stopped", "case"} {
+				t.Run(mode, func(t *testing.T) {
+					var out struct {
+						Calls          []call
+						Stopped, Alive []int
+					}
+					runNodeEnv(t, dir, env, &out, "recovery.mjs", "3000", mode)
+					got := map[string]call{}
+					for _, c := range out.Calls {
+						t.Logf("%s: %+v", c.Label, c)
+						got[c.Label] = c
+					}
+					big := got["big"]
+					// The case's wire view of 3,000,000 packed varints ran past the
+					// limit when the view listed every element; it lists
+					// MaxViewFields of them now, which a fast machine does within
+					// 3 s. So in "case" mode the big call may also succeed; when it
+					// fails, it must be the time limit's error.
+					if mode == "case" && big.OK {
+						t.Logf("the case's wire view finished within the limit (%d ms): the kill path is covered by \"stopped\"", big.Ms)
+					} else if big.OK || big.Kind != "limit" || big.Limit != "Deadline" || !strings.Contains(big.Message, "over the time limit of 3000 ms") {
+						t.Errorf("the call over the limit: %+v, want kind limit (Deadline) naming 3000 ms", big)
+					}
+					if mode == "stopped" {
+						if len(out.Stopped) != 1 || len(out.Alive) != 0 {
+							t.Errorf("the core's processes: %v stopped, %v still there after the kill; want one, gone", out.Stopped, out.Alive)
+						}
+						if !strings.Contains(big.Message, "the core was restarted") {
+							t.Errorf("the killed call's message %q does not say the core was restarted", big.Message)
+						}
+						if b := got["behind"]; b.OK || b.Kind != "limit" || !strings.Contains(b.Message, "another call ran over the time limit") {
+							t.Errorf("the call waiting behind it on the killed core: %+v, want kind limit, saying why", b)
+						}
+					}
+					for _, l := range []string{"after", "again"} {
+						if c := got[l]; !c.OK || c.Fields == 0 {
+							t.Errorf("%s: %+v, want an answer from a running core", l, c)
+						}
+					}
+				})
 			}
 		})
 	}

@@ -20,8 +20,16 @@ import (
 // prints into out; it returns when the process has exited.
 func runNode(t *testing.T, dir string, out any, args ...string) time.Time {
 	t.Helper()
+	return runNodeEnv(t, dir, nil, out, args...)
+}
+
+// runNodeEnv is runNode with env as the process's environment (nil: this
+// one's).
+func runNodeEnv(t *testing.T, dir string, env []string, out any, args ...string) time.Time {
+	t.Helper()
 	cmd := exec.Command("node", args...)
 	cmd.Dir = dir
+	cmd.Env = env
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	outb, err := cmd.Output()

@@ -11,6 +11,7 @@
 //	protoplay breaking --against DIR_OR_DESCRIPTOR_SET [-I DIR]... [--category C]... [--rule ID]... [FILE.proto...]
 //	protoplay serve  [--addr HOST:PORT]
 //	protoplay version              (or --version)
+//	protoplay core --stdio         (plumbing: the npm package's native core; not in the usage)
 //
 // Flags and files may come in any order, as protoc and buf take them; -I
 // takes its directory as -I DIR, -IDIR, -I=DIR or --proto_path=DIR (see
@@ -71,6 +72,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		args = []string{args[1], "-h"}
 	}
 	cmd, ok := commands[args[0]]
+	if !ok {
+		cmd, ok = plumbing[args[0]]
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "protoplay: unknown command %q\n", args[0])
 		usage(stderr)

@@ -28,7 +28,7 @@ func readFile(t *testing.T, name string) string {
 
 // TestReleaseVersionsAgree is make release-check: protoplay --version, the
 // plugin's --version, the generated files' header (fresh and committed),
-// the npm package, the page's About dialog, the changelog and a release
+// the npm package (and the platform packages it depends on), the page's About dialog, the changelog and a release
 // tag at HEAD all give internal/version.Base. The page's dialog and the
 // built npm package are also checked in the browser and in Node by
 // go test ./site (TestAbout, TestNPMPackage); site/build's moduleVersion,
@@ -75,12 +75,26 @@ func TestReleaseVersionsAgree(t *testing.T) {
 	})
 
 	t.Run("npm package", func(t *testing.T) {
-		var pj struct{ Version string }
+		var pj struct {
+			Version              string
+			OptionalDependencies map[string]string
+		}
 		if err := json.Unmarshal([]byte(readFile(t, "site/npm/package.json")), &pj); err != nil {
 			t.Fatal(err)
 		}
 		if pj.Version != npmVersion {
 			t.Errorf("site/npm/package.json: version %q, want %q", pj.Version, npmVersion)
+		}
+		// The platform packages (the native cores) are of the same
+		// version: site/build stamps them with it, and the main package
+		// depends on exactly that version of each.
+		if len(pj.OptionalDependencies) == 0 {
+			t.Error("site/npm/package.json: no optionalDependencies (the platform packages)")
+		}
+		for name, v := range pj.OptionalDependencies {
+			if v != npmVersion {
+				t.Errorf("site/npm/package.json: optionalDependencies %s at %q, want %q", name, v, npmVersion)
+			}
 		}
 	})
 

@@ -51,10 +51,17 @@ func main() {
 	dev := flag.Bool("dev", false, "quick build for working on the page: no minification, inline source maps, no brotli")
 	quality := flag.Int("brotli", 11, "brotli `quality` of the .br files, 0 to 11: 11 (the default, make site) is the smallest and takes minutes on the wasm; make serve asks for a quick one")
 	npm := flag.String("npm", "", "build the npm package `dir` (see npm.go) instead of the page")
+	npmNative := flag.String("npm-native", "", "build the npm package's platform packages (native cores, see native.go) into `dir`, one folder each, instead of the page")
+	platforms := flag.String("platforms", "host", "the platform packages -npm-native builds: host, all, or a `list` (linux-x64,win32-x64)")
 	flag.Parse()
 	var err error
-	if *npm != "" {
-		err = runNPM(*root, *npm, *goCmd)
+	if *npm != "" || *npmNative != "" {
+		if *npm != "" {
+			err = runNPM(*root, *npm, *goCmd)
+		}
+		if err == nil && *npmNative != "" {
+			err = runNPMNative(*root, *npmNative, *goCmd, *platforms)
+		}
 	} else {
 		if *quality < 0 || *quality > 11 {
 			fmt.Fprintln(os.Stderr, "site/build: -brotli: want a quality from 0 to 11")

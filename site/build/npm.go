@@ -14,7 +14,8 @@ package main
 //	editor-*.js      CodeMirror, loaded by the element when it first shows
 //	protoplay.iife.js  a plain script for CDNs: the API as the global
 //	                 protoplay, and the element
-//	protoplay.wasm   the core
+//	protoplay.wasm   the core (Node runs the platform package's binary
+//	                 instead, when installed: native.go)
 //	types/           declarations, emitted by tsc
 //	LICENSE          protoplay's (Apache-2.0), from the repository root
 //	THIRD_PARTY_NOTICES.txt  what the wasm and the bundles ship (notices.go)
@@ -228,6 +229,15 @@ func runNPM(root, out, goCmd string) error {
 		return errors.New(`site/npm/package.json: no "version" to fill in`)
 	}
 	pj = verRE.ReplaceAll(pj, []byte(`"version": `+strconv.Quote(version)))
+	// The platform packages (native.go), each of this version exactly.
+	var deps struct{ OptionalDependencies map[string]string }
+	if err := json.Unmarshal(pj, &deps); err != nil {
+		return err
+	}
+	if err := platformsListed(deps.OptionalDependencies); err != nil {
+		return fmt.Errorf("site/npm/package.json: %w", err)
+	}
+	pj = platformDepRE.ReplaceAll(pj, []byte(`"$1": `+strconv.Quote(version)))
 	if err := b.write("package.json", pj); err != nil {
 		return err
 	}
@@ -244,6 +254,25 @@ func runNPM(root, out, goCmd string) error {
 	fmt.Fprintf(os.Stderr, "site/build: npm package protoplay@%s in %s\n", version, out)
 	for _, n := range b.written {
 		fmt.Fprintf(os.Stderr, "  %-34s %9s\n", n, size(filepath.Join(out, n)))
+	}
+	return nil
+}
+
+// platformDepRE matches a platform package in optionalDependencies.
+var platformDepRE = regexp.MustCompile(`"(@protoplay/[a-z0-9-]+)":\s*"[^"]*"`)
+
+// platformsListed checks that deps (optionalDependencies) are the
+// platform packages of nativePlatforms.
+func platformsListed(deps map[string]string) error {
+	var want []string
+	for _, p := range nativePlatforms {
+		want = append(want, p.name())
+		if _, ok := deps[p.name()]; !ok {
+			return fmt.Errorf("optionalDependencies lacks %s", p.name())
+		}
+	}
+	if len(deps) != len(want) {
+		return fmt.Errorf("optionalDependencies has %d packages, want the %d platform packages %v", len(deps), len(want), want)
 	}
 	return nil
 }

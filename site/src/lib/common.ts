@@ -61,8 +61,20 @@ export type Files = CompileRequest["files"];
 /** PayloadError is CoreError's former name. */
 export type PayloadError = CoreError;
 
-/** The options of initialize(): where the core is, where it runs, and its limits. */
+/** The options of initialize(): which core, where it is, where it runs, and its limits. */
 export interface InitializeOptions {
+  /**
+   * Node only: which core runs the calls (default "auto", or the
+   * PROTOPLAY_CORE environment variable). "native": protoplay's binary
+   * for the platform, from the package @protoplay/<platform>-<arch> that
+   * npm installs with this one (or the binary the PROTOPLAY_BINARY_PATH
+   * environment variable names); seconds faster to start than the wasm.
+   * "wasm": protoplay.wasm. "auto": the native core when it is installed
+   * and no option below is for the wasm (wasmURL, wasmModule, worker:
+   * false), else the wasm. Both answer every call alike, with the same
+   * limits; browsers always run the wasm.
+   */
+  core?: "auto" | "native" | "wasm";
   /**
    * Where the core's .wasm is. Default: protoplay.wasm beside this module
    * (new URL("./protoplay.wasm", import.meta.url)). In Node a file: URL,
@@ -83,17 +95,19 @@ export interface InitializeOptions {
   /**
    * The time limit of one call, in milliseconds (default 60000). A Worker
    * that runs over it is terminated and replaced, and the call rejects;
-   * in Node's worker thread and on the calling thread (worker: false)
-   * the core stops itself at the limit, between its stages and after each
-   * generated message (and Node's thread is terminated if a call runs 5 s
-   * past it).
+   * in Node (either core) and on the calling thread (worker: false) the
+   * core stops itself at the limit, between its stages and after each
+   * generated message (and Node's core process or thread is terminated,
+   * and the next call starts a new one, if a call runs 5 s past it).
    */
   timeoutMs?: number;
   /**
    * The memory limit of the core, in bytes of WebAssembly memory (default
-   * 1 GiB). A Worker that grows past it after a call is replaced; on the
-   * calling thread the core stops a compilation that passes it, and a core
-   * that grew past it after a call is replaced before the next one.
+   * 1 GiB; for the native core, the memory its Go runtime holds). A
+   * Worker that grows past it after a call is replaced; elsewhere the core
+   * stops a compilation that passes it, and a core that grew past it
+   * after a call is replaced before the next one (the native core hands
+   * the memory back instead).
    */
   memoryLimit?: number;
 }

@@ -59,4 +59,21 @@ declare module "node:child_process" {
     ref(): void;
     unref(): void;
   };
+  // The native core's process (nativecore.ts): frames on its pipes.
+  export function spawn(
+    command: string,
+    args: string[],
+    options: { stdio: ["pipe", "pipe", "pipe"]; windowsHide: boolean },
+  ): {
+    on(event: string, f: (...a: any[]) => void): void;
+    kill(signal?: "SIGKILL" | "SIGTERM"): boolean;
+    stdin: { write(b: Uint8Array): boolean; on(event: "error", f: (e: Error) => void): void; ref?(): void; unref?(): void } | null;
+    stdout: { on(event: "data", f: (d: Uint8Array) => void): void; ref?(): void; unref?(): void } | null;
+    stderr: { on(event: "data", f: (d: unknown) => void): void; ref?(): void; unref?(): void } | null;
+    ref(): void;
+    unref(): void;
+  };
+}
+declare module "node:module" {
+  export function createRequire(from: string): { resolve(id: string): string };
 }

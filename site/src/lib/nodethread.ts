@@ -1,6 +1,7 @@
 // Node's core off the calling thread: a child process running the
 // core's script (node-worker.ts, inlined as a string), or a worker thread
-// when the caller gives a compiled module (which only a thread can take).
+// when the caller gives a compiled module (which only a thread can take),
+// or the native core's process (nativecore.ts).
 // Calls are messages, as with the browser's Worker (client.ts). The child
 // is unref'd while no call is pending, so an idle core never keeps the
 // process alive, and killed when the process exits (as esbuild-wasm does
@@ -20,6 +21,7 @@ import { Worker } from "node:worker_threads";
 import type { CoreError, Method } from "./api.gen";
 import { ProtoplayError, type Backend } from "./common";
 import type { FromWorker } from "./messages";
+import { nativeProcess } from "./nativecore";
 
 interface Pending {
   resolve(v: unknown): void;
@@ -59,8 +61,8 @@ class CallFailed extends Error {
   }
 }
 
-// A Channel is the child process or the worker thread.
-interface Channel {
+// A Channel is the child process, the worker thread or the native core.
+export interface Channel {
   send(m: unknown): void;
   on(event: "message", f: (m: FromWorker) => void): void;
   on(event: "error", f: (e: Error) => void): void;
@@ -151,10 +153,12 @@ function workerThread(module: WebAssembly.Module, limits: { timeoutMs: number; m
 }
 
 // runInChild starts the core in a child process from the .wasm's bytes,
-// or in a worker thread from a compiled module. Each core started has its
-// own calls: a core killed for the time limit rejects those waiting on it
-// (kind "limit"), and its exit, which comes later, is not the next core's.
-export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Uint8Array }, limits: { timeoutMs: number; memoryLimit: number }): Promise<Backend> {
+// in a worker thread from a compiled module, or the native core's binary
+// (native: its path; version: the package's, which it must have). Each
+// core started has its own calls: a core killed for the time limit
+// rejects those waiting on it (kind "limit"), and its exit, which comes
+// later, is not the next core's.
+export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Uint8Array; native?: string; version?: string }, limits: { timeoutMs: number; memoryLimit: number }): Promise<Backend> {
   interface Instance {
     ch: Channel;
     ready: Promise<string>;
@@ -167,7 +171,7 @@ export async function runInChild(core: { module?: WebAssembly.Module; bytes?: Ui
   const hold = (t: Instance) => t.ch.hold(t.pending.size > 0);
 
   function start(): Instance {
-    const ch = core.module ? workerThread(core.module, limits) : childProcess(core.bytes!, limits);
+    const ch = core.native ? nativeProcess(core.native, core.version!) : core.module ? workerThread(core.module, limits) : childProcess(core.bytes!, limits);
     let started!: (v: string) => void, failed!: (e: Error) => void;
     const ready = new Promise<string>((res, rej) => ((started = res), (failed = rej)));
     ready.catch(() => {}); // a restart's failure is its calls'
