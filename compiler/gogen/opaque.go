@@ -416,12 +416,19 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 	}
 	// Setters. A nil []byte is stored as an empty one, so that SetX(nil)
 	// of a bytes field with presence sets it; a nil message clears a
-	// oneof member.
+	// oneof member. A field held in the struct stores v first and
+	// replaces a nil one after: a test and a branch not taken, where
+	// rewriting v before the store costs three conditional moves of
+	// the slice's words and their setup on every call (cmd/compile
+	// turns that branch into CMOVs), about ten instructions an inlined
+	// setter.
 	for _, fn := range mn.fields {
 		fd := fn.desc
 		f := mf(fn)
 		var body []jen.Code
-		if fd.Kind() == protoreflect.BytesKind && !fd.IsList() {
+		nilBytes := fd.Kind() == protoreflect.BytesKind && !fd.IsList()
+		storeFirst := nilBytes && fn.storage() != stOneof
+		if nilBytes && !storeFirst {
 			body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("v").Op("=").Index().Byte().Values()))
 		}
 		switch fn.storage() {
@@ -451,6 +458,9 @@ func (g *generator) genAccessors(jf *jen.File, mn *messageNames, getters bool) {
 			body = append(body, m.Clone().Dot(fn.oneof.goName).Op("=").Op("&").Id(fn.wrapper).Values(jen.Dict{jen.Id(fn.goName): jen.Id("v")}))
 		default:
 			body = append(body, f.Clone().Op("=").Id("v"))
+		}
+		if storeFirst {
+			body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(f.Clone().Op("=").Index().Byte().Values()))
 		}
 		if fn.lazy {
 			body = append(body, m.Clone().Dot(lazyName(fn)).Op("=").Nil())
@@ -594,6 +604,9 @@ func (g *generator) genOpaqueBuilder(jf *jen.File, mn *messageNames) {
 		}
 	}
 	build = append(build, jen.Return(jen.Id("m0")))
+	if direct := directBuild(mn); direct != nil {
+		build = direct
+	}
 	jf.Comment("// " + bName + " holds field values for a new " + mn.goName + " (nil: unset); Build returns it.")
 	if isDeprecated(mn.desc) {
 		jf.Comment("//")
@@ -603,6 +616,30 @@ func (g *generator) genOpaqueBuilder(jf *jen.File, mn *messageNames) {
 	jf.Line()
 	jf.Func().Params(jen.Id("b0").Id(bName)).Id("Build").Params().Op("*").Id(mn.goName).Block(build...)
 	jf.Line()
+}
+
+// directBuild is the body of Build as one composite literal, when every
+// field of mn is copied from the builder as it is (no presence bit, no
+// oneof), else nil. The literal costs cmd/compile's inliner about a node a
+// field where m0's field assignments cost about six, so Build inlines
+// for more messages, and a function building a message (a literal of the
+// builder and its Build) stays under the inlining budget where an open
+// struct's literal does: the caller then knows the message is not nil
+// and the getters' nil checks go (Flat10's ten getters: 58 instructions
+// against the open struct's 21 when Build was not inlined).
+func directBuild(mn *messageNames) []jen.Code {
+	var elems []jen.Code
+	for _, fn := range mn.fields {
+		switch fn.storage() {
+		case stOneof, stBit:
+			return nil
+		}
+		elems = append(elems, jen.Line().Id(fn.goName).Op(":").Add(jen.Id("b0").Dot(fn.camel)))
+	}
+	if len(elems) > 0 {
+		elems = append(elems, jen.Line())
+	}
+	return []jen.Code{jen.Return(jen.Op("&").Id(mn.goName).Values(elems...))}
 }
 
 func (g *generator) genOpaqueOneofTypes(jf *jen.File, mn *messageNames) {
