@@ -19,18 +19,21 @@ build: ## build the CLI and the protoc plugin into bin/
 # Node processes, mostly waiting on them: the longest), and test-rest,
 # every other step, TEST_REST_JOBS at a time, at TEST_NICE, so that the
 # pages the browser tests wait on are not slowed by them: the other
-# packages' tests (test-go: compiler/gogen, the longest, first), go vet,
-# the codec and bench modules, the wasm tests, conformance and lint.
-# Each command's output is printed whole when it ends (make
-# --output-sync=line); every step runs to its end and make test fails if
-# any failed (make -k). Each step also runs alone (make test-site, make
-# test-go, ...). The go test timeouts are there for a test that hangs:
-# on a busy machine (a second make test beside this one) the packages
-# take several times as long as on a quiet one.
+# packages' tests (test-go: compiler/gogen, the longest, first), the
+# codec and bench modules, the wasm tests, conformance and lint, then go
+# vet. go vet comes last: on a fresh clone its work is compiling every
+# package, which test-go (and lint's staticcheck) compile too, and run
+# beside them it compiled them a second time; after them it only reads
+# the go command's build cache. Each command's output is printed whole
+# when it ends (make --output-sync=line); every step runs to its end and
+# make test fails if any failed (make -k). Each step also runs alone (make
+# test-site, make test-go, ...). The go test timeouts are there for a test
+# that hangs: on a busy machine (a second make test beside this one) the
+# packages take several times as long as on a quiet one.
 TEST_NICE ?= nice -n 10
 TEST_REST_JOBS ?= 2
-TEST_REST = test-go test-vet test-codec test-bench test-wasm test-conformance test-lint
-.PHONY: test-site test-rest $(TEST_REST)
+TEST_REST = test-go test-codec test-bench test-wasm test-conformance test-lint
+.PHONY: test-site test-rest test-vet $(TEST_REST)
 
 test: ## run every test (what CI runs): test-site and test-rest, beside each other
 	@$(MAKE) --no-print-directory site npm chromium SITE_BROTLI=5
@@ -38,7 +41,7 @@ test: ## run every test (what CI runs): test-site and test-rest, beside each oth
 
 # PROTOPLAY_E2E=1 turns the skips of the tests that need the page,
 # chromium, npm or node into failures: make test provides them all.
-test test-site test-rest $(TEST_REST): export PROTOPLAY_E2E = 1
+test test-site test-rest test-vet $(TEST_REST): export PROTOPLAY_E2E = 1
 
 # The page is compressed at brotli quality 5, as make serve's: the tests
 # read the same bytes at any quality, and quality 11 of the two wasm
@@ -48,8 +51,11 @@ test-site: SITE_BROTLI = 5
 test-site: site npm chromium ## the browser and npm package tests (./site)
 	$(GO) test -count=1 -timeout 60m ./site
 
-test-rest: ## every step but test-site, TEST_REST_JOBS at a time, at TEST_NICE
-	@$(MAKE) --no-print-directory -j$(TEST_REST_JOBS) -k $(TEST_REST)
+test-rest: ## every step but test-site, TEST_REST_JOBS at a time, at TEST_NICE, then go vet
+	@status=0; \
+	  $(MAKE) --no-print-directory -j$(TEST_REST_JOBS) -k $(TEST_REST) || status=1; \
+	  $(MAKE) --no-print-directory test-vet || status=1; \
+	  exit $$status
 
 # Every package but site, the longest (compiler/gogen) named first: go
 # test starts its test binaries in the order given, two at a time on two
@@ -118,11 +124,10 @@ conformance: ## run Google's official conformance runner (protobuf 33.2) against
 # the standard library's whole API, deprecated parts included.
 STATICCHECK = $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 LINT_CHECKS = SA*,U1000
-lint: site/node_modules/.package-lock.json ## staticcheck (checks SA*, U1000) over the Go modules, tsc --strict --noEmit over site/src, and no TypeScript module over 600 lines
+lint: site/node_modules/.package-lock.json .cache/tsc-page ## staticcheck (checks SA*, U1000) over the Go modules, tsc --strict --noEmit over site/src, and no TypeScript module over 600 lines
 	$(STATICCHECK) -checks '$(LINT_CHECKS)' $$($(GO) list ./... | grep -v '/interp/symbols$$')
 	cd codec && $(STATICCHECK) -checks '$(LINT_CHECKS)' ./...
 	cd bench && $(STATICCHECK) -checks '$(LINT_CHECKS)' ./cmd/...
-	cd site && node node_modules/typescript/bin/tsc -p . --strict --noEmit
 	cd site && node node_modules/typescript/bin/tsc -p src/lib/tsconfig.json --strict --noEmit
 	# no TypeScript module over 600 lines (generated ones aside)
 	$(GO) test -count=1 -run 'TestModuleSize' ./site/build
@@ -155,9 +160,17 @@ SITE_BROTLI ?= 11
 SERVE_BROTLI ?= 5
 SERVE_ADDR ?= 127.0.0.1:8080
 
-site/dist/index.html: site/node_modules/.package-lock.json $(SITE_INPUTS) .cache/site-brotli-wanted
+# The page's type check (tsc --strict --noEmit over site/src), which make
+# site, make npm and make lint share: it runs again when a source, a
+# folder of site/src (a file added or removed), tsconfig.json or the
+# installed libraries changed, not once per target.
+TSC_PAGE_INPUTS := site/tsconfig.json $(shell find site/src 2>/dev/null)
+.cache/tsc-page: site/node_modules/.package-lock.json $(TSC_PAGE_INPUTS)
 	@echo "make: type-checking the page (tsc)"
-	cd site && node node_modules/typescript/bin/tsc -p .
+	cd site && node node_modules/typescript/bin/tsc -p . --strict --noEmit
+	@mkdir -p .cache && touch $@
+
+site/dist/index.html: site/node_modules/.package-lock.json .cache/tsc-page $(SITE_INPUTS) .cache/site-brotli-wanted
 	@echo "make: compiling and running the page builder (go run ./site/build; a minute more when the go command's cache is cold)"
 	$(GO) run ./site/build -out site/dist -brotli $(SITE_BROTLI)
 	@echo $(SITE_BROTLI) > .cache/site-brotli
@@ -192,8 +205,7 @@ NPM_INPUTS := $(SITE_INPUTS) $(shell find site/npm -type f 2>/dev/null) \
 .PHONY: npm npm-release
 npm: .cache/npm/packed ## build the npm package (widget and JS API) and this platform's native core package, and npm pack them into .cache/npm
 
-.cache/npm/packed: site/node_modules/.package-lock.json $(NPM_INPUTS)
-	cd site && node node_modules/typescript/bin/tsc -p .
+.cache/npm/packed: site/node_modules/.package-lock.json .cache/tsc-page $(NPM_INPUTS)
 	$(GO) run ./site/build -npm .cache/npm/package -npm-native .cache/npm/native -platforms host
 	rm -f .cache/npm/*.tgz
 	cd .cache/npm && for d in native/*/; do if [ -d "$$d" ]; then npm pack "./$$d" --pack-destination . | tail -1; fi; done > packed-native
@@ -205,8 +217,7 @@ npm: .cache/npm/packed ## build the npm package (widget and JS API) and this pla
 # each packed into .cache/npm-release, all of internal/version's version
 # (make release-check). npm publish each platform package's .tgz before
 # the main package's.
-npm-release: site/node_modules/.package-lock.json ## build and npm pack the npm package and its five platform packages (native cores, cross-compiled) into .cache/npm-release
-	cd site && node node_modules/typescript/bin/tsc -p .
+npm-release: site/node_modules/.package-lock.json .cache/tsc-page ## build and npm pack the npm package and its five platform packages (native cores, cross-compiled) into .cache/npm-release
 	$(GO) run ./site/build -npm .cache/npm-release/package -npm-native .cache/npm-release/native -platforms all
 	rm -f .cache/npm-release/*.tgz
 	cd .cache/npm-release && for d in native/*/ package/; do npm pack "./$$d" --pack-destination . | tail -1; done

@@ -14,13 +14,15 @@ import (
 
 // offlineGo runs the go command in dir with no network and no module
 // other than dir's own: GOPROXY=off, a fresh empty module cache, no
-// workspace, the local toolchain only.
+// workspace, the local toolchain only; -trimpath, so that the build cache
+// keys the module's packages by import path and content, not by the
+// temporary directory, and a later run reuses their compilation.
 func offlineGo(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
-		"GOFLAGS=-mod=mod", "GOPROXY=off", "GONOSUMDB=*", "GONOSUMCHECK=1", "GOSUMDB=off",
+		"GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GONOSUMDB=*", "GONOSUMCHECK=1", "GOSUMDB=off",
 		"GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {

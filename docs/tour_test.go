@@ -155,9 +155,11 @@ func runExample(t *testing.T, level, mainGo string) (string, error) {
 	}
 	write("go.mod", "module example.com/addressbook\n\ngo 1.23\n")
 	write("main.go", mainGo)
+	// -trimpath: the build cache keys the packages by import path and
+	// content, not by this temporary directory.
 	cmd := exec.Command("go", "run", ".")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

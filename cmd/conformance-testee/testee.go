@@ -224,11 +224,15 @@ func WriteModule(dir, repoRoot string, files []compiler.File) error {
 }
 
 // GoCommand returns a go command run in dir, with module mode settings
-// that work in a throwaway module.
+// that work in a throwaway module, and -trimpath: the build cache then
+// keys the testee's packages by import path and content, not by the
+// directory they were written to, so the test's module (a temporary
+// directory) and conformance/run.sh's (.cache/conformance), and every
+// checkout's, share one compilation of the same generated code.
 func GoCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOWORK=off")
 	return cmd
 }
 

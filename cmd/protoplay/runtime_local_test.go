@@ -56,7 +56,9 @@ func TestGenRuntimeLocal(t *testing.T) {
 }
 
 // buildOffline writes a go.mod for module into dir and runs go build ./...
-// there with no network and an empty module cache.
+// there with no network and an empty module cache; -trimpath, so that the
+// build cache keys the packages by import path and content, not by the
+// temporary directory, and a later run reuses their compilation.
 func buildOffline(t *testing.T, dir, module string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+module+"\n\ngo 1.23\n"), 0o644); err != nil {
@@ -64,7 +66,7 @@ func buildOffline(t *testing.T, dir, module string) {
 	}
 	cmd := exec.Command("go", "build", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local",
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local",
 		"GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./... offline: %v\n%s", err, b)
