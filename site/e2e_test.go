@@ -68,6 +68,9 @@ func startBrowserWith(t *testing.T, wrap func(http.Handler) http.Handler) (conte
 		skipOrFail(t, "chromium is not installed (make chromium installs Debian's)")
 	}
 	ctx := launchChromium(t, chromium)
+	if wrap == nil && os.Getenv("PROTOPLAY_MEASURE") == "" {
+		return ctx, pageServerURL()
+	}
 	h := site.Handler(os.DirFS("dist"))
 	if wrap != nil {
 		h = wrap(h)
@@ -78,13 +81,52 @@ func startBrowserWith(t *testing.T, wrap func(http.Handler) http.Handler) (conte
 	return ctx, srv.URL + "/"
 }
 
-// launchChromium opens a tab for t in headless chromium, in a browser
-// context of its own (its own storage, cache, cookies and downloads, as a
-// fresh profile would have), closed when t ends, and returns a context for
-// it. The chromium process is shared by the package's tests (sharedBrowser):
-// starting one costs seconds, and 18 s at load 24, per test. Under
-// PROTOPLAY_MEASURE each test starts its own on a fresh profile, whose
-// code cache TestMeasure reads.
+// pageServer serves site/dist to the browser tests that do not watch or
+// refuse requests (startBrowser): one server for the package, so that
+// every such test's page loads the core and the interpreter from the same
+// URLs, and Chromium's wasm code cache, kept per URL in the shared
+// browser's profile, gives each page after the first the machine code
+// compiled for those before it instead of compiling 23 MB of wasm again
+// (seconds of CPU per page and per module). The page keeps no state of
+// its own in the browser (no storage, cookies or service worker), so the
+// tests' pages on one origin see nothing of each other's. Closed by
+// TestMain.
+var pageServer struct {
+	sync.Mutex
+	srv *httptest.Server
+}
+
+// pageServerURL returns the URL of the shared page server, starting it
+// on first use.
+func pageServerURL() string {
+	pageServer.Lock()
+	defer pageServer.Unlock()
+	if pageServer.srv == nil {
+		pageServer.srv = httptest.NewServer(site.Handler(os.DirFS("dist")))
+	}
+	return pageServer.srv.URL + "/"
+}
+
+// stopPageServer closes the shared page server, if started (the tests
+// done).
+func stopPageServer() {
+	if pageServer.srv != nil {
+		pageServer.srv.Close()
+	}
+}
+
+// launchChromium opens a tab for t in headless chromium, closed when t
+// ends, and returns a context for it. The chromium process is shared by
+// the package's tests (sharedBrowser): starting one costs seconds, and 18 s
+// at load 24, per test. The tabs are in the browser's own profile (on
+// disk), not each in a browser context of its own: an extra browser
+// context is an incognito one, which has no wasm code cache, so each
+// test's page compiled both wasm modules from scratch (pageServer). Each
+// test's pages are on an origin of their own or on the shared page
+// server's, whose page keeps no state in the browser; downloads, which
+// the browser sets up per browser context, take turns (download). Under
+// PROTOPLAY_MEASURE each test starts its own browser on a fresh profile,
+// whose code cache TestMeasure reads.
 func launchChromium(t *testing.T, chromium string) context.Context {
 	t.Helper()
 	if os.Getenv("PROTOPLAY_MEASURE") != "" {
@@ -99,7 +141,7 @@ func launchChromium(t *testing.T, chromium string) context.Context {
 		}
 		return ctx
 	}
-	ctx, cancelC := chromedp.NewContext(browserProcess(t, chromium), chromedp.WithNewBrowserContext())
+	ctx, cancelC := chromedp.NewContext(browserProcess(t, chromium))
 	ctx, cancelT := context.WithTimeout(ctx, browserLimit(t))
 	t.Cleanup(func() { cancelT(); cancelC() })
 	// Open the tab now, so later timeouts measure the page only. A new

@@ -11,8 +11,9 @@ import (
 // -parallel, which defaults to GOMAXPROCS, unless given). Almost every test
 // drives a page in chromium or a Node process, and spends most of its time
 // waiting on it: the wasm core compiling and starting, a worker, a
-// debounce, a bundler. Each test has its own browser context, page server,
-// temporary directories and copy of the installed npm project, and the
+// debounce, a bundler. Each test has its own tab, temporary directories
+// and copy of the installed npm project, its pages on an origin of their
+// own or on the shared page server's (pageServer), and the
 // tests whose point is not a time limit open the page with a limit no
 // busy machine reaches (?timeout=300000). go test -parallel N runs N at a
 // time. TestMeasure, the screenshot tests, TestNPMPackageNodeOffThread and
@@ -34,6 +35,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopBrowser()
+	stopPageServer()
 	if installed.root != "" {
 		os.RemoveAll(installed.root)
 	}

@@ -479,77 +479,96 @@ console.log(JSON.stringify(out));
 // TestNPMPackageNodeLimits, on each core: in Node the core stops itself
 // at its limits; initialize's timeoutMs and memoryLimit go
 // to the core, which stops a compilation that passes them with an error
-// naming the option, and goes on answering. Not parallel (testParallel):
-// the core must stop itself at the time limit before the host's own
-// timer replaces it, which tests running beside it on the same two cores
-// delayed (at load 30 they did).
+// naming the option, and goes on answering. This test is the time limit;
+// TestNPMPackageNodeMemoryLimit the memory limit. Not parallel
+// (testParallel): the core must stop itself at the time limit before the
+// host's own timer replaces it, which tests running beside it on the same
+// two cores delayed (at load 30 they did).
 func TestNPMPackageNodeLimits(t *testing.T) {
 	for _, core := range nodeCores {
 		t.Run(core, func(t *testing.T) {
 			dir, env := installCore(t, core)
-			writeFile(t, filepath.Join(dir, "limits.mjs"), nodeLimitsScript)
-			for _, tc := range []struct {
-				name, timeoutMs, memoryLimit, want, limit string
-			}{
-				// 12,000 messages take far longer than 20 s to generate, and
-				// their front end (parse and link, before any Go is printed) a
-				// small part of that: the limit passes while Go is printed,
-				// where the core checks it after each message, also on a busy
-				// machine. The front end's compile of one file is a step the
-				// core cannot check inside (compiler TestDeadlineCheckedOften
-				// bounds the steps): a limit passing there, as in the sample
-				// call, is seen when the step ends, which for a file this size
-				// on a busy machine is past the host's 5 s grace on the clock,
-				// but not in the CPU time the core was given, which the host
-				// counts too before it ends the core (nodethread.ts): the core
-				// stops itself. A small schema on a new core fits in 20 s on a
-				// busy machine too. The memory limit is one this compile does
-				// not reach in 20 s (the default 1 GiB, it reaches later in the
-				// compile).
-				{"time", "20000", "3221225472", "protoplay: stopped: over the time limit of 20000 ms (timeoutMs; initialize({ timeoutMs }) raises it)", "Deadline"},
-				// The memory case with a time limit no busy machine reaches (the
-				// default 60 s was, at load 30, before the memory limit).
-				{"memory", "600000", "33554432", "protoplay: stopped: memory over the limit of 32 MiB (memoryLimit; initialize({ memoryLimit }) raises it)", "MaxMemoryBytes"},
-			} {
-				t.Run(tc.name, func(t *testing.T) {
-					cmd := exec.Command("node", "limits.mjs", tc.timeoutMs, tc.memoryLimit)
-					cmd.Dir = dir
-					cmd.Env = env
-					var stderr strings.Builder
-					cmd.Stderr = &stderr
-					outb, err := cmd.Output()
-					if err != nil {
-						t.Fatalf("node limits.mjs: %v\n%s%s", err, outb, stderr.String())
-					}
-					var out struct {
-						BigCompiled    bool
-						IsError        bool
-						Message        string
-						Kind           string
-						Limit          string
-						Ms             float64
-						SampleMessage  string
-						SampleKind     string
-						SampleLimit    string
-						SmallGenerated int
-					}
-					if err := json.Unmarshal(outb, &out); err != nil {
-						t.Fatalf("node printed %q: %v", outb, err)
-					}
-					t.Logf("%s core, %s limit: rejected after %.0f ms: %s; then sample: %q", core, tc.name, out.Ms, out.Message, out.SampleMessage)
-					if out.BigCompiled || !out.IsError || out.Message != tc.want || out.Kind != "limit" || !strings.Contains(out.Limit, tc.limit) {
-						t.Errorf("compile: %+v, want %q, kind limit", out, tc.want)
-					}
-					// sample compiles without generating, which may fit.
-					if out.SampleMessage != "" && (out.SampleMessage != tc.want || out.SampleKind != "limit" || out.SampleLimit != tc.limit) {
-						t.Errorf("sample: %q (kind %q, limit %q), want %q (kind limit, limit %s) or success", out.SampleMessage, out.SampleKind, out.SampleLimit, tc.want, tc.limit)
-					}
-					if out.SmallGenerated != 1 {
-						t.Errorf("a small schema afterwards generated %d files", out.SmallGenerated)
-					}
-				})
-			}
+			nodeLimitsTime(t, dir, env)
 		})
+	}
+}
+
+// nodeLimitsTime is TestNPMPackageNodeLimits' case on one core's project.
+func nodeLimitsTime(t *testing.T, dir string, env []string) {
+	// 12,000 messages take far longer than 20 s to generate, and their
+	// front end (parse and link, before any Go is printed) a small part
+	// of that: the limit passes while Go is printed, where the core
+	// checks it after each message, also on a busy machine. The front
+	// end's compile of one file is a step the core cannot check inside
+	// (compiler TestDeadlineCheckedOften bounds the steps): a limit
+	// passing there, as in the sample call, is seen when the step ends,
+	// which for a file this size on a busy machine is past the host's 5 s
+	// grace on the clock, but not in the CPU time the core was given,
+	// which the host counts too before it ends the core (nodethread.ts):
+	// the core stops itself. A small schema on a new core fits in 20 s on
+	// a busy machine too. The memory limit is one this compile does not
+	// reach in 20 s (the default 1 GiB, it reaches later in the compile).
+	t.Run("time", func(t *testing.T) {
+		nodeLimits(t, dir, env, "20000", "3221225472", "protoplay: stopped: over the time limit of 20000 ms (timeoutMs; initialize({ timeoutMs }) raises it)", "Deadline")
+	})
+}
+
+// TestNPMPackageNodeMemoryLimit: TestNPMPackageNodeLimits' memory limit,
+// with a time limit no busy machine reaches (the default 60 s was, at load
+// 30, before the memory limit). Parallel: no timer races the core's own
+// stop at the memory limit, so other tests' work beside it changes only
+// how long it takes.
+func TestNPMPackageNodeMemoryLimit(t *testing.T) {
+	t.Parallel()
+	for _, core := range nodeCores {
+		t.Run(core, func(t *testing.T) {
+			dir, env := installCore(t, core)
+			nodeLimits(t, dir, env, "600000", "33554432", "protoplay: stopped: memory over the limit of 32 MiB (memoryLimit; initialize({ memoryLimit }) raises it)", "MaxMemoryBytes")
+		})
+	}
+}
+
+// nodeLimits runs nodeLimitsScript in dir with the limits given and checks
+// that the big compile is stopped with the message want, naming limit,
+// that sample either fits or is stopped the same way, and that a small
+// schema compiles afterwards.
+func nodeLimits(t *testing.T, dir string, env []string, timeoutMs, memoryLimit, want, limit string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "limits.mjs"), nodeLimitsScript)
+	cmd := exec.Command("node", "limits.mjs", timeoutMs, memoryLimit)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	outb, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node limits.mjs: %v\n%s%s", err, outb, stderr.String())
+	}
+	var out struct {
+		BigCompiled    bool
+		IsError        bool
+		Message        string
+		Kind           string
+		Limit          string
+		Ms             float64
+		SampleMessage  string
+		SampleKind     string
+		SampleLimit    string
+		SmallGenerated int
+	}
+	if err := json.Unmarshal(outb, &out); err != nil {
+		t.Fatalf("node printed %q: %v", outb, err)
+	}
+	t.Logf("timeoutMs %s, memoryLimit %s: rejected after %.0f ms: %s; then sample: %q", timeoutMs, memoryLimit, out.Ms, out.Message, out.SampleMessage)
+	if out.BigCompiled || !out.IsError || out.Message != want || out.Kind != "limit" || !strings.Contains(out.Limit, limit) {
+		t.Errorf("compile: %+v, want %q, kind limit", out, want)
+	}
+	// sample compiles without generating, which may fit.
+	if out.SampleMessage != "" && (out.SampleMessage != want || out.SampleKind != "limit" || out.SampleLimit != limit) {
+		t.Errorf("sample: %q (kind %q, limit %q), want %q (kind limit, limit %s) or success", out.SampleMessage, out.SampleKind, out.SampleLimit, want, limit)
+	}
+	if out.SmallGenerated != 1 {
+		t.Errorf("a small schema afterwards generated %d files", out.SmallGenerated)
 	}
 }
 

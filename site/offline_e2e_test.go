@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,6 +59,9 @@ func TestDownloadOffline(t *testing.T) {
 	}
 }
 
+// downloadMu lets one test's download run at a time (download).
+var downloadMu sync.Mutex
+
 // downloadZip clicks Download .zip and returns the files of
 // protoplay-go.zip, name to text.
 func downloadZip(t *testing.T, ctx context.Context) map[string]string {
@@ -71,6 +75,11 @@ func downloadZip(t *testing.T, ctx context.Context) map[string]string {
 // that arrived there (readZip), name to text.
 func download(t *testing.T, ctx context.Context, name string, actions ...chromedp.Action[chromedp.Void]) map[string]string {
 	t.Helper()
+	// The tests' tabs share the browser's profile (launchChromium), whose
+	// download folder is one setting, and the browser reports every tab's
+	// downloads: one download at a time.
+	downloadMu.Lock()
+	defer downloadMu.Unlock()
 	dir := t.TempDir()
 	ended := make(chan *browser.EventDownloadProgress, 1)
 	lctx, stop := context.WithCancel(ctx)
@@ -88,8 +97,8 @@ func download(t *testing.T, ctx context.Context, name string, actions ...chromed
 	events := true
 	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: &events,
-		// The test's tab is in a browser context of its own
-		// (launchChromium).
+		// The browser context of the test's tab: the profile's own
+		// (launchChromium) unless PROTOPLAY_MEASURE.
 		BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
 	}); err != nil {
 		t.Fatal(err)
