@@ -189,6 +189,7 @@ func TestCorpusBuilds(t *testing.T) {
 		t.Skip("builds generated code")
 	}
 	dir := corpusDir(t)
+	t.Parallel() // see parallel in main_test.go
 	total, built := 0, 0
 	for _, root := range corpusRoots {
 		t.Run(root.name, func(t *testing.T) {
@@ -229,6 +230,7 @@ func TestCorpusGofmtClean(t *testing.T) {
 		t.Skip("generates the corpus twice")
 	}
 	dir := corpusDir(t)
+	t.Parallel() // see parallel in main_test.go
 	checked := 0
 	for _, root := range corpusRoots {
 		t.Run(root.name, func(t *testing.T) {

@@ -312,6 +312,7 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
+	t.Parallel() // see parallel in main_test.go
 	dir := corpusDir(t)
 	fsys := os.DirFS(dir)
 
@@ -425,8 +426,8 @@ func TestDifferential(t *testing.T) {
 		filepath.Join(dir, "benchmarks/datasets/google_message1/proto2/dataset.google_message1_proto2.pb"),
 		filepath.Join(dir, "benchmarks/datasets/google_message2/dataset.google_message2.pb"),
 	}
-	t.Setenv("DATASETS", strings.Join(datasets, ","))
-	out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-count=1", "-v", "./difftest/")
+	env := []string{"DATASETS=" + strings.Join(datasets, ",")}
+	out, err := gentest.GoEnv(t, mod, env, "test", "-tags=protolegacy", "-count=1", "-v", "./difftest/")
 	var kept []string
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "=== ") || strings.Contains(line, "--- PASS: FuzzDifferential/") || strings.TrimSpace(line) == "" {
@@ -444,7 +445,7 @@ func TestDifferential(t *testing.T) {
 	cmd := exec.Command("go", "test", "-tags=protolegacy,protoopaque", "-count=1", "-v",
 		"-run=^(TestRandomValues|TestMutations|TestRecordedPayloads|FuzzDifferential)$", "./difftest/")
 	cmd.Dir = mod
-	cmd.Env = append(gentest.Env(), "DIFF_KEYS=@API_HYBRID")
+	cmd.Env = append(append(gentest.Env(), env...), "DIFF_KEYS=@API_HYBRID")
 	b, err := cmd.CombinedOutput()
 	kept = kept[:0]
 	for _, line := range strings.Split(string(b), "\n") {
@@ -458,7 +459,7 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Log("protoopaque:\n" + strings.Join(kept, "\n"))
 	if ft := os.Getenv("PROTOPLAY_FUZZTIME"); ft != "" {
-		out, err := gentest.Go(t, mod, "test", "-tags=protolegacy", "-run=^$", "-fuzz=^FuzzDifferential$", "-fuzztime="+ft, "./difftest/")
+		out, err := gentest.GoEnv(t, mod, env, "test", "-tags=protolegacy", "-run=^$", "-fuzz=^FuzzDifferential$", "-fuzztime="+ft, "./difftest/")
 		t.Log(out)
 		found, _ := filepath.Glob(filepath.Join(mod, "difftest", "testdata", "fuzz", "FuzzDifferential", "*"))
 		for _, f := range found {

@@ -97,6 +97,7 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 		t.Skip("builds generated code")
 	}
 	corpusDir(t) // skips these tests alike when the corpus is absent
+	t.Parallel() // see parallel in main_test.go
 	bin, dir := genTestBinary(t, "jsondiff")
 	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test."+strings.TrimPrefix(flag, "-"), pattern)
 	cmd.Dir = dir

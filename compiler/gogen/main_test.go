@@ -29,6 +29,16 @@ func sharedTempDir(t *testing.T) string {
 	return sharedTemp.dir
 }
 
+// parallel: the tests that spend minutes building and running generated
+// modules (TestDifferential, TestJSONDifferential, TestTextDifferential,
+// TestExtensionsDifferential, TestTypedNilOneof, TestCorpusBuilds,
+// TestCorpusGofmtClean) call t.Parallel, so that go test runs them
+// -parallel (GOMAXPROCS) at a time after the package's other tests: a
+// test waiting on its go command or generated test binary leaves the
+// other core to the next. What they share is made once under a lock
+// (genModule, corpusPasses, sharedTemp), and none sets the process's
+// environment (a variable for a go command goes in its own, see
+// gentest.GoEnv).
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if sharedTemp.dir != "" {

@@ -52,6 +52,7 @@ func TestTypedNilOneof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
 	}
+	t.Parallel() // see parallel in main_test.go
 	bin, dir := genTestBinary(t, "typednil")
 	if !genModule.corpus {
 		t.Log("../shared is absent: TestTypedNilOneof covers the project's own schemas only, not the corpus's test_messages (set PROTOPLAY_SHARED)")

@@ -148,6 +148,14 @@ func Env() []string {
 // 28), and the calling test's own -timeout is the bound that was chosen.
 func Go(t testing.TB, dir string, args ...string) (string, error) {
 	t.Helper()
+	return GoEnv(t, dir, nil, args...)
+}
+
+// GoEnv is Go with env ("NAME=value") added to the go command's
+// environment: a variable for one run, which a parallel test cannot set
+// with t.Setenv.
+func GoEnv(t testing.TB, dir string, env []string, args ...string) (string, error) {
+	t.Helper()
 	if len(args) > 0 && args[0] == "test" && !slices.ContainsFunc(args[1:], func(a string) bool {
 		return a == "-c" || strings.HasPrefix(a, "-timeout") || strings.HasPrefix(a, "-fuzz=")
 	}) {
@@ -161,7 +169,7 @@ func Go(t testing.TB, dir string, args ...string) (string, error) {
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = Env()
+	cmd.Env = append(Env(), env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
