@@ -76,6 +76,15 @@ type generator struct {
 	// shapes remembers the gofmt'd shapes of the chunks printed in this
 	// call (see shapeMemo): the cache's, or made by the first renderFile.
 	shapes *shapeMemo
+
+	// The file being printed: its names, its jen.File (whose imports
+	// direct text registers), its import names by path (see qual).
+	curFile  *fileNames
+	fileJF   *jen.File
+	impNames map[string]string
+	// pieceText collects the direct text of the piece being built (see
+	// emitText); nil when text goes into the jen.File.
+	pieceText *textSegments
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -383,6 +392,7 @@ func (g *generator) enumType(ed protoreflect.EnumDescriptor) *jen.Statement {
 // the file.
 func (g *generator) renderFile(f *fileNames) (string, error) {
 	jf := g.newGoFile(f)
+	g.curFile, g.fileJF = f, jf
 	if renderWholeFile { // tests only: the reference the pieces must match
 		g.eachPiece(f, func(_ protoreflect.Descriptor, _ string, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
@@ -503,16 +513,46 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 			return err
 		}
 		pf := jen.NewFilePathName(f.importPath, f.pkgName)
+		texts := &textSegments{}
+		g.pieceText = texts
 		build(pf)
+		g.pieceText = nil
 		// Qualified names register their imports in jf.
-		src, err := raw.print(pf)
-		if err != nil {
-			return g.pieceFailure(f, build, err)
+		var src []byte
+		var ins []textInsert
+		if len(texts.texts) == 0 {
+			b, err := raw.print(pf)
+			if err != nil {
+				return g.pieceFailure(f, build, err)
+			}
+			src = b
+			if !pool.inline() {
+				src = bytes.Clone(src) // raw's buffer is reused
+			}
+		} else {
+			// The code between texts, printed one group after another,
+			// a blank line apart (see emitText).
+			last := pf.Group
+			ins = make([]textInsert, len(texts.texts))
+			for i := 0; i <= len(texts.texts); i++ {
+				pf.Group = last
+				if i < len(texts.texts) {
+					pf.Group = texts.groups[i]
+				}
+				b, err := raw.print(pf)
+				if err != nil {
+					pf.Group = last
+					return g.pieceFailure(f, build, err)
+				}
+				src = append(src, b...)
+				if i < len(texts.texts) {
+					ins[i] = textInsert{off: len(src), text: texts.texts[i]}
+					src = append(src, '\n', '\n')
+				}
+			}
+			pf.Group = last
 		}
-		if !pool.inline() {
-			src = bytes.Clone(src) // raw's buffer is reused
-		}
-		q := queued{job: pool.submit(src), build: build}
+		q := queued{job: pool.submit(src, ins), build: build}
 		if g.cache != nil {
 			q.put, q.key = true, key
 			if importsValue(jf).Len() != len(imps) {
@@ -611,7 +651,9 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 	}
 	// Import names, as the naming pass decided them; jennifer prints the
 	// imports the code uses.
+	g.impNames = map[string]string{}
 	for _, imp := range g.importNames(f) {
+		g.impNames[imp.path] = imp.name
 		if imp.name == imp.declared {
 			jf.ImportName(imp.path, imp.name)
 		} else {
