@@ -42,6 +42,11 @@ type textInsert struct {
 	text []byte
 }
 
+// textMark is the comment renderFile prints where a direct text goes, to
+// find the place in the unformatted piece: Go printed from a schema holds
+// no NUL (see safeText).
+const textMark = "//\x00gogen:text\x00"
+
 // emptyGroup is the root group of a new jen.File, with no code: a piece's
 // jen.File starts a new one after each text.
 var emptyGroup = *jen.NewFile("p").Group

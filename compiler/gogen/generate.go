@@ -530,27 +530,34 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 				src = bytes.Clone(src) // raw's buffer is reused
 			}
 		} else {
-			// The code between texts, printed one group after another,
-			// a blank line apart (see emitText).
+			// The code between texts, printed in one render with a mark
+			// where each text goes (see emitText), the marks cut out.
 			last := pf.Group
-			ins = make([]textInsert, len(texts.texts))
-			for i := 0; i <= len(texts.texts); i++ {
-				pf.Group = last
-				if i < len(texts.texts) {
-					pf.Group = texts.groups[i]
-				}
-				b, err := raw.print(pf)
-				if err != nil {
-					pf.Group = last
-					return g.pieceFailure(f, build, err)
-				}
-				src = append(src, b...)
-				if i < len(texts.texts) {
-					ins[i] = textInsert{off: len(src), text: texts.texts[i]}
-					src = append(src, '\n', '\n')
-				}
+			all := emptyGroup
+			for _, grp := range texts.groups {
+				all.Add(grp)
+				all.Add(jen.Comment(textMark))
 			}
+			all.Add(last)
+			pf.Group = &all
+			b, err := raw.print(pf)
 			pf.Group = last
+			if err != nil {
+				return g.pieceFailure(f, build, err)
+			}
+			ins = make([]textInsert, len(texts.texts))
+			src = make([]byte, 0, len(b)+len(texts.texts))
+			for i := range ins {
+				k := bytes.Index(b, []byte(textMark))
+				if k < 0 {
+					return g.pieceFailure(f, build, errors.New("gogen: a direct text's mark is missing"))
+				}
+				src = append(src, b[:k]...)
+				ins[i] = textInsert{off: len(src), text: texts.texts[i]}
+				src = append(src, '\n')
+				b = b[k+len(textMark):]
+			}
+			src = append(src, b...)
 		}
 		q := queued{job: pool.submit(src, ins), build: build}
 		if g.cache != nil {
