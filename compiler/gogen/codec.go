@@ -412,24 +412,7 @@ func (g *generator) sizeRepeated(fn *fieldNames) []jen.Code {
 }
 
 func (g *generator) genMarshal(jf *jen.File, mn *messageNames) {
-	methodDoc(jf, "Marshal returns the wire encoding of m")
-	jf.Func().Params(recv(mn)).Id("Marshal").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Id("m").Dot("Size").Call()),
-		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("b").Index(jen.Len(jen.Id("b")).Op("-").Id("n"), jen.Empty()), jen.Nil()),
-	)
-	jf.Line()
-	methodDoc(jf, "MarshalAppend appends the wire encoding of m to b")
-	jf.Func().Params(recv(mn)).Id("MarshalAppend").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.List(jen.Id("start"), jen.Id("size")).Op(":=").List(jen.Len(jen.Id("b")), jen.Id("m").Dot("Size").Call()),
-		jen.Id("b").Op("=").Qual("slices", "Grow").Call(jen.Id("b"), jen.Id("size")),
-		jen.Id("end").Op(":=").Id("start").Op("+").Id("size"),
-		jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("MarshalToSizedBuffer").Call(jen.Id("b").Index(jen.Empty(), jen.Id("end"))).Op(";").Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Id("b").Index(jen.Empty(), jen.Id("start")), jen.Err())),
-		jen.Return(jen.Id("b").Index(jen.Empty(), jen.Id("end")), jen.Nil()),
-	)
-	jf.Line()
+	g.emitText(jf, g.expand(make([]byte, 0, 1024), marshalWrappers, mn), "slices")
 
 	// Each message checks its own required fields as it is written, so
 	// Marshal covers the whole tree in the one pass. A nil m (an absent
@@ -572,12 +555,11 @@ func (g *generator) genRequired(jf *jen.File, mn *messageNames) {
 		jf.Line()
 	}
 
-	methodDoc(jf, "CheckInitialized reports a required field unset in m or a message inside it")
 	if !g.canRequire(mn.desc) {
-		jf.Func().Params(recv(mn)).Id("CheckInitialized").Params().Error().Block(jen.Return(jen.Nil()))
-		jf.Line()
+		g.emitText(jf, g.expand(make([]byte, 0, 256), checkInitializedNil, mn))
 		return
 	}
+	methodDoc(jf, "CheckInitialized reports a required field unset in m or a message inside it")
 	var body []jen.Code
 	// check emits the check of v, returning the error re-rooted by nest.
 	check := func(v, nest jen.Code) jen.Code {
@@ -733,12 +715,7 @@ func (g *generator) canRequire(md protoreflect.MessageDescriptor) bool {
 }
 
 func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
-	methodDoc(jf, "Unmarshal replaces m with the message encoded in b")
-	jf.Func().Params(recv(mn)).Id("Unmarshal").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Id("m").Dot("Reset").Call(),
-		jen.Return(jen.Id("m").Dot("UnmarshalDepth").Call(jen.Id("b"), rt("DefaultMaxDepth"))),
-	)
-	jf.Line()
+	g.emitText(jf, g.expand(make([]byte, 0, 256), unmarshalWrapper, mn), RuntimeImportPath)
 
 	var cases []jen.Code
 	for _, fn := range sortedFields(mn) {
@@ -818,33 +795,19 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	// dead once UnmarshalWith inlines: the open API's Flat0 Unmarshal
 	// costs 124 instructions and the opaque one's 144 when it zeroed and
 	// passed a Decoder for SetInput.
-	setInput := jen.Null()
-	if mn.opaque && decodesInput(mn.desc) {
-		setInput = jen.Id("d").Dot("SetInput").Call(jen.Id("b"))
+	setInput := mn.opaque && decodesInput(mn.desc)
+	depth := unmarshalDepth
+	switch {
+	case setInput && g.canRequire(mn.desc):
+		depth = unmarshalDepthInputRequired
+	case setInput:
+		depth = unmarshalDepthInput
+	case g.canRequire(mn.desc):
+		depth = unmarshalDepthRequired
 	}
-	depthBody := []jen.Code{
-		jen.Var().Id("d").Add(rt("Decoder")),
-		setInput,
-		jen.Return(jen.Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth"))),
-	}
-	if g.canRequire(mn.desc) {
-		depthBody = []jen.Code{
-			jen.Var().Id("d").Add(rt("Decoder")),
-			setInput,
-			jen.If(jen.Err().Op(":=").Id("m").Dot("UnmarshalWith").Call(jen.Op("&").Id("d"), jen.Id("b"), jen.Id("depth")).Op(";").Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err())),
-			jen.Return(jen.Id("m").Dot("CheckInitialized").Call()),
-		}
-	}
-	methodDoc(jf, "UnmarshalDepth merges the message in b into m, nesting at most depth levels")
-	jf.Func().Params(recv(mn)).Id("UnmarshalDepth").Params(jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(depthBody...)
-	jf.Line()
-	methodDoc(jf, "UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields")
-	jf.Func().Params(recv(mn)).Id("UnmarshalWith").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("depth").Int()).Error().Block(
-		jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("m").Dot("UnmarshalGroup").Call(jen.Id("d"), jen.Id("b"), jen.Lit(0), jen.Id("depth")),
-		jen.Return(jen.Err()),
-	)
-	jf.Line()
+	t := g.expand(make([]byte, 0, 768), depth, mn)
+	t = append(t, '\n', '\n')
+	g.emitText(jf, g.expand(t, unmarshalWith, mn), RuntimeImportPath)
 	if len(mn.fields) == 0 {
 		// No field to decode: every field read is an unknown one.
 		var u jen.Code = jen.Nil()
@@ -857,6 +820,60 @@ func (g *generator) genUnmarshal(jf *jen.File, mn *messageNames) {
 	jf.Func().Params(recv(mn)).Id("UnmarshalGroup").Params(jen.Id("d").Op("*").Add(rt("Decoder")), jen.Id("b").Index().Byte(), jen.Id("group").Int32(), jen.Id("depth").Int()).Params(jen.Int(), jen.Error()).Block(body...)
 	jf.Line()
 }
+
+// The binary codec's entry points (see expand).
+const (
+	marshalWrappers = `// Marshal returns the wire encoding of m (see wire: "Generated messages").
+func (m *%T) Marshal() ([]byte, error) {
+	b := make([]byte, m.Size())
+	n, err := m.MarshalToSizedBuffer(b)
+	if err != nil {
+		return nil, err
+	}
+	return b[len(b)-n:], nil
+}
+
+// MarshalAppend appends the wire encoding of m to b (see wire: "Generated messages").
+func (m *%T) MarshalAppend(b []byte) ([]byte, error) {
+	start, size := len(b), m.Size()
+	b = %SGrow(b, size)
+	end := start + size
+	if _, err := m.MarshalToSizedBuffer(b[:end]); err != nil {
+		return b[:start], err
+	}
+	return b[:end], nil
+}`
+	unmarshalWrapper = `// Unmarshal replaces m with the message encoded in b (see wire: "Generated messages").
+func (m *%T) Unmarshal(b []byte) error {
+	m.Reset()
+	return m.UnmarshalDepth(b, %WDefaultMaxDepth)
+}`
+	unmarshalDepthDoc = `// UnmarshalDepth merges the message in b into m, nesting at most depth levels (see wire: "Generated messages").
+func (m *%T) UnmarshalDepth(b []byte, depth int) error {
+	var d %WDecoder
+`
+	unmarshalDepth = unmarshalDepthDoc + `	return m.UnmarshalWith(&d, b, depth)
+}`
+	unmarshalDepthInput = unmarshalDepthDoc + `	d.SetInput(b)
+	return m.UnmarshalWith(&d, b, depth)
+}`
+	unmarshalDepthRequiredTail = `	if err := m.UnmarshalWith(&d, b, depth); err != nil {
+		return err
+	}
+	return m.CheckInitialized()
+}`
+	unmarshalDepthRequired      = unmarshalDepthDoc + unmarshalDepthRequiredTail
+	unmarshalDepthInputRequired = unmarshalDepthDoc + "\td.SetInput(b)\n" + unmarshalDepthRequiredTail
+	unmarshalWith               = `// UnmarshalWith is UnmarshalDepth allocating from d, not checking required fields (see wire: "Generated messages").
+func (m *%T) UnmarshalWith(d *%WDecoder, b []byte, depth int) error {
+	_, err := m.UnmarshalGroup(d, b, 0, depth)
+	return err
+}`
+	checkInitializedNil = `// CheckInitialized reports a required field unset in m or a message inside it (see wire: "Generated messages").
+func (m *%T) CheckInitialized() error {
+	return nil
+}`
+)
 
 // fail emits the return of err from UnmarshalGroup, with no bytes consumed.
 func fail(err jen.Code) jen.Code {

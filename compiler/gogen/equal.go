@@ -8,10 +8,13 @@ import (
 // This file prints Reset, Clone and Equal.
 
 func (g *generator) genReset(jf *jen.File, mn *messageNames) {
-	methodDoc(jf, "Reset clears every field of m, unknown fields included")
-	jf.Func().Params(recv(mn)).Id("Reset").Params().Block(jen.Op("*").Id("m").Op("=").Id(mn.goName).Values())
-	jf.Line()
+	g.emitText(jf, g.expand(make([]byte, 0, 192), resetText, mn))
 }
+
+const resetText = `// Reset clears every field of m, unknown fields included (see wire: "Generated messages").
+func (m *%T) Reset() {
+	*m = %T{}
+}`
 
 // cloneValue is a deep copy of one value of fd.
 func cloneValue(fd protoreflect.FieldDescriptor, v jen.Code) *jen.Statement {

@@ -76,6 +76,15 @@ type generator struct {
 	// shapes remembers the gofmt'd shapes of the chunks printed in this
 	// call (see shapeMemo): the cache's, or made by the first renderFile.
 	shapes *shapeMemo
+
+	// The file being printed: its names, its jen.File (whose imports
+	// direct text registers), its import names by path (see qual).
+	curFile  *fileNames
+	fileJF   *jen.File
+	impNames map[string]string
+	// pieceText collects the direct text of the piece being built (see
+	// emitText); nil when text goes into the jen.File.
+	pieceText *textSegments
 }
 
 // checkError is an error returned by GenerateWith's check function.
@@ -383,6 +392,7 @@ func (g *generator) enumType(ed protoreflect.EnumDescriptor) *jen.Statement {
 // the file.
 func (g *generator) renderFile(f *fileNames) (string, error) {
 	jf := g.newGoFile(f)
+	g.curFile, g.fileJF = f, jf
 	if renderWholeFile { // tests only: the reference the pieces must match
 		g.eachPiece(f, func(_ protoreflect.Descriptor, _ string, build func(*jen.File)) error { build(jf); return nil })
 		var buf bytes.Buffer
@@ -503,16 +513,53 @@ func (g *generator) renderFile(f *fileNames) (string, error) {
 			return err
 		}
 		pf := jen.NewFilePathName(f.importPath, f.pkgName)
+		texts := &textSegments{}
+		g.pieceText = texts
 		build(pf)
+		g.pieceText = nil
 		// Qualified names register their imports in jf.
-		src, err := raw.print(pf)
-		if err != nil {
-			return g.pieceFailure(f, build, err)
+		var src []byte
+		var ins []textInsert
+		if len(texts.texts) == 0 {
+			b, err := raw.print(pf)
+			if err != nil {
+				return g.pieceFailure(f, build, err)
+			}
+			src = b
+			if !pool.inline() {
+				src = bytes.Clone(src) // raw's buffer is reused
+			}
+		} else {
+			// The code between texts, printed in one render with a mark
+			// where each text goes (see emitText), the marks cut out.
+			last := pf.Group
+			all := emptyGroup
+			for _, grp := range texts.groups {
+				all.Add(grp)
+				all.Add(jen.Comment(textMark))
+			}
+			all.Add(last)
+			pf.Group = &all
+			b, err := raw.print(pf)
+			pf.Group = last
+			if err != nil {
+				return g.pieceFailure(f, build, err)
+			}
+			ins = make([]textInsert, len(texts.texts))
+			src = make([]byte, 0, len(b)+len(texts.texts))
+			for i := range ins {
+				k := bytes.Index(b, []byte(textMark))
+				if k < 0 {
+					return g.pieceFailure(f, build, errors.New("gogen: a direct text's mark is missing"))
+				}
+				src = append(src, b[:k]...)
+				ins[i] = textInsert{off: len(src), text: texts.texts[i]}
+				src = append(src, '\n')
+				b = b[k+len(textMark):]
+			}
+			src = append(src, b...)
 		}
-		if !pool.inline() {
-			src = bytes.Clone(src) // raw's buffer is reused
-		}
-		q := queued{job: pool.submit(src), build: build}
+		q := queued{job: pool.submit(src, ins), build: build}
 		if g.cache != nil {
 			q.put, q.key = true, key
 			if importsValue(jf).Len() != len(imps) {
@@ -611,7 +658,9 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 	}
 	// Import names, as the naming pass decided them; jennifer prints the
 	// imports the code uses.
+	g.impNames = map[string]string{}
 	for _, imp := range g.importNames(f) {
+		g.impNames[imp.path] = imp.name
 		if imp.name == imp.declared {
 			jf.ImportName(imp.path, imp.name)
 		} else {

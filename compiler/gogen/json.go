@@ -149,29 +149,34 @@ func (g *generator) genJSON(jf *jen.File, mn *messageNames) {
 	if !g.has(FeatureJSON) {
 		return
 	}
-	r := func() *jen.Statement { return recv(mn) }
-	jf.Comment("// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.")
-	jf.Func().Params(r()).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(pj("Marshal").Call(jen.Id("m"), pj("MarshalOptions").Values())))
-	jf.Line()
-	jf.Comment("// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).")
-	jf.Func().Params(r()).Id("MarshalProtoJSON").Params(jen.Id("o").Add(pj("MarshalOptions"))).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(pj("Marshal").Call(jen.Id("m"), jen.Id("o"))))
-	jf.Line()
-	jf.Comment("// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.")
-	jf.Func().Params(r()).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Return(pj("Unmarshal").Call(jen.Id("b"), jen.Id("m"), pj("UnmarshalOptions").Values())))
-	jf.Line()
-	jf.Comment("// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).")
-	jf.Func().Params(r()).Id("UnmarshalProtoJSON").Params(jen.Id("b").Index().Byte(), jen.Id("o").Add(pj("UnmarshalOptions"))).Error().Block(
-		jen.Return(pj("Unmarshal").Call(jen.Id("b"), jen.Id("m"), jen.Id("o"))))
-	jf.Line()
+	g.emitText(jf, g.expand(make([]byte, 0, 1024), jsonWrappers, mn), ProtoJSONImportPath)
 	if isSpecialJSON(mn.desc) {
 		return // EncodeProtoJSON and DecodeProtoJSON are hand-written.
 	}
 	g.genEncodeJSON(jf, mn)
 	g.genDecodeJSON(jf, mn)
 }
+
+// jsonWrappers are a message's ProtoJSON entry points (see expand).
+const jsonWrappers = `// MarshalJSON is MarshalProtoJSON with the default options, for encoding/json.
+func (m *%T) MarshalJSON() ([]byte, error) {
+	return %JMarshal(m, %JMarshalOptions{})
+}
+
+// MarshalProtoJSON returns m in ProtoJSON (see protojson.Marshal).
+func (m *%T) MarshalProtoJSON(o %JMarshalOptions) ([]byte, error) {
+	return %JMarshal(m, o)
+}
+
+// UnmarshalJSON is UnmarshalProtoJSON with the default options, for encoding/json.
+func (m *%T) UnmarshalJSON(b []byte) error {
+	return %JUnmarshal(b, m, %JUnmarshalOptions{})
+}
+
+// UnmarshalProtoJSON replaces m with the ProtoJSON message in b (see protojson.Unmarshal).
+func (m *%T) UnmarshalProtoJSON(b []byte, o %JUnmarshalOptions) error {
+	return %JUnmarshal(b, m, o)
+}`
 
 // encodeValue writes one value v of fd (an element, for repeated fields
 // and map values).

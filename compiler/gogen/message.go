@@ -399,59 +399,209 @@ func (g *generator) defaultOrZero(mn *messageNames, fn *fieldNames) *jen.Stateme
 	return g.zeroValue(fd)
 }
 
+// genGetters prints the getters of a message's oneofs and fields, as
+// direct text (see emitText) but for those with a doc comment
+// (deprecated fields), which jennifer prints.
 func (g *generator) genGetters(jf *jen.File, mn *messageNames) {
-	recv := jen.Id("m").Op("*").Id(mn.goName)
+	var t []byte
+	var paths []string
+	flush := func() {
+		if len(t) > 0 {
+			g.emitText(jf, t, paths...)
+			t, paths = nil, nil
+		}
+	}
+	start := func() {
+		if len(t) > 0 {
+			t = append(t, '\n', '\n')
+		}
+		t = append(t, "func (m *"...)
+		t = append(t, mn.goName...)
+		t = append(t, ") Get"...)
+	}
 	for _, o := range mn.oneofs {
 		if o.desc.IsSynthetic() {
 			continue
 		}
-		jf.Func().Params(recv.Clone()).Id("Get"+o.goName).Params().Id(o.iface).Block(
-			jen.If(jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m").Dot(o.goName))),
-			jen.Return(jen.Nil()),
-		)
-		jf.Line()
+		start()
+		t = append(t, o.goName...)
+		t = append(t, "() "...)
+		t = append(t, o.iface...)
+		t = append(t, " {\n\tif m != nil {\n\t\treturn m."...)
+		t = append(t, o.goName...)
+		t = append(t, "\n\t}\n\treturn nil\n}"...)
 	}
 	for _, fn := range mn.fields {
 		fd := fn.desc
-		var body []jen.Code
-		ret := g.fieldType(fd)
-		switch storageOf(fd) {
-		case stPointer:
-			ret = g.elemType(fd)
-			body = []jen.Code{
-				jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Id("m").Dot(fn.goName).Op("!=").Nil()).Block(
-					jen.Return(jen.Op("*").Id("m").Dot(fn.goName))),
-				jen.Return(g.defaultOrZero(mn, fn)),
-			}
-		case stBytes:
-			if fd.HasDefault() {
-				body = []jen.Code{
-					jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Id("m").Dot(fn.goName).Op("!=").Nil()).Block(
-						jen.Return(jen.Id("m").Dot(fn.goName))),
-					jen.Return(g.defaultOrZero(mn, fn)),
-				}
+		if isDeprecated(fd) {
+			flush()
+			g.genGetter(jf, mn, fn)
+			continue
+		}
+		start()
+		t = append(t, fn.goName...)
+		t = append(t, "() "...)
+		st := storageOf(fd)
+		if st == stPointer || st == stOneof {
+			t = g.elemText(t, fd, &paths)
+		} else {
+			t = g.fieldText(t, fd, &paths)
+		}
+		t = append(t, " {\n\t"...)
+		switch st {
+		case stPointer, stBytes:
+			if st == stBytes && !fd.HasDefault() {
+				t = append(t, "if m != nil {\n\t\treturn m."...)
+				t = append(t, fn.goName...)
+				t = append(t, "\n\t}\n\treturn "...)
+				t = g.zeroOfText(t, fd, &paths)
 				break
 			}
-			fallthrough
-		case stImplicit, stMessage, stRepeated, stMap:
-			body = []jen.Code{
-				jen.If(jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m").Dot(fn.goName))),
-				jen.Return(g.zeroOf(fd)),
+			t = append(t, "if m != nil && m."...)
+			t = append(t, fn.goName...)
+			t = append(t, " != nil {\n\t\treturn "...)
+			if st == stPointer {
+				t = append(t, '*')
 			}
+			t = append(t, "m."...)
+			t = append(t, fn.goName...)
+			t = append(t, "\n\t}\n\treturn "...)
+			t = g.defaultOrZeroText(t, fn, &paths)
+		case stImplicit, stMessage, stRepeated, stMap:
+			t = append(t, "if m != nil {\n\t\treturn m."...)
+			t = append(t, fn.goName...)
+			t = append(t, "\n\t}\n\treturn "...)
+			t = g.zeroOfText(t, fd, &paths)
 		case stOneof:
-			ret = g.elemType(fd)
+			t = append(t, "if x, ok := m.Get"...)
+			t = append(t, fn.oneof.goName...)
+			t = append(t, "().(*"...)
+			t = append(t, fn.wrapper...)
+			t = append(t, "); ok && x != nil {\n\t\treturn x."...)
+			t = append(t, fn.goName...)
+			t = append(t, "\n\t}\n\treturn "...)
+			t = g.defaultOrZeroText(t, fn, &paths)
+		}
+		t = append(t, "\n}"...)
+	}
+	flush()
+}
+
+// genGetter prints fn's getter with jennifer.
+func (g *generator) genGetter(jf *jen.File, mn *messageNames, fn *fieldNames) {
+	recv := jen.Id("m").Op("*").Id(mn.goName)
+	fd := fn.desc
+	var body []jen.Code
+	ret := g.fieldType(fd)
+	switch storageOf(fd) {
+	case stPointer:
+		ret = g.elemType(fd)
+		body = []jen.Code{
+			jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Id("m").Dot(fn.goName).Op("!=").Nil()).Block(
+				jen.Return(jen.Op("*").Id("m").Dot(fn.goName))),
+			jen.Return(g.defaultOrZero(mn, fn)),
+		}
+	case stBytes:
+		if fd.HasDefault() {
 			body = []jen.Code{
-				jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot("Get" + fn.oneof.goName).Call().Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
-					jen.Return(jen.Id("x").Dot(fn.goName))),
+				jen.If(jen.Id("m").Op("!=").Nil().Op("&&").Id("m").Dot(fn.goName).Op("!=").Nil()).Block(
+					jen.Return(jen.Id("m").Dot(fn.goName))),
 				jen.Return(g.defaultOrZero(mn, fn)),
 			}
+			break
 		}
-		if isDeprecated(fd) {
-			jf.Comment("// Deprecated: Marked as deprecated in " + safeText(fd.ParentFile().Path()) + ".")
+		fallthrough
+	case stImplicit, stMessage, stRepeated, stMap:
+		body = []jen.Code{
+			jen.If(jen.Id("m").Op("!=").Nil()).Block(jen.Return(jen.Id("m").Dot(fn.goName))),
+			jen.Return(g.zeroOf(fd)),
 		}
-		jf.Func().Params(recv.Clone()).Id("Get" + fn.goName).Params().Add(ret).Block(body...)
-		jf.Line()
+	case stOneof:
+		ret = g.elemType(fd)
+		body = []jen.Code{
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("m").Dot("Get" + fn.oneof.goName).Call().Assert(jen.Op("*").Id(fn.wrapper)).Op(";").Id("ok").Op("&&").Id("x").Op("!=").Nil()).Block(
+				jen.Return(jen.Id("x").Dot(fn.goName))),
+			jen.Return(g.defaultOrZero(mn, fn)),
+		}
 	}
+	if isDeprecated(fd) {
+		jf.Comment("// Deprecated: Marked as deprecated in " + safeText(fd.ParentFile().Path()) + ".")
+	}
+	jf.Func().Params(recv).Id("Get" + fn.goName).Params().Add(ret).Block(body...)
+	jf.Line()
+}
+
+// elemText, fieldText, zeroOfText and defaultOrZeroText append the Go
+// text of elemType, fieldType, zeroOf and defaultOrZero, as jennifer
+// prints them, to b, and the import paths their names are qualified by
+// to paths.
+func (g *generator) elemText(b []byte, fd protoreflect.FieldDescriptor, paths *[]string) []byte {
+	if t := scalarGoType(fd.Kind()); t != "" {
+		return append(b, t...)
+	}
+	switch fd.Kind() {
+	case protoreflect.BytesKind:
+		return append(b, "[]byte"...)
+	case protoreflect.EnumKind:
+		en := g.enums[fd.Enum().FullName()]
+		*paths = append(*paths, en.file.importPath)
+		return g.qual(b, en.file.importPath, en.goName)
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		mn := g.msgs[fd.Message().FullName()]
+		*paths = append(*paths, mn.file.importPath)
+		return g.qual(append(b, '*'), mn.file.importPath, mn.goName)
+	}
+	panic("unknown kind " + fd.Kind().String())
+}
+
+func (g *generator) fieldText(b []byte, fd protoreflect.FieldDescriptor, paths *[]string) []byte {
+	switch storageOf(fd) {
+	case stMap:
+		b = g.elemText(append(b, "map["...), fd.MapKey(), paths)
+		return g.elemText(append(b, ']'), fd.MapValue(), paths)
+	case stRepeated:
+		return g.elemText(append(b, "[]"...), fd, paths)
+	case stPointer:
+		return g.elemText(append(b, '*'), fd, paths)
+	}
+	return g.elemText(b, fd, paths)
+}
+
+func (g *generator) zeroOfText(b []byte, fd protoreflect.FieldDescriptor, paths *[]string) []byte {
+	switch storageOf(fd) {
+	case stMap, stRepeated, stMessage, stPointer, stBytes:
+		return append(b, "nil"...)
+	}
+	return g.zeroValueText(b, fd, paths)
+}
+
+func (g *generator) zeroValueText(b []byte, fd protoreflect.FieldDescriptor, paths *[]string) []byte {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return append(b, "false"...)
+	case protoreflect.StringKind:
+		return append(b, `""`...)
+	case protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
+		return append(b, "nil"...)
+	case protoreflect.EnumKind:
+		en := g.enums[fd.Enum().FullName()]
+		*paths = append(*paths, en.file.importPath)
+		return g.qual(b, en.file.importPath, en.values[0])
+	}
+	return append(b, '0')
+}
+
+func (g *generator) defaultOrZeroText(b []byte, fn *fieldNames, paths *[]string) []byte {
+	fd := fn.desc
+	if fd.HasDefault() {
+		if fd.Kind() == protoreflect.BytesKind {
+			b = append(b, "append([]byte(nil), "...)
+			b = append(b, fn.defaultName...)
+			return append(b, "...)"...)
+		}
+		return append(b, fn.defaultName...)
+	}
+	return g.zeroValueText(b, fd, paths)
 }
 
 // zeroOf is the zero value of the struct field holding fd.

@@ -80,6 +80,45 @@ func formatPiece(raw []byte) ([]byte, error) {
 	return b, nil
 }
 
+// formatSegments is formatPiece for a piece with direct text (see
+// emitText): raw is cut at the texts' offsets, each part with code is
+// formatted on its own, and the parts and texts are joined with a blank
+// line between any two. Without texts it is formatPiece(raw).
+func formatSegments(raw []byte, ins []textInsert) ([]byte, error) {
+	if len(ins) == 0 {
+		return formatPiece(raw)
+	}
+	var out []byte
+	add := func(t []byte) {
+		if len(t) == 0 {
+			return
+		}
+		if len(out) > 0 {
+			out = append(out, '\n', '\n')
+		}
+		out = append(out, t...)
+	}
+	start := 0
+	for i := 0; i <= len(ins); i++ {
+		end := len(raw)
+		if i < len(ins) {
+			end = ins[i].off
+		}
+		if part := raw[start:end]; len(bytes.TrimSpace(part)) > 0 {
+			f, err := formatPiece(part)
+			if err != nil {
+				return nil, err
+			}
+			add(f)
+		}
+		if i < len(ins) {
+			add(ins[i].text)
+		}
+		start = end
+	}
+	return out, nil
+}
+
 // A formatPool formats pieces (with its shapeMemo, which runs formatPiece
 // on the shapes it has not seen) on other goroutines, beside the printing
 // of the next pieces on a machine with more than one processor. Results
@@ -93,6 +132,7 @@ type formatPool struct {
 
 type formatJob struct {
 	raw  []byte
+	ins  []textInsert
 	out  []byte
 	err  error
 	done chan struct{}
@@ -115,8 +155,8 @@ func newFormatPool(shapes *shapeMemo) *formatPool {
 
 func (p *formatPool) work() {
 	for j := range p.jobs {
-		j.out, j.err = formatSafely(p.shapes, j.raw)
-		j.raw = nil
+		j.out, j.err = formatSafely(p.shapes, j.raw, j.ins)
+		j.raw, j.ins = nil, nil
 		close(j.done)
 	}
 }
@@ -124,13 +164,13 @@ func (p *formatPool) work() {
 // formatSafely is formatPiece with a panic (which go/format should
 // never raise) made an error: a worker's panic could not be recovered
 // by the caller's frontend.Recover.
-func formatSafely(shapes *shapeMemo, raw []byte) (out []byte, err error) {
+func formatSafely(shapes *shapeMemo, raw []byte, ins []textInsert) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("go/format panicked: %v", r)
 		}
 	}()
-	return shapes.format(raw)
+	return shapes.format(raw, ins)
 }
 
 func (p *formatPool) stop() {
@@ -142,16 +182,17 @@ func (p *formatPool) stop() {
 // inline reports whether p formats where pieces are printed.
 func (p *formatPool) inline() bool { return p.jobs == nil }
 
-// submit formats raw (which the job keeps: the caller hands it over) on
-// the pool, or at once when p has no workers.
-func (p *formatPool) submit(raw []byte) *formatJob {
+// submit formats raw with the direct text of ins (which the job keeps:
+// the caller hands them over) on the pool, or at once when p has no
+// workers.
+func (p *formatPool) submit(raw []byte, ins []textInsert) *formatJob {
 	j := &formatJob{done: make(chan struct{})}
 	if p.jobs == nil {
-		j.out, j.err = p.shapes.format(raw)
+		j.out, j.err = p.shapes.format(raw, ins)
 		close(j.done)
 		return j
 	}
-	j.raw = raw
+	j.raw, j.ins = raw, ins
 	p.jobs <- j
 	return j
 }

@@ -61,20 +61,21 @@ func (s *shapeMemo) over(maxBytes int) bool {
 	return s.bytes > maxBytes
 }
 
-// format returns formatPiece(raw), from remembered shapes where it can.
-// The chunks whose keys are new are formatted together, in one go/format
-// run, as the piece was before, and each one's gofmt'd text is
-// remembered as its key's template.
-func (s *shapeMemo) format(raw []byte) ([]byte, error) {
+// format returns formatPiece(raw), from remembered shapes where it can,
+// with the direct text of ins (see emitText) put between its
+// declarations. The chunks whose keys are new are formatted together, in
+// one go/format run, as the piece was before, and each one's gofmt'd text
+// is remembered as its key's template.
+func (s *shapeMemo) format(raw []byte, ins []textInsert) ([]byte, error) {
 	if pieceHook != nil {
 		pieceHook(raw)
 	}
 	if s == nil || bytes.IndexByte(raw, '\r') >= 0 {
-		return formatPiece(raw)
+		return formatSegments(raw, ins)
 	}
 	chunks, ok := scanChunks(raw)
 	if !ok {
-		return formatPiece(raw)
+		return formatSegments(raw, ins)
 	}
 	texts := make([][]byte, len(chunks))
 	var fresh []int        // chunks whose keys have no template
@@ -113,7 +114,7 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 	}
 	if len(fresh) > 0 {
 		if !formatFresh(raw, chunks, fresh, texts) {
-			return formatPiece(raw)
+			return formatSegments(raw, ins)
 		}
 		s.remember(raw, chunks, fresh, texts)
 		for _, i := range fresh {
@@ -122,24 +123,44 @@ func (s *shapeMemo) format(raw []byte) ([]byte, error) {
 			}
 		}
 	}
+	if shapeCheck != nil {
+		shapeCheck(raw, joinChunks(texts, chunks, nil))
+	}
+	return joinChunks(texts, chunks, ins), nil
+}
+
+// joinChunks joins the formatted chunks of a piece (texts) and the direct
+// texts of ins, each put before the first chunk that starts after its
+// offset, with a blank line between any two.
+func joinChunks(texts [][]byte, chunks []chunkShape, ins []textInsert) []byte {
 	n := 0
 	for _, t := range texts {
 		n += len(t) + 2
 	}
+	for _, in := range ins {
+		n += len(in.text) + 2
+	}
 	out := make([]byte, 0, n)
-	for _, t := range texts {
+	add := func(t []byte) {
 		if len(t) == 0 {
-			continue
+			return
 		}
 		if len(out) > 0 {
 			out = append(out, '\n', '\n')
 		}
 		out = append(out, t...)
 	}
-	if shapeCheck != nil {
-		shapeCheck(raw, out)
+	k := 0
+	for i, t := range texts {
+		for ; k < len(ins) && ins[k].off <= chunks[i].start; k++ {
+			add(ins[k].text)
+		}
+		add(t)
 	}
-	return out, nil
+	for ; k < len(ins); k++ {
+		add(ins[k].text)
+	}
+	return out
 }
 
 // lookup returns the template for a chunk's key (its shape, or for a

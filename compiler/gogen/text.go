@@ -81,35 +81,43 @@ func (g *generator) genText(jf *jen.File, mn *messageNames) {
 	if !g.has(FeatureText) {
 		return
 	}
-	r := func() *jen.Statement { return recv(mn) }
-	resolver := pj("ResolverFunc").Call(jen.Id(mn.file.resolverName))
-	jf.Comment("// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).")
-	jf.Func().Params(r()).Id("MarshalText").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(pt("MarshalResolving").Call(jen.Id("m"), jen.Id(mn.file.resolverName))))
-	jf.Line()
-	jf.Comment("// MarshalProtoText returns m in the text format (see prototext.Marshal).")
-	jf.Func().Params(r()).Id("MarshalProtoText").Params(jen.Id("o").Add(pt("MarshalOptions"))).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(pt("Marshal").Call(jen.Id("m"), jen.Id("o"))))
-	jf.Line()
-	jf.Comment("// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).")
-	jf.Func().Params(r()).Id("UnmarshalText").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Return(pt("UnmarshalResolving").Call(jen.Id("b"), jen.Id("m"), jen.Id(mn.file.resolverName))))
-	jf.Line()
-	jf.Comment("// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).")
-	jf.Func().Params(r()).Id("UnmarshalProtoText").Params(jen.Id("b").Index().Byte(), jen.Id("o").Add(pt("UnmarshalOptions"))).Error().Block(
-		jen.Return(pt("Unmarshal").Call(jen.Id("b"), jen.Id("m"), jen.Id("o"))))
-	jf.Line()
-	jf.Comment("// String returns m in the compact text format for people, \"<nil>\" for nil (see prototext.Format).")
-	jf.Func().Params(r()).Id("String").Params().String().Block(
-		jen.If(jen.Id("m").Op("==").Nil()).Block(jen.Return(jen.Lit("<nil>"))),
-		jen.Return(pt("Format").Call(jen.Id("m"), resolver.Clone())))
-	jf.Line()
+	g.emitText(jf, g.expand(make([]byte, 0, 1536), textWrappers, mn), ProtoTextImportPath, ProtoJSONImportPath)
 	if isSpecialText(mn.desc) {
 		return // EncodeProtoText and DecodeProtoText are hand-written.
 	}
 	g.genEncodeText(jf, mn)
 	g.genDecodeText(jf, mn)
 }
+
+// textWrappers are a message's text-format entry points and String (see
+// expand).
+const textWrappers = `// MarshalText implements encoding.TextMarshaler (see prototext.MarshalResolving).
+func (m *%T) MarshalText() ([]byte, error) {
+	return %XMarshalResolving(m, %R)
+}
+
+// MarshalProtoText returns m in the text format (see prototext.Marshal).
+func (m *%T) MarshalProtoText(o %XMarshalOptions) ([]byte, error) {
+	return %XMarshal(m, o)
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler (see prototext.UnmarshalResolving).
+func (m *%T) UnmarshalText(b []byte) error {
+	return %XUnmarshalResolving(b, m, %R)
+}
+
+// UnmarshalProtoText replaces m with the text-format message in b (see prototext.Unmarshal).
+func (m *%T) UnmarshalProtoText(b []byte, o %XUnmarshalOptions) error {
+	return %XUnmarshal(b, m, o)
+}
+
+// String returns m in the compact text format for people, "<nil>" for nil (see prototext.Format).
+func (m *%T) String() string {
+	if m == nil {
+		return "<nil>"
+	}
+	return %XFormat(m, %JResolverFunc(%R))
+}`
 
 // textName is the name fd has in the text format: the group's type name
 // for group-like fields, the field name otherwise.
