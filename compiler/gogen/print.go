@@ -89,15 +89,6 @@ func formatSegments(raw []byte, ins []textInsert) ([]byte, error) {
 		return formatPiece(raw)
 	}
 	var out []byte
-	add := func(t []byte) {
-		if len(t) == 0 {
-			return
-		}
-		if len(out) > 0 {
-			out = append(out, '\n', '\n')
-		}
-		out = append(out, t...)
-	}
 	start := 0
 	for i := 0; i <= len(ins); i++ {
 		end := len(raw)
@@ -109,10 +100,10 @@ func formatSegments(raw []byte, ins []textInsert) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			add(f)
+			out = appendBlock(out, f)
 		}
 		if i < len(ins) {
-			add(ins[i].text)
+			out = appendBlock(out, ins[i].text)
 		}
 		start = end
 	}

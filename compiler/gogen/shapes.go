@@ -141,26 +141,29 @@ func joinChunks(texts [][]byte, chunks []chunkShape, ins []textInsert) []byte {
 		n += len(in.text) + 2
 	}
 	out := make([]byte, 0, n)
-	add := func(t []byte) {
-		if len(t) == 0 {
-			return
-		}
-		if len(out) > 0 {
-			out = append(out, '\n', '\n')
-		}
-		out = append(out, t...)
-	}
 	k := 0
 	for i, t := range texts {
 		for ; k < len(ins) && ins[k].off <= chunks[i].start; k++ {
-			add(ins[k].text)
+			out = appendBlock(out, ins[k].text)
 		}
-		add(t)
+		out = appendBlock(out, t)
 	}
 	for ; k < len(ins); k++ {
-		add(ins[k].text)
+		out = appendBlock(out, ins[k].text)
 	}
 	return out
+}
+
+// appendBlock appends t to out, after a blank line when out already holds
+// a block; an empty t adds nothing.
+func appendBlock(out, t []byte) []byte {
+	if len(t) == 0 {
+		return out
+	}
+	if len(out) > 0 {
+		out = append(out, '\n', '\n')
+	}
+	return append(out, t...)
 }
 
 // lookup returns the template for a chunk's key (its shape, or for a
