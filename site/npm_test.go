@@ -135,29 +135,27 @@ func installedPackage(tgzs []string) (string, error) {
 // there is none.
 func packedNativeTarball(t *testing.T) string {
 	t.Helper()
-	name, err := os.ReadFile("../.cache/npm/packed-native")
-	if err != nil {
-		skipOrFail(t, "the native core's platform package is not packed (run make npm)")
-	}
-	if strings.TrimSpace(string(name)) == "" {
-		t.Skip("make npm builds no native core for this platform")
-	}
-	tgz, err := filepath.Abs(filepath.Join("../.cache/npm", strings.TrimSpace(string(name))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(tgz); err != nil {
-		skipOrFail(t, fmt.Sprintf("%s is missing (run make npm)", tgz))
-	}
-	return tgz
+	return packedFile(t, "packed-native", "the native core's platform package is not packed (run make npm)", "make npm builds no native core for this platform")
 }
 
 // packedTarball is the path of the tarball make npm packed.
 func packedTarball(t *testing.T) string {
 	t.Helper()
-	name, err := os.ReadFile("../.cache/npm/packed")
+	return packedFile(t, "packed", "the npm package is not packed (run make npm)", "")
+}
+
+// packedFile is the absolute path of the tarball whose name make npm wrote
+// to .cache/npm/<list>. Without the list or the tarball the test skips
+// (fails under make test) saying notPacked; an empty list skips saying
+// none, when none is given.
+func packedFile(t *testing.T, list, notPacked, none string) string {
+	t.Helper()
+	name, err := os.ReadFile(filepath.Join("../.cache/npm", list))
 	if err != nil {
-		skipOrFail(t, "the npm package is not packed (run make npm)")
+		skipOrFail(t, notPacked)
+	}
+	if strings.TrimSpace(string(name)) == "" && none != "" {
+		t.Skip(none)
 	}
 	tgz, err := filepath.Abs(filepath.Join("../.cache/npm", strings.TrimSpace(string(name))))
 	if err != nil {
