@@ -13,30 +13,33 @@ build: ## build the CLI and the protoc plugin into bin/
 	$(GO) build -o bin/protoc-gen-protoplay ./cmd/protoc-gen-protoplay
 	$(GO) run ./cmd/conformance-testee -missing-ok -o bin/conformance-testee
 
-# ---- make test: every test, as CI runs it. First what the browser and
-# npm tests need (the page, the npm package, chromium); then two streams
-# beside each other: test-site, the site package's tests (browsers and
-# Node processes, mostly waiting on them: the longest), and test-rest,
-# every other step, TEST_REST_JOBS at a time, at TEST_NICE, so that the
-# pages the browser tests wait on are not slowed by them: the other
-# packages' tests (test-go: compiler/gogen, the longest, first), the
-# codec and bench modules, the wasm tests, conformance and lint, then go
-# vet. go vet comes last: on a fresh clone its work is compiling every
-# package, which test-go (and lint's staticcheck) compile too, and run
-# beside them it compiled them a second time; after them it only reads
-# the go command's build cache. Each command's output is printed whole
-# when it ends (make --output-sync=line); every step runs to its end and
-# make test fails if any failed (make -k). Each step also runs alone (make
-# test-site, make test-go, ...). The go test timeouts are there for a test
-# that hangs: on a busy machine (a second make test beside this one) the
-# packages take several times as long as on a quiet one.
+# ---- make test: every test, as CI runs it. First the page's npm
+# libraries and its type check (lint uses them too); then two streams
+# beside each other from the start: test-site, which builds what the
+# browser and npm tests need (the page, the npm package, chromium: one
+# after another, at normal priority) and runs the site packages' tests
+# (browsers and Node processes: the longest stream), and test-rest, every
+# other step, TEST_REST_JOBS at a time, at TEST_NICE, so that the builds
+# and pages test-site waits on are not slowed by them and the CPU they
+# leave idle goes to these: the other packages' tests (test-go:
+# compiler/gogen, the longest, first), the codec and bench modules, the
+# wasm tests, conformance and lint, then go vet. go vet comes last: on a
+# fresh clone its work is compiling every package, which test-go (and
+# lint's staticcheck) compile too, and run beside them it compiled them a
+# second time; after them it only reads the go command's build cache.
+# The streams' output is interleaved by line (make --output-sync=line);
+# every step runs to its end and make test fails if any failed (make -k).
+# Each step also runs alone (make test-site, make test-go, ...). The go
+# test timeouts are there for a test that hangs: on a busy machine (a
+# second make test beside this one) the packages take several times as
+# long as on a quiet one.
 TEST_NICE ?= nice -n 10
 TEST_REST_JOBS ?= 2
 TEST_REST = test-go test-codec test-bench test-wasm test-conformance test-lint
 .PHONY: test-site test-rest test-vet $(TEST_REST)
 
 test: ## run every test (what CI runs): test-site and test-rest, beside each other
-	@$(MAKE) --no-print-directory site npm chromium SITE_BROTLI=5
+	@$(MAKE) --no-print-directory site/node_modules/.package-lock.json .cache/tsc-page
 	@$(MAKE) --no-print-directory -k -j2 --output-sync=line test-site test-rest
 
 # PROTOPLAY_E2E=1 turns the skips of the tests that need the page,
@@ -48,8 +51,9 @@ test test-site test-rest test-vet $(TEST_REST): export PROTOPLAY_E2E = 1
 # modules costs minutes on a fresh clone (make site compresses again at
 # 11).
 test-site: SITE_BROTLI = 5
-test-site: site npm chromium ## the browser and npm package tests (./site)
-	$(GO) test -count=1 -timeout 60m ./site
+test-site: ## the page, the npm package and chromium, then the browser and npm package tests (./site, ./site/build)
+	@$(MAKE) --no-print-directory -j1 site npm chromium SITE_BROTLI=$(SITE_BROTLI)
+	$(GO) test -count=1 -timeout 60m ./site ./site/build
 
 test-rest: ## every step but test-site, TEST_REST_JOBS at a time, at TEST_NICE, then go vet
 	@status=0; \
@@ -57,12 +61,13 @@ test-rest: ## every step but test-site, TEST_REST_JOBS at a time, at TEST_NICE, 
 	  $(MAKE) --no-print-directory test-vet || status=1; \
 	  exit $$status
 
-# Every package but site, the longest (compiler/gogen) named first: go
-# test starts its test binaries in the order given, two at a time on two
-# cores. site/build's tests prepare .cache/lean as the page and npm
-# builds do: make test runs them after those.
-test-go: ## the Go tests of the main module but site's
-	$(TEST_NICE) $(GO) test -count=1 -timeout 60m ./compiler/gogen $$($(GO) list ./... | grep -v -e '/site$$')
+# Every package but site and site/build, the longest (compiler/gogen)
+# named first: go test starts its test binaries in the order given, two
+# at a time on two cores. site/build's tests prepare .cache/lean as the
+# page and npm builds do, which make test runs beside this step:
+# test-site runs them, after those builds.
+test-go: ## the Go tests of the main module but site's and site/build's (test-site runs those)
+	$(TEST_NICE) $(GO) test -count=1 -timeout 60m ./compiler/gogen $$($(GO) list ./... | grep -v -e '/site$$' -e '/site/build$$')
 
 test-vet: ## go vet of the main module
 	$(TEST_NICE) $(GO) vet ./...
