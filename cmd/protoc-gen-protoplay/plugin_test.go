@@ -277,6 +277,9 @@ func TestProtoc(t *testing.T) {
 	if err != nil {
 		t.Skip("protoc not found on PATH (Debian: apt-get install protobuf-compiler); skipping the end-to-end plugin test")
 	}
+	if testing.Short() {
+		t.Skip("runs protoc and the plugin on every case and corpus file")
+	}
 	if v, err := exec.Command(protoc, "--version").Output(); err == nil {
 		t.Logf("using %s (%s)", protoc, strings.TrimSpace(string(v)))
 	}
@@ -424,6 +427,9 @@ func TestBuf(t *testing.T) {
 		if buf, err = exec.LookPath("buf"); err != nil {
 			t.Skip("buf not found on PATH or in $BUF (go install github.com/bufbuild/buf/cmd/buf@latest); skipping the buf test")
 		}
+	}
+	if testing.Short() {
+		t.Skip("runs buf generate")
 	}
 	bin, env := pluginBinary(t)
 	inputs := map[string]string{"example.proto": filepath.Join(exampleDir, "example.proto")}
