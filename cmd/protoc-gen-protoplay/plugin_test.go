@@ -269,24 +269,21 @@ func TestGeneratorDiagnostic(t *testing.T) {
 	}
 }
 
-// TestProtoc runs the built plugin under the real protoc, when there is
-// one, and compares what it writes with compiler.Compile's output.
+// TestProtoc runs the plugin (this test binary as the plugin: see
+// pluginBinary) under the real protoc, when there is one, and compares what
+// it writes with compiler.Compile's output.
 func TestProtoc(t *testing.T) {
 	protoc, err := exec.LookPath("protoc")
 	if err != nil {
 		t.Skip("protoc not found on PATH (Debian: apt-get install protobuf-compiler); skipping the end-to-end plugin test")
 	}
 	if testing.Short() {
-		t.Skip("builds the plugin binary")
+		t.Skip("runs protoc and the plugin on every case and corpus file")
 	}
 	if v, err := exec.Command(protoc, "--version").Output(); err == nil {
 		t.Logf("using %s (%s)", protoc, strings.TrimSpace(string(v)))
 	}
-	bin := filepath.Join(t.TempDir(), "protoc-gen-protoplay")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin, env := pluginBinary(t)
 	for _, param := range optionSets {
 		t.Run(param, func(t *testing.T) {
 			out := t.TempDir()
@@ -296,6 +293,7 @@ func TestProtoc(t *testing.T) {
 			}
 			args = append(args, "example.proto")
 			cmd := exec.Command(protoc, args...)
+			cmd.Env = env
 			if b, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("protoc %s: %v\n%s", strings.Join(args, " "), err, b)
 			}
@@ -328,6 +326,7 @@ func TestProtoc(t *testing.T) {
 		for _, name := range caseFiles(t) {
 			out := t.TempDir()
 			cmd := exec.Command(protoc, "--plugin=protoc-gen-protoplay="+bin, "--protoplay_out="+out, "-I", dir, name)
+			cmd.Env = env
 			if b, err := cmd.CombinedOutput(); err != nil {
 				res := compiler.Compile(context.Background(), compiler.Request{FS: os.DirFS(dir), Files: []string{name}, Options: compiler.Options{}.WithToolDefaults()})
 				if res.HasErrors() {
@@ -374,6 +373,7 @@ func TestProtoc(t *testing.T) {
 			root, name := filepath.Join(shared, "corpus", c.root), c.name
 			out := t.TempDir()
 			cmd := exec.Command(protoc, "--plugin=protoc-gen-protoplay="+bin, "--protoplay_out="+out, "-I", root, name)
+			cmd.Env = env
 			if b, err := cmd.CombinedOutput(); err != nil {
 				if strings.Contains(string(b), "--protoplay_out:") {
 					t.Errorf("%s: the plugin failed under protoc:\n%s", name, b)
@@ -405,6 +405,7 @@ func TestProtoc(t *testing.T) {
 	t.Run("error", func(t *testing.T) {
 		cmd := exec.Command(protoc, "--plugin=protoc-gen-protoplay="+bin, "--protoplay_out="+t.TempDir(),
 			"--protoplay_opt=paths=sideways", "-I", exampleDir, "example.proto")
+		cmd.Env = env
 		b, err := cmd.CombinedOutput()
 		if err == nil {
 			t.Fatalf("protoc accepted a bad parameter:\n%s", b)
@@ -415,9 +416,9 @@ func TestProtoc(t *testing.T) {
 	})
 }
 
-// TestBuf runs the built plugin under buf generate, when buf is on PATH (or
-// named by $BUF), with the buf.gen.yaml the README shows, and compares the
-// output with compiler.Compile's. buf compiles edition 2023, which Debian's
+// TestBuf runs the plugin (see pluginBinary) under buf generate, when buf
+// is on PATH (or named by $BUF), with the buf.gen.yaml the README shows,
+// and compares the output with compiler.Compile's. buf compiles edition 2023, which Debian's
 // protoc cannot, so this also covers an editions request.
 func TestBuf(t *testing.T) {
 	buf := os.Getenv("BUF")
@@ -428,12 +429,9 @@ func TestBuf(t *testing.T) {
 		}
 	}
 	if testing.Short() {
-		t.Skip("builds the plugin binary")
+		t.Skip("runs buf generate")
 	}
-	bin := filepath.Join(t.TempDir(), "protoc-gen-protoplay")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin, env := pluginBinary(t)
 	inputs := map[string]string{"example.proto": filepath.Join(exampleDir, "example.proto")}
 	if shared, ok := gentest.SharedDir(); ok {
 		inputs["test_messages_edition2023.proto"] = filepath.Join(shared, "corpus", "protobuf", "conformance", "test_protos", "test_messages_edition2023.proto")
@@ -453,7 +451,7 @@ func TestBuf(t *testing.T) {
 			}
 			cmd := exec.Command(buf, "generate")
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "BUF_CACHE_DIR="+t.TempDir())
+			cmd.Env = append(env, "BUF_CACHE_DIR="+t.TempDir())
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("buf generate: %v\n%s", err, out)
 			}

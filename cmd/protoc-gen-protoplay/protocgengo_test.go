@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -140,10 +139,7 @@ func TestProtocGenGoNamesEdition2024(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds protoc-gen-go")
 	}
-	bin := filepath.Join(t.TempDir(), "protoc-gen-go")
-	if out, err := gentest.Go(t, gentest.RepoRoot(), "build", "-o", bin, "google.golang.org/protobuf/cmd/protoc-gen-go"); err != nil {
-		t.Fatalf("go build protoc-gen-go: %v\n%s", err, out)
-	}
+	bin := protocGenGoBinary(t)
 	var names []string
 	for n := range edition2024Sources {
 		names = append(names, n)

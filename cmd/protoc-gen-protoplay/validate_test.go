@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -100,26 +99,23 @@ func TestEditionRange(t *testing.T) {
 
 // TestCase53Program runs case 53's own program (testdata/case53/main.go.txt,
 // copied from ../shared/cases/53_plugin_unvalidated_descriptors) against
-// the built plugin, over stdin and stdout as protoc would: no request gets
-// an "internal error", and each defect protoc-gen-go refuses is an error
-// with no files.
+// the plugin (see pluginBinary), over stdin and stdout as protoc would: no
+// request gets an "internal error", and each defect protoc-gen-go refuses
+// is an error with no files.
 func TestCase53Program(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the plugin and the case's program")
+		t.Skip("builds the case's program")
 	}
-	bin := filepath.Join(t.TempDir(), "protoc-gen-protoplay")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin, _ := pluginBinary(t)
 	src, err := os.ReadFile(filepath.Join("testdata", "case53", "main.go.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mod := gentest.WriteModule(t, nil, map[string]string{"c53/main.go": string(src)}, true)
-	cmd := exec.Command("go", "run", "./c53")
-	cmd.Dir = mod
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "PLUGIN="+bin)
-	out, err := cmd.CombinedOutput()
+	// gentest's environment (-trimpath): go run's build of the program is
+	// cached by content, not by the temporary directory. The program
+	// passes its environment (asPluginEnv) on to the plugin.
+	out, err := gentest.GoEnv(t, mod, []string{asPluginEnv + "=1", "PLUGIN=" + bin}, "run", "./c53")
 	if err != nil {
 		t.Fatalf("case 53's program: %v\n%s", err, out)
 	}
