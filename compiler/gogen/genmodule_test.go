@@ -162,3 +162,22 @@ func writeGenModule(t *testing.T) string {
 	}
 	return mod
 }
+
+// TestGenModuleShared checks what makes the shared module's builds cheap:
+// every schema run the jsondiff package compiles (messages and
+// extensions) is one of TestDifferential's, at the same API level, so its
+// generated packages are the ones difftest's build has put in the build
+// cache. A schema added to the JSON and text tests alone is compiled for
+// jsondiff alone: add it to diffSchemas (or opaqueDiffSchemas) too.
+func TestGenModuleShared(t *testing.T) {
+	diff := map[string]bool{}
+	for _, r := range withLevels(withGoogleapis(diffSchemas), opaqueDiffSchemas, hybridDiffSchemas) {
+		diff[r.name()] = true
+	}
+	json := append(withLevels(withGoogleapis(jsonDiffSchemas), jsonOpaqueDiffSchemas, nil), withLevels(extDiffSchemas, nil, nil)...)
+	for _, r := range json {
+		if !diff[r.name()] {
+			t.Errorf("%s is compiled by the JSON and text differential tests but not by TestDifferential", r.name())
+		}
+	}
+}
