@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -286,47 +285,16 @@ func (s *descSet) add(t *testing.T, f protoreflect.FileDescriptor) {
 	s.File = append(s.File, protodesc.ToFileDescriptorProto(f))
 }
 
-// TestDifferential generates the diffSchemas and runs testdata/difftest.go.txt
-// (with difftest_check.go.txt and difftest_mutate.go.txt) against them in a
-// temporary module: every message type is compared with
-// google.golang.org/protobuf on random values and on mutated encodings
-// (accept/reject and re-encoding; and the generated Clone of each accepted
-// value must encode alike, be Equal, and share no memory with the
-// original), the recorded benchmark payloads must
-// re-encode to the reference's bytes, and FuzzDifferential runs its seeds
-// (testdata/fuzz/FuzzDifferential and one random value of every type).
-//
-// Longer runs under the Go fuzzer:
-//
-//	PROTOPLAY_FUZZTIME=10m go test -run TestDifferential -v ./compiler/gogen
-//
-// runs `go test -fuzz=FuzzDifferential -fuzztime=10m` in the generated
-// module and copies any failing input the fuzzer records into
-// testdata/fuzz/FuzzDifferential, where it stays as a seed.
-// PROTOPLAY_DIFFTEST_DIR=dir keeps the generated module in dir, for running
-// `go test -tags=protolegacy -fuzz=FuzzDifferential ./difftest` there by
-// hand (DIFF_FUZZ_TYPE=substring narrows the message types; DIFF_MUTATIONS,
-// DIFF_MUTATIONS_HEAVY, DIFF_VALUES, DIFF_VALUES_HEAVY and DIFF_SEED scale
-// TestMutations and TestRandomValues).
-func TestDifferential(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds generated code")
-	}
-	t.Parallel() // see parallel in main_test.go
-	dir := corpusDir(t)
+// addDiffTest adds to m the generated code of TestDifferential's schemas
+// of the corpus at dir (diffSchemas and the googleapis ones, then the
+// opaque and hybrid runs) and its test package difftest
+// (testdata/difftest.go.txt and its siblings, with a registry of the
+// schemas' messages, their descriptors and the fuzz seeds).
+func addDiffTest(t *testing.T, dir string, m *moduleFiles) {
+	t.Helper()
 	fsys := os.DirFS(dir)
-
-	for file, why := range diffLeftOut {
-		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{"protobuf"}, Files: []string{file}, NoGenerate: true})
-		if err := res.Err(); err == nil || !strings.Contains(err.Error(), why) {
-			t.Errorf("%s is left out of the differential test because it fails to compile with %q, but now: %v (add it to diffSchemas)", file, why, err)
-		}
-	}
-
-	var gen []gogen.File
-	genSeen := map[string]string{}
 	var schemaFiles []string
-	extra := map[string]string{}
+	extra := m.extra
 	type regEntry struct{ name, alias, goName string }
 	var entries []regEntry
 	schemaOf := map[int]int{}
@@ -346,16 +314,7 @@ func TestDifferential(t *testing.T) {
 			for _, d := range diags {
 				t.Fatalf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Message)
 			}
-			for _, f := range out {
-				if prev, ok := genSeen[f.Name]; ok {
-					if prev != f.Content {
-						t.Fatalf("%s generated twice with different content", f.Name)
-					}
-					continue
-				}
-				genSeen[f.Name] = f.Content
-				gen = append(gen, f)
-			}
+			m.add(t, out)
 			path, _, _ := strings.Cut(opts.ImportMap[fdesc.Path()], ";")
 			alias := fmt.Sprintf("p%d", len(imports))
 			imports[alias] = path
@@ -414,20 +373,57 @@ func TestDifferential(t *testing.T) {
 		}
 		extra["difftest/testdata/fuzz/FuzzDifferential/"+filepath.Base(s)] = string(b)
 	}
-	mod := gentest.WriteModule(t, gen, extra, true)
-	if keep := os.Getenv("PROTOPLAY_DIFFTEST_DIR"); keep != "" {
-		if err := os.CopyFS(keep, os.DirFS(mod)); err != nil {
-			t.Fatalf("PROTOPLAY_DIFFTEST_DIR: %v", err)
-		}
-		t.Logf("generated module kept in %s: cd there and run go test -tags=protolegacy ./difftest", keep)
+}
+
+// TestDifferential generates the diffSchemas and runs testdata/difftest.go.txt
+// (with difftest_check.go.txt and difftest_mutate.go.txt) against them in a
+// temporary module: every message type is compared with
+// google.golang.org/protobuf on random values and on mutated encodings
+// (accept/reject and re-encoding; and the generated Clone of each accepted
+// value must encode alike, be Equal, and share no memory with the
+// original), the recorded benchmark payloads must
+// re-encode to the reference's bytes, and FuzzDifferential runs its seeds
+// (testdata/fuzz/FuzzDifferential and one random value of every type).
+//
+// Longer runs under the Go fuzzer:
+//
+//	PROTOPLAY_FUZZTIME=10m go test -run TestDifferential -v ./compiler/gogen
+//
+// runs `go test -fuzz=FuzzDifferential -fuzztime=10m` in the generated
+// module and copies any failing input the fuzzer records into
+// testdata/fuzz/FuzzDifferential, where it stays as a seed.
+// PROTOPLAY_DIFFTEST_DIR=dir keeps the generated module in dir, for running
+// `go test -tags=protolegacy -fuzz=FuzzDifferential ./difftest` there by
+// hand (DIFF_FUZZ_TYPE=substring narrows the message types; DIFF_MUTATIONS,
+// DIFF_MUTATIONS_HEAVY, DIFF_VALUES, DIFF_VALUES_HEAVY and DIFF_SEED scale
+// TestMutations and TestRandomValues).
+func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
 	}
+	t.Parallel() // see parallel in main_test.go
+	dir := corpusDir(t)
+	fsys := os.DirFS(dir)
+
+	for file, why := range diffLeftOut {
+		res := compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{"protobuf"}, Files: []string{file}, NoGenerate: true})
+		if err := res.Err(); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s is left out of the differential test because it fails to compile with %q, but now: %v (add it to diffSchemas)", file, why, err)
+		}
+	}
+
+	// The difftest package lives in the module the other differential
+	// tests share (genModule): the generated packages it has in common
+	// with theirs (the conformance test messages, the googleapis schemas,
+	// at both API levels) are compiled once, by one go command at a time.
+	bin, pkgDir := genTestBinary(t, "difftest", "protolegacy")
 	datasets := []string{
 		filepath.Join(dir, "benchmarks/datasets/google_message1/proto3/dataset.google_message1_proto3.pb"),
 		filepath.Join(dir, "benchmarks/datasets/google_message1/proto2/dataset.google_message1_proto2.pb"),
 		filepath.Join(dir, "benchmarks/datasets/google_message2/dataset.google_message2.pb"),
 	}
 	env := []string{"DATASETS=" + strings.Join(datasets, ",")}
-	out, err := gentest.GoEnv(t, mod, env, "test", "-tags=protolegacy", "-count=1", "-v", "./difftest/")
+	out, err := runGenTest(t, bin, pkgDir, env, "-test.count=1", "-test.v")
 	var kept []string
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "=== ") || strings.Contains(line, "--- PASS: FuzzDifferential/") || strings.TrimSpace(line) == "" {
@@ -442,13 +438,11 @@ func TestDifferential(t *testing.T) {
 	// The hybrid runs' opaque form (x_protoopaque.pb.go): the comparisons
 	// again under the protoopaque build tag, on their types only
 	// (DIFF_KEYS); the packages without the tag come from the build cache.
-	cmd := exec.Command("go", "test", "-tags=protolegacy,protoopaque", "-count=1", "-v",
-		"-run=^(TestRandomValues|TestMutations|TestRecordedPayloads|FuzzDifferential)$", "./difftest/")
-	cmd.Dir = mod
-	cmd.Env = append(append(gentest.Env(), env...), "DIFF_KEYS=@API_HYBRID")
-	b, err := cmd.CombinedOutput()
+	binOpaque, _ := genTestBinary(t, "difftest", "protolegacy,protoopaque")
+	out, err = runGenTest(t, binOpaque, pkgDir, append(env, "DIFF_KEYS=@API_HYBRID"), "-test.count=1", "-test.v",
+		"-test.run=^(TestRandomValues|TestMutations|TestRecordedPayloads|FuzzDifferential)$")
 	kept = kept[:0]
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "=== ") || strings.Contains(line, "--- PASS: FuzzDifferential/") || strings.TrimSpace(line) == "" {
 			continue
 		}
@@ -458,6 +452,7 @@ func TestDifferential(t *testing.T) {
 		t.Fatalf("differential tests of the hybrid runs under the protoopaque tag failed: %v\n%s", err, strings.Join(kept, "\n"))
 	}
 	t.Log("protoopaque:\n" + strings.Join(kept, "\n"))
+	mod := filepath.Dir(pkgDir)
 	if ft := os.Getenv("PROTOPLAY_FUZZTIME"); ft != "" {
 		out, err := gentest.GoEnv(t, mod, env, "test", "-tags=protolegacy", "-run=^$", "-fuzz=^FuzzDifferential$", "-fuzztime="+ft, "./difftest/")
 		t.Log(out)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,12 +97,8 @@ func runDifferential(t *testing.T, what, flag, pattern string) {
 	}
 	corpusDir(t) // skips these tests alike when the corpus is absent
 	t.Parallel() // see parallel in main_test.go
-	bin, dir := genTestBinary(t, "jsondiff")
-	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test."+strings.TrimPrefix(flag, "-"), pattern)
-	cmd.Dir = dir
-	cmd.Env = gentest.Env()
-	outb, err := cmd.CombinedOutput()
-	out := string(outb)
+	bin, dir := genTestBinary(t, "jsondiff", "protolegacy")
+	out, err := runGenTest(t, bin, dir, nil, "-test.count=1", "-test.v", "-test."+strings.TrimPrefix(flag, "-"), pattern)
 	if err != nil {
 		t.Fatalf("%s differential tests failed: %v\n%s", what, err, out)
 	}

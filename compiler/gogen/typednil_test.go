@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -53,15 +52,11 @@ func TestTypedNilOneof(t *testing.T) {
 		t.Skip("builds generated code")
 	}
 	t.Parallel() // see parallel in main_test.go
-	bin, dir := genTestBinary(t, "typednil")
+	bin, dir := genTestBinary(t, "typednil", "protolegacy")
 	if !genModule.corpus {
 		t.Log("../shared is absent: TestTypedNilOneof covers the project's own schemas only, not the corpus's test_messages (set PROTOPLAY_SHARED)")
 	}
-	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run=^TestTypedNilOneof$")
-	cmd.Dir = dir
-	cmd.Env = gentest.Env()
-	outb, err := cmd.CombinedOutput()
-	out := string(outb)
+	out, err := runGenTest(t, bin, dir, nil, "-test.count=1", "-test.v", "-test.run=^TestTypedNilOneof$")
 	if err != nil {
 		t.Fatalf("typed-nil oneof checks failed: %v\n%s", err, out)
 	}
