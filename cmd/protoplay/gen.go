@@ -118,6 +118,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// runtime=local unless --opt runtime=import: the output builds in the
 	// user's module as it is (gogen.Options.WithToolDefaults).
 	o = o.WithToolDefaults()
+	defer tuneGenGC()()
 	res, err := lim.compile(roots, files, compiler.Request{Options: o})
 	if err != nil {
 		fmt.Fprintln(stderr, "protoplay gen:", err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -256,12 +257,23 @@ func newSession(c *LinkCache) *compileSession {
 // reset drops everything memoized: after a compile that stopped midway
 // (a limit, the deadline), whose queries may be incomplete.
 func (s *compileSession) reset() {
-	// One goroutine: the result must not depend on scheduling, and
-	// GOOS=js has a single thread anyway.
-	s.exec = incremental.New(incremental.WithParallelism(1))
+	s.exec = incremental.New(incremental.WithParallelism(queryParallelism()))
 	s.session = new(ir.Session)
 	s.op = &opener{served: map[string]string{}, std: map[string]bool{}}
 	s.linked = map[string]*linkedFile{}
+}
+
+// queryParallelism is how many of the compiler's queries (a file's
+// parse, its lowering, ...) run at once: one per processor (GOMAXPROCS),
+// so that on a machine with two or more the independent files of a
+// compile (googleapis' 122 files and their imports) are parsed and
+// lowered side by side; GOOS=js has one. The result does not depend on
+// it: each query's value is its inputs' function, the opener (the only
+// state queries share here) takes a lock, and the diagnostics are
+// sorted (Tidy). TestParallelQueriesSameResult compares a compile under
+// several processors with one under one.
+func queryParallelism() int64 {
+	return int64(max(runtime.GOMAXPROCS(0), 1))
 }
 
 // defaultCache serves the compiles that name no LinkCache: the standard
@@ -351,6 +363,9 @@ func (s *compileSession) forgetSources() {
 // opener serves every compile of a session, pointed at each compile's
 // request in turn (begin).
 type opener struct {
+	// mu guards the maps below while the compiler's queries run (Open
+	// is called from several goroutines; see queryParallelism).
+	mu  sync.Mutex
 	ctx context.Context
 	req *Request
 	// served holds the text of each file opened, by path: a later compile
@@ -398,11 +413,22 @@ func (o *opener) Open(name string) (*source.File, error) {
 			text, err, std = t, nil, true
 		}
 	}
+	var nestingDiag diag.Diagnostic
+	nested := false
 	if err == nil && !std {
 		if d, ok := checkNesting(name, text, Limit(o.req.Limits.MaxNesting, MaxNesting)); !ok {
-			o.limits[name+"\x00"+d.Message] = d
+			nestingDiag, nested = d, true
 			err = &limitOpenError{d.Message}
 		}
+	}
+	f := (*source.File)(nil)
+	if err == nil {
+		f = source.NewFile(name, validComments(text))
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if nested {
+		o.limits[name+"\x00"+nestingDiag.Message] = nestingDiag
 	}
 	if err != nil {
 		if o.failed == nil {
@@ -427,7 +453,6 @@ func (o *opener) Open(name string) (*source.File, error) {
 	} else {
 		delete(o.std, name)
 	}
-	f := source.NewFile(name, validComments(text))
 	o.files[name] = f
 	return f, nil
 }
