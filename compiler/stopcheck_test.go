@@ -112,8 +112,13 @@ func (m workMark) where() string {
 // cannot check inside is protocompile's compile of the sources (parse,
 // lowering, linking and descriptors, all files in one step), then
 // protodesc.NewFile of one file: each grows with the source's size, which
-// MaxSourceBytes bounds.
+// MaxSourceBytes bounds. The test runs at GOMAXPROCS 1: its marks are the
+// process's allocation counter, which measures the stretches of one
+// goroutine only when the front end's queries run one at a time (as in
+// the wasm core; queryParallelism); with N processors each of N queries
+// runs on to its own next check, so up to N stretches follow a deadline.
 func TestDeadlineCheckedOften(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	srcs := compiler.Sources{}
 	for i := range 10 {
 		srcs[fmt.Sprintf("f%d.proto", i)] = strings.Replace(manyMessages(100), "package big;", fmt.Sprintf("package big%d;", i), 1)
