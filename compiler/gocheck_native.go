@@ -227,7 +227,11 @@ func CheckGenerated(ctx context.Context, res *Result, opt CheckGeneratedOptions)
 	build := exec.CommandContext(ctx, goCmd, "build", "-o", "harness.bin", "./harness")
 	build.Dir = dir
 	killTreeOnCancel(build)
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	// -trimpath: the go command's cache keys the module's packages by
+	// import path and content instead of by this temporary folder, so the
+	// runtime's packages and unchanged generated ones compile once across
+	// checks (and the build's messages name files by import path).
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod -trimpath", "GOPROXY=off")
 	if b, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the generated code with %s failed: %v\n%s", goCmd, err, b)
 	}

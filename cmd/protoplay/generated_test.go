@@ -79,6 +79,69 @@ func TestCheckGeneratedOpaque(t *testing.T) {
 	}
 }
 
+// TestCheckGeneratedReusesBuildCache: a second check of the same schema
+// compiles none of the temporary module's packages again (protoplay's
+// runtime, gocheck, the generated package, the harness): the module is
+// built with -trimpath, so the go command's cache keys its packages by
+// import path and content, not by the temporary folder, which is new on
+// every check. The go command is a wrapper that adds -x to the build and
+// keeps the commands it ran.
+func TestCheckGeneratedReusesBuildCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "shop.proto"), []byte(shopProto), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "build.log")
+	wrapper := filepath.Join(dir, "go")
+	script := "#!/bin/sh\nif [ \"$1\" = build ]; then shift; exec " + strconv.Quote(goCmd) + " build -x \"$@\" 2>>" + strconv.Quote(log) + "; fi\nexec " + strconv.Quote(goCmd) + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := compileFiles(ctx, &schemaFlags{roots: multiFlag{dir}}, []string{filepath.Join(dir, "shop.proto")}, compiler.Request{NoGenerate: true})
+	if err != nil || res.HasErrors() {
+		t.Fatalf("compile: %v %v", err, res.Err())
+	}
+	compiled := func(round int) []string {
+		t.Helper()
+		os.Remove(log)
+		rep, err := compiler.CheckGenerated(ctx, res, compiler.CheckGeneratedOptions{GoCommand: wrapper})
+		if err != nil {
+			t.Fatalf("check %d: %v", round, err)
+		}
+		if len(rep.Results) == 0 || !rep.Results[0].Pass {
+			t.Fatalf("check %d: %+v", round, rep.Results)
+		}
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatalf("check %d: the wrapper kept no build log: %v", round, err)
+		}
+		var pkgs []string
+		for _, line := range strings.Split(string(b), "\n") {
+			// The compiler's command line: ".../compile -o ... -p <import path> ...".
+			if f := strings.Fields(line); len(f) > 0 && strings.HasSuffix(f[0], "/compile") {
+				for i := range f[:len(f)-1] {
+					if f[i] == "-p" {
+						pkgs = append(pkgs, f[i+1])
+					}
+				}
+			}
+		}
+		return pkgs
+	}
+	compiled(1) // whatever the cache lacked
+	if again := compiled(2); len(again) > 0 {
+		t.Errorf("the second check of the same schema compiled %d packages again: %v", len(again), again)
+	}
+}
+
 // TestCheckGeneratedNoToolchain says so, and fails, when no go command is on
 // PATH.
 func TestCheckGeneratedNoToolchain(t *testing.T) {
