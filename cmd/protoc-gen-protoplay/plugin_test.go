@@ -21,7 +21,11 @@ import (
 	"github.com/protoplay/protoplay/internal/version"
 )
 
-var exampleDir = filepath.Join(gentest.RepoRoot(), "testdata", "example")
+// exampleDir is the folder of the example schema. A function, not a
+// package variable: this test binary also runs as the plugin
+// (TestMain), in other folders, where the checkout's root is not
+// looked up.
+func exampleDir() string { return filepath.Join(gentest.RepoRoot(), "testdata", "example") }
 
 // optionSets are the plugin parameters every comparison runs with.
 var optionSets = []string{
@@ -142,7 +146,7 @@ func firstDiff(got, want string) string {
 }
 
 func exampleRequest() compiler.Request {
-	return compiler.Request{FS: os.DirFS(exampleDir), Files: []string{"example.proto"}}
+	return compiler.Request{FS: os.DirFS(exampleDir()), Files: []string{"example.proto"}}
 }
 
 // TestExampleSameBytes: the plugin's answer for testdata/example is byte for
@@ -287,7 +291,7 @@ func TestProtoc(t *testing.T) {
 	for _, param := range optionSets {
 		t.Run(param, func(t *testing.T) {
 			out := t.TempDir()
-			args := []string{"--plugin=protoc-gen-protoplay=" + bin, "--protoplay_out=" + out, "-I", exampleDir}
+			args := []string{"--plugin=protoc-gen-protoplay=" + bin, "--protoplay_out=" + out, "-I", exampleDir()}
 			if param != "" {
 				args = append(args, "--protoplay_opt="+param)
 			}
@@ -404,7 +408,7 @@ func TestProtoc(t *testing.T) {
 	})
 	t.Run("error", func(t *testing.T) {
 		cmd := exec.Command(protoc, "--plugin=protoc-gen-protoplay="+bin, "--protoplay_out="+t.TempDir(),
-			"--protoplay_opt=paths=sideways", "-I", exampleDir, "example.proto")
+			"--protoplay_opt=paths=sideways", "-I", exampleDir(), "example.proto")
 		cmd.Env = env
 		b, err := cmd.CombinedOutput()
 		if err == nil {
@@ -432,7 +436,7 @@ func TestBuf(t *testing.T) {
 		t.Skip("runs buf generate")
 	}
 	bin, env := pluginBinary(t)
-	inputs := map[string]string{"example.proto": filepath.Join(exampleDir, "example.proto")}
+	inputs := map[string]string{"example.proto": filepath.Join(exampleDir(), "example.proto")}
 	if shared, ok := gentest.SharedDir(); ok {
 		inputs["test_messages_edition2023.proto"] = filepath.Join(shared, "corpus", "protobuf", "conformance", "test_protos", "test_messages_edition2023.proto")
 	}

@@ -26,10 +26,43 @@ import (
 // paths are moved under it (see Rehome).
 const ModulePath = "gentest"
 
-// RepoRoot returns the root of this checkout.
+// RepoRoot returns the root of this checkout: two folders above this
+// source file, or, when the test binary was built with -trimpath (make
+// test builds with it, so that a fresh clone reuses the go command's
+// cache) and the file's recorded path is its import path, the nearest
+// folder at or above the working directory (a go test binary runs in
+// its package's folder) whose go.mod declares protoplay's module.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	if filepath.IsAbs(file) {
+		return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		panic("gentest: the checkout's root: " + err.Error())
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && modulePath(b) == repoModule {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			panic("gentest: no folder at or above " + dir + " holds the go.mod of " + repoModule)
+		}
+	}
+}
+
+// repoModule is protoplay's module path, as its go.mod declares it.
+const repoModule = "github.com/protoplay/protoplay"
+
+// modulePath is the module path a go.mod's module directive declares,
+// or "".
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }
 
 // SharedDir returns ../shared beside the checkout, or $PROTOPLAY_SHARED,

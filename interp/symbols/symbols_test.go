@@ -2,7 +2,9 @@ package symbols
 
 import (
 	"bytes"
+	"go/build"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -15,6 +17,17 @@ import (
 func TestSymbolsFresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks runtime/ and part of the standard library from source")
+	}
+	// The extractor type-checks from source through go/build's default
+	// context, whose GOROOT is the one this binary was built with; a
+	// -trimpath build (make test's) records none, so it is asked of the
+	// go command, as go generate's environment gives it.
+	if build.Default.GOROOT == "" {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			t.Fatalf("go env GOROOT: %v", err)
+		}
+		build.Default.GOROOT = strings.TrimSpace(string(out))
 	}
 	ext := extract.Extractor{Dest: "symbols"}
 	r := strings.NewReplacer("/", "-", ".", "_", "~", "_")
