@@ -627,6 +627,37 @@ func TestPlayground(t *testing.T) {
 	})
 }
 
+// TestLinkPastedIntoOpenPage: a share link opened in the playground's own
+// tab (pasted into its address: a hashchange, no new page) loads its
+// workspace, also when the page's save of the workspace on screen lands
+// between the navigation and the page's handling of it. That order lost
+// the link: the save, due 400 ms after the last change, put the old
+// workspace's hash back into the address before the hashchange handler
+// read location.hash, which then matched the hash the page last wrote
+// (TestGoChecksSharedCases, opening a case 400 ms after the one before
+// compiled). The script below makes the save's effect land first, as it
+// did: the link's navigation, then the page's replaceState of its own
+// hash, in one task, before the hashchange event is handled.
+func TestLinkPastedIntoOpenPage(t *testing.T) {
+	t.Parallel()
+	ctx, url := startBrowser(t)
+	session := func(name, msg string) map[string]any {
+		return map[string]any{"files": []map[string]string{{"name": name, "text": "syntax = \"proto3\";\npackage p;\nmessage " + msg + " { string s = 1; }\n"}}, "active": name, "options": ""}
+	}
+	do(t, ctx, chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, session("a.proto", "A"))))
+	waitJS(t, ctx, "a.proto's Go and its hash written", `__protoplay.stats.compiles > 0 && `+goText+`.includes("type A struct") && __protoplay.savedState()?.active === "a.proto" && location.hash.startsWith("#s=")`, 60*time.Second)
+	written := eval[string](t, ctx, `location.hash`)
+	n := eval[int](t, ctx, `__protoplay.stats.compiles`)
+	do(t, ctx, script(`location.hash = `+jsString(encodeSession(t, session("b.proto", "B")))+`; history.replaceState(null, "", `+jsString(written)+`)`))
+	waitJS(t, ctx, "b.proto's Go", `__protoplay.stats.compiles > `+itoa(n)+` && `+goText+`.includes("type B struct")`, 60*time.Second)
+	files := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=file-tab]')].map(e => e.dataset.name)`)
+	if !reflect.DeepEqual(files, []string{"b.proto"}) {
+		t.Errorf("files after the link %q, want [b.proto]", files)
+	}
+	// The address ends with the link's workspace, as the page writes it.
+	waitJS(t, ctx, "b.proto's workspace in the address", `__protoplay.savedState()?.active === "b.proto" && location.hash !== `+jsString(written), 30*time.Second)
+}
+
 func TestWorkerReplacedOnTimeout(t *testing.T) {
 	t.Parallel()
 	ctx, url := startBrowser(t)

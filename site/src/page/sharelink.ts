@@ -18,6 +18,10 @@ let writtenHash = "";
 // written 400 ms after the last change, later on a busy machine).
 export let savedState: SessionState | undefined;
 async function save() {
+  // A link opened while this save encodes (the address changed, and not
+  // to a hash this page wrote) wins: its load saves again, and this save
+  // must not put the workspace it replaces back into the address.
+  const at = location.hash;
   const s: SessionState = {
     files: files.map((f) => ({ name: f.name, text: f.binary ?? (f === active ? editor.state.doc.toString() : f.state.doc.toString()) })),
     active: active.name,
@@ -26,7 +30,9 @@ async function save() {
   if (payload.type) s.type = payload.type;
   if (payload.touched) s.json = payload.jsonText;
   if (programTouched) s.program = runEditor.state.doc.toString();
-  writtenHash = await encodeState(s);
+  const hash = await encodeState(s);
+  if (location.hash !== at && location.hash !== writtenHash) return;
+  writtenHash = hash;
   savedState = s;
   if (location.hash !== writtenHash) history.replaceState(null, "", writtenHash);
 }
@@ -39,13 +45,20 @@ export async function share() {
   toast(`Link copied (${location.href.length} characters)`);
 }
 
+// loads counts the links opened: a link's load that a newer one overtook
+// while it decoded stops there.
+let loads = 0;
+
 export async function load(hash: string) {
+  const n = ++loads;
   let s: SessionState | null = null;
   try {
     s = await decodeState(hash);
   } catch (e) {
+    if (n !== loads) return;
     notice(`This link could not be read (${(e as Error).message}); showing the example instead.`);
   }
+  if (n !== loads) return;
   if (!s || !s.files.length) s = { files: [{ name: "example.proto", text: example }], active: "example.proto", options: "" };
   setFiles(s.files.map((f) => newFile(f.name, f.text)));
   setOptions(s.options);
@@ -68,6 +81,13 @@ export async function load(hash: string) {
   compile();
 }
 
-addEventListener("hashchange", () => {
-  if (location.hash !== writtenHash) load(location.hash);
+// A link opened in this tab (pasted into the address, or followed): the
+// hash it navigated to (the event's newURL), not location.hash, which a
+// save that finished between the navigation and this event has already
+// set back to the session on screen. A save still to come is dropped.
+addEventListener("hashchange", (e) => {
+  const hash = new URL(e.newURL).hash;
+  if (hash === writtenHash) return;
+  saveSoon.cancel();
+  void load(hash);
 });
