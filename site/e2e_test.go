@@ -763,6 +763,53 @@ func encodeSession(t *testing.T, state any) string {
 	return "#s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
+// workspaceTab is one browser tab that opens workspaces one after
+// another, each from its share link: the first by navigating to the link,
+// each next one by changing the open page's hash to it, as a person
+// pasting a link into the playground's own tab does (sharelink.ts loads
+// it on hashchange). One page for many workspaces spares each the page's
+// start: the two wasm modules instantiated and their Go runtimes started
+// again, seconds of CPU per page. A failed workspace's successor gets a
+// tab of its own (next), so that one failure is not the next one's.
+type workspaceTab struct {
+	ctx    context.Context
+	url    string
+	query  string // the page's parameters, such as ?timeout=300000
+	loaded bool   // the tab holds a page
+}
+
+// next opens a new tab when there is none or when the last workspace's
+// test failed (lastOK false). It is called from the parent test's
+// goroutine: the tab lives until t ends.
+func (w *workspaceTab) next(t *testing.T, lastOK bool) {
+	t.Helper()
+	if w.ctx == nil || !lastOK {
+		w.ctx, w.url = startBrowser(t)
+		w.loaded = false
+	}
+}
+
+// load opens session (encodeSession's state) in the tab and waits until
+// its compile's result is on screen: generated Go or diagnostics
+// (__protoplay.stats.compiles, which counts the results shown, passes the
+// count before the link). The checks' data-go is cleared first, so that
+// a wait for 'done' or 'error' sees this workspace's round of checks of
+// the generated Go, not the last one's.
+func (w *workspaceTab) load(t *testing.T, session map[string]any) context.Context {
+	t.Helper()
+	hash := encodeSession(t, session)
+	if !w.loaded {
+		do(t, w.ctx, chromedp.Navigate(w.url+w.query+hash))
+		w.loaded = true
+		waitJS(t, w.ctx, "the workspace compiled (output or errors)", `__protoplay.stats.compiles > 0`, 90*time.Second)
+		return w.ctx
+	}
+	n := eval[int](t, w.ctx, `__protoplay.stats.compiles`)
+	do(t, w.ctx, script(`document.querySelector('[data-testid=checks]').dataset.go = ''; location.hash = `+jsString(hash)))
+	waitJS(t, w.ctx, "the workspace compiled (output or errors)", `__protoplay.stats.compiles > `+itoa(n), 90*time.Second)
+	return w.ctx
+}
+
 // TestAboutDialog: the header's About button opens, from the keyboard, a
 // dialog with the version (the package's, and the core's as the wasm
 // reports it), the license with a link to LICENSE.txt and a link to the

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // edition2024Case is one corpus file (relative to the corpus's protobuf/
@@ -63,14 +61,15 @@ func (c edition2024Case) files(t *testing.T, root string) []map[string]string {
 func TestEdition2024CorpusInBrowser(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(needShared(t, "corpus"), "protobuf")
+	// The compile time limit is lifted: this test is about what the page
+	// makes of the file, not its speed on a busy machine.
+	tab := workspaceTab{query: "?timeout=300000"}
+	ok := true
 	for _, c := range edition2024Cases {
-		t.Run(filepath.Base(c.file), func(t *testing.T) {
-			ctx, url := startBrowser(t)
-			// The compile time limit is lifted: this test is about what the
-			// page makes of the file, not its speed on a busy machine.
-			do(t, ctx, chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, map[string]any{"files": c.files(t, root), "active": c.file, "options": ""})))
+		tab.next(t, ok)
+		ok = t.Run(filepath.Base(c.file), func(t *testing.T) {
+			ctx := tab.load(t, map[string]any{"files": c.files(t, root), "active": c.file, "options": ""})
 			const errorDiags = `[...document.querySelectorAll('[data-testid=diagnostic].error')]`
-			waitJS(t, ctx, "the file compiled in the browser (output or errors)", `__protoplay.stats.firstCompiledMs > 0 || `+errorDiags+`.length > 0`, 90*time.Second)
 			if c.errWant != "" {
 				text := eval[string](t, ctx, errorDiags+`[0].innerText.replace(/\s+/g, ' ')`)
 				line := eval[string](t, ctx, errorDiags+`[0].dataset.line`)

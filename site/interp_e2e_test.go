@@ -315,7 +315,9 @@ var messageDecl = regexp.MustCompile(`(?m)^\s*message\s+\w+\s*\{`)
 
 // TestGoChecksSharedCases: every ../shared/cases file, loaded as the
 // workspace (a case's NN_name__x.proto companions beside it, through a
-// share link), as a person would open it: the page compiles it, and every
+// share link), as a person would open it, in one tab (workspaceTab: the
+// first case's link navigated to, each next one pasted into the open
+// page's address): the page compiles it, and every
 // message type's generated code passes its checks, interpreted in the
 // browser; the cases the compiler must refuse show the diagnostic their
 // headers expect instead (sharedCaseRefusals).
@@ -337,8 +339,14 @@ func TestGoChecksSharedCases(t *testing.T) {
 		groups[name] = append(groups[name], base)
 	}
 	sort.Strings(names)
+	// The page's compile time limit is lifted (?timeout=): on a busy
+	// machine a case's compile can pass the default 10 s, and this test
+	// is about what the page makes of the case, not its speed.
+	tab := workspaceTab{query: "?timeout=300000"}
+	ok := true
 	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
+		tab.next(t, ok)
+		ok = t.Run(name, func(t *testing.T) {
 			var files []map[string]string
 			active := groups[name][0]
 			for _, f := range groups[name] {
@@ -347,13 +355,8 @@ func TestGoChecksSharedCases(t *testing.T) {
 					active = f
 				}
 			}
-			ctx, url := startBrowser(t)
-			// The page's compile time limit is lifted (?timeout=): on a busy
-			// machine a case's compile can pass the default 10 s, and this
-			// test is about what the page makes of the case, not its speed.
-			do(t, ctx, chromedp.Navigate(url+"?timeout=300000"+encodeSession(t, map[string]any{"files": files, "active": active, "options": ""})))
+			ctx := tab.load(t, map[string]any{"files": files, "active": active, "options": ""})
 			const errorDiags = `[...document.querySelectorAll('[data-testid=diagnostic].error')]`
-			waitJS(t, ctx, "the case compiled in the browser (output or errors)", `__protoplay.stats.firstCompiledMs > 0 || `+errorDiags+`.length > 0`, 60*time.Second)
 			if want, ok := sharedCaseRefusals[name]; ok {
 				text := eval[string](t, ctx, errorDiags+`.map(e => e.innerText.replace(/\s+/g, ' ')).join('\n')`)
 				if !strings.Contains(text, want) {
