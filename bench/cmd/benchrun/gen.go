@@ -67,6 +67,24 @@ type MessageSet struct {
 	// FileDescriptorProto, from which the suite builds hyperpb's parser.
 	HP  bool
 	FDP []byte
+	// Volume is the Go each generator wrote for the file (generateAll).
+	Volume VolumeRow
+}
+
+// A VolumeRow is the generated Go of one input, in bytes: protoplay's with
+// every method family (features=all, the default), and protoc-gen-go's
+// plus vtprotobuf's (features=marshal+unmarshal+size+clone+equal), the
+// pair issue 29's code-volume target is set against. Only the generated
+// files count, not either side's runtime library.
+type VolumeRow struct {
+	Input      string
+	Files      int
+	Protoplay  int64
+	ProtocGoGo int64 // protoc-gen-go
+	VT         int64 // protoc-gen-go-vtproto
+	// Note says what is odd about a column: vtprotobuf's output for a file
+	// with groups is counted but does not compile.
+	Note string
 }
 
 // A Message is one benchmarked message type.
@@ -159,6 +177,14 @@ func generateAll(sets []*MessageSet) error {
 			files := gen.Generated
 			dir := filepath.Join("gen", p.Dir, set.Name)
 			os.RemoveAll(dir)
+			if p == PeerPP {
+				set.Volume = VolumeRow{Input: set.File, Files: 1}
+				for _, f := range files {
+					if strings.HasPrefix(f.Name, dir+"/") { // not the runtime written beside it
+						set.Volume.Protoplay += int64(len(f.Content))
+					}
+				}
+			}
 			for _, f := range files {
 				if err := writeFile(filepath.FromSlash(f.Name), f.Content); err != nil {
 					return err
@@ -177,9 +203,11 @@ func generateAll(sets []*MessageSet) error {
 			}
 		}
 		param := "module=" + benchModule + ",M" + set.File + "=" + importPath(PeerPG, set) + ";" + set.Name
-		if err := runPlugin("protoc-gen-go", param, fdp); err != nil {
+		pgFiles, err := runPlugin("protoc-gen-go", param, fdp)
+		if err != nil {
 			return err
 		}
+		set.Volume.ProtocGoGo = contentBytes(pgFiles)
 		// The opaque copy registers with google.golang.org/protobuf's
 		// global registry beside the open one, so it is renamed: file
 		// opaque/<file>, package <package>.opaque (the wire form does
@@ -189,22 +217,62 @@ func generateAll(sets []*MessageSet) error {
 		fdpO.Package = proto.String(fdp.GetPackage() + ".opaque")
 		renamePackage(fdpO, "."+fdp.GetPackage()+".", "."+fdpO.GetPackage()+".")
 		paramO := "module=" + benchModule + ",Mopaque/" + set.File + "=" + importPath(PeerPGO, set) + ";" + set.Name + ",default_api_level=API_OPAQUE"
-		if err := runPlugin("protoc-gen-go", paramO, fdpO); err != nil {
+		if _, err := runPlugin("protoc-gen-go", paramO, fdpO); err != nil {
 			return err
 		}
 		set.NoVT = hasGroups(fd.Messages())
+		vtParam := param + ",features=" + vtFeatures
 		if set.NoVT {
 			fmt.Fprintf(os.Stderr, "benchrun: %s has groups: no vtprotobuf rows (protoc-gen-go-vtproto v0.6.0 emits code that does not compile for them)\n", set.File)
+			// Its output is still counted for the code-volume table, and
+			// not written.
+			files, err := pluginFiles("protoc-gen-go-vtproto", vtParam, fdp)
+			if err != nil {
+				return err
+			}
+			set.Volume.VT = contentBytes(files)
+			set.Volume.Note = "vtprotobuf's output for groups does not compile; counted as written"
 			continue
 		}
-		if err := runPlugin("protoc-gen-go-vtproto", param+",features=marshal+unmarshal+size+clone+equal", fdp); err != nil {
+		vtFiles, err := runPlugin("protoc-gen-go-vtproto", vtParam, fdp)
+		if err != nil {
 			return err
 		}
+		set.Volume.VT = contentBytes(vtFiles)
 	}
 	return nil
 }
 
-func runPlugin(name, param string, fdp *descriptorpb.FileDescriptorProto) error {
+// vtFeatures are the vtprotobuf method families generated beside
+// protoc-gen-go's code: every one that protoplay's features=all also has.
+const vtFeatures = "marshal+unmarshal+size+clone+equal"
+
+func contentBytes(files []*pluginpb.CodeGeneratorResponse_File) int64 {
+	var n int64
+	for _, f := range files {
+		n += int64(len(f.GetContent()))
+	}
+	return n
+}
+
+// runPlugin runs the plugin (gen/bin/name) on fdp and writes the files it
+// generates (their names relative to bench/).
+func runPlugin(name, param string, fdp *descriptorpb.FileDescriptorProto) ([]*pluginpb.CodeGeneratorResponse_File, error) {
+	files, err := pluginFiles(name, param, fdp)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if err := writeFile(filepath.FromSlash(f.GetName()), f.GetContent()); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// pluginFiles runs the plugin (gen/bin/name) on fdp through a
+// CodeGeneratorRequest and returns the files of its response.
+func pluginFiles(name, param string, fdp *descriptorpb.FileDescriptorProto) ([]*pluginpb.CodeGeneratorResponse_File, error) {
 	req := &pluginpb.CodeGeneratorRequest{
 		FileToGenerate: []string{fdp.GetName()},
 		Parameter:      proto.String(param),
@@ -212,7 +280,7 @@ func runPlugin(name, param string, fdp *descriptorpb.FileDescriptorProto) error 
 	}
 	in, err := proto.Marshal(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bin, _ := filepath.Abs(filepath.Join("gen", "bin", name))
 	cmd := exec.Command(bin)
@@ -221,21 +289,16 @@ func runPlugin(name, param string, fdp *descriptorpb.FileDescriptorProto) error 
 	cmd.Stdout = &out
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	var resp pluginpb.CodeGeneratorResponse
 	if err := proto.Unmarshal(out.Bytes(), &resp); err != nil {
-		return fmt.Errorf("%s: response: %v", name, err)
+		return nil, fmt.Errorf("%s: response: %v", name, err)
 	}
 	if resp.Error != nil {
-		return fmt.Errorf("%s: %s", name, resp.GetError())
+		return nil, fmt.Errorf("%s: %s", name, resp.GetError())
 	}
-	for _, f := range resp.File {
-		if err := writeFile(filepath.FromSlash(f.GetName()), f.GetContent()); err != nil {
-			return err
-		}
-	}
-	return nil
+	return resp.File, nil
 }
 
 func writeFile(path, content string) error {

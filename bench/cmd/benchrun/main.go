@@ -116,6 +116,10 @@ func main() {
 	if err := generateAll(sets); err != nil {
 		fatal(err)
 	}
+	for _, set := range sets {
+		v := set.Volume
+		log("code volume of %s: protoplay %d bytes, protoc-gen-go %d + vtprotobuf %d (%s)", v.Input, v.Protoplay, v.ProtocGoGo, v.VT, ratio(float64(v.Protoplay), float64(v.ProtocGoGo+v.VT)))
+	}
 	if err := generateGRPC(); err != nil {
 		fatal(err)
 	}
@@ -138,6 +142,9 @@ func main() {
 		return
 	}
 	extra := &Extra{}
+	for _, set := range sets {
+		extra.Volume = append(extra.Volume, set.Volume)
+	}
 	log("overhead: init trace and first call (%d runs per peer)", *flagRuns)
 	if err := measureOverhead(extra); err != nil {
 		fatal(err)

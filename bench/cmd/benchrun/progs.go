@@ -30,7 +30,9 @@ type Extra struct {
 	ScalingNote  string
 	Node         *NodeFirst
 	Browser      *Browser
-	Instr        []InstrRow // callgrind counts of the rows with targets (measureInstructions)
+	Instr        []InstrRow  // callgrind counts of the rows with targets (measureInstructions)
+	Volume       []VolumeRow // generated Go bytes: the message sets (generateAll), then googleapis (measureCompiler)
+	VolumeNote   string
 }
 
 // InitCost sums GODEBUG=inittrace=1 lines.
@@ -335,6 +337,7 @@ func measureCompiler(shared string, e *Extra) error {
 	}
 	pg := mustAbs(filepath.Join("gen", "bin", "protoc-gen-go"))
 	e.Compiler = map[string][]float64{}
+	vol := VolumeRow{Input: "googleapis (-I googleapis -I protobuf)", Files: len(files)}
 	for i := range *flagRuns {
 		for _, side := range []string{"protoplay", "protoc+protoc-gen-go"} {
 			out, err := os.MkdirTemp("", "benchrun-compile-")
@@ -360,6 +363,18 @@ func measureCompiler(shared string, e *Extra) error {
 			t0 := time.Now()
 			err = cmd.Run()
 			d := time.Since(t0).Seconds()
+			if err == nil && i == 0 {
+				// The first run's output, counted for the code-volume table.
+				n, err := treeBytes(out)
+				if err != nil {
+					return err
+				}
+				if side == "protoplay" {
+					vol.Protoplay = n
+				} else {
+					vol.ProtocGoGo = n
+				}
+			}
 			os.RemoveAll(out)
 			if err != nil {
 				return fmt.Errorf("%s (run %d): %v\n%s", side, i+1, err, tail(stderr.String(), 2000))
@@ -367,7 +382,44 @@ func measureCompiler(shared string, e *Extra) error {
 			e.Compiler[side] = append(e.Compiler[side], d)
 		}
 	}
+	// vtprotobuf over the same files, once and untimed: its bytes only.
+	out, err := os.MkdirTemp("", "benchrun-compile-vt-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(out)
+	vt := mustAbs(filepath.Join("gen", "bin", "protoc-gen-go-vtproto"))
+	cmd := exec.Command(protoc, append([]string{"-I", "googleapis", "-I", "protobuf", "--plugin=protoc-gen-go-vtproto=" + vt,
+		"--go-vtproto_out=" + out, "--go-vtproto_opt=features=" + vtFeatures}, files...)...)
+	cmd.Dir = corpus
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		e.VolumeNote = fmt.Sprintf("googleapis: protoc-gen-go-vtproto failed: %v: %s", err, firstLine(tail(stderr.String(), 500)))
+		return nil
+	}
+	if vol.VT, err = treeBytes(out); err != nil {
+		return err
+	}
+	e.Volume = append(e.Volume, vol)
 	return nil
+}
+
+// treeBytes is the size of the .go files under dir, in bytes.
+func treeBytes(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		n += info.Size()
+		return nil
+	})
+	return n, err
 }
 
 func tail(s string, n int) string {

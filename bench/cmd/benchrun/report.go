@@ -202,6 +202,7 @@ func printReport(w io.Writer, out string, e *Extra) {
 			pf("| %.2f | %.2f | **%s** | %s / %s |\n", median(a), median(b), ratio(median(b), median(a)), secs(a), secs(b))
 		}
 	}
+	printVolume(pf, e)
 	printScaling(pf, e)
 	printNode(pf, e.Node)
 	if e.Browser != nil {
@@ -325,5 +326,39 @@ func printBrowser(pf func(string, ...any), b *Browser) {
 	printEdits(pf, b)
 	for _, l := range b.Lines {
 		pf("- %s\n", l)
+	}
+}
+
+// volumeTarget is issue 29's bound on generated Go: at most twice the bytes
+// of protoc-gen-go's and vtprotobuf's output together, on GoogleMessage2
+// and googleapis.
+const volumeTarget = 2.0
+
+// printVolume prints the generated Go bytes of each input: protoplay with
+// every method family against protoc-gen-go plus vtprotobuf.
+func printVolume(pf func(string, ...any), e *Extra) {
+	if len(e.Volume) == 0 && e.VolumeNote == "" {
+		return
+	}
+	pf("\n### code volume: generated Go bytes, protoplay (features=all) vs protoc-gen-go + vtprotobuf (features=%s)\n\n", vtFeatures)
+	pf("Generated files only, neither side's runtime library (protoplay's googleapis run uses runtime=import). protoplay's families: marshal, unmarshal, size, equal, clone, json, text; protoc-gen-go's ProtoJSON and text come from its runtime's reflection.\n\n")
+	if len(e.Volume) > 0 {
+		pf("| input | files | protoc-gen-go | vtprotobuf | together | protoplay | protoplay / together | protoplay / protoc-gen-go |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, v := range e.Volume {
+			both := v.ProtocGoGo + v.VT
+			r := ratio(float64(v.Protoplay), float64(both))
+			if float64(v.Protoplay) <= volumeTarget*float64(both) {
+				r = "**" + r + "**"
+			}
+			note := ""
+			if v.Note != "" {
+				note = " (" + v.Note + ")"
+			}
+			pf("| %s%s | %d | %d | %d | %d | %d | %s | %s |\n", v.Input, note, v.Files, v.ProtocGoGo, v.VT, both, v.Protoplay, r, ratio(float64(v.Protoplay), float64(v.ProtocGoGo)))
+		}
+		pf("\nBold: within issue 29's bound, at most %.0fx protoc-gen-go + vtprotobuf.\n", volumeTarget)
+	}
+	if e.VolumeNote != "" {
+		pf("\n%s\n", e.VolumeNote)
 	}
 }

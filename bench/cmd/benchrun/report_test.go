@@ -131,3 +131,27 @@ func TestPrintNode(t *testing.T) {
 		t.Errorf("no measurement printed %q", none.String())
 	}
 }
+
+// TestReportVolume: the code-volume table gives each input's bytes and
+// protoplay's ratio to protoc-gen-go + vtprotobuf together, bold within
+// issue 29's 2x bound, with a column's note; a failed vtprotobuf run is
+// said, not left out.
+func TestReportVolume(t *testing.T) {
+	e := &Extra{Volume: []VolumeRow{
+		{Input: "benchmark_message2.proto", Files: 1, Protoplay: 107153, ProtocGoGo: 26000, VT: 30000, Note: "vtprotobuf's output for groups does not compile; counted as written"},
+		{Input: "googleapis", Files: 122, Protoplay: 9000, ProtocGoGo: 1000, VT: 2000},
+	}, VolumeNote: "googleapis: protoc-gen-go-vtproto failed: exit status 1: boom"}
+	var out strings.Builder
+	printReport(&out, "", e)
+	got := out.String()
+	for _, want := range []string{
+		"### code volume: generated Go bytes, protoplay (features=all) vs protoc-gen-go + vtprotobuf (features=marshal+unmarshal+size+clone+equal)\n",
+		"| benchmark_message2.proto (vtprotobuf's output for groups does not compile; counted as written) | 1 | 26000 | 30000 | 56000 | 107153 | **1.91** | 4.12 |",
+		"| googleapis | 122 | 1000 | 2000 | 3000 | 9000 | 3.00 | 9.00 |",
+		"googleapis: protoc-gen-go-vtproto failed: exit status 1: boom",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
