@@ -221,20 +221,15 @@ func generateAll(sets []*MessageSet) error {
 			return err
 		}
 		set.NoVT = hasGroups(fd.Messages())
-		vtParam := param + ",features=" + vtFeatures
+		vt := runPlugin
 		if set.NoVT {
 			fmt.Fprintf(os.Stderr, "benchrun: %s has groups: no vtprotobuf rows (protoc-gen-go-vtproto v0.6.0 emits code that does not compile for them)\n", set.File)
 			// Its output is still counted for the code-volume table, and
 			// not written.
-			files, err := pluginFiles("protoc-gen-go-vtproto", vtParam, fdp)
-			if err != nil {
-				return err
-			}
-			set.Volume.VT = contentBytes(files)
+			vt = pluginFiles
 			set.Volume.Note = "vtprotobuf's output for groups does not compile; counted as written"
-			continue
 		}
-		vtFiles, err := runPlugin("protoc-gen-go-vtproto", vtParam, fdp)
+		vtFiles, err := vt("protoc-gen-go-vtproto", param+",features="+vtFeatures, fdp)
 		if err != nil {
 			return err
 		}

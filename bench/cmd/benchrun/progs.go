@@ -405,11 +405,12 @@ func measureCompiler(shared string, e *Extra) error {
 	return nil
 }
 
-// treeBytes is the size of the .go files under dir, in bytes.
+// treeBytes is the size of the files under dir (a generator's output
+// folder), in bytes.
 func treeBytes(dir string) (int64, error) {
 	var n int64
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+		if err != nil || d.IsDir() {
 			return err
 		}
 		info, err := d.Info()

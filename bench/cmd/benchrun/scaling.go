@@ -135,12 +135,7 @@ func measureScaling(e *Extra) error {
 			if in.n > 0 && row.Exit != 0 {
 				return fmt.Errorf("%s: protoplay gen exited %d: %s", in.name, row.Exit, tail(stderr.String(), 2000))
 			}
-			filepath.Walk(out, func(_ string, info os.FileInfo, err error) error {
-				if err == nil && !info.IsDir() {
-					row.OutBytes += info.Size()
-				}
-				return nil
-			})
+			row.OutBytes, _ = treeBytes(out) // what was written, also after a failed run
 			if in.n > 0 && protoc != "" {
 				if err := runPeer(&row, protoc, pg, dir, file); err != nil {
 					return fmt.Errorf("%s: %v", in.name, err)
@@ -190,12 +185,7 @@ func runPeer(row *ScalingRow, protoc, pg, dir, file string) error {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		row.PeerPeakRSSKB = int64(ru.Maxrss)
 	}
-	filepath.Walk(out, func(_ string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			row.PeerOutBytes += info.Size()
-		}
-		return nil
-	})
+	row.PeerOutBytes, _ = treeBytes(out) // what was written, also after a failed run
 	return nil
 }
 
