@@ -105,11 +105,11 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 		}
 	}
 	for i, f := range out {
-		content, imports, err := rewriteRuntimeImports(f.Name, []byte(f.Content), local)
+		content, imports, err := rewriteRuntimeImports(f.Name, f.Content, local)
 		if err != nil {
 			return nil, err
 		}
-		out[i].Content = string(content)
+		out[i].Content = content
 		want(imports)
 	}
 	var sources fs.FS
@@ -134,12 +134,12 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 			if err != nil {
 				return nil, err
 			}
-			content, imports, err := rewriteRuntimeImports(dir+"/"+e.Name(), src, local)
+			content, imports, err := rewriteRuntimeImports(dir+"/"+e.Name(), string(src), local)
 			if err != nil {
 				return nil, err
 			}
 			want(imports)
-			out = append(out, File{Name: path.Join(outDir(local+"/"+dir), e.Name()), Content: string(content)})
+			out = append(out, File{Name: path.Join(outDir(local+"/"+dir), e.Name()), Content: content})
 		}
 	}
 	return out, nil
@@ -177,13 +177,16 @@ func sourceRelativeBase(files map[string]*fileNames) (base string, ok bool) {
 
 // rewriteRuntimeImports replaces the import paths github.com/protoplay/
 // protoplay/runtime/... of a Go file with local + "/runtime/...", and
-// returns the file, gofmt'ed (the import order may change), and its import
-// paths before the rewrite. A file with no such import is returned as is.
-func rewriteRuntimeImports(name string, src []byte, local string) ([]byte, []string, error) {
+// returns the file and its import paths before the rewrite. A file with no
+// such import is returned as is. src must be gofmt-clean: only the file's
+// head (its package clause and import declarations) is formatted again,
+// because the new paths may sort in another order; the code below the
+// imports is copied unchanged, so the cost does not grow with the file.
+func rewriteRuntimeImports(name, src, local string) (string, []string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ImportsOnly)
 	if err != nil {
-		return nil, nil, fmt.Errorf("runtime=local: %v", err)
+		return "", nil, fmt.Errorf("runtime=local: %v", err)
 	}
 	var imports []string
 	var b strings.Builder
@@ -191,7 +194,7 @@ func rewriteRuntimeImports(name string, src []byte, local string) ([]byte, []str
 	for _, im := range f.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
 		if err != nil {
-			return nil, nil, fmt.Errorf("runtime=local: %s: %v", name, err)
+			return "", nil, fmt.Errorf("runtime=local: %s: %v", name, err)
 		}
 		imports = append(imports, p)
 		rest, ok := strings.CutPrefix(p, runtimeModule+"/runtime/")
@@ -199,19 +202,22 @@ func rewriteRuntimeImports(name string, src []byte, local string) ([]byte, []str
 			continue
 		}
 		from, to := fset.Position(im.Path.Pos()).Offset, fset.Position(im.Path.End()).Offset
-		b.Write(src[last:from])
+		b.WriteString(src[last:from])
 		b.WriteString(strconv.Quote(local + "/runtime/" + rest))
 		last = to
 	}
 	if last == 0 {
 		return src, imports, nil
 	}
-	b.Write(src[last:])
-	out, err := format.Source([]byte(b.String()))
+	// The head ends with the last import declaration (ImportsOnly stops
+	// there, so f.Decls holds the import declarations only).
+	end := fset.Position(f.Decls[len(f.Decls)-1].End()).Offset
+	b.WriteString(src[last:end])
+	head, err := format.Source([]byte(b.String()))
 	if err != nil {
-		return nil, nil, fmt.Errorf("runtime=local: %s after the import rewrite: %v", name, err)
+		return "", nil, fmt.Errorf("runtime=local: %s after the import rewrite: %v", name, err)
 	}
-	return out, imports, nil
+	return strings.TrimSuffix(string(head), "\n") + src[end:], imports, nil
 }
 
 // GoPackages returns the distinct Go import paths of the packages that
