@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/bufbuild/protocompile/experimental/fdp"
@@ -157,20 +158,11 @@ func compileOnce(ctx context.Context, req Request, served func(map[string]string
 		}
 		return false
 	}
-	set := new(descriptorpb.FileDescriptorSet)
-	data, err := proto.Marshal(results[0].Value)
+	set, err := roundTrip(results[0].Value)
 	if err != nil {
-		res.Diagnostics = append(res.Diagnostics, diag.Errorf("internal error: encoding the descriptors: %v", err))
+		res.Diagnostics = append(res.Diagnostics, diag.Errorf("internal error: %v", err))
 		return res
 	}
-	if stop() {
-		return res
-	}
-	if err := proto.Unmarshal(data, set); err != nil {
-		res.Diagnostics = append(res.Diagnostics, diag.Errorf("internal error: decoding the descriptors: %v", err))
-		return res
-	}
-	data = nil
 	if stop() {
 		return res
 	}
@@ -189,6 +181,41 @@ func compileOnce(ctx context.Context, req Request, served func(map[string]string
 	}
 	res.Files = linked
 	return res
+}
+
+// roundTrip returns a copy of in made by encoding and decoding each
+// file, on GOMAXPROCS goroutines (a file's bytes are the same in the set's
+// encoding and alone, so this is the set's round trip).
+func roundTrip(in *descriptorpb.FileDescriptorSet) (*descriptorpb.FileDescriptorSet, error) {
+	out := &descriptorpb.FileDescriptorSet{File: make([]*descriptorpb.FileDescriptorProto, len(in.File))}
+	errs := make([]error, len(in.File))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(in.File)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(in.File) {
+					return
+				}
+				data, err := proto.Marshal(in.File[i])
+				if err != nil {
+					errs[i] = fmt.Errorf("encoding the descriptor of %s: %v", in.File[i].GetName(), err)
+					continue
+				}
+				f := new(descriptorpb.FileDescriptorProto)
+				if err := proto.Unmarshal(data, f); err != nil {
+					errs[i] = fmt.Errorf("decoding the descriptor of %s: %v", in.File[i].GetName(), err)
+					continue
+				}
+				out.File[i] = f
+			}
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // fdsOptions asks the compiler for source info (comments and spans), as
@@ -607,12 +634,17 @@ func (s *compileSession) linkFiles(set *descriptorpb.FileDescriptorSet, files []
 		if stop() {
 			return nil, nil
 		}
-		data, err := proto.MarshalOptions{Deterministic: true}.Marshal(f)
-		if err != nil {
-			d := diag.Errorf("internal error: encoding the descriptor: %v", err)
-			d.File = f.GetName()
-			ds = append(ds, d)
-			continue
+		// The encoding tells a file unchanged since the cache's last
+		// compile; without a cache there is none to compare.
+		var data []byte
+		if s.cache != nil {
+			var err error
+			if data, err = (proto.MarshalOptions{Deterministic: true}).Marshal(f); err != nil {
+				d := diag.Errorf("internal error: encoding the descriptor: %v", err)
+				d.File = f.GetName()
+				ds = append(ds, d)
+				continue
+			}
 		}
 		name := f.GetName()
 		if prev := s.linked[name]; prev != nil && string(prev.data) == string(data) && sameImports(prev.fd, linked) {
