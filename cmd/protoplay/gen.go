@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -246,23 +249,47 @@ func writeAll(dir string, files []compiler.File) (err error) {
 		if err != nil {
 			return fmt.Errorf("writing %s: %w (no file written)", target, err)
 		}
-		e := &entry{target: target}
-		entries = append(entries, e)
-		tf, err := os.CreateTemp(filepath.Dir(target), ".protoplay-*.tmp")
+		entries = append(entries, &entry{target: target})
+	}
+	// The temporary files are written on GOMAXPROCS goroutines: googleapis'
+	// 25 MB in 122 files took 0.14 s on one, after the compile.
+	errs := make([]error, len(entries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(entries)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(entries) {
+					return
+				}
+				e := entries[i]
+				tf, err := os.CreateTemp(filepath.Dir(e.target), ".protoplay-*.tmp")
+				if err != nil {
+					errs[i] = fmt.Errorf("writing %s: %w (no file written)", e.target, err)
+					continue
+				}
+				e.tmp = tf.Name()
+				_, werr := tf.WriteString(files[i].Content)
+				cerr := tf.Close()
+				if werr == nil {
+					werr = cerr
+				}
+				if werr == nil {
+					werr = os.Chmod(e.tmp, 0o644)
+				}
+				if werr != nil {
+					errs[i] = fmt.Errorf("writing %s: %w (no file written)", e.target, werr)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return fmt.Errorf("writing %s: %w (no file written)", target, err)
-		}
-		e.tmp = tf.Name()
-		_, werr := tf.WriteString(f.Content)
-		cerr := tf.Close()
-		if werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = os.Chmod(e.tmp, 0o644)
-		}
-		if werr != nil {
-			return fmt.Errorf("writing %s: %w (no file written)", target, werr)
+			return err
 		}
 	}
 	for _, e := range entries {

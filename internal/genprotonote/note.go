@@ -93,7 +93,7 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 		if !strings.HasSuffix(f.Name, ".go") {
 			continue
 		}
-		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.ImportsOnly)
+		af, err := parser.ParseFile(token.NewFileSet(), f.Name, importHead(f.Content), parser.ImportsOnly)
 		if err != nil {
 			continue
 		}
@@ -114,6 +114,26 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 		return notes[i].GoFile < notes[j].GoFile || notes[i].GoFile == notes[j].GoFile && notes[i].Import < notes[j].Import
 	})
 	return notes
+}
+
+// importHead returns the start of src, a generated Go file, up to its
+// first top-level declaration other than an import: all that an
+// ImportsOnly parse reads, without copying and scanning the rest (a
+// googleapis run's 25 MB took 55 ms).
+func importHead(src string) string {
+	for i := 0; i < len(src); {
+		line := src[i:]
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j+1]
+		}
+		for _, kw := range []string{"func ", "type ", "var ", "const "} {
+			if strings.HasPrefix(line, kw) {
+				return src[:i]
+			}
+		}
+		i += len(line)
+	}
+	return src
 }
 
 // suggestBase is the import path under which a note suggests placing the
