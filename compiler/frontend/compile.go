@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/bufbuild/protocompile/experimental/fdp"
@@ -26,6 +25,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay/compiler/diag"
+	"github.com/protoplay/protoplay/internal/parallel"
 )
 
 // Compile parses and links the requested files with protocompile's
@@ -189,32 +189,19 @@ func compileOnce(ctx context.Context, req Request, served func(map[string]string
 func roundTrip(in *descriptorpb.FileDescriptorSet) (*descriptorpb.FileDescriptorSet, error) {
 	out := &descriptorpb.FileDescriptorSet{File: make([]*descriptorpb.FileDescriptorProto, len(in.File))}
 	errs := make([]error, len(in.File))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(in.File)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(in.File) {
-					return
-				}
-				data, err := proto.Marshal(in.File[i])
-				if err != nil {
-					errs[i] = fmt.Errorf("encoding the descriptor of %s: %v", in.File[i].GetName(), err)
-					continue
-				}
-				f := new(descriptorpb.FileDescriptorProto)
-				if err := proto.Unmarshal(data, f); err != nil {
-					errs[i] = fmt.Errorf("decoding the descriptor of %s: %v", in.File[i].GetName(), err)
-					continue
-				}
-				out.File[i] = f
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(in.File), func(_, i int) {
+		data, err := proto.Marshal(in.File[i])
+		if err != nil {
+			errs[i] = fmt.Errorf("encoding the descriptor of %s: %v", in.File[i].GetName(), err)
+			return
+		}
+		f := new(descriptorpb.FileDescriptorProto)
+		if err := proto.Unmarshal(data, f); err != nil {
+			errs[i] = fmt.Errorf("decoding the descriptor of %s: %v", in.File[i].GetName(), err)
+			return
+		}
+		out.File[i] = f
+	})
 	return out, errors.Join(errs...)
 }
 

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/protoplay/protoplay/internal/parallel"
 	"github.com/protoplay/protoplay/internal/version"
 	"github.com/protoplay/protoplay/runtime/wire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -235,7 +236,7 @@ func (g *generator) renderOne(fd protoreflect.FileDescriptor) (out []File, d *di
 // files, as renderOne's loop gives them; check sees the bytes of every
 // goroutine's files so far. fatal is the fatal diagnostic of the first
 // file in files' order that met one (the others stop at their next file).
-// A panic on a goroutine is raised again on the caller's.
+// A panic on a goroutine is raised again on the caller's (parallel.For).
 func (g *generator) renderParallel(files []protoreflect.FileDescriptor, opts Options, check func(int) error) (out []File, fatal *diag.Diagnostic, diags []diag.Diagnostic) {
 	if g.shapes == nil {
 		g.shapes = newShapeMemo()
@@ -246,23 +247,16 @@ func (g *generator) renderParallel(files []protoreflect.FileDescriptor, opts Opt
 		fatal bool
 	}
 	results := make([]result, len(files))
-	var (
-		next, total atomic.Int64
-		stop        atomic.Bool
-		wg          sync.WaitGroup
-		panicked    atomic.Pointer[any]
-	)
-	for w := range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					panicked.CompareAndSwap(nil, &r)
-					stop.Store(true)
-				}
-			}()
-			gw := g
+	gens := make([]*generator, parallel.Workers(len(files)))
+	var total atomic.Int64 // the bytes told to check by every goroutine
+	var stop atomic.Bool
+	parallel.For(len(files), func(w, i int) {
+		if stop.Load() {
+			return
+		}
+		gw := gens[w]
+		if gw == nil {
+			gw = g
 			if w > 0 {
 				var ds []diag.Diagnostic
 				if gw, ds = newGeneratorMemo(files, opts, nil); len(ds) > 0 {
@@ -271,7 +265,7 @@ func (g *generator) renderParallel(files []protoreflect.FileDescriptor, opts Opt
 				gw.shapes = g.shapes
 			}
 			if check != nil {
-				last := 0 // this goroutine's bytes told to total
+				last := 0 // this goroutine's bytes in total
 				gw.check = func(n int) error {
 					t := total.Add(int64(n - last))
 					last = n
@@ -281,23 +275,14 @@ func (g *generator) renderParallel(files []protoreflect.FileDescriptor, opts Opt
 					return nil
 				}
 			}
-			for !stop.Load() {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
-					return
-				}
-				r := &results[i]
-				r.out, r.d, r.fatal = gw.renderOne(files[i])
-				if r.fatal {
-					stop.Store(true)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if p := panicked.Load(); p != nil {
-		panic(*p)
-	}
+			gens[w] = gw
+		}
+		r := &results[i]
+		r.out, r.d, r.fatal = gw.renderOne(files[i])
+		if r.fatal {
+			stop.Store(true)
+		}
+	})
 	for _, r := range results {
 		if r.fatal {
 			return nil, r.d, nil
