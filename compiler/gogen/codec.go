@@ -1176,9 +1176,19 @@ func (g *generator) unmarshalMessage(fn *fieldNames) []jen.Code {
 		}
 		if fd.Kind() == protoreflect.GroupKind && fn.opaque {
 			// A run of groups cannot be counted ahead without decoding
-			// them: the slice grows from the input left (see
-			// wire.AppendIn; the element is b[start:i] now).
-			out = append(out, f.Clone().Op("=").Add(rt("AppendIn")).Call(jen.Id("d"), f, jen.Id("e"), jen.Id("b"), jen.Id("start"), jen.Id("i")))
+			// them: a full slice grows from the input left (see
+			// wire.AppendIn; the element is b[start:i] now). Otherwise
+			// the element is appended in place: `f = append(f, e)` on
+			// the field itself writes back only the length, where
+			// assigning a call's result writes the slice's pointer too,
+			// a pointer write per element that takes a write barrier
+			// whenever the collector is marking (GoogleMessage2, opaque:
+			// 1.96 M -> 1.88 M instructions per decode).
+			out = append(out, jen.If(jen.Len(f).Op("<").Cap(f)).Block(
+				f.Clone().Op("=").Append(f, jen.Id("e")),
+			).Else().Block(
+				f.Clone().Op("=").Add(rt("AppendIn")).Call(jen.Id("d"), f, jen.Id("e"), jen.Id("b"), jen.Id("start"), jen.Id("i")),
+			))
 		} else {
 			out = append(out, f.Clone().Op("=").Append(f, jen.Id("e")))
 		}

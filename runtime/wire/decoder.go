@@ -681,7 +681,11 @@ func messageSlabMax[T any]() int {
 // can (see [CountRun]), grows in a step or two. (A nested message's list
 // doubles: its b runs to the end of the input for a group, so the bytes
 // left would not bound its own elements.) Generated code of the opaque
-// API appends repeated groups with it.
+// API appends repeated groups with it when s is full, and in place
+// (`s = append(s, e)` on the field itself) otherwise, which writes back
+// the length alone: storing the slice AppendIn returns writes its
+// pointer too, and every pointer write takes a write barrier while the
+// collector marks.
 func AppendIn[T any](d *Decoder, s []*T, e *T, b []byte, start, i int) []*T {
 	if len(s) < cap(s) {
 		return append(s, e)
