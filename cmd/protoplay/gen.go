@@ -92,7 +92,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	out := fs.String("o", ".", "output `DIR`; files go to DIR/<path chosen by the paths= option>")
 	var opts multiFlag
-	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, features=all|F+F (marshal, unmarshal, size, equal, clone, json, text), runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module), default_api_level=API_OPEN|API_HYBRID|API_OPAQUE, apilevelM<file>=<level>, lazy=<field full name> (repeatable: an opaque message's field decoded on first access)")
+	fs.Var(&opts, "opt", "generator option `KEY=VALUE` (repeatable, or several comma-separated as in protoc's --protoplay_opt): paths=import|source_relative, module=PREFIX, M<file>=<import path>, unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH, services=none|grpc|connect|grpc+connect, features=all|F+F (marshal, unmarshal, size, equal, clone, json, text), runtime=local|import (default local: the runtime packages the code imports are written beside it, so it builds with no protoplay module), runtime_root=PATH (with paths=source_relative: the import path of DIR, read from the go.mod above DIR when not given), default_api_level=API_OPEN|API_HYBRID|API_OPAQUE, apilevelM<file>=<level>, lazy=<field full name> (repeatable: an opaque message's field decoded on first access)")
 	var lim genLimits
 	lim.register(fs)
 	fs.Usage = func() {
@@ -119,6 +119,14 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// runtime=local unless --opt runtime=import: the output builds in the
 	// user's module as it is (gogen.Options.WithToolDefaults).
 	o = o.WithToolDefaults()
+	// Under paths=source_relative the runtime goes at protoplay/runtime in
+	// the output directory: import it by the path the go.mod above that
+	// directory gives it, which the files' go_package need not name.
+	if o.Runtime == "local" && o.Paths == "source_relative" && o.RuntimeRoot == "" {
+		if root, ok := dirImportPath(*out); ok {
+			o.RuntimeRoot = root
+		}
+	}
 	defer tuneGenGC()()
 	res, err := lim.compile(roots, files, compiler.Request{Options: o})
 	if err != nil {
@@ -373,4 +381,54 @@ func parseOpts(opts multiFlag) (compiler.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// dirImportPath returns the Go import path of directory dir (which need not
+// exist yet) in the module of the nearest go.mod at or above it: the
+// module path and dir's path below the go.mod's directory. ok is false
+// when there is no go.mod above dir, or its module directive cannot be
+// read.
+func dirImportPath(dir string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for d := abs; ; {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			mod := modulePath(b)
+			if mod == "" {
+				return "", false
+			}
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "", false
+			}
+			if rel == "." {
+				return mod, true
+			}
+			return mod + "/" + filepath.ToSlash(rel), true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", false
+		}
+		d = up
+	}
+}
+
+// modulePath is the path of the module directive of a go.mod file
+// (https://go.dev/ref/mod#go-mod-file-module), "" when it has none.
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		if len(f) != 2 || f[0] != "module" {
+			continue
+		}
+		if p, err := strconv.Unquote(f[1]); err == nil {
+			return p
+		}
+		return f[1]
+	}
+	return ""
 }

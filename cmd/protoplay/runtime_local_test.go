@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -146,6 +147,49 @@ message Item { string sku = 1; acme.common.v1.Money price = 2; }
 				}
 			}
 			buildOffline(t, out, tc.module)
+		})
+	}
+}
+
+// gen -o DIR --opt paths=source_relative into a Go module whose path the
+// files' go_package does not name (the README's quick start with
+// example.proto, go_package example.com/addressbook/v1, in module
+// example.com/app): the runtime is imported by the path the go.mod above
+// DIR gives DIR, DIR at the module's root or below it, and the module
+// builds offline. runtime_root= given on the command line wins.
+func TestGenRuntimeLocalGoMod(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	for _, tc := range []struct {
+		name, out, opt, wire string
+	}{
+		{"output at the module root", ".", "", "example.com/app/protoplay/runtime/wire"},
+		{"output below it", "internal/gen", "", "example.com/app/internal/gen/protoplay/runtime/wire"},
+		{"runtime_root given", "gen", "runtime_root=example.com/app/gen", "example.com/app/gen/protoplay/runtime/wire"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mod := t.TempDir()
+			gomod := "// the application\nmodule \"example.com/app\" // quoted\n\ngo 1.23\n"
+			if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(mod, filepath.FromSlash(tc.out))
+			args := []string{"-I", "../../testdata/example", "-o", out, "--opt", "paths=source_relative"}
+			if tc.opt != "" {
+				args = append(args, "--opt", tc.opt)
+			}
+			if code, errs := runGenArgs(t, append(args, "example.proto")...); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			b, err := os.ReadFile(filepath.Join(out, "example.pb.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), strconv.Quote(tc.wire)) {
+				t.Errorf("example.pb.go does not import %s", tc.wire)
+			}
+			buildOffline(t, mod, "example.com/app")
 		})
 	}
 }

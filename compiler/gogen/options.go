@@ -71,6 +71,20 @@ type Options struct {
 	// share one runtime. Service code (services=) still imports grpc-go,
 	// connect-go and github.com/protoplay/protoplay/codec. See runtime.go.
 	Runtime string
+	// RuntimeRoot, parameter runtime_root=IMPORT_PATH, is the import path
+	// of the output directory under paths=source_relative with
+	// runtime=local: the runtime is written to protoplay/runtime/... in
+	// the output directory and imported as
+	// RuntimeRoot/protoplay/runtime/..., whatever the files' Go packages
+	// say. A file's go_package need not name the module it is generated
+	// into (a single package builds anywhere, as with protoc-gen-go), so
+	// the import path the output directory stands for by the Go packages
+	// (see Runtime) can be one no go.mod gives it; protoplay gen sets
+	// RuntimeRoot from the go.mod above its -o directory when the option
+	// is not given. Only with paths=source_relative (with paths=import,
+	// module= is the output directory's import path) and not with
+	// runtime=import.
+	RuntimeRoot string
 	// DefaultAPILevel, parameter default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
 	// is the API level of a message whose file and enclosing declarations
 	// resolve no features.(pb.go).api_level (editions before 2024 set
@@ -223,6 +237,14 @@ func (o Options) Validate() error {
 	if err := need(FeatureText, FeatureJSON, "the text format resolves Any types with the ProtoJSON resolver"); err != nil {
 		return err
 	}
+	if o.RuntimeRoot != "" {
+		if o.Paths != "source_relative" {
+			return fmt.Errorf("option runtime_root=%s goes with paths=source_relative (with paths=import, module= is the output directory's import path)", o.RuntimeRoot)
+		}
+		if o.Runtime == "import" {
+			return fmt.Errorf("option runtime_root=%s places the runtime of runtime=local, but runtime=import imports it", o.RuntimeRoot)
+		}
+	}
 	if (o.GRPC || o.Connect) && !f.Has(FeatureMarshal|FeatureUnmarshal|FeatureSize) {
 		return fmt.Errorf("option services=%s needs features=marshal+unmarshal+size at least (the service codecs send messages in the wire format); features=%s", o.servicesValue(), f)
 	}
@@ -256,7 +278,7 @@ const DefaultImportPrefix = "protoplay.local"
 // ParseOptions parses protoc-style plugin parameters: "k=v,k=v". Known keys:
 // paths=import|source_relative, module=PATH, M<file>=<path>[;name],
 // unknown_fields=keep|drop, enum_maps=true|false, default_import_prefix=PATH,
-// runtime=import|local, default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
+// runtime=import|local, runtime_root=PATH, default_api_level=API_OPEN|API_HYBRID|API_OPAQUE,
 // apilevelM<file>=<level>, lazy=<field full name> (repeatable), services=none|grpc|connect|grpc+connect (repeated values add up, so
 // "services=grpc,services=connect" is "services=grpc+connect"),
 // features=all|none|F+F+... (F one of marshal, unmarshal, size, equal, clone,
@@ -320,6 +342,12 @@ func (o *Options) Set(kv string) error {
 		default:
 			return fmt.Errorf(`option runtime=%q: want "import" or "local"`, v)
 		}
+	case k == "runtime_root":
+		v = strings.TrimSuffix(v, "/")
+		if v == "" || strings.HasPrefix(v, "/") || strings.Contains(v, "//") {
+			return fmt.Errorf(`option runtime_root=%q: want the Go import path of the output directory, like "example.com/m/gen"`, v)
+		}
+		o.RuntimeRoot = v
 	case k == "default_api_level":
 		if !validAPILevel(v) {
 			return fmt.Errorf(`option default_api_level=%q: want "API_OPEN", "API_HYBRID" or "API_OPAQUE"`, v)
@@ -347,7 +375,7 @@ func (o *Options) Set(kv string) error {
 		}
 		o.ImportMap[k[1:]] = v
 	default:
-		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, features, runtime, default_api_level, apilevelM<file>, lazy)", k)
+		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, features, runtime, runtime_root, default_api_level, apilevelM<file>, lazy)", k)
 	}
 	return nil
 }
@@ -379,6 +407,9 @@ func (o Options) String() string {
 	}
 	if o.Runtime != "" {
 		parts = append(parts, "runtime="+o.Runtime)
+	}
+	if o.RuntimeRoot != "" {
+		parts = append(parts, "runtime_root="+o.RuntimeRoot)
 	}
 	if o.DefaultAPILevel != "" {
 		parts = append(parts, "default_api_level="+o.DefaultAPILevel)

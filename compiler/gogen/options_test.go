@@ -110,6 +110,53 @@ func TestRuntimeLocalPaths(t *testing.T) {
 	}
 }
 
+// runtime_root= is the import path of the output directory under
+// paths=source_relative: the runtime is imported from below it whatever
+// the files' Go packages say (two packages under two hosts, which share no
+// prefix to put it under, included), and written at protoplay/runtime in
+// the output directory. It goes with paths=source_relative and
+// runtime=local only.
+func TestRuntimeRootOption(t *testing.T) {
+	src := map[string]string{
+		"x/a.proto": `syntax = "proto3"; package a; option go_package = "example.com/m/x"; import "google/protobuf/duration.proto"; message A { google.protobuf.Duration d = 1; }`,
+		"y/b.proto": `syntax = "proto3"; package b; option go_package = "other.org/y"; message B {}`,
+	}
+	opts, err := compiler.ParseOptions("paths=source_relative,runtime=local,runtime_root=example.com/app/gen/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := compiler.ParseOptions(opts.String()); err != nil || back.RuntimeRoot != "example.com/app/gen" {
+		t.Fatalf("String() %q does not round-trip: %+v, %v", opts.String(), back, err)
+	}
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range res.Generated {
+		names = append(names, f.Name)
+		if strings.HasSuffix(f.Name, ".pb.go") && !strings.Contains(f.Content, `"example.com/app/gen/protoplay/runtime/wire"`) {
+			t.Errorf("%s does not import the runtime below runtime_root:\n%s", f.Name, f.Content)
+		}
+	}
+	got := " " + strings.Join(names, " ") + " "
+	for _, want := range []string{"x/a.pb.go", "y/b.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"} {
+		if !strings.Contains(got, " "+want+" ") {
+			t.Errorf("no %s in%s", want, got)
+		}
+	}
+	for bad, want := range map[string]string{
+		"runtime_root=example.com/app":                                      "goes with paths=source_relative",
+		"paths=source_relative,runtime=import,runtime_root=example.com/app": "runtime=import imports it",
+		"paths=source_relative,runtime_root=":                               "want the Go import path",
+		"paths=source_relative,runtime_root=/abs/dir":                       "want the Go import path",
+	} {
+		if _, err := gogen.ParseOptions(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error saying %q", bad, err, want)
+		}
+	}
+}
+
 // module= with paths=source_relative is one error about the options, with
 // no file, not the same error at every file generated.
 func TestModuleWithSourceRelative(t *testing.T) {

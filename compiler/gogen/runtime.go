@@ -69,8 +69,8 @@ func (g *generator) localRuntime(out []File) ([]File, error) {
 	// directory's own import path when the files say what it is: every
 	// run into that directory (buf runs the plugin once per directory)
 	// then shares one runtime, whatever packages it generates.
-	root, ok := "", false
-	if g.opts.Module == "" && g.opts.Paths == "source_relative" {
+	root, ok := g.opts.RuntimeRoot, g.opts.RuntimeRoot != ""
+	if !ok && g.opts.Module == "" && g.opts.Paths == "source_relative" {
 		root, ok = sourceRelativeBase(g.byPath)
 	}
 	if !ok {
