@@ -130,12 +130,43 @@ func TestWarningsAreReported(t *testing.T) {
 	}
 }
 
+// A missing import or input file is an error naming the file, with a note
+// saying where it was looked for: the import paths as the request names
+// them (ImportPathNames, the command line's -I values, over their paths
+// in FS), or the files given.
 func TestMissingImportAndFile(t *testing.T) {
 	res := compile(map[string]string{"a.proto": "syntax = \"proto3\";\nimport \"nope.proto\";\n"}, "a.proto")
-	wantDiag(t, res, "a.proto", 2, "imported file does not exist")
+	wantDiag(t, res, "a.proto", 2, `imported file "nope.proto" does not exist`)
+	if d := res.Diagnostics[len(res.Diagnostics)-1]; len(d.Notes) != 1 || d.Notes[0] != "searched the 1 file given and the standard google/protobuf/*.proto files" {
+		t.Errorf("notes %q", d.Notes)
+	}
 	res = compile(map[string]string{}, "missing.proto")
 	if !res.HasErrors() {
 		t.Fatal("missing file accepted")
+	}
+	fsys := fstest.MapFS{"home/u/proto/a.proto": {Data: []byte("syntax = \"proto3\";\nimport 'b/c.proto';\n")}}
+	for _, names := range [][]string{nil, {"proto", "../vendor"}} {
+		res = compiler.Compile(context.Background(), compiler.Request{FS: fsys, ImportPaths: []string{"home/u/proto", "home/u/vendor"}, ImportPathNames: names, Files: []string{"a.proto", "x.proto"}})
+		want := map[string]string{
+			`imported file "b/c.proto" does not exist`: "searched the import paths home/u/proto, home/u/vendor and the standard google/protobuf/*.proto files",
+			"file does not exist":                      "searched the import paths home/u/proto, home/u/vendor and the standard google/protobuf/*.proto files",
+		}
+		if names != nil {
+			for k := range want {
+				want[k] = "searched the import paths proto, ../vendor and the standard google/protobuf/*.proto files"
+			}
+		}
+		for _, d := range res.Diagnostics {
+			if note, ok := want[d.Message]; ok {
+				if len(d.Notes) != 1 || d.Notes[0] != note {
+					t.Errorf("%s: notes %q, want %q", d, d.Notes, note)
+				}
+				delete(want, d.Message)
+			}
+		}
+		if len(want) > 0 {
+			t.Errorf("ImportPathNames %q: no diagnostic %q in %v", names, want, res.Diagnostics)
+		}
 	}
 }
 

@@ -265,12 +265,13 @@ func withSets(ctx context.Context, req Request) *frontend.Result {
 	sets := append(append([]DescriptorSet(nil), req.DescriptorSets...), fromSources...)
 	fe := func(files []string) *frontend.Result {
 		return frontend.Compile(ctx, frontend.Request{
-			Sources:     sources,
-			FS:          req.FS,
-			ImportPaths: req.ImportPaths,
-			Files:       files,
-			Limits:      req.Limits,
-			Cache:       req.LinkCache,
+			Sources:         sources,
+			FS:              req.FS,
+			ImportPaths:     req.ImportPaths,
+			ImportPathNames: req.ImportPathNames,
+			Files:           files,
+			Limits:          req.Limits,
+			Cache:           req.LinkCache,
 		})
 	}
 	if len(sets) == 0 {

@@ -38,8 +38,8 @@ var edition2024Cases = []edition2024Case{
 	{file: "google/protobuf/unittest_import_option.proto", imports: []string{"google/protobuf/unittest_custom_options.proto", "google/protobuf/unittest_custom_options_unlinked.proto"}, goWant: "*TestMessage) SetField1(v int32)"},
 	// import option "net/proto/proto1_features.proto": a Google-internal
 	// file, not in protobuf's tree; protoc refuses the import too.
-	{file: "editions/golden/edition2024_transform/proto3.proto", errLine: 14, errWant: "imported file does not exist"},
-	{file: "editions/golden/edition2024_transform/proto2.proto", imports: []string{"editions/input/edition2023_transform/proto3.proto"}, errLine: 21, errWant: "imported file does not exist"},
+	{file: "editions/golden/edition2024_transform/proto3.proto", errLine: 14, errWant: `imported file "net/proto/proto1_features.proto" does not exist`},
+	{file: "editions/golden/edition2024_transform/proto2.proto", imports: []string{"editions/input/edition2023_transform/proto3.proto"}, errLine: 21, errWant: `imported file "net/proto/proto1_features.proto" does not exist`},
 	// features.(pb.cpp).string_type = STRING_PIECE: cpp_features.proto has
 	// no such value, and protoc refuses it at the value too.
 	{file: "editions/golden/edition2024_transform/test_messages_proto2.proto", imports: []string{"google/protobuf/java_mutable_features.proto"}, errLine: 83, errWant: "cannot find `STRING_PIECE` in this scope"},

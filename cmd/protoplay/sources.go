@@ -33,7 +33,7 @@ func importFlags(fs *flag.FlagSet) *schemaFlags {
 	var f schemaFlags
 	fs.Var(&f.roots, "I", "import root `DIR` (repeatable; also -IDIR, -I=DIR; default: the current directory)")
 	fs.Var(&f.roots, "proto_path", "same as -I (--proto_path=DIR)")
-	fs.Var(&f.sets, "descriptor_set_in", "`FILES`: FileDescriptorSets to take files from, as protoc writes them (--descriptor_set_out with --include_imports) and buf builds images, separated by '"+string(os.PathListSeparator)+"' (repeatable); a FILE.proto named that a set holds is taken from the set, and with no FILE.proto named every file of the sets is")
+	fs.Var(&f.sets, "descriptor_set_in", "`FILES`: FileDescriptorSets to take files from, as protoc writes them (--descriptor_set_out with --include_imports) and buf builds images, separated by '"+string(os.PathListSeparator)+"' (repeatable); a FILE.proto named that a set holds is taken from the set; with no FILE.proto named, the schema is every file of the sets")
 	return &f
 }
 
@@ -90,6 +90,7 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 	}
 	opts.FS = os.DirFS("/")
 	opts.ImportPaths = fsRoots
+	opts.ImportPathNames = roots
 	opts.Files = names
 	return compiler.Compile(ctx, opts), nil
 }

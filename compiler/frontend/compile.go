@@ -579,6 +579,9 @@ func (o *opener) diagnostics(rep *report.Report) []diag.Diagnostic {
 				d.Spans = append(d.Spans, diag.Span{File: a.path, Line: sl, Column: sc, EndLine: el, EndColumn: ec, Message: a.message})
 			}
 		}
+		if r.message == "imported file does not exist" || r.message == "file does not exist" {
+			o.explainMissing(&d, r)
+		}
 		// A file that broke a limit: the limit's own diagnostic, with
 		// its position and name.
 		if ld, ok := o.limits[r.inFile+"\x00"+r.message]; ok && d.Line == 0 {
@@ -589,6 +592,43 @@ func (o *opener) diagnostics(rep *report.Report) []diag.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// explainMissing says which file the compiler did not find, and where it
+// looked: protocompile's "imported file does not exist" names neither,
+// its span covering the import statement (import "b/c.proto";), and a
+// file named on the command line comes as "file does not exist".
+func (o *opener) explainMissing(d *diag.Diagnostic, r reportDiagnostic) {
+	if len(r.annotations) > 0 {
+		a := r.annotations[0]
+		if f := o.files[a.path]; f != nil && a.start >= 0 && a.end <= len(f.Text()) && a.start <= a.end {
+			stmt := f.Text()[a.start:a.end]
+			if i := strings.IndexAny(stmt, `"'`); i >= 0 {
+				if j := strings.IndexByte(stmt[i+1:], stmt[i]); j >= 0 {
+					if p, err := strconv.Unquote(`"` + stmt[i+1:i+1+j] + `"`); err == nil {
+						d.Message = fmt.Sprintf("imported file %q does not exist", p)
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case o.req.FS != nil:
+		roots := o.req.ImportPaths
+		if len(o.req.ImportPathNames) == len(roots) && len(roots) > 0 {
+			roots = o.req.ImportPathNames
+		}
+		if len(roots) == 0 {
+			roots = []string{"."}
+		}
+		d.Notes = append(d.Notes, "searched the import paths "+strings.Join(roots, ", ")+" and the standard google/protobuf/*.proto files")
+	default:
+		files := "files"
+		if len(o.req.Sources) == 1 {
+			files = "file"
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("searched the %d %s given and the standard google/protobuf/*.proto files", len(o.req.Sources), files))
+	}
 }
 
 // lineCol returns the 1-based line and byte column of offset in f.

@@ -58,8 +58,8 @@ func TestEdition2024Corpus(t *testing.T) {
 		// internal file, not in protobuf's tree; the file also sets
 		// options of Google's internal descriptor.proto
 		// (java_api_version, java_outer_classname_proto1).
-		"editions/golden/edition2024_transform/proto2.proto": "editions/golden/edition2024_transform/proto2.proto:21:1: imported file does not exist",
-		"editions/golden/edition2024_transform/proto3.proto": "editions/golden/edition2024_transform/proto3.proto:14:1: imported file does not exist",
+		"editions/golden/edition2024_transform/proto2.proto": "editions/golden/edition2024_transform/proto2.proto:21:1: imported file \"net/proto/proto1_features.proto\" does not exist",
+		"editions/golden/edition2024_transform/proto3.proto": "editions/golden/edition2024_transform/proto3.proto:14:1: imported file \"net/proto/proto1_features.proto\" does not exist",
 		// features.(pb.cpp).string_type = STRING_PIECE: the tree's own
 		// google/protobuf/cpp_features.proto, which protoc reads from
 		// the import path as the compiler does, has no STRING_PIECE.

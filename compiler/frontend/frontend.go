@@ -132,6 +132,10 @@ type Request struct {
 	FS fs.FS
 	// ImportPaths are the roots searched in FS. Empty means the FS root.
 	ImportPaths []string
+	// ImportPathNames, when set, are ImportPaths as the user named them
+	// (a command line's -I values where ImportPaths are their paths in
+	// FS), in the same order: the note of a missing file lists them.
+	ImportPathNames []string
 	// Files are the files to compile, named relative to an import root.
 	// Imports they name are compiled too. When empty, every key of Sources
 	// is compiled.
