@@ -31,9 +31,11 @@ func runCore(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cliflag.Status(err)
 	}
-	if len(rest) > 0 || !*stdio {
-		fs.Usage()
-		return cliflag.StatusUsage
+	switch {
+	case len(rest) > 0:
+		return cliflag.Usage(fs, "unexpected argument %q", rest[0])
+	case !*stdio:
+		return cliflag.Usage(fs, "--stdio is required")
 	}
 	// Frames are written whole, one Write each.
 	if err := corestdio.Serve(stdin, stdout); err != nil {

@@ -104,8 +104,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	if len(files) == 0 && !roots.hasSets() {
-		fs.Usage()
-		return cliflag.StatusUsage
+		return cliflag.Usage(fs, "no .proto file named (give FILE.proto..., or --descriptor_set_in)")
 	}
 	o, err := parseOpts(opts)
 	if err != nil {

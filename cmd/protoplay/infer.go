@@ -35,8 +35,7 @@ func runInfer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	if !oneOf(*in, "auto", "binary", "hex", "base64") {
-		fs.Usage()
-		return 2
+		return cliflag.Usage(fs, "--in %q: want auto, binary, hex or base64", *in)
 	}
 	var buf bytes.Buffer
 	err = lim.run(func(context.Context) error {

@@ -92,8 +92,7 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	if len(rest) > 0 {
-		fs.Usage()
-		return cliflag.StatusUsage
+		return cliflag.Usage(fs, "unexpected argument %q", rest[0])
 	}
 	fmt.Fprintln(stdout, "protoplay", version.String())
 	return cliflag.StatusOK

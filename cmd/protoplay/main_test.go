@@ -43,6 +43,23 @@ func TestHelpExitStatus(t *testing.T) {
 		{[]string{"serve", "--bogus"}, 2, false, "usage: protoplay serve"},
 		{[]string{"serve", "extra"}, 2, false, "usage: protoplay serve"},
 		{[]string{"version", "extra"}, 2, false, "usage: protoplay version"},
+		// A command line that parses but lacks what the command needs
+		// says what, before the usage.
+		{[]string{"gen"}, 2, false, "protoplay gen: no .proto file named (give FILE.proto..., or --descriptor_set_in)\nusage: protoplay gen"},
+		{[]string{"gen", "-o", "x.proto"}, 2, false, "protoplay gen: no .proto file named"},
+		{[]string{"encode", "x.proto"}, 2, false, "protoplay encode: --type is required"},
+		{[]string{"encode", "--type", "a.B"}, 2, false, "protoplay encode: no .proto file named"},
+		{[]string{"encode", "--type", "a.B", "x.proto", "--in", "yaml"}, 2, false, `protoplay encode: --in "yaml": want json or text`},
+		{[]string{"decode", "x.proto"}, 2, false, "protoplay decode: --type is required"},
+		{[]string{"decode", "--type", "a.B"}, 2, false, "protoplay decode: no .proto file named"},
+		{[]string{"decode", "--raw", "--type", "a.B"}, 2, false, "protoplay decode: --raw decodes without a schema"},
+		{[]string{"decode", "--raw", "--out", "yaml"}, 2, false, `protoplay decode: --out "yaml": want json, text or wire`},
+		{[]string{"check"}, 2, false, "protoplay check: no .proto file named"},
+		{[]string{"serve", "extra"}, 2, false, `protoplay serve: unexpected argument "extra"`},
+		// protoc's flags: what to type instead, before the usage.
+		{[]string{"gen", "--go_out=x", "a.proto"}, 2, false, "flag provided but not defined: -go_out\n--go_out is protoc's: protoplay gen writes its output to -o DIR"},
+		{[]string{"gen", "--protoplay_opt", "paths=source_relative", "a.proto"}, 2, false, "--protoplay_opt is protoc's: give generator options as --opt KEY=VALUE"},
+		{[]string{"gen", "--plugin=protoc-gen-go", "a.proto"}, 2, false, "--plugin is protoc's"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(tc.args, strings.NewReader(""), &out, &errb)

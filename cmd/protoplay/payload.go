@@ -87,9 +87,15 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cliflag.Status(err)
 	}
-	if *typ == "" || len(files) == 0 && !roots.hasSets() || !oneOf(*in, "json", "text") || !oneOf(*out, "binary", "hex", "base64") {
-		fs.Usage()
-		return 2
+	switch {
+	case *typ == "":
+		return cliflag.Usage(fs, "--type is required: the full name of the message to encode, such as pkg.Msg")
+	case len(files) == 0 && !roots.hasSets():
+		return cliflag.Usage(fs, "no .proto file named (give the FILE.proto that defines --type, or --descriptor_set_in)")
+	case !oneOf(*in, "json", "text"):
+		return cliflag.Usage(fs, "--in %q: want json or text", *in)
+	case !oneOf(*out, "binary", "hex", "base64"):
+		return cliflag.Usage(fs, "--out %q: want binary, hex or base64", *out)
 	}
 	var buf bytes.Buffer
 	status := 0
@@ -141,10 +147,17 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cliflag.Status(err)
 	}
-	if !oneOf(*in, "auto", "binary", "hex", "base64") || !oneOf(*out, "json", "text", "wire") ||
-		(*raw && (*typ != "" || len(files) > 0 || roots.hasSets())) || (!*raw && (*typ == "" || len(files) == 0 && !roots.hasSets())) {
-		fs.Usage()
-		return 2
+	switch {
+	case !oneOf(*in, "auto", "binary", "hex", "base64"):
+		return cliflag.Usage(fs, "--in %q: want auto, binary, hex or base64", *in)
+	case !oneOf(*out, "json", "text", "wire"):
+		return cliflag.Usage(fs, "--out %q: want json, text or wire", *out)
+	case *raw && (*typ != "" || len(files) > 0 || roots.hasSets()):
+		return cliflag.Usage(fs, "--raw decodes without a schema: give no --type, .proto file or --descriptor_set_in with it")
+	case !*raw && *typ == "":
+		return cliflag.Usage(fs, "--type is required (the full name of the message, such as pkg.Msg), or --raw to decode without a schema")
+	case !*raw && len(files) == 0 && !roots.hasSets():
+		return cliflag.Usage(fs, "no .proto file named (give the FILE.proto that defines --type, or --descriptor_set_in), or --raw to decode without a schema")
 	}
 	var buf bytes.Buffer
 	status := 0
@@ -270,8 +283,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	if len(files) == 0 && !roots.hasSets() {
-		fs.Usage()
-		return 2
+		return cliflag.Usage(fs, "no .proto file named (give FILE.proto..., or --descriptor_set_in)")
 	}
 	gen, err := parseOpts(opts)
 	if err != nil {

@@ -32,8 +32,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	if len(rest) > 0 {
-		fs.Usage()
-		return cliflag.StatusUsage
+		return cliflag.Usage(fs, "unexpected argument %q", rest[0])
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -213,7 +213,12 @@ func (s *Schema) FindMessage(name string) (protoreflect.MessageDescriptor, error
 		if md, ok := d.(protoreflect.MessageDescriptor); ok {
 			return md, nil
 		}
-		return nil, diag.New(diag.KindType, "%s is a %s, not a message", full, kindOf(d))
+		k := kindOf(d)
+		article := "a"
+		if strings.IndexByte("aeiou", k[0]) >= 0 {
+			article = "an"
+		}
+		return nil, diag.New(diag.KindType, "%s is %s %s, not a message", full, article, k)
 	}
 	var all []string
 	s.Files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {

@@ -159,7 +159,7 @@ func TestFindMessage(t *testing.T) {
 			t.Errorf("FindMessage(%q) error %q does not suggest %s", name, e.Error(), want)
 		}
 	}
-	if _, err := s.FindMessage("pp.wire.Item.Kind"); err == nil || !strings.Contains(err.Error(), "is a enum") && !strings.Contains(err.Error(), "enum, not a message") {
+	if _, err := s.FindMessage("pp.wire.Item.Kind"); err == nil || !strings.Contains(err.Error(), "pp.wire.Item.Kind is an enum, not a message") {
 		t.Errorf("FindMessage(enum) error = %v", err)
 	}
 	// The package-level form builds the schema itself.

@@ -20,6 +20,7 @@ package cliflag
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -51,11 +52,55 @@ func Parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) ([]string,
 		return nil, flag.ErrHelp
 	}
 	fs.SetOutput(stderr)
-	if err := fs.Parse(flags); err != nil {
+	usage := fs.Usage
+	fs.Usage = func() {
+		// After the flag package's "flag provided but not defined: -x",
+		// before the usage: what to type instead of protoc's flags.
+		if hint := protocHint(fs, flags); hint != "" {
+			fmt.Fprintln(fs.Output(), hint)
+		}
+		usage()
+	}
+	err := fs.Parse(flags)
+	fs.Usage = usage
+	if err != nil {
 		return nil, err
 	}
 	// split gives fs only flags and their values.
 	return append(pos, fs.Args()...), nil
+}
+
+// protocHint returns what to type instead of the first of protoc's flags
+// among flags that fs does not define (--go_out=DIR, --go_opt=..., any
+// --NAME_out or --NAME_opt, --plugin), or "".
+func protocHint(fs *flag.FlagSet, flags []string) string {
+	for _, a := range flags {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if fs.Lookup(name) != nil {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(name, "_out"):
+			return fmt.Sprintf("--%s is protoc's: protoplay gen writes its output to -o DIR, and takes generator options as --opt KEY=VALUE", name)
+		case strings.HasSuffix(name, "_opt"):
+			return fmt.Sprintf("--%s is protoc's: give generator options as --opt KEY=VALUE (repeatable, or comma-separated)", name)
+		case name == "plugin":
+			return "--plugin is protoc's: protoplay runs its generator itself (to use it from protoc, see protoc-gen-protoplay)"
+		}
+	}
+	return ""
+}
+
+// Usage reports a command line that parsed but is incomplete or
+// inconsistent: it writes fs's name ("protoplay gen"), ": " and the
+// message to fs.Output(), then the usage, and returns StatusUsage.
+func Usage(fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return StatusUsage
 }
 
 // Status is the exit status for the error Parse returned: StatusOK for
