@@ -14,7 +14,7 @@ export GOFLAGS ?= -mod=mod -trimpath
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-build: ## build the CLI and the protoc plugin into bin/
+build: ## build the CLI and the protoc plugin into bin/ (and the conformance testee, when protobuf's sources are beside the checkout)
 	$(GO) build -o bin/protoplay ./cmd/protoplay
 	$(GO) build -o bin/protoc-gen-protoplay ./cmd/protoc-gen-protoplay
 	$(GO) run ./cmd/conformance-testee -missing-ok -o bin/conformance-testee

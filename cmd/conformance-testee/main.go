@@ -50,7 +50,7 @@ func run(args []string) int {
 		*protobufRoot = filepath.Join(shared, "corpus", "protobuf")
 	}
 	if _, err := os.Stat(*protobufRoot); errors.Is(err, fs.ErrNotExist) && *missingOK {
-		fmt.Fprintf(os.Stderr, "gen: no protobuf source tree at %s: conformance testee not built\n", *protobufRoot)
+		fmt.Fprintf(os.Stderr, "conformance-testee: not built (optional): it generates code from protobuf's conformance protos, and there is no protobuf source tree at %s (give -protobuf DIR or PROTOPLAY_SHARED)\n", filepath.Clean(*protobufRoot))
 		return 0
 	}
 	ctx := context.Background()
