@@ -131,7 +131,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	roots := importFlags(fs)
 	typ := fs.String("type", "", "message type `PKG.Message` of the payload (required unless --raw), or auto: rank the schema's message types by how well the payload fits each, print the ranking to standard error, and decode with the best")
 	in := fs.String("in", "auto", "input encoding: auto, binary, hex or base64")
-	out := fs.String("out", "json", "output: json, text, or wire (an annotated byte-by-byte listing of at most MaxViewFields fields)")
+	out := fs.String("out", "json", fmt.Sprintf("output: json, text, or wire (an annotated byte-by-byte listing of at most %d fields)", compiler.MaxViewFields))
 	raw := fs.Bool("raw", false, "decode without a schema, like protoc --decode_raw, as a listing")
 	delimited := fs.Bool("delimited", false, "read a stream of messages, each preceded by its varint length")
 	var lim workLimits
