@@ -239,6 +239,37 @@ func TestGenGoogleAPIsNote(t *testing.T) {
 	buildOffline(t, out, "example.com/shop")
 }
 
+// With paths=source_relative the file to add lands in its own directory
+// of the output, so the note's M option gives it that directory's import
+// path (the output directory's, from go.mod, then the file's directory)
+// and its package name; doing what it says builds offline.
+func TestGenGoogleAPIsNoteSourceRelative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	src, mod := t.TempDir(), t.TempDir()
+	text := "syntax = \"proto3\";\npackage shop;\nimport \"google/type/date.proto\";\n" +
+		"option go_package = \"example.com/shop/v1\";\nmessage Order { google.type.Date placed = 1; }\n"
+	if err := os.WriteFile(filepath.Join(src, "shop.proto"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/app\n\ngo 1.23\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(mod, "gen")
+	base := []string{"-I", src, "-o", out, "--opt", "paths=source_relative"}
+	code, errs := runGenArgs(t, append(base, "shop.proto")...)
+	const m = "Mgoogle/type/date.proto=example.com/app/gen/google/type;date"
+	if code != 0 || !strings.Contains(errs, "--opt "+m+"\n") {
+		t.Fatalf("exit %d, stderr lacks %q:\n%s", code, m, errs)
+	}
+	code, errs = runGenArgs(t, append(append(base, "--opt", m), "shop.proto", "google/type/date.proto")...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	buildOffline(t, mod, "example.com/app")
+}
+
 // The same note for protobuf's own bundled files other than the
 // well-known types: google.protobuf.compiler.CodeGeneratorRequest's Go
 // package is protoc-gen-go's pluginpb.

@@ -13,6 +13,7 @@ package genprotonote
 import (
 	"go/parser"
 	"go/token"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay/compiler"
+	"github.com/protoplay/protoplay/compiler/gogen"
 )
 
 // Prefixes are where protoc-gen-go's Go for the files protoplay bundles
@@ -47,9 +49,7 @@ type Note struct {
 	// Proto is the .proto file whose Go package Import is.
 	Proto string
 	// M is the import path the note suggests for Proto (the value of an
-	// option MProto=M): Import below module= when given, else below the
-	// importing file's package (paths=import), else below
-	// example.com/yours.
+	// option MProto=M; see suggest).
 	M string
 }
 
@@ -107,7 +107,7 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 				continue
 			}
 			noted[p] = true
-			notes = append(notes, Note{GoFile: f.Name, Import: p, Proto: file, M: suggestBase(f.Name, opts) + "/" + p})
+			notes = append(notes, Note{GoFile: f.Name, Import: p, Proto: file, M: suggest(f.Name, p, file, res, opts)})
 		}
 	}
 	sort.Slice(notes, func(i, j int) bool {
@@ -136,18 +136,55 @@ func importHead(src string) string {
 	return src
 }
 
-// suggestBase is the import path under which a note suggests placing the
-// foreign package: module= when given (the playground's .zip does the
-// same), else the importing file's own package when its output path is
-// its import path (paths=import), else example.com/yours.
-func suggestBase(goFile string, opts compiler.Options) string {
-	if m := strings.TrimSuffix(opts.Module, "/"); m != "" {
-		return m
-	}
+// suggest is the M value a note gives for the .proto file proto, of Go
+// package imp, that the generated file goFile imports:
+//
+//   - with paths=import, imp below module= when given (the playground's
+//     .zip does the same), else below goFile's own package;
+//   - with paths=source_relative, proto's file goes to its own directory
+//     in the output, so its package must be that directory's: the import
+//     path of the output directory (runtime_root, which protoplay gen
+//     reads from go.mod; else the one goFile's package and directory
+//     give; else example.com/yours), "/", proto's directory, and imp's
+//     package name.
+func suggest(goFile, imp, proto string, res *compiler.Result, opts compiler.Options) string {
 	if opts.Paths != "source_relative" {
+		if m := strings.TrimSuffix(opts.Module, "/"); m != "" {
+			return m + "/" + imp
+		}
 		if i := strings.LastIndex(goFile, "/"); i > 0 {
-			return goFile[:i]
+			return goFile[:i] + "/" + imp
+		}
+		return "example.com/yours/" + imp
+	}
+	base := opts.RuntimeRoot
+	for _, fd := range res.Files {
+		if base != "" {
+			break
+		}
+		if strings.TrimSuffix(fd.Path(), ".proto")+".pb.go" != goFile {
+			continue
+		}
+		ip, _ := gogen.GoPackageOf(fd, opts)
+		switch dir := path.Dir(fd.Path()); {
+		case dir == ".":
+			base = ip
+		case strings.HasSuffix(ip, "/"+dir):
+			base = strings.TrimSuffix(ip, "/"+dir)
 		}
 	}
-	return "example.com/yours"
+	if base == "" {
+		base = "example.com/yours"
+	}
+	name := path.Base(imp)
+	for _, fd := range compiler.ImportClosure(res.Files) {
+		if fd.Path() == proto {
+			_, name = gogen.GoPackageOf(fd, opts)
+		}
+	}
+	dir := path.Dir(proto)
+	if dir == "." {
+		return base + ";" + name
+	}
+	return base + "/" + dir + ";" + name
 }
