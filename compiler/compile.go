@@ -95,6 +95,7 @@ const (
 	MaxSourceBytes = frontend.MaxSourceBytes
 	MaxFiles       = frontend.MaxFiles
 	MaxNesting     = frontend.MaxNesting
+	MaxLineScan    = frontend.MaxLineScan
 	MaxOutputBytes = frontend.MaxOutputBytes
 )
 
@@ -103,6 +104,7 @@ const (
 	LimitSourceBytes = diag.LimitSourceBytes
 	LimitFiles       = diag.LimitFiles
 	LimitNesting     = diag.LimitNesting
+	LimitLineScan    = diag.LimitLineScan
 	LimitOutputBytes = diag.LimitOutputBytes
 	LimitMemoryBytes = diag.LimitMemoryBytes
 	LimitDeadline    = diag.LimitDeadline

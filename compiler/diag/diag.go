@@ -37,6 +37,7 @@ const (
 	LimitSourceBytes = "MaxSourceBytes"
 	LimitFiles       = "MaxFiles"
 	LimitNesting     = "MaxNesting"
+	LimitLineScan    = "MaxLineScan"
 	LimitOutputBytes = "MaxOutputBytes"
 	LimitMemoryBytes = "MaxMemoryBytes"
 	LimitDeadline    = "Deadline"

@@ -814,9 +814,21 @@ func (e *fileError) Unwrap() error { return e.err }
 // checkNesting returns an error diagnostic positioned at the first bracket
 // of src ({ [ ( <, outside strings and comments, the lexical rules of
 // https://protobuf.dev/reference/protobuf/proto3-spec/) nested deeper
-// than max, and false; or true. It reads src once and allocates nothing.
+// than max, or at the ; { = , where the sum of their columns passes
+// MaxLineScan, and false; or true. It reads src once and allocates
+// nothing.
 func checkNesting(name, src string, max int) (diag.Diagnostic, bool) {
 	depth, line, col := 0, 1, 1
+	scan := 0
+	scanned := func(col int) bool {
+		scan += col - 1
+		return scan > MaxLineScan
+	}
+	tooLong := func(line, col int) diag.Diagnostic {
+		return diag.Diagnostic{File: name, Line: line, Column: col, EndLine: line, EndColumn: col + 1,
+			Severity: diag.SeverityError, Limit: diag.LimitLineScan,
+			Message: fmt.Sprintf("too many declarations on long lines: the columns of ; { = , add up past %d (MaxLineScan), and the compiler reads a line from its start for each position on it; put declarations on lines of their own", MaxLineScan)}
+	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -864,6 +876,13 @@ func checkNesting(name, src string, max int) (diag.Diagnostic, bool) {
 				return diag.Diagnostic{File: name, Line: line, Column: col, EndLine: line, EndColumn: col + 1,
 					Severity: diag.SeverityError, Limit: diag.LimitNesting,
 					Message: fmt.Sprintf("nesting deeper than %d levels of { [ ( < (MaxNesting)", max)}, false
+			}
+			if c == '{' && scanned(col) {
+				return tooLong(line, col), false
+			}
+		case c == ';' || c == '=' || c == ',':
+			if scanned(col) {
+				return tooLong(line, col), false
 			}
 		case c == '}' || c == ']' || c == ')' || c == '>':
 			depth--

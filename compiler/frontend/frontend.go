@@ -42,6 +42,17 @@ const (
 	// file nested 40,000 deep took 20 s and 5.9 GB before this limit).
 	// The deepest file in ../shared/corpus nests 6.
 	MaxNesting = 100
+	// MaxLineScan bounds, in one source file, the sum of the byte
+	// columns of the ; { = , outside strings and comments (how far into
+	// its line each is), checked before the file is parsed. The compiler
+	// finds the column of each source position by reading its line from
+	// the start, so declarations written one after another on a single
+	// line cost time that grows with the square of the line's length
+	// (one line of 10,000 fields, 168 KB: 97 s; 8,000 reserved numbers:
+	// 14 s). At 2^24 a file takes about a second at most; the highest
+	// file in ../shared/corpus sums 0.5 M (unittest_enormous_descriptor.proto),
+	// and no file with its declarations on lines of their own comes near.
+	MaxLineScan = 1 << 24
 	// MaxOutputBytes is the most Go one call may generate, in bytes
 	// (256 MiB), checked as the output grows: generation holds the output
 	// in memory, about 5 times its size at its peak (20,000 small messages
