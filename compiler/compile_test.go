@@ -454,3 +454,29 @@ func TestExamplesCompile(t *testing.T) {
 		}
 	}
 }
+
+// A json_name that is not UTF-8 cannot be written by ProtoJSON: gen refuses
+// the field, and so does the payload side (Result.Schema), for a field of
+// the files or of their imports, with the same positioned diagnostic; the
+// encode, decode and check faces built on it used to write a key with
+// U+FFFD that no reader maps back to the field.
+func TestSchemaRefusesNonUTF8JSONName(t *testing.T) {
+	src := map[string]string{
+		"u.proto": "syntax = \"proto2\";\npackage u;\nmessage M {\n  optional int32 j = 2 [json_name = \"\\xff\"];\n}\n",
+		"v.proto": "syntax = \"proto2\";\npackage v;\nimport \"u.proto\";\nmessage N { optional u.M m = 1; }\n",
+	}
+	const want = `u.proto:4:3: field u.M.j: json_name "\xff" is not valid UTF-8, which ProtoJSON cannot write`
+	for _, file := range []string{"u.proto", "v.proto"} {
+		res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Files: []string{file}, NoGenerate: true})
+		if err := res.Err(); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if _, err := res.Schema(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: Schema() error %v, want %q", file, err, want)
+		}
+	}
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Files: []string{"u.proto"}})
+	if err := res.Err(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("gen: %v, want %q", err, want)
+	}
+}

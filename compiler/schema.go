@@ -1,6 +1,10 @@
 package compiler
 
 import (
+	"slices"
+
+	"github.com/protoplay/protoplay/compiler/diag"
+	"github.com/protoplay/protoplay/compiler/gogen"
 	"github.com/protoplay/protoplay/compiler/payload"
 )
 
@@ -66,10 +70,15 @@ type Schema struct {
 }
 
 // Schema returns the payload side of r, or an *Error of KindSchema when r
-// has errors.
+// has errors, or when a field of its files or their imports has a
+// json_name that is not UTF-8, which no ProtoJSON value can carry (the
+// error gen gives, see gogen.CheckJSONNames).
 func (r *Result) Schema() (*Schema, error) {
 	if err := r.Err(); err != nil {
 		return nil, err
+	}
+	if ds := gogen.CheckJSONNames(append(slices.Clip(r.Files), ImportClosure(r.Files)...)); len(ds) > 0 {
+		return nil, diag.Schema(ds)
 	}
 	p, err := payload.NewSchema(r.Files)
 	if err != nil {

@@ -360,19 +360,20 @@ func newGeneratorMemo(files []protoreflect.FileDescriptor, opts Options, memo *d
 	diags = append(diags, g.checkImportCycles()...)
 	diags = append(diags, g.checkOutputPaths(files)...)
 	diags = append(diags, g.checkServices()...)
-	diags = append(diags, checkJSONNames(files)...)
+	diags = append(diags, CheckJSONNames(files)...)
 	if len(diags) == 0 {
 		diags = append(diags, g.checkServiceOutputs(files)...)
 	}
 	return g, diags
 }
 
-// checkJSONNames refuses a field whose json_name is not UTF-8: generated
-// MarshalJSON writes the name as a JSON string, which must be UTF-8 (RFC
-// 8259, section 8.1), and protojson fails on every message holding such a
-// field. Other json_names are escaped where they are written (see
-// protojson.Encoder.Name).
-func checkJSONNames(files []protoreflect.FileDescriptor) []diag.Diagnostic {
+// CheckJSONNames refuses a field of files whose json_name is not UTF-8,
+// an error diagnostic at the field: generated MarshalJSON writes the name
+// as a JSON string, which must be UTF-8 (RFC 8259, section 8.1), and
+// protojson fails on every message holding such a field. Other json_names
+// are escaped where they are written (see protojson.Encoder.Name). The
+// payload faces (compiler.Result.Schema) refuse the same fields.
+func CheckJSONNames(files []protoreflect.FileDescriptor) []diag.Diagnostic {
 	var diags []diag.Diagnostic
 	var fields func(fds protoreflect.FieldDescriptors)
 	var msgs func(mds protoreflect.MessageDescriptors)
