@@ -45,8 +45,9 @@ func (l *genLimits) register(fs *flag.FlagSet) {
 	l.maxOutput, l.maxSource = compiler.MaxOutputBytes, compiler.MaxSourceBytes
 	fs.Var(&l.maxOutput, "max-output", "stop with an error after this many `BYTES` of generated Go (0: no limit)")
 	fs.Var(&l.maxSource, "max-source", "refuse a .proto file larger than this many `BYTES` (0: no limit)")
-	fs.IntVar(&l.maxNest, "max-nesting", compiler.MaxNesting, "refuse a .proto file whose brackets { [ ( < nest deeper than this (0: no limit)")
-	fs.IntVar(&l.maxFiles, "max-files", compiler.MaxFiles, "refuse more input files than this (0: no limit)")
+	l.maxNest, l.maxFiles = compiler.MaxNesting, compiler.MaxFiles
+	fs.Var((*count)(&l.maxNest), "max-nesting", "refuse a .proto file whose brackets { [ ( < nest deeper than this `N` (0: no limit)")
+	fs.Var((*count)(&l.maxFiles), "max-files", "refuse more input files than this `N` (0: no limit)")
 }
 
 // compilerLimits maps the flags to compiler.Limits, where 0 is the default

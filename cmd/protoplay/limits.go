@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -23,9 +24,39 @@ type workLimits struct {
 
 func (l *workLimits) register(fs *flag.FlagSet) {
 	l.maxMemory = defaultMaxMemory
-	fs.DurationVar(&l.timeout, "timeout", defaultTimeout, "stop with an error after this much wall time (0: no limit)")
+	l.timeout = defaultTimeout
+	fs.Var((*duration)(&l.timeout), "timeout", "stop with an error after this much wall `TIME` (e.g. 30s, 5m; 0: no limit)")
 	fs.Var(&l.maxMemory, "max-memory", "stop with an error when the process holds more `BYTES` of memory from the OS (e.g. 2GiB, 512MiB; 0: no limit)")
 }
+
+// duration is a flag value of a time.Duration that is not negative (a
+// negative limit would silently mean none).
+type duration time.Duration
+
+func (d *duration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil || v < 0 {
+		return fmt.Errorf("not a duration of 0 or more: %q (want e.g. 30s or 5m)", s)
+	}
+	*d = duration(v)
+	return nil
+}
+
+func (d *duration) String() string { return time.Duration(*d).String() }
+
+// count is a flag value of an int that is not negative.
+type count int
+
+func (c *count) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return fmt.Errorf("not a count of 0 or more: %q", s)
+	}
+	*c = count(v)
+	return nil
+}
+
+func (c *count) String() string { return strconv.Itoa(int(*c)) }
 
 // limitError is the error of workLimits.run when a limit stopped the
 // work.

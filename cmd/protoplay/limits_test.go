@@ -23,7 +23,7 @@ func TestSameLimitsEveryCommand(t *testing.T) {
 		}
 		h := out.String() // -h prints its usage to stdout
 		for _, want := range []string{
-			"-timeout duration\n    \tstop with an error after this much wall time (0: no limit) (default " + defaultTimeout.String() + ")",
+			"-timeout TIME\n    \tstop with an error after this much wall TIME (e.g. 30s, 5m; 0: no limit) (default " + defaultTimeout.String() + ")",
 			"-max-memory BYTES\n    \tstop with an error when the process holds more BYTES of memory from the OS (e.g. 2GiB, 512MiB; 0: no limit) (default " + byteSize(defaultMaxMemory).String() + ")",
 		} {
 			if !strings.Contains(h, want) {

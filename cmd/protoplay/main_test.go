@@ -56,6 +56,13 @@ func TestHelpExitStatus(t *testing.T) {
 		{[]string{"decode", "--raw", "--out", "yaml"}, 2, false, `protoplay decode: --out "yaml": want json, text or wire`},
 		{[]string{"check"}, 2, false, "protoplay check: no .proto file named"},
 		{[]string{"serve", "extra"}, 2, false, `protoplay serve: unexpected argument "extra"`},
+		{[]string{"serve", "--addr", ""}, 2, false, `protoplay serve: --addr "": want HOST:PORT`},
+		{[]string{"serve", "--addr", "localhost"}, 2, false, `protoplay serve: --addr "localhost": want HOST:PORT`},
+		// Limits: a negative value is refused, not taken as "no limit".
+		{[]string{"gen", "--timeout", "-1s", "x.proto"}, 2, false, `invalid value "-1s" for flag -timeout: not a duration of 0 or more`},
+		{[]string{"decode", "--raw", "--timeout=-1s"}, 2, false, `invalid value "-1s" for flag -timeout`},
+		{[]string{"gen", "--max-files", "-1", "x.proto"}, 2, false, `invalid value "-1" for flag -max-files: not a count of 0 or more`},
+		{[]string{"gen", "--max-nesting", "-1", "x.proto"}, 2, false, `invalid value "-1" for flag -max-nesting`},
 		// protoc's flags: what to type instead, before the usage.
 		{[]string{"gen", "--go_out=x", "a.proto"}, 2, false, "flag provided but not defined: -go_out\n--go_out is protoc's: protoplay gen writes its output to -o DIR"},
 		{[]string{"gen", "--protoplay_opt", "paths=source_relative", "a.proto"}, 2, false, "--protoplay_opt is protoc's: give generator options as --opt KEY=VALUE"},

@@ -34,6 +34,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		return cliflag.Usage(fs, "unexpected argument %q", rest[0])
 	}
+	// An empty --addr (an unset shell variable) would listen on every
+	// interface at a random port: HOST:PORT must be given whole
+	// (":PORT", every interface, only when asked for).
+	if _, _, err := net.SplitHostPort(*addr); err != nil {
+		return cliflag.Usage(fs, "--addr %q: want HOST:PORT, such as 127.0.0.1:8080 (:PORT listens on every interface)", *addr)
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "protoplay serve:", err)
