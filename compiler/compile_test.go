@@ -480,3 +480,17 @@ func TestSchemaRefusesNonUTF8JSONName(t *testing.T) {
 		t.Errorf("gen: %v, want %q", err, want)
 	}
 }
+
+// A place the compiler marks without a message prints with words, not as
+// an empty "note: " line (message_set_wire_format's warning marks the
+// message).
+func TestDetailsOfUnnamedSpan(t *testing.T) {
+	res := compile(map[string]string{"ms.proto": "syntax = \"proto2\";\npackage h;\nmessage S {\n  option message_set_wire_format = true;\n  extensions 4 to max;\n}\n"}, "ms.proto")
+	var details string
+	for _, d := range res.Diagnostics {
+		details += d.Details()
+	}
+	if !strings.Contains(details, "ms.proto:3:1: note: related place\n") || strings.Contains(details, "note: \n") {
+		t.Errorf("details:\n%s", details)
+	}
+}

@@ -118,7 +118,12 @@ func (d Diagnostic) Key() string {
 func (d Diagnostic) Details() string {
 	var b strings.Builder
 	for _, s := range d.Spans {
-		fmt.Fprintf(&b, "  %s:%d:%d: note: %s\n", s.File, s.Line, s.Column, indented(strings.TrimPrefix(s.Message, "note: ")))
+		msg := strings.TrimPrefix(s.Message, "note: ")
+		if msg == "" {
+			// The compiler marks a related place without a word.
+			msg = "related place"
+		}
+		fmt.Fprintf(&b, "  %s:%d:%d: note: %s\n", s.File, s.Line, s.Column, indented(msg))
 	}
 	for _, n := range d.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", indented(n))
