@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -247,13 +248,14 @@ func (s *Schema) unmarshal(md protoreflect.MessageDescriptor, b []byte, lazy boo
 		x.lazy, x.raw = true, b
 		in = stripLazy(md, b, make([]byte, 0, len(b)))
 	}
-	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}.Unmarshal(in, m)
+	// Required fields are missingRequired's to check, which says where.
+	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}.Unmarshal(in, m)
 	if err == nil {
 		if err := missingRequired(m); err != nil {
 			return nil, valueError(err)
 		}
 		if x.lazy {
-			_, err = s.checkLazy(md, b, nil)
+			_, err = s.checkLazy(md, b, nil, "")
 		}
 		if err == nil {
 			return x, nil
@@ -338,37 +340,57 @@ func ownString(b []byte) string {
 }
 
 // missingRequired returns an error naming the first required field of m,
-// or of a message inside it, that is not set; nil if there is none. It
-// reads each field's Cardinality, so it also sees editions fields with
+// or of a message inside it, that is not set, with the path to the
+// message that lacks it ("(in items[2].price)", as other payload errors
+// give it; none for m itself); nil if there is none. It reads each
+// field's Cardinality, so it also sees editions fields with
 // field_presence = LEGACY_REQUIRED in files NewSchema could not rebuild
 // with protodesc (a file with MessageSet messages, for one): protocompile's
 // descriptors leave those out of RequiredNumbers, which is all
-// google.golang.org/protobuf's own check reads. The message is protobuf-go's
-// ("required field X not set").
+// google.golang.org/protobuf's own check reads. The message starts as
+// protobuf-go's ("required field X not set").
 func missingRequired(m protoreflect.Message) error {
+	return missingRequiredIn(m, "")
+}
+
+func missingRequiredIn(m protoreflect.Message, path string) error {
 	fields := m.Descriptor().Fields()
 	for i := 0; i < fields.Len(); i++ {
 		if fd := fields.Get(i); fd.Cardinality() == protoreflect.Required && !m.Has(fd) {
+			if path != "" {
+				return fmt.Errorf("required field %s not set (in %s)", fd.FullName(), path)
+			}
 			return fmt.Errorf("required field %s not set", fd.FullName())
 		}
 	}
 	var err error
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		name := string(fd.Name())
+		if fd.IsExtension() {
+			name = "[" + string(fd.FullName()) + "]"
+		}
+		if path != "" {
+			name = path + "." + name
+		}
 		switch {
 		case fd.IsMap():
 			if fd.MapValue().Message() != nil {
-				v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-					err = missingRequired(mv.Message())
+				v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
+					key := k.String()
+					if fd.MapKey().Kind() == protoreflect.StringKind {
+						key = strconv.Quote(key)
+					}
+					err = missingRequiredIn(mv.Message(), name+"["+key+"]")
 					return err == nil
 				})
 			}
 		case fd.Message() == nil:
 		case fd.IsList():
 			for j, l := 0, v.List(); j < l.Len() && err == nil; j++ {
-				err = missingRequired(l.Get(j).Message())
+				err = missingRequiredIn(l.Get(j).Message(), name+"["+strconv.Itoa(j)+"]")
 			}
 		default:
-			err = missingRequired(v.Message())
+			err = missingRequiredIn(v.Message(), name)
 		}
 		return err == nil
 	})

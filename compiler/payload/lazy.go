@@ -2,6 +2,7 @@ package payload
 
 import (
 	"math"
+	"strconv"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -324,7 +325,7 @@ func (x *dynJSON) eachSub(fd protoreflect.FieldDescriptor, l protoreflect.List, 
 			return true
 		}
 		var c *dynJSON
-		if c, buf, err = x.s.lazyElement(fd.Message(), b, buf); err == nil {
+		if c, buf, err = x.s.lazyElement(fd.Message(), b, buf, ""); err == nil {
 			err = f(c)
 		}
 		return err == nil
@@ -336,7 +337,7 @@ func (x *dynJSON) eachSub(fd protoreflect.FieldDescriptor, l protoreflect.List, 
 // that stripLazy left out, with its own lazyList fields and repeated
 // message fields left out in turn (buf is scratch space, returned for
 // reuse). Its errors are proto.Unmarshal's and missingRequired's.
-func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte) (*dynJSON, []byte, error) {
+func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte, path string) (*dynJSON, []byte, error) {
 	buf = stripLazy(md, b, buf[:0])
 	if len(buf) == 0 {
 		// Nothing for dynamicpb (an empty message, or one of lazy
@@ -346,7 +347,7 @@ func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte) (
 		if !ok {
 			e, _ = s.emptyMsgs.LoadOrStore(md, dynamicpb.NewMessage(md))
 		}
-		if err := missingRequired(e.(*dynamicpb.Message)); err != nil {
+		if err := missingRequiredIn(e.(*dynamicpb.Message), path); err != nil {
 			return nil, buf, err
 		}
 		x := s.jsonOf(e.(*dynamicpb.Message))
@@ -354,10 +355,10 @@ func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte) (
 		return x, buf, nil
 	}
 	m := dynamicpb.NewMessage(md)
-	if err := (proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth}).Unmarshal(buf, m); err != nil {
+	if err := (proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}).Unmarshal(buf, m); err != nil {
 		return nil, buf, err
 	}
-	if err := missingRequired(m); err != nil {
+	if err := missingRequiredIn(m, path); err != nil {
 		return nil, buf, err
 	}
 	x := s.jsonOf(m)
@@ -371,8 +372,9 @@ func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte) (
 // proto.Unmarshal accepts whole, and the writers' own decoding of the
 // elements cannot fail. With more than one invalid value in the payload,
 // the one an error names may differ from proto.Unmarshal's.
-func (s *Schema) checkLazy(md protoreflect.MessageDescriptor, b []byte, buf []byte) ([]byte, error) {
+func (s *Schema) checkLazy(md protoreflect.MessageDescriptor, b []byte, buf []byte, path string) ([]byte, error) {
 	fields := md.Fields()
+	var index map[protowire.Number]int // elements of each list so far
 	for pos := 0; pos < len(b); {
 		num, wt, n := protowire.ConsumeTag(b[pos:])
 		if n < 0 {
@@ -385,12 +387,21 @@ func (s *Schema) checkLazy(md protoreflect.MessageDescriptor, b []byte, buf []by
 		if fd := fields.ByNumber(num); fd != nil && wt == protowire.BytesType && descend(fd) && s.canFail(fd.Message()) {
 			v, _ := protowire.ConsumeBytes(b[pos+n:])
 			var err error
+			at := string(fd.Name())
+			if path != "" {
+				at = path + "." + at
+			}
 			if fd.IsList() {
-				if _, buf, err = s.lazyElement(fd.Message(), v, buf); err != nil {
+				if index == nil {
+					index = map[protowire.Number]int{}
+				}
+				at += "[" + strconv.Itoa(index[num]) + "]"
+				index[num]++
+				if _, buf, err = s.lazyElement(fd.Message(), v, buf, at); err != nil {
 					return buf, err
 				}
 			}
-			if buf, err = s.checkLazy(fd.Message(), v, buf); err != nil {
+			if buf, err = s.checkLazy(fd.Message(), v, buf, at); err != nil {
 				return buf, err
 			}
 		}

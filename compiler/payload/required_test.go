@@ -44,21 +44,22 @@ package t;
 		for _, tc := range []struct {
 			json string
 			hex  string // the same value in binary
-			path string // the field whose required x is missing
+			path string // the field whose required x is missing, and where
 		}{
-			{`{}`, ``, "t.R.x"},
-			{`{"x": 1, "child": {}}`, `08 01 12 00`, "t.R.x"},
-			{`{"x": 1, "kids": [{"x": 2}, {}]}`, `08 01 1a 02 08 02 1a 00`, "t.R.x"},
-			{`{"x": 1, "by": {"k": {}}}`, `08 01 22 05 0a 01 6b 12 00`, "t.R.x"},
+			{`{}`, ``, "t.R.x not set"},
+			{`{"x": 1, "child": {}}`, `08 01 12 00`, "t.R.x not set (in child)"},
+			{`{"x": 1, "kids": [{"x": 2}, {}]}`, `08 01 1a 02 08 02 1a 00`, "t.R.x not set (in kids[1])"},
+			{`{"x": 1, "by": {"k": {}}}`, `08 01 22 05 0a 01 6b 12 00`, `t.R.x not set (in by["k"])`},
+			{`{"x": 1, "child": {"x": 2, "kids": [{}]}}`, `08 01 12 04 08 02 1a 00`, "t.R.x not set (in child.kids[0])"},
 		} {
-			if _, err := s.Encode(md, []byte(tc.json), EncodeOptions{}); err == nil || !strings.Contains(err.Error(), "required field "+tc.path+" not set") || err.(*diag.Error).Kind != diag.KindValue {
+			if _, err := s.Encode(md, []byte(tc.json), EncodeOptions{}); err == nil || !strings.Contains(err.Error(), "required field "+tc.path) || err.(*diag.Error).Kind != diag.KindValue {
 				t.Errorf("%s: encode %s: %v, want a value error naming %s", name, tc.json, err, tc.path)
 			}
 			b, _, err := ParseBinary([]byte(tc.hex), Hex)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Decode(md, b, DecodeOptions{In: Binary}); err == nil || !strings.Contains(err.Error(), "required field "+tc.path+" not set") {
+			if _, err := s.Decode(md, b, DecodeOptions{In: Binary}); err == nil || !strings.Contains(err.Error(), "required field "+tc.path) {
 				t.Errorf("%s: decode %q: %v, want a value error naming %s", name, tc.hex, err, tc.path)
 			}
 		}
