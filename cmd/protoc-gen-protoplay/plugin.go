@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
@@ -29,7 +30,15 @@ func run(r io.Reader, w io.Writer) error {
 	}
 	req := &pluginpb.CodeGeneratorRequest{}
 	if err := proto.Unmarshal(in, req); err != nil {
-		return fmt.Errorf("decoding the request: %w", err)
+		// google.golang.org/protobuf says what but not where; the wire
+		// view of the request's own schema finds the byte offset.
+		res := &compiler.Result{Files: []protoreflect.FileDescriptor{pluginpb.File_google_protobuf_compiler_plugin_proto}}
+		if s, serr := res.Schema(); serr == nil {
+			if _, werr := s.WireView("google.protobuf.compiler.CodeGeneratorRequest", in); werr != nil {
+				return fmt.Errorf("decoding the request (%d bytes): %w", len(in), werr)
+			}
+		}
+		return fmt.Errorf("decoding the request (%d bytes): %w", len(in), err)
 	}
 	resp, notes := respond(req)
 	out, err := proto.Marshal(resp)

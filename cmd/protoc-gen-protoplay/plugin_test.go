@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,6 +246,22 @@ func TestErrors(t *testing.T) {
 			}
 			t.Logf("error: %s", resp.GetError())
 		})
+	}
+}
+
+// TestTruncatedRequest: bytes that are not a CodeGeneratorRequest are an
+// error (no response) with the byte offset and field path of the fault,
+// not google.golang.org/protobuf's "cannot parse invalid wire-format data"
+// alone.
+func TestTruncatedRequest(t *testing.T) {
+	in, err := proto.Marshal(request(t, exampleRequest(), ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = run(bytes.NewReader(in[:len(in)-3]), &out)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("decoding the request (%d bytes): at byte ", len(in)-3)) || !strings.Contains(err.Error(), "(in proto_file[") || out.Len() != 0 {
+		t.Errorf("error %v, %d bytes written", err, out.Len())
 	}
 }
 
