@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/protoplay/protoplay/compiler/diag"
+	"github.com/protoplay/protoplay/compiler/frontend"
 )
 
 // A Workspace answers the requests of an editor session (the playground
@@ -305,7 +306,7 @@ func callStop(ctx context.Context, maxMem int64) error {
 	if maxMem > 0 {
 		if m := MemoryInUse(); m > uint64(maxMem) {
 			return &Error{Kind: KindLimit, Limit: LimitMemoryBytes, Offset: -1,
-				Message: fmt.Sprintf("the call stopped: memory in use over %d MiB, its limit (limits.memoryBytes)", maxMem>>20)}
+				Message: fmt.Sprintf("the call stopped: memory in use over %s, its limit (limits.memoryBytes)", frontend.MiB(maxMem))}
 		}
 	}
 	return nil

@@ -108,7 +108,7 @@ func StopCheck(ctx context.Context, maxMem int64) error {
 	}
 	if maxMem > 0 {
 		if m := MemoryInUse(); m > uint64(maxMem) {
-			return limitError(diag.LimitMemoryBytes, fmt.Sprintf("compilation stopped: memory in use over %d MiB, the limit (MaxMemoryBytes)", maxMem>>20))
+			return limitError(diag.LimitMemoryBytes, fmt.Sprintf("compilation stopped: memory in use over %s, the limit (MaxMemoryBytes)", MiB(maxMem)))
 		}
 	}
 	return nil
@@ -191,4 +191,20 @@ func Recover(ds *[]diag.Diagnostic, onPanic func()) {
 		}
 		*ds = append(*ds, diag.Errorf("internal error: %v\n%s", p, debug.Stack()))
 	}
+}
+
+// MiB formats a byte count for a limit's message: whole MiB when it is
+// one, else MiB with a fraction, or bytes below one MiB (a limit of 1
+// byte is not "0 MiB").
+func MiB(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
