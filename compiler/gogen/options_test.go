@@ -86,27 +86,35 @@ func TestRuntimeLocalPaths(t *testing.T) {
 		"y/b.proto": `syntax = "proto3"; package b; option go_package = "example.com/m/y"; message B {}`,
 	}
 	opts, _ := compiler.ParseOptions("paths=source_relative,runtime=local")
+	generatedWith(t, src, opts, `"example.com/m/protoplay/runtime/wkt/durationpb"`, "x/")
+	src["y/b.proto"] = `syntax = "proto3"; package b; option go_package = "other.org/y"; message B {}`
+	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
+	if err := res.Err(); err == nil || !strings.Contains(err.Error(), "share no import path prefix") || !strings.Contains(err.Error(), "module=PATH") {
+		t.Errorf("packages under two hosts: %v", err)
+	}
+}
+
+// generatedWith compiles src (x/a.proto importing duration.proto, and
+// y/b.proto) with opts and checks that the .pb.go files whose names start
+// with prefix import imp, and that both files and the local runtime's
+// wire and durationpb packages are generated.
+func generatedWith(t *testing.T, src map[string]string, opts compiler.Options, imp, prefix string) {
+	t.Helper()
 	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
 	if err := res.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	got := " "
 	for _, f := range res.Generated {
-		names = append(names, f.Name)
-		if strings.HasSuffix(f.Name, ".pb.go") && strings.HasPrefix(f.Name, "x/") && !strings.Contains(f.Content, `"example.com/m/protoplay/runtime/wkt/durationpb"`) {
-			t.Errorf("%s does not import the local durationpb:\n%s", f.Name, f.Content)
+		got += f.Name + " "
+		if strings.HasSuffix(f.Name, ".pb.go") && strings.HasPrefix(f.Name, prefix) && !strings.Contains(f.Content, imp) {
+			t.Errorf("%s does not import %s:\n%s", f.Name, imp, f.Content)
 		}
 	}
-	got := strings.Join(names, " ")
 	for _, want := range []string{"x/a.pb.go", "y/b.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"} {
-		if !strings.Contains(" "+got+" ", " "+want+" ") {
-			t.Errorf("no %s in %s", want, got)
+		if !strings.Contains(got, " "+want+" ") {
+			t.Errorf("no %s in%s", want, got)
 		}
-	}
-	src["y/b.proto"] = `syntax = "proto3"; package b; option go_package = "other.org/y"; message B {}`
-	res = compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
-	if err := res.Err(); err == nil || !strings.Contains(err.Error(), "share no import path prefix") || !strings.Contains(err.Error(), "module=PATH") {
-		t.Errorf("packages under two hosts: %v", err)
 	}
 }
 
@@ -128,23 +136,7 @@ func TestRuntimeRootOption(t *testing.T) {
 	if back, err := compiler.ParseOptions(opts.String()); err != nil || back.RuntimeRoot != "example.com/app/gen" {
 		t.Fatalf("String() %q does not round-trip: %+v, %v", opts.String(), back, err)
 	}
-	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
-	if err := res.Err(); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range res.Generated {
-		names = append(names, f.Name)
-		if strings.HasSuffix(f.Name, ".pb.go") && !strings.Contains(f.Content, `"example.com/app/gen/protoplay/runtime/wire"`) {
-			t.Errorf("%s does not import the runtime below runtime_root:\n%s", f.Name, f.Content)
-		}
-	}
-	got := " " + strings.Join(names, " ") + " "
-	for _, want := range []string{"x/a.pb.go", "y/b.pb.go", "protoplay/runtime/wire/wire.go", "protoplay/runtime/wkt/durationpb/duration.pb.go"} {
-		if !strings.Contains(got, " "+want+" ") {
-			t.Errorf("no %s in%s", want, got)
-		}
-	}
+	generatedWith(t, src, opts, `"example.com/app/gen/protoplay/runtime/wire"`, "")
 	for bad, want := range map[string]string{
 		"runtime_root=example.com/app":                                      "goes with paths=source_relative",
 		"paths=source_relative,runtime=import,runtime_root=example.com/app": "runtime=import imports it",
