@@ -166,3 +166,32 @@ func TestSchemaWarningsInGenAndCheckOnly(t *testing.T) {
 		})
 	}
 }
+
+// Fields the type does not declare are left out of ProtoJSON, so decode
+// to JSON says on stderr how many there were and where (bytes decoded as
+// the wrong type, or by an older schema); text keeps them and says
+// nothing, and a payload with none gets no note.
+func TestDecodeNotesUnknownFields(t *testing.T) {
+	// shop.Order{id: 7, item: "x"} and fields 9 (varint) and 10 (LEN).
+	const in = "08 07 12 01 78 48 01 52 02 61 62"
+	code, out, errOut := runIn(t, in, "decode", "--in", "hex", "--type", "shop.Order", "shop.proto")
+	const note = "protoplay decode: note: 2 fields of the payload are not in shop.Order (field 9 at byte 5, field 10 at byte 7) and are left out of the JSON: --out text keeps them, --out wire lists them\n"
+	if code != 0 || !strings.Contains(out, `"item": "x"`) || errOut != note {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the note %q", code, out, errOut, note)
+	}
+	// One inside a nested message, named by its path.
+	code, _, errOut = runIn(t, "2a 02 48 01", "decode", "--in", "hex", "--type", "shop.Order", "shop.proto")
+	if code != 0 || !strings.Contains(errOut, "1 field of the payload is not in shop.Order (field parent.9 at byte 2) and is left out") {
+		t.Errorf("nested: exit %d, stderr %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"decode", "--in", "hex", "--type", "shop.Order", "--out", "text", "shop.proto"},
+	} {
+		if code, out, errOut := runIn(t, in, args...); code != 0 || errOut != "" || !strings.Contains(out, "9: 1") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if code, _, errOut := runIn(t, "08 07", "decode", "--in", "hex", "--type", "shop.Order", "shop.proto"); code != 0 || errOut != "" {
+		t.Errorf("no unknown field: exit %d, stderr %q", code, errOut)
+	}
+}
