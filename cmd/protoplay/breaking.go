@@ -56,9 +56,7 @@ func runBreaking(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.StatusOK
 	}
 	if *against == "" {
-		fmt.Fprintln(stderr, "protoplay breaking: --against is required")
-		fs.Usage()
-		return cliflag.StatusUsage
+		return cliflag.Usage(fs, "--against is required")
 	}
 	if _, err := compiler.Breaking(nil, nil, split(categories), split(rules)); err != nil {
 		fmt.Fprintf(stderr, "protoplay breaking: %v\n", err)

@@ -427,11 +427,11 @@ func (o *opener) Open(name string) (*source.File, error) {
 			text, err, std = t, nil, true
 		}
 	}
-	var nestingDiag diag.Diagnostic
-	nested := false
+	var shapeDiag diag.Diagnostic
+	misshapen := false
 	if err == nil && !std {
-		if d, ok := checkNesting(name, text, Limit(o.req.Limits.MaxNesting, MaxNesting)); !ok {
-			nestingDiag, nested = d, true
+		if d, ok := checkShape(name, text, Limit(o.req.Limits.MaxNesting, MaxNesting)); !ok {
+			shapeDiag, misshapen = d, true
 			err = &limitOpenError{d.Message}
 		}
 	}
@@ -441,8 +441,8 @@ func (o *opener) Open(name string) (*source.File, error) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if nested {
-		o.limits[name+"\x00"+nestingDiag.Message] = nestingDiag
+	if misshapen {
+		o.limits[name+"\x00"+shapeDiag.Message] = shapeDiag
 	}
 	if err != nil {
 		if o.failed == nil {
@@ -811,13 +811,13 @@ type fileError struct {
 func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
 
-// checkNesting returns an error diagnostic positioned at the first bracket
+// checkShape returns an error diagnostic positioned at the first bracket
 // of src ({ [ ( <, outside strings and comments, the lexical rules of
 // https://protobuf.dev/reference/protobuf/proto3-spec/) nested deeper
 // than max, or at the ; { = , where the sum of their columns passes
 // MaxLineScan, and false; or true. It reads src once and allocates
 // nothing.
-func checkNesting(name, src string, max int) (diag.Diagnostic, bool) {
+func checkShape(name, src string, max int) (diag.Diagnostic, bool) {
 	depth, line, col := 0, 1, 1
 	scan := 0
 	scanned := func(col int) bool {

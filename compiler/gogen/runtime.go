@@ -157,14 +157,8 @@ func sourceRelativeBase(files map[string]*fileNames) (base string, ok bool) {
 		if !f.generate {
 			continue
 		}
-		dir := path.Dir(f.desc.Path())
-		var b string
-		switch {
-		case dir == ".":
-			b = f.importPath
-		case strings.HasSuffix(f.importPath, "/"+dir):
-			b = strings.TrimSuffix(f.importPath, "/"+dir)
-		default:
+		b, ok := sourceRelativeRoot(f.desc.Path(), f.importPath)
+		if !ok {
 			return "", false
 		}
 		if base != "" && b != base {
@@ -173,6 +167,28 @@ func sourceRelativeBase(files map[string]*fileNames) (base string, ok bool) {
 		base = b
 	}
 	return base, base != ""
+}
+
+// sourceRelativeRoot is the import path the output directory stands for
+// under paths=source_relative by one file, at path file (a/b/x.proto) of Go
+// package importPath: importPath less the file's directory
+// (example.com/m for example.com/m/a/b), importPath itself for a file at
+// the root; ok is false when importPath does not end in the directory.
+func sourceRelativeRoot(file, importPath string) (root string, ok bool) {
+	switch dir := path.Dir(file); {
+	case dir == ".":
+		return importPath, true
+	case strings.HasSuffix(importPath, "/"+dir):
+		return strings.TrimSuffix(importPath, "/"+dir), true
+	}
+	return "", false
+}
+
+// SourceRelativeRoot is sourceRelativeRoot for fd's path and its Go
+// package under opts.
+func SourceRelativeRoot(fd protoreflect.FileDescriptor, opts Options) (string, bool) {
+	ip, _ := GoPackageOf(fd, opts)
+	return sourceRelativeRoot(fd.Path(), ip)
 }
 
 // rewriteRuntimeImports replaces the import paths github.com/protoplay/

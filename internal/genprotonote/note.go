@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -66,7 +67,7 @@ func (n Note) Format(opt string) string {
 // does not map (M), once per package, sorted by GoFile. Generated files
 // that do not parse are skipped.
 func Find(res *compiler.Result, opts compiler.Options) []Note {
-	protoOf := map[string]string{} // Go import path -> .proto file
+	protoOf := map[string]protoreflect.FileDescriptor{} // Go import path -> its .proto file
 	generated := map[string]bool{}
 	for _, fd := range res.Files {
 		generated[fd.Path()] = true
@@ -81,7 +82,7 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 		fo, _ := imp.Options().(*descriptorpb.FileOptions)
 		ip, _, _ := strings.Cut(fo.GetGoPackage(), ";")
 		if foreign(ip) {
-			protoOf[ip] = imp.Path()
+			protoOf[ip] = imp
 		}
 	}
 	if len(protoOf) == 0 {
@@ -107,7 +108,7 @@ func Find(res *compiler.Result, opts compiler.Options) []Note {
 				continue
 			}
 			noted[p] = true
-			notes = append(notes, Note{GoFile: f.Name, Import: p, Proto: file, M: suggest(f.Name, p, file, res, opts)})
+			notes = append(notes, Note{GoFile: f.Name, Import: p, Proto: file.Path(), M: suggest(f.Name, p, file, res, opts)})
 		}
 	}
 	sort.Slice(notes, func(i, j int) bool {
@@ -147,7 +148,7 @@ func importHead(src string) string {
 //     reads from go.mod; else the one goFile's package and directory
 //     give; else example.com/yours), "/", proto's directory, and imp's
 //     package name.
-func suggest(goFile, imp, proto string, res *compiler.Result, opts compiler.Options) string {
+func suggest(goFile, imp string, proto protoreflect.FileDescriptor, res *compiler.Result, opts compiler.Options) string {
 	if opts.Paths != "source_relative" {
 		if m := strings.TrimSuffix(opts.Module, "/"); m != "" {
 			return m + "/" + imp
@@ -159,32 +160,16 @@ func suggest(goFile, imp, proto string, res *compiler.Result, opts compiler.Opti
 	}
 	base := opts.RuntimeRoot
 	for _, fd := range res.Files {
-		if base != "" {
-			break
-		}
-		if strings.TrimSuffix(fd.Path(), ".proto")+".pb.go" != goFile {
-			continue
-		}
-		ip, _ := gogen.GoPackageOf(fd, opts)
-		switch dir := path.Dir(fd.Path()); {
-		case dir == ".":
-			base = ip
-		case strings.HasSuffix(ip, "/"+dir):
-			base = strings.TrimSuffix(ip, "/"+dir)
+		if base == "" && strings.TrimSuffix(fd.Path(), ".proto")+".pb.go" == goFile {
+			base, _ = gogen.SourceRelativeRoot(fd, opts)
 		}
 	}
 	if base == "" {
 		base = "example.com/yours"
 	}
-	name := path.Base(imp)
-	for _, fd := range compiler.ImportClosure(res.Files) {
-		if fd.Path() == proto {
-			_, name = gogen.GoPackageOf(fd, opts)
-		}
+	_, name := gogen.GoPackageOf(proto, opts)
+	if dir := path.Dir(proto.Path()); dir != "." {
+		base += "/" + dir
 	}
-	dir := path.Dir(proto)
-	if dir == "." {
-		return base + ";" + name
-	}
-	return base + "/" + dir + ";" + name
+	return base + ";" + name
 }
