@@ -446,7 +446,7 @@ func (x *dynJSON) DecodeProtoJSON(d *protojson.Decoder) error {
 		if fd == nil {
 			if fd = x.extensionByName(key); fd == nil {
 				if err := d.Unknown(); err != nil {
-					return err
+					return explainUnknownName(err, md, key, true)
 				}
 				continue
 			}

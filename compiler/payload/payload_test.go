@@ -179,7 +179,18 @@ func TestEncodeErrors(t *testing.T) {
 		line, column int
 		msg          string
 	}{
-		{`{"id": 1, "bogus": 2}`, JSON, diag.KindJSON, 1, 11, `unknown field "bogus"`},
+		{`{"id": 1, "bogus": 2}`, JSON, diag.KindJSON, 1, 11, `unknown field "bogus" in pp.wire.Item`},
+		// A likely typo names the field meant: the JSON name, or the proto
+		// name when the key is nearer it; in text, the text name (a group's
+		// type name); inside a nested message, that message's fields.
+		{`{"nmae": "x"}`, JSON, diag.KindJSON, 1, 2, `unknown field "nmae" in pp.wire.Item; did you mean "name"?`},
+		{`{"child": {"id": 1, "detlas": [1]}}`, JSON, diag.KindJSON, 1, 21, `unknown field "detlas" in pp.wire.Item; did you mean "deltas"?`},
+		{`{"Extra": {"flg": true}}`, JSON, diag.KindJSON, 1, 12, `unknown field "flg" in pp.wire.Item.Extra; did you mean "flag"?`},
+		{"id: 1\nExtr { flag: true }", Text, diag.KindText, 2, 1, `unknown field "Extr" in pp.wire.Item; did you mean "Extra"?`},
+		{`{"ID": 1}`, JSON, diag.KindJSON, 1, 2, `unknown field "ID" in pp.wire.Item; did you mean "id"?`},
+		{"blob_: \"x\"", Text, diag.KindText, 1, 1, `unknown field "blob_" in pp.wire.Item; did you mean "blob"?`},
+		{`{"zzzzzz": 1}`, JSON, diag.KindJSON, 1, 2, `unknown field "zzzzzz" in pp.wire.Item`},
+		{`{"[pp.wire.nope]": 1}`, JSON, diag.KindJSON, 1, 2, `unknown extension "[pp.wire.nope]" of pp.wire.Item`},
 		{"{\n  \"id\": 1,\n  \"kind\": \"NOPE\"\n}", JSON, diag.KindJSON, 3, 11, "invalid value for enum field kind"},
 		{"{\n  \"id\": 1,", JSON, diag.KindJSON, 2, 11, "unexpected end of input"},
 		{`{"id": "x"}`, JSON, diag.KindJSON, 1, 8, "invalid value for int32 field id"},
@@ -197,6 +208,9 @@ func TestEncodeErrors(t *testing.T) {
 		e := AsError(err)
 		if e == nil || e.Kind != c.kind || e.Line != c.line || e.Column != c.column || !strings.Contains(e.Message, c.msg) {
 			t.Errorf("Encode(%q) error = %#v, want %s at %d:%d containing %q", c.in, e, c.kind, c.line, c.column, c.msg)
+		}
+		if e != nil && strings.HasSuffix(c.msg, "zzzzzz\" in pp.wire.Item") && strings.Contains(e.Message, "did you mean") {
+			t.Errorf("Encode(%q): a suggestion for nonsense: %s", c.in, e.Message)
 		}
 	}
 	job := mustFind(t, testSchema(t, "30_proto2_required_and_defaults.proto"), "bugcorpus.c30.Job")

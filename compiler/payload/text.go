@@ -352,7 +352,7 @@ func (x *dynJSON) DecodeProtoText(d *prototext.Decoder) error {
 			}
 			if fd == nil {
 				if err := d.Unknown(); err != nil {
-					return err
+					return explainUnknownName(err, md, name, false)
 				}
 				continue
 			}

@@ -111,7 +111,7 @@ func TestTextErrors(t *testing.T) {
 		msg          string
 	}{
 		{"a: 1\n[tx.e_int]: 2\n[tx.e_int]: 3", diag.KindText, 3, 1, `non-repeated field "[tx.e_int]" is repeated`},
-		{"a: 1\n  [tx.nope]: 2", diag.KindText, 2, 3, "unknown field: [tx.nope]"},
+		{"a: 1\n  [tx.nope]: 2", diag.KindText, 2, 3, `unknown extension "[tx.nope]" of tx.M`},
 		{"é: 1", diag.KindText, 1, 1, "invalid field name: é"},
 		{"s: \"é\" sub {}", diag.KindText, 1, 8, "oneof tx.M.o is already set"},
 		{"100: 1", diag.KindText, 1, 1, "cannot specify field by number: 100"},
