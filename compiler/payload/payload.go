@@ -31,8 +31,6 @@ package payload
 import (
 	"errors"
 	"fmt"
-
-	"github.com/protoplay/protoplay/compiler/diag"
 	"sort"
 	"strings"
 
@@ -40,6 +38,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/protoplay/protoplay/compiler/diag"
+	"github.com/protoplay/protoplay/internal/suggest"
 )
 
 // Limits on what one call accepts. They keep a browser tab and a shared CI
@@ -129,6 +130,7 @@ type Schema struct {
 	Types *dynamicpb.Types
 	roots []protoreflect.FileDescriptor
 	textCaches
+	closedReach closedEnumReach
 }
 
 // NewSchema builds a Schema from the Files of a compiler.Result. It fails
@@ -291,11 +293,11 @@ func nearest(name string, candidates []string, n int) []string {
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
 		short := lc[strings.LastIndexByte(lc, '.')+1:]
-		d := min(editDistance(lname, lc), editDistance(lname, short))
+		d := min(suggest.Distance(lname, lc), suggest.Distance(lname, short))
 		if lshort != lname {
 			// The typed package may be off too: compare last names, one
 			// edit worse than an exact full-name match.
-			d = min(d, editDistance(lshort, short)+1)
+			d = min(d, suggest.Distance(lshort, short)+1)
 		}
 		list = append(list, scored{c, d})
 	}
@@ -316,32 +318,4 @@ func nearest(name string, candidates []string, n int) []string {
 		out = append(out, s.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	if len(a) > 256 || len(b) > 256 {
-		// Long names are not typos worth the quadratic cost.
-		if a == b {
-			return 0
-		}
-		return max(len(a), len(b))
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -7,6 +7,8 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/protoplay/protoplay/internal/suggest"
+
 	"github.com/protoplay/protoplay/runtime/protojson"
 	"github.com/protoplay/protoplay/runtime/prototext"
 )
@@ -51,18 +53,9 @@ func explainUnknownName(err error, md protoreflect.MessageDescriptor, key string
 			}
 		}
 	}
-	// Only the nearest names are offered (nearest lists every name within
-	// its limit, nearest first), at most three fields of them.
 	seen := map[protoreflect.FieldDescriptor]bool{}
 	var list []string
-	best := -1
-	lkey := strings.ToLower(key)
-	for _, n := range nearest(key, names, len(names)) {
-		d := editDistance(lkey, strings.ToLower(n))
-		if best >= 0 && d > best {
-			break
-		}
-		best = d
+	for _, n := range suggest.Closest(key, names, len(names)) {
 		if fd := byName[n]; !seen[fd] && len(list) < 3 {
 			seen[fd] = true
 			list = append(list, strconv.Quote(n))
