@@ -170,6 +170,69 @@ func TestMissingImportAndFile(t *testing.T) {
 	}
 }
 
+// A type reference that names nothing gets a "did you mean" help with the
+// nearest scalar types and declared messages, enums and groups (from every
+// file the compile opened, the imports included, not from comments or
+// strings), its qualifier kept; nonsense gets none. A type of that very
+// name out of reach (not imported, nested elsewhere) is said to be
+// declared in its file.
+func TestUnknownTypeSuggestion(t *testing.T) {
+	res := compile(map[string]string{
+		"b.proto": "syntax = \"proto2\";\npackage b;\nmessage Address { optional string city = 1; }\n",
+		"c.proto": "syntax = \"proto2\";\npackage c;\nmessage Hidden {}\n",
+		"a.proto": `syntax = "proto2";
+package a;
+import "b.proto";
+// message Adresss is only in a comment
+message Person {
+  optional strin name = 1;
+  optional b.Adress home = 2;
+  optional int23 id = 3;
+  map<string, Adress> m = 4;
+  optional Qzwxjk q = 5;
+  optional group Item = 6 {}
+  optional Itme i = 7;
+  optional string note = 8 [default = "enum Adres"];
+  optional Hidden h = 9;
+  optional Inner n = 10;
+}
+message Outer { message Inner {} }
+`}, "a.proto", "c.proto")
+	want := map[int]string{
+		6:  "did you mean `string`?",
+		7:  "did you mean `b.Address`?",
+		8:  "did you mean `int32`?",
+		9:  "did you mean `b.Address`?",
+		10: "",
+		12: "did you mean `Item`?",
+		14: "a type named `Hidden` is declared in c.proto: import its file and write its full name (package, then enclosing messages)",
+		15: "a type named `Inner` is declared in a.proto: import its file and write its full name (package, then enclosing messages)",
+	}
+	for _, d := range res.Diagnostics {
+		if d.File != "a.proto" || !strings.HasPrefix(d.Message, "cannot find") {
+			continue
+		}
+		w, ok := want[d.Line]
+		if !ok {
+			t.Errorf("unexpected %s", d)
+			continue
+		}
+		delete(want, d.Line)
+		var got string
+		for _, h := range d.Help {
+			if strings.HasPrefix(h, "did you mean") || strings.HasPrefix(h, "a type named") {
+				got = h
+			}
+		}
+		if got != w {
+			t.Errorf("line %d: help %q, want %q", d.Line, d.Help, w)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no diagnostic on lines %v: %v", want, res.Diagnostics)
+	}
+}
+
 func TestFSWithImportRoots(t *testing.T) {
 	fsys := fstest.MapFS{
 		"root1/a/a.proto": {Data: []byte("syntax = \"proto3\";\npackage a;\nimport \"b/b.proto\";\nmessage A { b.B b = 1; }\n")},

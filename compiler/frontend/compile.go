@@ -582,6 +582,7 @@ func (o *opener) diagnostics(rep *report.Report) []diag.Diagnostic {
 		if r.message == "imported file does not exist" || r.message == "file does not exist" {
 			o.explainMissing(&d, r)
 		}
+		o.suggestType(&d, r)
 		// A file that broke a limit: the limit's own diagnostic, with
 		// its position and name.
 		if ld, ok := o.limits[r.inFile+"\x00"+r.message]; ok && d.Line == 0 {
