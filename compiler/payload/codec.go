@@ -249,7 +249,7 @@ func (s *Schema) unmarshal(md protoreflect.MessageDescriptor, b []byte, lazy boo
 		in = stripLazy(md, b, make([]byte, 0, len(b)))
 	}
 	// Required fields are missingRequired's to check, which says where.
-	err := proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}.Unmarshal(in, m)
+	err := s.unmarshalBinary(proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}, in, m)
 	if err == nil {
 		if err := missingRequired(m); err != nil {
 			return nil, valueError(err)

@@ -149,7 +149,7 @@ func (x *dynJSON) Marshal() ([]byte, error) {
 // Unmarshal merges the binary form b into the message, required fields
 // not checked.
 func (x *dynJSON) Unmarshal(b []byte) error {
-	return proto.UnmarshalOptions{Merge: true, AllowPartial: true, Resolver: x.s.Types, RecursionLimit: MaxDepth}.Unmarshal(b, x.m.Interface())
+	return x.s.unmarshalBinary(proto.UnmarshalOptions{Merge: true, AllowPartial: true, Resolver: x.s.Types, RecursionLimit: MaxDepth}, b, x.m)
 }
 
 // CheckInitialized reports a required field not set, wrapping

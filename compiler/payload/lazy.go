@@ -355,7 +355,7 @@ func (s *Schema) lazyElement(md protoreflect.MessageDescriptor, b, buf []byte, p
 		return x, buf, nil
 	}
 	m := dynamicpb.NewMessage(md)
-	if err := (proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}).Unmarshal(buf, m); err != nil {
+	if err := s.unmarshalBinary(proto.UnmarshalOptions{Resolver: s.Types, RecursionLimit: MaxDepth, AllowPartial: true}, buf, m); err != nil {
 		return nil, buf, err
 	}
 	if err := missingRequiredIn(m, path); err != nil {
