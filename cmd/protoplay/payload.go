@@ -185,13 +185,13 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !*raw && *out != "wire" {
 			// On an error in a stream, the messages before it are
 			// written too.
-			_, _, err := s.DecodeEach(*typ, input, compiler.DecodeOptions{In: compiler.Encoding(*in), Out: compiler.Format(*out), Delimited: *delimited},
+			used, _, err := s.DecodeEach(*typ, input, compiler.DecodeOptions{In: compiler.Encoding(*in), Out: compiler.Format(*out), Delimited: *delimited},
 				func(text string) error {
 					buf.WriteString(text)
 					return nil
 				})
 			if err == nil && *out == "json" && !*delimited {
-				noteUnknown(stderr, s, *typ, input, compiler.Encoding(*in))
+				noteUnknown(stderr, s, *typ, input, used)
 			}
 			return err
 		}

@@ -16,6 +16,7 @@ message Order {
   repeated sint32 deltas = 3;
   map<string, int64> stock = 4;
   Order parent = 5;
+  int32 qty = 6;
 }
 `
 
@@ -65,6 +66,9 @@ func TestEncodeDecodeCommands(t *testing.T) {
 		{"decode json", "08 96 01 12 03 74 65 61", []string{"decode", "--type", "shop.Order", "shop.proto"}, 0, "{\n  \"id\": 150,\n  \"item\": \"tea\"\n}\n", ""},
 		{"decode base64 text", "CJYB", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "text"}, 0, "id: 150\n", ""},
 		{"decode binary", "\x08\x96\x01", []string{"decode", "--in", "binary", "--type", "shop.Order", "shop.proto"}, 0, "\"id\": 150", ""},
+		// encode's binary output of {"qty": 49} is "01", all hex digits.
+		{"decode binary that reads as hex", "01", []string{"decode", "--type", "shop.Order", "shop.proto"}, 0, "{\n  \"qty\": 49\n}\n", ""},
+		{"decode hex that is not the type", "ff", []string{"decode", "--type", "shop.Order", "shop.proto"}, 1, "", "(the input was read as hex; choose binary as the input encoding to read its bytes as they are)"},
 		{"decode stream", "03 08 96 01 02 08 01", []string{"decode", "--delimited", "--type", "shop.Order", "shop.proto", "--out", "text"}, 0, "id: 150\nid: 1\n", ""},
 		{"decode wire", "08 96 01 1a 02 01 04", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "wire"}, 0, "     3  1a 02     3 deltas (sint32, LEN 2, packed) [", ""},
 		{"decode raw", "08 96 01 12 03 74 65 61", []string{"decode", "--raw"}, 0, "     3  12 03     2 (string, LEN 3) = \"tea\"", ""},

@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"github.com/protoplay/protoplay/compiler/diag"
@@ -16,7 +17,8 @@ type Encoding string
 const (
 	// Auto detects the encoding of an input: Hex if the text parses as hex
 	// (so whitespace alone is an empty payload), else Base64 if it parses
-	// as base64, else Binary. Text that is valid
+	// as base64, else Binary; hex or base64 in double quotes (as copied
+	// from JSON) is read without them. Text that is valid
 	// both as hex and as base64 (for example "0a08") is taken as hex; force
 	// Base64 for it. Text written as hex (only hex digits, or short groups
 	// like "0a 0g") that is not valid hex is an error at the offending
@@ -26,10 +28,10 @@ const (
 	Auto Encoding = "auto"
 	// Binary is the payload bytes as they are.
 	Binary Encoding = "binary"
-	// Hex is two hex digits per byte. On input, whitespace and commas are
-	// ignored, and each byte may carry a 0x or \x prefix ("0a 08",
-	// "0x0a,0x08", "\x0a\x08"); a prefixed single digit is one byte
-	// ("0xa"). On output, lower-case pairs separated by spaces.
+	// Hex is two hex digits per byte. On input, whitespace, commas and
+	// colons are ignored, and each byte may carry a 0x or \x prefix
+	// ("0a 08", "0a:08", "0x0a,0x08", "\x0a\x08"); a prefixed single digit
+	// is one byte ("0xa"). On output, lower-case pairs separated by spaces.
 	Hex Encoding = "hex"
 	// Base64 is RFC 4648 base64. On input, the standard and URL-safe
 	// alphabets, with or without '=' padding, and whitespace are accepted.
@@ -55,9 +57,15 @@ func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 		b, err := parseBase64(input)
 		return b, Base64, err
 	case Auto, "":
-		if len(strings.TrimSpace(string(input))) == 0 {
+		t := bytes.TrimSpace(input)
+		if len(t) == 0 {
 			// Nothing but whitespace: an empty payload (as empty hex).
 			return []byte{}, Hex, nil
+		}
+		if len(t) > 2 && t[0] == '"' && t[len(t)-1] == '"' && bytes.IndexByte(t[1:len(t)-1], '"') < 0 {
+			if b, enc, err := ParseBinary(t[1:len(t)-1], Auto); err == nil && enc != Binary {
+				return b, enc, nil
+			}
 		}
 		b, hexErr := parseHex(input)
 		if hexErr == nil {
@@ -127,7 +135,7 @@ func parseHex(in []byte) ([]byte, error) {
 	out := make([]byte, 0, len(in)/2)
 	for i := 0; i < len(in); {
 		c := in[i]
-		if isSpace(c) || c == ',' {
+		if isSpace(c) || c == ',' || c == ':' {
 			i++
 			continue
 		}
@@ -144,7 +152,7 @@ func parseHex(in []byte) ([]byte, error) {
 			i++
 		}
 		run := in[start:i]
-		if i < len(in) && !isSpace(in[i]) && in[i] != ',' && in[i] != '\\' && !(in[i] == 'x' || in[i] == 'X') {
+		if i < len(in) && !isSpace(in[i]) && in[i] != ',' && in[i] != ':' && in[i] != '\\' && !(in[i] == 'x' || in[i] == 'X') {
 			return nil, &diag.Error{Kind: diag.KindEncoding, Message: "not a hex digit: " + quoteByte(in[i]), Offset: i}
 		}
 		switch {
@@ -185,7 +193,7 @@ func quoteByte(c byte) string {
 func looksHex(in []byte) bool {
 	only := true
 	for _, c := range in {
-		if _, ok := unhex(c); !ok && !isSpace(c) && c != ',' && c != 'x' && c != 'X' && c != '\\' {
+		if _, ok := unhex(c); !ok && !isSpace(c) && c != ',' && c != ':' && c != 'x' && c != 'X' && c != '\\' {
 			only = false
 			break
 		}
@@ -198,7 +206,7 @@ func looksHex(in []byte) bool {
 			return false // not text: binary
 		}
 	}
-	groups := strings.FieldsFunc(string(in), func(r rune) bool { return r < 0x80 && (isSpace(byte(r)) || r == ',') })
+	groups := strings.FieldsFunc(string(in), func(r rune) bool { return r < 0x80 && (isSpace(byte(r)) || r == ',' || r == ':') })
 	if len(groups) < 2 {
 		return false
 	}

@@ -164,10 +164,26 @@ func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt Dec
 // bytes as the one before it is written as that one was, without decoding
 // it again.
 func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt DecodeOptions, emit func(text string) error) (Encoding, int, error) {
+	// Detected as text, the input may still be binary: the bytes of a
+	// small message can all be hex digits ("81" is field 7 = 49) or of
+	// base64's alphabet. A single message that does not read or decode
+	// as text is decoded as the bytes given, and taken so if that
+	// succeeds; an error otherwise says how the input was read.
+	auto := opt.In == Auto || opt.In == ""
 	b, enc, err := ParseBinary(input, opt.In)
 	if err != nil {
+		if e := AsError(err); auto && !opt.Delimited && e.Kind == diag.KindEncoding {
+			if m, berr := s.unmarshal(md, input, true); berr == nil {
+				text, ferr := s.formatValue(m, opt.Out)
+				if ferr == nil {
+					ferr = emit(text)
+				}
+				return Binary, len(input), ferr
+			}
+		}
 		return "", 0, err
 	}
+	guessed := auto && enc != Binary
 	var prev []byte
 	prevText, i := "", 0
 	one := func(r Record) error {
@@ -176,12 +192,20 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 			return emit(prevText)
 		}
 		m, err := s.unmarshal(md, r.Bytes, true)
+		if err != nil && guessed && !opt.Delimited {
+			if mb, berr := s.unmarshal(md, input, true); berr == nil {
+				m, err, b, enc, r = mb, nil, input, Binary, Record{Bytes: input}
+			}
+		}
 		if err != nil {
 			e := AsError(err)
 			if e.Offset >= 0 {
 				e.Offset += r.Offset
 			}
 			e.Record = i
+			if guessed && (e.Kind == diag.KindPayload || e.Kind == diag.KindValue) {
+				e.Message += " (the input was read as " + string(enc) + "; choose binary as the input encoding to read its bytes as they are)"
+			}
 			return e
 		}
 		text, err := s.formatValue(m, opt.Out)
@@ -194,9 +218,11 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 		return emit(text)
 	}
 	if opt.Delimited {
-		return enc, len(b), EachDelimited(b, one)
+		err := EachDelimited(b, one)
+		return enc, len(b), err
 	}
-	return enc, len(b), one(Record{Bytes: b})
+	err = one(Record{Bytes: b}) // may switch enc and b to binary
+	return enc, len(b), err
 }
 
 // Unmarshal decodes a binary payload as message type md. A malformed

@@ -39,6 +39,10 @@ func TestParseBinary(t *testing.T) {
 		{"  \n", Auto, []byte{}, Hex},
 		{"\x08\x96\x01", Auto, []byte{0x08, 0x96, 0x01}, Binary},
 		{"0a08", Binary, []byte("0a08"), Binary},
+		{"0a:08:ff", Auto, []byte{0x0a, 0x08, 0xff}, Hex},      // as Wireshark copies bytes
+		{"\"CJYB\"\n", Auto, []byte{0x08, 0x96, 0x01}, Base64}, // quoted, as copied from JSON
+		{"\"0a08\"", Auto, []byte{0x0a, 0x08}, Hex},
+		{"\"\"", Auto, []byte(`""`), Binary},
 	}
 	for _, c := range cases {
 		got, as, err := ParseBinary([]byte(c.in), c.enc)
@@ -243,6 +247,47 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 			if dec.Messages[0] != want {
 				t.Errorf("%s -> %s -> JSON = %s, want %s", in, out, dec.Messages[0], want)
 			}
+		}
+	}
+}
+
+// TestDecodeAutoBinary: input that Auto reads as hex or base64 but that
+// does not decode as the type so read is decoded as the bytes given when
+// that succeeds (a small binary message can be all hex digits, "81" being
+// field 7 = 49, or of base64's alphabet); when neither does, the error
+// says how the input was read. An explicit encoding is never second-guessed.
+func TestDecodeAutoBinary(t *testing.T) {
+	s := compileSource(t, "syntax = \"proto3\";\npackage a;\nmessage P { string name = 1; int32 age = 7; string slack = 9; }\n")
+	md := mustFind(t, s, "a.P")
+	slack := "BH" + strings.Repeat("x", 30)
+	bin := append([]byte{0x4a, byte(len(slack))}, slack...)
+	cases := []struct {
+		in   []byte
+		opt  Encoding
+		as   Encoding
+		json string
+		err  string
+	}{
+		{[]byte("81"), Auto, Binary, `"age": 49`, ""},
+		{bin, Auto, Binary, `"slack": "` + slack + `"`, ""}, // not valid base64
+		{append([]byte{0x4a, 72}, strings.Repeat("Ab3", 24)...), Auto, Binary, `"slack": "` + strings.Repeat("Ab3", 24) + `"`, ""}, // valid base64
+		{[]byte("0a 03 41 64 61"), Auto, Hex, `"name": "Ada"`, ""},
+		{[]byte("81"), Hex, "", "", "at byte 0"},
+		{[]byte("ff"), Auto, "", "", "(the input was read as hex; choose binary as the input encoding to read its bytes as they are)"},
+	}
+	for _, c := range cases {
+		d, err := s.Decode(md, c.in, DecodeOptions{In: c.opt, Out: JSON})
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Decode(%q, %s) error %v, want one containing %q", c.in, c.opt, err, c.err)
+			}
+			if c.opt != Auto && err != nil && strings.Contains(err.Error(), "was read as") {
+				t.Errorf("Decode(%q, %s): a note on an explicit encoding: %v", c.in, c.opt, err)
+			}
+			continue
+		}
+		if err != nil || d.Encoding != c.as || len(d.Messages) != 1 || !strings.Contains(d.Messages[0], c.json) {
+			t.Errorf("Decode(%q, %s) = %+v, %v; want %s with %s", c.in, c.opt, d, err, c.as, c.json)
 		}
 	}
 }
