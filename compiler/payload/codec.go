@@ -166,9 +166,10 @@ func (s *Schema) Decode(md protoreflect.MessageDescriptor, input []byte, opt Dec
 func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt DecodeOptions, emit func(text string) error) (Encoding, int, error) {
 	// Detected as text, the input may still be binary: the bytes of a
 	// small message can all be hex digits ("81" is field 7 = 49) or of
-	// base64's alphabet. A single message that does not read or decode
-	// as text is decoded as the bytes given, and taken so if that
-	// succeeds; an error otherwise says how the input was read.
+	// base64's alphabet, or whitespace. A single message that does not
+	// read or decode as text, or reads as empty from whitespace, is
+	// decoded as the bytes given, and taken so if that succeeds; an error
+	// otherwise says how the input was read.
 	auto := opt.In == Auto || opt.In == ""
 	b, enc, err := ParseBinary(input, opt.In)
 	if err != nil {
@@ -192,8 +193,13 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 			return emit(prevText)
 		}
 		m, err := s.unmarshal(md, r.Bytes, true)
-		if err != nil && guessed && !opt.Delimited {
-			if mb, berr := s.unmarshal(md, input, true); berr == nil {
+		// Whitespace reads as an empty hex payload; bytes that happen to
+		// be whitespace may be a message.
+		blank := len(r.Bytes) == 0 && len(input) > 0
+		if (err != nil || blank) && guessed && !opt.Delimited {
+			// Whitespace taken as binary must be a message of the type,
+			// unknown fields aside (" \n" is a field 4 = 10).
+			if mb, berr := s.unmarshal(md, input, true); berr == nil && (!blank || len(mb.m.GetUnknown()) == 0) {
 				m, err, b, enc, r = mb, nil, input, Binary, Record{Bytes: input}
 			}
 		}

@@ -272,6 +272,7 @@ func TestDecodeAutoBinary(t *testing.T) {
 		{bin, Auto, Binary, `"slack": "` + slack + `"`, ""}, // not valid base64
 		{append([]byte{0x4a, 72}, strings.Repeat("Ab3", 24)...), Auto, Binary, `"slack": "` + strings.Repeat("Ab3", 24) + `"`, ""}, // valid base64
 		{[]byte("0a 03 41 64 61"), Auto, Hex, `"name": "Ada"`, ""},
+		{[]byte(" \n"), Auto, Hex, "{}", ""}, // whitespace that is no message: empty
 		{[]byte("81"), Hex, "", "", "at byte 0"},
 		{[]byte("ff"), Auto, "", "", "(the input was read as hex; choose binary as the input encoding to read its bytes as they are)"},
 	}
@@ -289,6 +290,13 @@ func TestDecodeAutoBinary(t *testing.T) {
 		if err != nil || d.Encoding != c.as || len(d.Messages) != 1 || !strings.Contains(d.Messages[0], c.json) {
 			t.Errorf("Decode(%q, %s) = %+v, %v; want %s with %s", c.in, c.opt, d, err, c.as, c.json)
 		}
+	}
+	// Bytes that are all whitespace (field 1 fixed64 of eight spaces)
+	// are a message, not an empty hex payload.
+	w := compileSource(t, "syntax = \"proto3\";\npackage w;\nmessage W { fixed64 a = 1; }\n")
+	d, err := w.Decode(mustFind(t, w, "w.W"), []byte("\x09        "), DecodeOptions{Out: JSON})
+	if err != nil || d.Encoding != Binary || !strings.Contains(d.Messages[0], `"a": "2314885530818453536"`) {
+		t.Errorf("whitespace bytes: %+v, %v", d, err)
 	}
 }
 
