@@ -97,6 +97,8 @@ const (
 	MaxNesting     = frontend.MaxNesting
 	MaxLineScan    = frontend.MaxLineScan
 	MaxOutputBytes = frontend.MaxOutputBytes
+	// LineScanPerByte is how much MaxLineScan grows per byte of a file.
+	LineScanPerByte = frontend.LineScanPerByte
 )
 
 // Names of the limits, as Diagnostic.Limit and Error.Limit give them.

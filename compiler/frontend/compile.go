@@ -816,19 +816,19 @@ func (e *fileError) Unwrap() error { return e.err }
 // of src ({ [ ( <, outside strings and comments, the lexical rules of
 // https://protobuf.dev/reference/protobuf/proto3-spec/) nested deeper
 // than max, or at the ; { = , where the sum of their columns passes
-// MaxLineScan, and false; or true. It reads src once and allocates
-// nothing.
+// MaxLineScan plus LineScanPerByte per byte of src, and false; or true.
+// It reads src once and allocates nothing.
 func checkShape(name, src string, max int) (diag.Diagnostic, bool) {
 	depth, line, col := 0, 1, 1
-	scan := 0
+	scan, budget := 0, MaxLineScan+LineScanPerByte*len(src)
 	scanned := func(col int) bool {
 		scan += col - 1
-		return scan > MaxLineScan
+		return scan > budget
 	}
 	tooLong := func(line, col int) diag.Diagnostic {
 		return diag.Diagnostic{File: name, Line: line, Column: col, EndLine: line, EndColumn: col + 1,
 			Severity: diag.SeverityError, Limit: diag.LimitLineScan,
-			Message: fmt.Sprintf("too many declarations on long lines: the columns of ; { = , add up past %d (MaxLineScan), and the compiler reads a line from its start for each position on it; put declarations on lines of their own", MaxLineScan)}
+			Message: fmt.Sprintf("too many declarations on long lines: the columns of ; { = , add up past %d (MaxLineScan, plus %d per byte of the file), and the compiler reads a line from its start for each position on it; put declarations on lines of their own", budget, LineScanPerByte)}
 	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]

@@ -49,10 +49,17 @@ const (
 	// the start, so declarations written one after another on a single
 	// line cost time that grows with the square of the line's length
 	// (one line of 10,000 fields, 168 KB: 97 s; 8,000 reserved numbers:
-	// 14 s). At 2^24 a file takes about a second at most; the highest
-	// file in ../shared/corpus sums 0.5 M (unittest_enormous_descriptor.proto),
-	// and no file with its declarations on lines of their own comes near.
+	// 14 s). The sum may reach MaxLineScan plus LineScanPerByte for each
+	// byte of the file: a file of any size whose declarations are on lines
+	// of their own sums a few per byte (a 6.3 MB file of 63,000 lines of
+	// about 100 bytes: about 4), so only long lines of many declarations
+	// pass it. At 2^24 a small file takes about a second at most; the
+	// highest file in ../shared/corpus sums 0.5 M
+	// (unittest_enormous_descriptor.proto).
 	MaxLineScan = 1 << 24
+	// LineScanPerByte is the allowance MaxLineScan grows by per byte of
+	// the file.
+	LineScanPerByte = 16
 	// MaxOutputBytes is the most Go one call may generate, in bytes
 	// (256 MiB), checked as the output grows: generation holds the output
 	// in memory, about 5 times its size at its peak (20,000 small messages
