@@ -251,7 +251,8 @@ func TestNPMPackageNodeLoadFailure(t *testing.T) {
 
 // encodeFormatScript encodes a value given as an object with format
 // "text", then the same value as a string of text format and as an object
-// (JSON).
+// (JSON); 64-bit integers as BigInt; values JSON cannot hold; and decodes
+// bytes and hex text.
 const encodeFormatScript = `
 import * as pp from "protoplay";
 const f = 'syntax = "proto3"; package p; message A { int32 x = 1; string s = 2; }';
@@ -259,25 +260,59 @@ const out = {};
 try { await pp.encode(f, "p.A", { x: 150 }, { format: "text" }); out.object = "encoded"; } catch (e) { out.object = { isError: e instanceof pp.ProtoplayError, kind: e.kind, message: e.message }; }
 out.text = (await pp.encode(f, "p.A", 'x: 150 s: "a"', { format: "text" })).hex;
 out.json = (await pp.encode(f, "p.A", { x: 150, s: "a" })).hex;
+const g = 'syntax = "proto3"; package p; message B { int64 big = 1; repeated uint64 us = 2; }';
+out.bigint = (await pp.encode(g, "p.B", { big: 9007199254740993n, us: [1n, 18446744073709551615n] })).hex;
+const h = 'syntax = "proto3"; package p; message C { double d = 1; repeated float f = 2; }';
+out.special = (await pp.decode(h, "p.C", (await pp.encode(h, "p.C", { d: NaN, f: [Infinity, -Infinity] })).bytes)).value;
+const cyc = {}; cyc.self = cyc;
+for (const [name, v] of [["cycle", cyc], ["undefined", undefined], ["function", () => 1]]) {
+  try { await pp.encode(g, "p.B", v); out[name] = "encoded"; } catch (e) { out[name] = { isError: e instanceof pp.ProtoplayError, kind: e.kind, message: e.message }; }
+}
+const bin = (await pp.encode(f, "p.A", { x: 150 })).bytes;
+out.bytesEncoding = (await pp.decode(f, "p.A", bin)).encoding;
+out.hexEncoding = (await pp.decode(f, "p.A", "08 96 01")).encoding;
 console.log(JSON.stringify(out));
 `
 
 // TestNPMPackageNodeEncodeFormat: encode's value is an object (JSON) or a
 // string (JSON or text format); an object with format "text" rejects with
 // a ProtoplayError of kind "usage" that says to pass a string, not with
-// the text parser's complaint about the "{" of the object's JSON.
+// the text parser's complaint about the "{" of the object's JSON. BigInt
+// values encode exactly, NaN and the infinities as themselves; a value
+// JSON cannot hold rejects with kind "argument"; decode says bytes were
+// read as binary.
 func TestNPMPackageNodeEncodeFormat(t *testing.T) {
 	t.Parallel()
 	dir := installPackage(t)
 	writeFile(t, filepath.Join(dir, "format.mjs"), encodeFormatScript)
+	type rejection struct {
+		IsError       bool
+		Kind, Message string
+	}
 	var out struct {
-		Object struct {
-			IsError       bool
-			Kind, Message string
-		}
-		Text, JSON string
+		Object                      rejection
+		Text, JSON, BigInt, Special string
+		Cycle, Undefined, Function  rejection
+		BytesEncoding, HexEncoding  string
 	}
 	runNode(t, dir, &out, "format.mjs")
+	// A BigInt is written as a string of its digits, as ProtoJSON takes
+	// 64-bit integers: 2^53+1 and 2^64-1 arrive exactly.
+	if out.BigInt != "08 81 80 80 80 80 80 80 10 12 0b 01 ff ff ff ff ff ff ff ff ff 01" {
+		t.Errorf("BigInt values: %q", out.BigInt)
+	}
+	// NaN and the infinities arrive as ProtoJSON's strings for them.
+	if squeezed := strings.Join(strings.Fields(out.Special), ""); squeezed != `{"d":"NaN","f":["Infinity","-Infinity"]}` {
+		t.Errorf("NaN and infinities: %s", out.Special)
+	}
+	for name, r := range map[string]rejection{"cycle": out.Cycle, "undefined": out.Undefined, "function": out.Function} {
+		if !r.IsError || r.Kind != "argument" || !strings.Contains(r.Message, "encode: the value") {
+			t.Errorf("a value JSON cannot hold (%s): %+v", name, r)
+		}
+	}
+	if out.BytesEncoding != "binary" || out.HexEncoding != "hex" {
+		t.Errorf("decode's encoding: bytes %q, hex text %q; want binary, hex", out.BytesEncoding, out.HexEncoding)
+	}
 	if !out.Object.IsError || out.Object.Kind != "usage" || !strings.Contains(out.Object.Message, `format "text" needs the value as a string`) {
 		t.Errorf("an object with format text: %+v", out.Object)
 	}

@@ -260,6 +260,30 @@ export class ProtoplayError extends Error {
 Object.defineProperty(ProtoplayError.prototype, brand, { value: true });
 
 /**
+ * valueJSON writes encode's value, an object, as JSON. A BigInt (the
+ * JavaScript type of a 64-bit integer) is written as a string of its
+ * digits, and NaN, Infinity and -Infinity as those words in a string,
+ * which is how ProtoJSON spells them (JSON.stringify would write null,
+ * and the field would be left out); a value JSON cannot hold (a cycle, a
+ * function, undefined, nesting deeper than the engine's stack) rejects
+ * with kind "argument".
+ */
+function valueJSON(value: unknown): string {
+  let out: string | undefined;
+  try {
+    out = JSON.stringify(value, (_key, v) => {
+      if (typeof v === "bigint") return v.toString();
+      if (typeof v === "number" && !Number.isFinite(v)) return String(v);
+      return v;
+    });
+  } catch (err) {
+    throw argumentError(`encode: the value cannot be written as JSON: ${(err as Error).message}`);
+  }
+  if (out === undefined) throw argumentError(`encode: the value is ${typeName(value)}, not a message (an object, or a string of JSON or text format)`);
+  return out;
+}
+
+/**
  * argumentError is the ProtoplayError of kind "argument" for a bad
  * argument: message says which and what it must be.
  */
@@ -433,14 +457,16 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
         const message = 'protoplay: encode: format "text" needs the value as a string of text format (an object is encoded as JSON: leave format out)';
         throw new ProtoplayError(message, [], { kind: "usage", message, offset: -1 });
       }
-      const input = typeof value === "string" ? value : JSON.stringify(value);
+      const input = typeof value === "string" ? value : valueJSON(value);
       const r = await call("encode", { files: filesOf(files), type: typeArg(type), input, in: options.format ?? "json" });
       return { ...r, bytes: fromHex(r.hex) };
     },
     async decode(files, type, input, options = {}) {
       options = optionsArg("decode", options);
       const [text, encoding] = payloadOf(input, options.encoding);
-      return call("decode", { files: filesOf(files), type: typeArg(type), input: text, encoding, out: options.format ?? "json" });
+      const r = await call("decode", { files: filesOf(files), type: typeArg(type), input: text, encoding, out: options.format ?? "json" });
+      // Bytes travel to the core as hex; they were given as binary.
+      return input instanceof Uint8Array ? { ...r, encoding: "binary" } : r;
     },
     async decodeRaw(input, options = {}) {
       options = optionsArg("decodeRaw", options);

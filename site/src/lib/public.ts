@@ -107,7 +107,8 @@ export function compile(files: Schema, options?: CompileOptions): Promise<Compil
  * Encodes a value of a message type to the protobuf binary format.
  * @param files - the schema
  * @param type - the message type's full name ("pkg.Message")
- * @param value - an object (as JSON), or a string of JSON or, with format "text", of text format
+ * @param value - an object (as JSON; a BigInt is written as a string of its digits, as ProtoJSON
+ *   takes 64-bit integers), or a string of JSON or, with format "text", of text format
  * @returns the bytes, and the same as hex and base64, with the size
  */
 export function encode(files: Schema, type: string, value: unknown, options?: EncodeOptions): Promise<EncodeResult> {
