@@ -370,6 +370,12 @@ func (o *Options) Set(kv string) error {
 		}
 		o.APILevelMap[k[len("apilevelM"):]] = v
 	case strings.HasPrefix(k, "M") && len(k) > 1:
+		if v == "" || strings.HasPrefix(v, ";") {
+			// protoc-gen-go cannot place the file either ("unable to
+			// determine Go import path"); taken as unset, the file's own
+			// go_package would be overridden by the default prefix.
+			return fmt.Errorf(`option %s=%q: want the Go import path of the file's package, like "example.com/shop/v1" or "example.com/shop/v1;shopv1"`, k, v)
+		}
 		if o.ImportMap == nil {
 			o.ImportMap = map[string]string{}
 		}

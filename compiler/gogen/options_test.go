@@ -149,6 +149,23 @@ func TestRuntimeRootOption(t *testing.T) {
 	}
 }
 
+// An M option without a Go import path (no "=", nothing after it, or a
+// package name alone) is refused, as protoc-gen-go cannot place such a
+// file either; taken as unset, it would replace the file's own go_package
+// with the default prefix.
+func TestImportMapOptionNeedsPath(t *testing.T) {
+	for _, bad := range []string{"Mshop/v1/shop.proto", "Mshop/v1/shop.proto=", "Mshop/v1/shop.proto=;shopv1"} {
+		if _, err := gogen.ParseOptions(bad); err == nil || !strings.Contains(err.Error(), "option Mshop/v1/shop.proto=") || !strings.Contains(err.Error(), "want the Go import path of the file's package") {
+			t.Errorf("%q: %v, want an error asking for the Go import path", bad, err)
+		}
+	}
+	for _, good := range []string{"Mshop/v1/shop.proto=example.com/shop/v1", "Mshop/v1/shop.proto=example.com/shop/v1;shopv1"} {
+		if _, err := gogen.ParseOptions(good); err != nil {
+			t.Errorf("%q: %v", good, err)
+		}
+	}
+}
+
 // module= with paths=source_relative is one error about the options, with
 // no file, not the same error at every file generated.
 func TestModuleWithSourceRelative(t *testing.T) {
