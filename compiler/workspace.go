@@ -389,10 +389,20 @@ func (w *Workspace) schemaWithin(ctx context.Context, sources Sources, cl *CallL
 	return w.schema(ctx, sources, lim)
 }
 
-// remember caches res as the schema of sources and returns its entry.
+// remember caches res as the schema of sources and returns its entry. A
+// compile stopped by the call's time or memory limit is not cached: those
+// limits are the call's, not the sources', and the next call compiles
+// again.
 func (w *Workspace) remember(sources Sources, res *Result) *schemaEntry {
 	e := &schemaEntry{sources: sources, res: res}
 	e.schema, e.err = res.Schema()
+	for _, d := range res.Diagnostics {
+		if d.Limit == LimitDeadline || d.Limit == LimitMemoryBytes {
+			// The call's limit, said as one: not the schema's fault.
+			e.schema, e.err = nil, &Error{Kind: KindLimit, Limit: d.Limit, Message: d.Message, Offset: -1}
+			return e
+		}
+	}
 	w.mu.Lock()
 	w.cached = e
 	w.mu.Unlock()

@@ -48,6 +48,25 @@ func TestSchemaIsReusedForTheSameSources(t *testing.T) {
 	}
 }
 
+// A call whose compile hits its own time or memory limit does not leave
+// that failure cached as the schema's: the next call with the same
+// sources and a workable limit compiles again and succeeds (the hostile
+// pass saw every later npm call reject in milliseconds with the first
+// call's time limit).
+func TestLimitErrorIsNotCached(t *testing.T) {
+	s := &Workspace{}
+	src := map[string]string{"a.proto": small}
+	for _, limits := range []map[string]any{{"timeoutMs": 1e-6}, {"memoryBytes": 1}} {
+		_, err := call(t, s, "encode", map[string]any{"files": src, "type": "t.M", "input": "{}", "limits": limits})
+		if err == nil || err.Kind != KindLimit || (err.Limit != LimitDeadline && err.Limit != LimitMemoryBytes) {
+			t.Fatalf("limits %v: err = %+v, want a time or memory limit error", limits, err)
+		}
+		if _, err := call(t, s, "encode", map[string]any{"files": src, "type": "t.M", "input": "{}"}); err != nil {
+			t.Errorf("after a limit error (%v), the same sources with no limit: %v", limits, err)
+		}
+	}
+}
+
 func TestPayloadCallOnBrokenSchema(t *testing.T) {
 	s := &Workspace{}
 	_, err := call(t, s, "sample", map[string]any{"files": map[string]string{"a.proto": "message {"}, "type": "M"})
