@@ -168,13 +168,14 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 	// small message can all be hex digits ("81" is field 7 = 49) or of
 	// base64's alphabet, or whitespace. A single message that does not
 	// read or decode as text, or reads as empty from whitespace, is
-	// decoded as the bytes given, and taken so if that succeeds; an error
-	// otherwise says how the input was read.
+	// decoded as the bytes given, unless it is plainly typed text (see
+	// typed), and taken so if that gives a message of the type with no
+	// unknown fields; an error otherwise says how the input was read.
 	auto := opt.In == Auto || opt.In == ""
 	b, enc, err := ParseBinary(input, opt.In)
 	if err != nil {
-		if e := AsError(err); auto && !opt.Delimited && e.Kind == diag.KindEncoding {
-			if m, berr := s.unmarshal(md, input, true); berr == nil {
+		if e := AsError(err); auto && !opt.Delimited && e.Kind == diag.KindEncoding && !typed(input) {
+			if m, berr := s.unmarshal(md, input, true); berr == nil && len(m.m.GetUnknown()) == 0 {
 				text, ferr := s.formatValue(m, opt.Out)
 				if ferr == nil {
 					ferr = emit(text)
@@ -196,10 +197,12 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 		// Whitespace reads as an empty hex payload; bytes that happen to
 		// be whitespace may be a message.
 		blank := len(r.Bytes) == 0 && len(input) > 0
-		if (err != nil || blank) && guessed && !opt.Delimited {
-			// Whitespace taken as binary must be a message of the type,
-			// unknown fields aside (" \n" is a field 4 = 10).
-			if mb, berr := s.unmarshal(md, input, true); berr == nil && (!blank || len(mb.m.GetUnknown()) == 0) {
+		if (err != nil || blank) && guessed && !opt.Delimited && (blank || !typed(input)) {
+			// Taken as binary, the bytes must be a message of the type
+			// with no unknown fields: the bytes of mistyped text often
+			// parse as a few unknown fields ("0b 08 01" as 6: 98 ...;
+			// " \n" as field 4 = 10).
+			if mb, berr := s.unmarshal(md, input, true); berr == nil && len(mb.m.GetUnknown()) == 0 {
 				m, err, b, enc, r = mb, nil, input, Binary, Record{Bytes: input}
 			}
 		}
@@ -209,7 +212,7 @@ func (s *Schema) DecodeEach(md protoreflect.MessageDescriptor, input []byte, opt
 				e.Offset += r.Offset
 			}
 			e.Record = i
-			if guessed && (e.Kind == diag.KindPayload || e.Kind == diag.KindValue) {
+			if guessed && !typed(input) && (e.Kind == diag.KindPayload || e.Kind == diag.KindValue) {
 				e.Message += " (the input was read as " + string(enc) + "; choose binary as the input encoding to read its bytes as they are)"
 			}
 			return e
@@ -272,6 +275,9 @@ func (s *Schema) unmarshal(md protoreflect.MessageDescriptor, b []byte, lazy boo
 		for _, at := range keyTags {
 			b[at] |= 0x10
 		}
+	}
+	if err := s.checkAnyDepth(md, b); err != nil {
+		return nil, err
 	}
 	m := dynamicpb.NewMessage(md)
 	x := s.jsonOf(m)
@@ -427,4 +433,13 @@ func missingRequiredIn(m protoreflect.Message, path string) error {
 		return err == nil
 	})
 	return err
+}
+
+// typed reports whether input, read as hex or base64, is plainly typed
+// text: its bytes are split by spaces, commas or colons, or prefixed 0x
+// or \x, which binary that happens to be of those alphabets rarely is.
+// Errors in it need no note that it might have been binary.
+func typed(input []byte) bool {
+	t := bytes.TrimSpace(input)
+	return bytes.ContainsAny(t, " \t\n,:") || bytes.Contains(t, []byte("0x")) || bytes.Contains(t, []byte(`\x`))
 }
