@@ -301,10 +301,10 @@ func (f *enumFix) restore(m protoreflect.Message, depth int) {
 	})
 }
 
-// closedEnumReach memoizes reachesClosedEnum per message full name.
-type closedEnumReach struct {
+// reachMemo memoizes Schema.reaches per question and message full name.
+type reachMemo struct {
 	mu   sync.Mutex
-	memo map[protoreflect.FullName]bool
+	memo map[string]bool
 }
 
 // reachesClosedEnum reports whether a message of type md can hold a
@@ -312,9 +312,19 @@ type closedEnumReach struct {
 // a message it holds (a message with extension ranges counts, its
 // extensions being open-ended).
 func (s *Schema) reachesClosedEnum(md protoreflect.MessageDescriptor) bool {
-	s.closedReach.mu.Lock()
-	defer s.closedReach.mu.Unlock()
-	if r, ok := s.closedReach.memo[md.FullName()]; ok {
+	return s.reaches("closed enum", md, func(fd protoreflect.FieldDescriptor) bool {
+		return fd.Kind() == protoreflect.EnumKind && fd.Enum().IsClosed()
+	})
+}
+
+// reaches reports whether a message of type md, or one it holds (in a
+// field or map value, at any depth), has a field for which field is
+// true or has extension ranges; question names field for the memo.
+func (s *Schema) reaches(question string, md protoreflect.MessageDescriptor, field func(protoreflect.FieldDescriptor) bool) bool {
+	key := question + "\x00" + string(md.FullName())
+	s.reach.mu.Lock()
+	defer s.reach.mu.Unlock()
+	if r, ok := s.reach.memo[key]; ok {
 		return r
 	}
 	seen := map[protoreflect.FullName]bool{}
@@ -332,23 +342,19 @@ func (s *Schema) reachesClosedEnum(md protoreflect.MessageDescriptor) bool {
 			if fd.IsMap() {
 				fd = fd.MapValue()
 			}
-			switch fd.Kind() {
-			case protoreflect.EnumKind:
-				if fd.Enum().IsClosed() {
-					return true
-				}
-			case protoreflect.MessageKind, protoreflect.GroupKind:
-				if visit(fd.Message()) {
-					return true
-				}
+			if field(fd) {
+				return true
+			}
+			if (fd.Kind() == protoreflect.MessageKind || fd.Kind() == protoreflect.GroupKind) && visit(fd.Message()) {
+				return true
 			}
 		}
 		return false
 	}
 	r := visit(md)
-	if s.closedReach.memo == nil {
-		s.closedReach.memo = map[protoreflect.FullName]bool{}
+	if s.reach.memo == nil {
+		s.reach.memo = map[string]bool{}
 	}
-	s.closedReach.memo[md.FullName()] = r
+	s.reach.memo[key] = r
 	return r
 }

@@ -130,7 +130,7 @@ type Schema struct {
 	Types *dynamicpb.Types
 	roots []protoreflect.FileDescriptor
 	textCaches
-	closedReach closedEnumReach
+	reach reachMemo
 }
 
 // NewSchema builds a Schema from the Files of a compiler.Result. It fails
