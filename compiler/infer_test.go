@@ -75,6 +75,24 @@ func sameStructure(got, raw []compiler.Field, path string) string {
 
 // TestInferDatasets infers schemas from the recorded GoogleMessage1 and
 // GoogleMessage2 payloads, their schemas hidden.
+// TestInferDeepest: a payload nesting messages one past MaxInferDepth
+// infers a schema that compiles (its deepest value declared bytes), and
+// one at the limit declares every level a message (a hostile pass found
+// MaxInferDepth one past what protocompile takes: the schema of a payload
+// 32 messages deep did not compile).
+func TestInferDeepest(t *testing.T) {
+	for _, levels := range []int{compiler.MaxInferDepth, compiler.MaxInferDepth + 1} {
+		m := []byte{0x08, 0x01}
+		for range levels - 1 {
+			m = append([]byte{0x0a, byte(len(m))}, m...)
+		}
+		text := inferRoundTrip(t, itoa(levels)+" levels", [][]byte{m})
+		if got := strings.Count(text, "message "); got != min(levels, compiler.MaxInferDepth) {
+			t.Errorf("%d levels: %d message types\n%s", levels, got, text)
+		}
+	}
+}
+
 func TestInferDatasets(t *testing.T) {
 	_, root := benchmarkSources(t)
 	for _, ds := range []string{

@@ -18,8 +18,10 @@ const (
 	// MaxInferDepth is the deepest nesting of inferred message types, the
 	// top-level type being depth 1: a LEN value deeper than that is
 	// declared bytes; a group deeper than that is an error (diag.KindLimit),
-	// since a group cannot be declared as anything but a message.
-	MaxInferDepth = 32
+	// since a group cannot be declared as anything but a message. The
+	// inferred types are declared nested in one another, and protoc and
+	// protocompile take message declarations nested less than 32 deep.
+	MaxInferDepth = 31
 	// maxDistinct is how many distinct varint values a field's statistics
 	// remember, to tell enum-like fields.
 	maxDistinct = 8
