@@ -211,8 +211,9 @@ type Error struct {
 	// and warnings, sorted by file, line and column.
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Offset is the byte offset in the binary payload where decoding
-	// failed (KindPayload, KindLimit), or the offset in the input text
-	// (KindEncoding); -1 when not applicable.
+	// failed (KindPayload, KindLimit; KindValue for a string that must be
+	// UTF-8 and is not), or the offset in the input text (KindEncoding);
+	// -1 when not applicable.
 	Offset int `json:"offset"`
 	// Path is the field path reached when the error was found, for example
 	// "child.items[2].name"; unknown fields appear as their field number
@@ -264,7 +265,7 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "message %d: ", e.Record)
 	}
 	switch {
-	case (e.Kind == KindPayload || e.Kind == KindLimit) && e.Offset >= 0:
+	case (e.Kind == KindPayload || e.Kind == KindLimit || e.Kind == KindValue) && e.Offset >= 0:
 		fmt.Fprintf(&b, "at byte %d", e.Offset)
 		if e.Path != "" {
 			fmt.Fprintf(&b, " (in %s)", shortPath(e.Path))

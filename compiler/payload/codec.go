@@ -304,6 +304,11 @@ func (s *Schema) unmarshal(md protoreflect.MessageDescriptor, b []byte, lazy boo
 	if _, werr := s.WireView(md, b); werr != nil {
 		return nil, werr
 	}
+	if strings.Contains(err.Error(), "invalid UTF-8") {
+		if e := s.utf8Error(md, b); e != nil {
+			return nil, e
+		}
+	}
 	return nil, valueError(err)
 }
 

@@ -44,6 +44,29 @@ type wireWalker struct {
 	// keys with the wrong wire type, and of the END_GROUP tag of such a
 	// key sent as a group (see Schema.Unmarshal).
 	keyTags []int
+	// badUTF8 is the first string that must be UTF-8 (checksUTF8) and
+	// is not, as a KindValue error at its tag with its path; nil if none.
+	badUTF8 *diag.Error
+}
+
+// utf8Error is the first string of payload, a message of type md, that
+// must be valid UTF-8 and is not (a proto3 string, or editions
+// utf8_validation = VERIFY, in a field, map key or value, list element
+// or Any), as a KindValue error with the byte offset of its tag and its
+// path; nil if there is none. google.golang.org/protobuf's error names
+// the field but not where it is.
+func (s *Schema) utf8Error(md protoreflect.MessageDescriptor, payload []byte) *diag.Error {
+	md = s.resolve(md)
+	var w *wireWalker
+	newView(string(md.FullName()), payload, func(d *rawDecoder) ([]Field, *diag.Error) {
+		w = &wireWalker{s: s, raw: d}
+		fields, _, err := w.fields(md, 0, len(payload), 1, "", 0)
+		return fields, err
+	})
+	if w == nil {
+		return nil
+	}
+	return w.badUTF8
 }
 
 func (w *wireWalker) lookup(md protoreflect.MessageDescriptor, num protowire.Number) (protoreflect.FieldDescriptor, string) {
@@ -154,6 +177,10 @@ func (w *wireWalker) fields(md protoreflect.MessageDescriptor, start, end, depth
 			vs, ve, err2 = scalarValue(b, &f, fd, wt, end, fpath)
 			f.ValueOffset, f.ValueLength = vs, ve-vs
 			next = ve
+			if err2 == nil && f.Note == "invalid UTF-8" && w.badUTF8 == nil && w.s != nil && w.s.checksUTF8(fd) {
+				w.badUTF8 = &diag.Error{Kind: diag.KindValue, Offset: pos, Path: fpath,
+					Message: "string field " + string(fd.FullName()) + " contains invalid UTF-8"}
+			}
 			if isAny && err2 == nil {
 				switch num {
 				case 1:
