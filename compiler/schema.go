@@ -48,6 +48,10 @@ const (
 // (see payload.MaxInputBytes); larger input is an *Error of KindLimit.
 const MaxInputBytes = payload.MaxInputBytes
 
+// MaxTextInputBytes is the longest hex or base64 text of a payload
+// accepted (three characters per byte of MaxInputBytes).
+const MaxTextInputBytes = payload.MaxTextInputBytes
+
 // MaxViewFields is the most fields and packed elements a wire view lists;
 // the rest are checked but left out, and the View says how many and from
 // which byte (see payload.MaxViewFields).

@@ -41,7 +41,7 @@ func runInfer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = lim.run(func(context.Context) error {
 		var inputs [][]byte
 		if len(files) == 0 {
-			b, err := readInput(stdin)
+			b, err := readInput(stdin, inputMax(*in))
 			if err != nil {
 				return err
 			}

@@ -13,14 +13,30 @@ import (
 	"github.com/protoplay/protoplay/internal/cliflag"
 )
 
-// readInput reads standard input, refusing more than compiler.MaxInputBytes.
-func readInput(stdin io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(stdin, compiler.MaxInputBytes+1))
+// inputMax is how much standard input a payload command reads with --in
+// in: a binary payload's MaxInputBytes, or its hex or base64 text's
+// MaxTextInputBytes.
+func inputMax(in string) int {
+	if in == "binary" {
+		return compiler.MaxInputBytes
+	}
+	return compiler.MaxTextInputBytes
+}
+
+// readInput reads standard input, refusing more than max bytes
+// (compiler.MaxInputBytes for a value, compiler.MaxTextInputBytes for a
+// payload, which may be hex or base64 text).
+func readInput(stdin io.Reader, max int) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(stdin, int64(max)+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > compiler.MaxInputBytes {
-		return nil, fmt.Errorf("at byte %d: standard input exceeds the limit of %d bytes (MaxInputBytes)", compiler.MaxInputBytes, compiler.MaxInputBytes)
+	if len(b) > max {
+		limit := "MaxInputBytes"
+		if max == compiler.MaxTextInputBytes {
+			limit = "MaxTextInputBytes: MaxInputBytes of payload as hex or base64"
+		}
+		return nil, fmt.Errorf("at byte %d: standard input exceeds the limit of %d bytes (%s)", max, max, limit)
 	}
 	return b, nil
 }
@@ -106,7 +122,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 			return nil
 		}
-		input, err := readInput(stdin)
+		input, err := readInput(stdin, compiler.MaxInputBytes)
 		if err != nil {
 			return err
 		}
@@ -171,7 +187,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return nil
 			}
 		}
-		input, err := readInput(stdin)
+		input, err := readInput(stdin, inputMax(*in))
 		if err != nil {
 			return err
 		}

@@ -42,14 +42,36 @@ const (
 // ParseBinary turns input written in enc into payload bytes, and returns the
 // encoding used (the detected one when enc is Auto or empty). Errors are
 // *diag.Error of kind diag.KindEncoding with Offset set to the offending input byte,
-// diag.KindLimit for input over MaxInputBytes, or diag.KindUsage for an unknown enc.
+// diag.KindLimit for a payload over MaxInputBytes (or text over
+// MaxTextInputBytes), or diag.KindUsage for an unknown enc.
 func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
-	if err := checkSize(len(input)); err != nil {
-		return nil, enc, err
+	b, used, err := parseBinary(input, enc)
+	if err == nil {
+		// The payload's own size is MaxInputBytes's: hex and base64
+		// text of it is up to three times as long (see MaxTextInputBytes).
+		err = checkSize(len(b))
+	}
+	if err != nil {
+		return nil, used, err
+	}
+	return b, used, nil
+}
+
+// MaxTextInputBytes bounds the input text of ParseBinary: hex with a
+// separator after each byte ("0a 08 ") takes three characters per byte of
+// a payload of MaxInputBytes.
+const MaxTextInputBytes = 3*MaxInputBytes + 2
+
+func parseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
+	if enc == Binary {
+		return input, Binary, checkSize(len(input))
+	}
+	if len(input) > MaxTextInputBytes {
+		e := diag.New(diag.KindLimit, "input of %d bytes exceeds the limit of %d bytes of text (MaxInputBytes of payload, as hex or base64)", len(input), MaxTextInputBytes)
+		e.Limit = "MaxInputBytes"
+		return nil, enc, e
 	}
 	switch enc {
-	case Binary:
-		return input, Binary, nil
 	case Hex:
 		b, err := parseHex(input)
 		return b, Hex, err
@@ -63,7 +85,7 @@ func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 			return []byte{}, Hex, nil
 		}
 		if len(t) > 2 && t[0] == '"' && t[len(t)-1] == '"' && bytes.IndexByte(t[1:len(t)-1], '"') < 0 {
-			if b, enc, err := ParseBinary(t[1:len(t)-1], Auto); err == nil && enc != Binary {
+			if b, enc, err := parseBinary(t[1:len(t)-1], Auto); err == nil && enc != Binary {
 				return b, enc, nil
 			}
 		}

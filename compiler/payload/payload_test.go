@@ -511,3 +511,25 @@ func TestWireTypeName(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBinaryTextSize: MaxInputBytes bounds the payload, not its text:
+// hex of a 5 MiB payload (10 MiB of text; the npm package sends bytes to
+// the core as hex) is read; a payload over the limit is refused whatever
+// its form, and text over MaxTextInputBytes before it is parsed.
+func TestParseBinaryTextSize(t *testing.T) {
+	payload := bytes.Repeat([]byte{0x08, 0x01}, 5<<19) // 5 MiB
+	hexText, _ := FormatBinary(payload, Hex)           // "08 01 ...": 15 MiB
+	for _, in := range [][]byte{[]byte(strings.ReplaceAll(string(hexText), " ", "")), hexText} {
+		b, enc, err := ParseBinary(in, Auto)
+		if err != nil || enc != Hex || len(b) != len(payload) {
+			t.Errorf("hex text of %d bytes: %d bytes, %s, %v", len(in), len(b), enc, err)
+		}
+	}
+	over := bytes.Repeat([]byte("0801"), MaxInputBytes/2+1)
+	if _, _, err := ParseBinary(over, Hex); AsError(err) == nil || AsError(err).Limit != "MaxInputBytes" {
+		t.Errorf("hex of a payload over MaxInputBytes: %v", err)
+	}
+	if _, _, err := ParseBinary(make([]byte, MaxTextInputBytes+1), Auto); AsError(err) == nil || AsError(err).Limit != "MaxInputBytes" || !strings.Contains(err.Error(), "of text") {
+		t.Errorf("text over MaxTextInputBytes: %v", err)
+	}
+}
