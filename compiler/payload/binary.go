@@ -318,7 +318,7 @@ func EachDelimited(b []byte, f func(Record) error) error {
 		}
 		if l > uint64(len(b)-pos-m) {
 			return &diag.Error{Kind: diag.KindPayload, Offset: pos, Record: n,
-				Message: "length prefix of " + utoa(l) + " bytes exceeds the " + itoa(len(b)-pos-m) + " bytes left"}
+				Message: "length prefix of " + utoa(l) + " bytes exceeds the " + countOf(len(b)-pos-m, "byte", "bytes") + " left"}
 		}
 		start := pos + m
 		if err := f(Record{Offset: start, Bytes: b[start : start+int(l)]}); err != nil {

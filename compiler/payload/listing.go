@@ -65,7 +65,7 @@ func Listing(v *View, payload []byte) string {
 	if title == "" {
 		title = "raw"
 	}
-	fmt.Fprintf(&b, "%s, %d bytes\n", title, v.Size)
+	fmt.Fprintf(&b, "%s, %s\n", title, countOf(v.Size, "byte", "bytes"))
 	fmt.Fprintf(&b, "%6s  %-*s  %s\n", "offset", width, "bytes", "field")
 	for _, l := range lines {
 		off := ""
@@ -145,4 +145,12 @@ func describe(f Field, nested bool) string {
 		b.WriteString("  ! " + f.Note)
 	}
 	return b.String()
+}
+
+// countOf is n with the singular or the plural noun: "1 byte", "2 bytes".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
