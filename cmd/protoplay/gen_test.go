@@ -317,3 +317,25 @@ func TestGenHybrid(t *testing.T) {
 		t.Errorf("example_protoopaque.pb.go is not the opaque API under protoopaque")
 	}
 }
+
+// TestImportPathNotADirectory: an -I that does not exist, or is a file,
+// gets a warning, as protoc gives one, and the compile goes on with the
+// other roots; a file as a root used to fail every compile with an
+// internal error (the standard descriptor.proto was looked up under it and
+// the "not a directory" error was taken as a failure to read it).
+func TestImportPathNotADirectory(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.proto")
+	if err := os.WriteFile(p, []byte("syntax = \"proto3\";\npackage a;\noption go_package = \"example.com/a\";\nmessage A { string s = 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for bad, want := range map[string]string{
+		filepath.Join(dir, "nope"): "warning: import path " + filepath.Join(dir, "nope") + " does not exist",
+		p:                          "warning: import path " + p + " is not a directory",
+	} {
+		code, errOut := runGenArgs(t, "-I", dir, "-I", bad, "-o", filepath.Join(dir, "out"), p)
+		if code != 0 || !strings.Contains(errOut, want) || strings.Contains(errOut, "internal error") {
+			t.Errorf("-I %s: exit %d, stderr %q; want 0 and %q", bad, code, errOut, want)
+		}
+	}
+}

@@ -92,7 +92,19 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 	opts.ImportPaths = fsRoots
 	opts.ImportPathNames = roots
 	opts.Files = names
-	return compiler.Compile(ctx, opts), nil
+	res := compiler.Compile(ctx, opts)
+	// As protoc warns: a mistyped -I otherwise shows only as files not
+	// found, if any are.
+	for i, r := range roots {
+		if st, err := os.Stat(absRoots[i]); err != nil || !st.IsDir() {
+			what := "does not exist"
+			if err == nil {
+				what = "is not a directory"
+			}
+			res.Diagnostics = append(res.Diagnostics, compiler.Diagnostic{Severity: compiler.SeverityWarning, Message: fmt.Sprintf("import path %s %s", r, what)})
+		}
+	}
+	return res, nil
 }
 
 // relativeToRoot maps a file path given on the command line to its name

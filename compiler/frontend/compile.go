@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/bufbuild/protocompile/experimental/fdp"
@@ -505,7 +506,8 @@ func (o *opener) find(name string) (string, error) {
 		for _, root := range roots {
 			p := path.Join(root, name)
 			f, err := req.FS.Open(p)
-			if errors.Is(err, fs.ErrNotExist) {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				// A root that is a file (-I a.proto) holds nothing.
 				continue
 			}
 			if err != nil {
