@@ -83,6 +83,24 @@ func oneOf(v string, allowed ...string) bool {
 	return false
 }
 
+// notProto is the first of files whose name does not end in .proto, or
+// "": a payload or value file given where the schema's files go.
+func notProto(files []string) string {
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".proto") {
+			return f
+		}
+	}
+	return ""
+}
+
+// isSet reports whether the flag called name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // writeOut writes the output buffered by a command to stdout: all of it
 // once the work is done, nothing when a limit stopped it.
 func writeOut(stdout io.Writer, out *bytes.Buffer) { stdout.Write(out.Bytes()) }
@@ -105,6 +123,8 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Status(err)
 	}
 	switch {
+	case notProto(files) != "":
+		return cliflag.Usage(fs, "%s is not a .proto file: encode reads the value from standard input (protoplay encode ... < %s)", notProto(files), notProto(files))
 	case *typ == "":
 		return cliflag.Usage(fs, "--type is required: the full name of the message to encode, such as pkg.Msg")
 	case len(files) == 0 && !roots.hasSets():
@@ -169,6 +189,10 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Usage(fs, "--in %q: want auto, binary, hex or base64", *in)
 	case !oneOf(*out, "json", "text", "wire"):
 		return cliflag.Usage(fs, "--out %q: want json, text or wire", *out)
+	case notProto(files) != "":
+		return cliflag.Usage(fs, "%s is not a .proto file: decode reads the payload from standard input (protoplay decode ... < %s)", notProto(files), notProto(files))
+	case *raw && isSet(fs, "out"):
+		return cliflag.Usage(fs, "--raw writes a listing of the bytes: --out does not apply (give --type and a .proto file to decode as json or text)")
 	case *raw && (*typ != "" || len(files) > 0 || roots.hasSets()):
 		return cliflag.Usage(fs, "--raw decodes without a schema: give no --type, .proto file or --descriptor_set_in with it")
 	case !*raw && *typ == "":
