@@ -458,6 +458,11 @@ func rankTypes(s *compiler.Schema, input []byte, enc compiler.Encoding, delimite
 		fmt.Fprintf(w, "# %2d  %.3f  %s  (%d known fields, %d unknown, %d with another wire type, %d bad strings)\n",
 			f.Rank, f.Score, f.Type, f.Known, f.Unknown, f.Mismatched, f.BadStrings)
 	}
+	if fits[0].Score == 0 && len(b) > 0 {
+		// No type explains a byte: decoding with the first would print
+		// {} and exit 0 over bytes of another schema.
+		return "", fmt.Errorf("no message type of the schema explains any byte of %s: it may be of another schema (decode --raw lists its fields)", what)
+	}
 	if len(fits) > 1 && fits[1].Rank == 1 {
 		fmt.Fprintf(w, "# the types ranked 1 fit the bytes equally; pass --type to choose another\n")
 	}

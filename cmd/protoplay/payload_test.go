@@ -70,6 +70,7 @@ func TestEncodeDecodeCommands(t *testing.T) {
 		{"decode binary that reads as hex", "01", []string{"decode", "--type", "shop.Order", "shop.proto"}, 0, "{\n  \"qty\": 49\n}\n", ""},
 		{"payload file where the schema goes", "", []string{"decode", "--raw", "pl.hex"}, 2, "", "protoplay decode: pl.hex is not a .proto file: decode reads the payload from standard input (protoplay decode ... < pl.hex)"},
 		{"value file where the schema goes", "", []string{"encode", "--type", "shop.Order", "shop.proto", "v.json"}, 2, "", "protoplay encode: v.json is not a .proto file: encode reads the value from standard input"},
+		{"auto type that explains nothing", "78 01", []string{"decode", "--type", "auto", "shop.proto"}, 1, "", "protoplay decode: no message type of the schema explains any byte of the payload"},
 		{"raw with out", "08 01", []string{"decode", "--raw", "--out", "json"}, 2, "", "protoplay decode: --raw writes a listing of the bytes: --out does not apply"},
 		{"decode hex that is not the type", "ff", []string{"decode", "--type", "shop.Order", "shop.proto"}, 1, "", "(the input was read as hex; choose binary as the input encoding to read its bytes as they are)"},
 		{"decode stream", "03 08 96 01 02 08 01", []string{"decode", "--delimited", "--type", "shop.Order", "shop.proto", "--out", "text"}, 0, "id: 150\nid: 1\n", ""},
