@@ -418,8 +418,9 @@ export interface CoreError {
   diagnostics?: Diagnostic[];
   /**
    * Offset is the byte offset in the binary payload where decoding
-   * failed (KindPayload, KindLimit), or the offset in the input text
-   * (KindEncoding); -1 when not applicable.
+   * failed (KindPayload, KindLimit; KindValue for a string that must be
+   * UTF-8 and is not), or the offset in the input text (KindEncoding);
+   * -1 when not applicable.
    */
   offset: number;
   /**
