@@ -473,8 +473,10 @@ func cpuTicks(pid int) int {
 	return u + k
 }
 
-// argumentsScript makes calls with arguments of the wrong type: each must
-// reject (not throw) with a ProtoplayError of kind "argument".
+// argumentsScript makes calls with arguments of the wrong type or value
+// (a negative time limit, a number as generator options, a NaN count, a
+// value JSON cannot hold): each must reject (not throw) with a
+// ProtoplayError of kind "argument", not be ignored.
 const argumentsScript = `
 import * as pp from "protoplay";
 const schema = 'syntax = "proto3"; message A { int32 x = 1; }';
@@ -489,6 +491,14 @@ const calls = {
   "sample(null, 'A')": () => pp.sample(null, "A"),
   "check([])": () => pp.check([]),
   "initialize('x')": () => pp.initialize("x"),
+  "initialize({ timeoutMs: -5 })": () => pp.initialize({ timeoutMs: -5 }),
+  "initialize({ memoryLimit: '1GiB' })": () => pp.initialize({ memoryLimit: "1GiB" }),
+  "compile(schema, { options: 42 })": () => pp.compile(schema, { options: 42 }),
+  "compile(schema, { options: { paths: {} } })": () => pp.compile(schema, { options: { paths: {} } }),
+  "rankTypes(schema, '08 01', { count: -1 })": () => pp.rankTypes(schema, "08 01", { count: -1 }),
+  "rankTypes(schema, '08 01', { count: NaN })": () => pp.rankTypes(schema, "08 01", { count: NaN }),
+  "encode(schema, 'A', cyclic)": () => { const c = {}; c.c = c; return pp.encode(schema, "A", c); },
+  "encode(schema, 'A', undefined)": () => pp.encode(schema, "A", undefined),
 };
 const out = {};
 for (const [name, f] of Object.entries(calls)) {
@@ -547,8 +557,8 @@ func TestNPMPackageNodeReadableErrors(t *testing.T) {
 			Message         string
 		}
 		runNode(t, dir, &out, "arguments.mjs")
-		if len(out) != 10 {
-			t.Errorf("%d results, want 10: %+v", len(out), out)
+		if len(out) != 18 {
+			t.Errorf("%d results, want 18: %+v", len(out), out)
 		}
 		for call, r := range out {
 			t.Logf("%s: %+v", call, r)

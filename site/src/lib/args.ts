@@ -25,10 +25,14 @@ export function filesOf(s: Schema): Files {
 }
 
 export function optionString(o: GeneratorOptions | undefined): string {
-  if (!o) return "";
+  if (o === undefined || o === null || o === "") return "";
   if (typeof o === "string") return o;
+  if (typeof o !== "object" || Array.isArray(o)) throw argumentError(`compile: options.options must be a string ("k=v,k=v") or an object of option names to values; got ${typeName(o)}`);
   return Object.entries(o)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => {
+      if (!["string", "number", "boolean"].includes(typeof v)) throw argumentError(`compile: the generator option ${k} must be a string, number or boolean; got ${typeName(v)}`);
+      return `${k}=${v}`;
+    })
     .join(",");
 }
 

@@ -395,6 +395,11 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
   async function initialize(opts?: InitializeOptions): Promise<void> {
     const given = opts !== undefined && Object.keys(opts).length > 0;
     if (opts !== undefined && (typeof opts !== "object" || opts === null)) throw argumentError("initialize: options must be an object");
+    for (const k of ["timeoutMs", "memoryLimit"] as const) {
+      const v = opts?.[k];
+      if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0))
+        throw argumentError(`initialize: options.${k} must be a positive number (${k === "timeoutMs" ? "milliseconds" : "bytes"}); got ${typeof v === "number" ? String(v) : typeName(v)}`);
+    }
     if (backend) {
       if (!given) {
         await backend;
@@ -487,7 +492,9 @@ export function createAPI(start: (options: InitializeOptions, progress: Progress
     async rankTypes(files, input, options = {}) {
       options = optionsArg("rankTypes", options);
       const [text, encoding] = payloadOf(input, options.encoding);
-      return (await call("rankTypes", { files: filesOf(files), input: text, encoding, count: options.count ?? 0 })).fits;
+      const count = options.count ?? 0;
+      if (!Number.isInteger(count) || count < 0) throw argumentError(`rankTypes: options.count must be a whole number of types, 0 or more (0: all); got ${typeof count === "number" ? String(count) : typeName(count)}`);
+      return (await call("rankTypes", { files: filesOf(files), input: text, encoding, count })).fits;
     },
     async inferSchema(inputs, options = {}) {
       options = optionsArg("inferSchema", options);
