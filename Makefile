@@ -14,8 +14,13 @@ export GOFLAGS ?= -mod=mod -trimpath
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-build: ## build the CLI and the protoc plugin into bin/ (and the conformance testee, when protobuf's sources are beside the checkout)
-	$(GO) build -o bin/protoplay ./cmd/protoplay
+build: ## build the CLI and the protoc plugin into bin/ (and the conformance testee, when protobuf's sources are beside the checkout); the CLI embeds the page when site/dist is built (make site, make serve)
+	@if [ -f site/dist/index.html ]; then \
+	  echo "make: site/dist is built: bin/protoplay embeds the page (protoplay serve)"; \
+	  $(GO) build -tags playground -o bin/protoplay ./cmd/protoplay; \
+	else \
+	  $(GO) build -o bin/protoplay ./cmd/protoplay; \
+	fi
 	$(GO) build -o bin/protoc-gen-protoplay ./cmd/protoc-gen-protoplay
 	$(GO) run ./cmd/conformance-testee -missing-ok -o bin/conformance-testee
 
