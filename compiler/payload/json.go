@@ -126,7 +126,7 @@ var specialJSON = map[protoreflect.FullName]struct {
 // special returns a new runtime/wkt message for md when md is one of
 // specialJSON in its well-known file, else nil.
 func special(md protoreflect.MessageDescriptor) protojson.Message {
-	if w, ok := specialJSON[md.FullName()]; ok && md.ParentFile().Path() == w.file {
+	if w, ok := specialJSON[md.FullName()]; ok && md.ParentFile().Path() == w.file && standardShape(md) {
 		return w.new()
 	}
 	return nil

@@ -73,9 +73,10 @@ func textError(err error) *diag.Error {
 }
 
 // isAny reports whether md is google.protobuf.Any, whose text methods are
-// runtime/wkt/anypb's hand-written ones.
+// runtime/wkt/anypb's hand-written ones (the standard type: see
+// standardShape).
 func isAny(md protoreflect.MessageDescriptor) bool {
-	return md.FullName() == "google.protobuf.Any" && md.ParentFile().Path() == "google/protobuf/any.proto"
+	return md.FullName() == "google.protobuf.Any" && md.ParentFile().Path() == "google/protobuf/any.proto" && standardShape(md)
 }
 
 // textInfo is what decoding a message type's text form needs, computed
