@@ -339,3 +339,20 @@ func TestImportPathNotADirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestFileOutsideImportPaths: a .proto named on the command line that is
+// on disk but under no import path says so, with the -I to add, as protoc
+// does, instead of "file does not exist".
+func TestFileOutsideImportPaths(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.proto")
+	if err := os.WriteFile(p, []byte("syntax = \"proto3\";\npackage a;\nmessage A {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"check", "-I", t.TempDir(), p}, strings.NewReader(""), &out, &errb)
+	want := p + ": the file is not under an import path (-I), so it has no name to import it by: add -I " + dir
+	if code != 1 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "does not exist") {
+		t.Errorf("exit %d, stderr %q; want %q", code, errb.String(), want)
+	}
+}

@@ -78,8 +78,14 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 		absRoots[i] = a
 	}
 	names := make([]string, len(files))
+	outside := map[string]string{} // name -> directory, for files on disk under no root
 	for i, f := range files {
 		names[i] = filepath.ToSlash(relativeToRoot(absRoots, f))
+		if _, err := os.Stat(f); err == nil && names[i] == filepath.ToSlash(f) {
+			if a, err := filepath.Abs(f); err == nil && (filepath.IsAbs(f) || !underAny(absRoots, a)) {
+				outside[names[i]] = filepath.Dir(f)
+			}
+		}
 	}
 	fsRoots := make([]string, len(absRoots))
 	for i, a := range absRoots {
@@ -93,6 +99,14 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 	opts.ImportPathNames = roots
 	opts.Files = names
 	res := compiler.Compile(ctx, opts)
+	// As protoc says: a file named on the command line must be under an
+	// import path, or its name (as imports name it) is unknown.
+	for i, d := range res.Diagnostics {
+		if dir, ok := outside[d.File]; ok && d.Message == "file does not exist" {
+			res.Diagnostics[i].Message = fmt.Sprintf("the file is not under an import path (-I), so it has no name to import it by: add -I %s, as protoc's --proto_path", dir)
+			res.Diagnostics[i].Notes = nil
+		}
+	}
 	// As protoc warns: a mistyped -I otherwise shows only as files not
 	// found, if any are.
 	for i, r := range roots {
@@ -105,6 +119,16 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 		}
 	}
 	return res, nil
+}
+
+// underAny reports whether the absolute path a is inside one of absRoots.
+func underAny(absRoots []string, a string) bool {
+	for _, r := range absRoots {
+		if rel, err := filepath.Rel(r, a); err == nil && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
 }
 
 // relativeToRoot maps a file path given on the command line to its name
