@@ -687,6 +687,9 @@ func (d *Decoder) scanString(off int) (end int, escaped bool, err error) {
 				}
 				i += 6
 				if utf16.IsSurrogate(rune(r)) {
+					if i+1 < len(in) && (in[i] != '\\' || in[i+1] != 'u') || i < len(in) && in[i] != '\\' {
+						return 0, false, d.ErrorAt(i-6, ErrSyntax, "lone surrogate "+strconv.Quote(string(in[i-6:i]))+" in string (a \\ud800-\\udbff escape pairs with a \\udc00-\\udfff one after it)")
+					}
 					if len(in)-i < 6 {
 						return 0, false, d.ErrorAt(len(in), ErrSyntax, "unexpected end of input")
 					}

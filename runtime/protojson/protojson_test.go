@@ -163,6 +163,11 @@ func TestDecoderErrors(t *testing.T) {
 		{`{"a": "NaN"}`, keyThen(func(d *protojson.Decoder) error { _, err := d.Int64(); return err }), protojson.ErrInvalidValue, 1, 7, 6, ""},
 		{`{"a": "!!"}`, keyThen(func(d *protojson.Decoder) error { _, err := d.Bytes(); return err }), protojson.ErrInvalidValue, 1, 7, 6, "bytes"},
 		{`{"日本": "\q"}`, keyThen(func(d *protojson.Decoder) error { _, err := d.String(); return err }), protojson.ErrSyntax, 1, 9, 12, "invalid escape"},
+		// A surrogate escape with no pair after it is named, at itself
+		// (it read as an unexpected end of input when few bytes followed).
+		{`{"s": "\ud800"}`, keyThen(func(d *protojson.Decoder) error { _, err := d.String(); return err }), protojson.ErrSyntax, 1, 8, 7, `lone surrogate "\\ud800"`},
+		{`{"s": "\udc00 and more text"}`, keyThen(func(d *protojson.Decoder) error { _, err := d.String(); return err }), protojson.ErrSyntax, 1, 8, 7, "lone surrogate"},
+		{`{"s": "\ud800`, keyThen(func(d *protojson.Decoder) error { _, err := d.String(); return err }), protojson.ErrSyntax, 1, 14, 13, "end of input"},
 		{`{"a": 1`, keyThen(func(d *protojson.Decoder) error {
 			if _, err := d.Int32(); err != nil {
 				return err
