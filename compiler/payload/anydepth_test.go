@@ -67,3 +67,22 @@ func TestAnyDepth(t *testing.T) {
 		t.Errorf("an Any chain one level short of the limit alone, under a map entry: %v", err)
 	}
 }
+
+// TestAnyValueNotOfItsType: JSON of an Any whose value bytes do not parse
+// as its type says so (it said "the value is valid, but JSON cannot
+// represent it"); text writes the bytes.
+func TestAnyValueNotOfItsType(t *testing.T) {
+	s := compileSource(t, "syntax = \"proto3\";\npackage t;\nimport \"google/protobuf/any.proto\";\nmessage M { google.protobuf.Any any = 9; int32 x = 1; }\n")
+	md := mustFind(t, s, "t.M")
+	url := []byte("type.googleapis.com/t.M")
+	a := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), url)
+	a = protowire.AppendBytes(protowire.AppendTag(a, 2, protowire.BytesType), []byte{0xff, 0xff})
+	b := protowire.AppendBytes(protowire.AppendTag(nil, 9, protowire.BytesType), a)
+	_, err := s.Decode(md, b, DecodeOptions{In: Binary, Out: JSON})
+	if err == nil || !strings.Contains(err.Error(), "the bytes of the Any's value are not a message of that type") || strings.Contains(err.Error(), "the value is valid") {
+		t.Errorf("JSON: %v", err)
+	}
+	if d, err := s.Decode(md, b, DecodeOptions{In: Binary, Out: Text}); err != nil || !strings.Contains(d.Messages[0], `value: "\xff\xff"`) {
+		t.Errorf("text: %v, %v", d, err)
+	}
+}

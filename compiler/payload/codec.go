@@ -349,6 +349,13 @@ func (s *Schema) formatValue(x *dynJSON, f Format) (out string, err error) {
 			if errors.As(err, &pe) {
 				e.Message = pe.Msg
 			}
+			if strings.HasPrefix(e.Message, "google.protobuf.Any: unable to unmarshal") {
+				// Not a valid value JSON cannot hold: an Any's value
+				// bytes, opaque to the binary decoder, are not a message
+				// of its type.
+				e.Message += " (the bytes of the Any's value are not a message of that type: wire output shows them)"
+				return "", e
+			}
 			e.Message += " (the value is valid, but JSON cannot represent it: use text or wire output)"
 			return "", e
 		}
