@@ -1,7 +1,12 @@
 package compiler
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/protoplay/protoplay/compiler/diag"
 	"github.com/protoplay/protoplay/compiler/gogen"
@@ -148,6 +153,65 @@ func (s *Schema) WireView(typ string, b []byte) (*View, error) {
 		return nil, err
 	}
 	return s.p.WireView(md, b)
+}
+
+// UnknownFieldsNote says which fields of b, binary bytes of message type
+// typ, the type does not declare (or declares with another wire type):
+// ProtoJSON has no place for them, so JSON output alone would hide that
+// the bytes may be of another type or a newer schema. It counts them and
+// names the first four by path, number and byte offset ("2 fields of the
+// payload are not in a.Item (field 2 at byte 5, field items[1].7 at byte
+// 12)"), from the wire view (which lists the first MaxViewFields fields),
+// and returns how many there are; "" and 0 when there are none or b does
+// not decode.
+func (s *Schema) UnknownFieldsNote(typ string, b []byte) (string, int) {
+	md, err := s.p.FindMessage(typ)
+	if err != nil {
+		return "", 0
+	}
+	v, err := s.p.WireView(md, b)
+	if err != nil || v == nil {
+		return "", 0
+	}
+	var found []string
+	n := 0
+	var walk func(fs []Field, md protoreflect.MessageDescriptor, path string)
+	walk = func(fs []Field, md protoreflect.MessageDescriptor, path string) {
+		seen := map[int32]int{}
+		for _, f := range fs {
+			i := seen[f.Number]
+			seen[f.Number]++
+			if f.Unknown {
+				if n++; len(found) < 4 {
+					found = append(found, fmt.Sprintf("field %s%d at byte %d", path, f.Number, f.Offset))
+				}
+				continue
+			}
+			fd := md.Fields().ByNumber(protoreflect.FieldNumber(f.Number))
+			if fd == nil || f.Packed || len(f.Children) == 0 || fd.Message() == nil {
+				continue // an extension's fields are not followed
+			}
+			// An element of a list or map gets its index, as in error
+			// paths: items[1].7.
+			elem := f.Name
+			if fd.IsList() || fd.IsMap() {
+				elem += "[" + strconv.Itoa(i) + "]"
+			}
+			walk(f.Children, fd.Message(), path+elem+".")
+		}
+	}
+	walk(v.Fields, md, "")
+	if n == 0 {
+		return "", 0
+	}
+	more := ""
+	if n > len(found) {
+		more = fmt.Sprintf(" and %d more", n-len(found))
+	}
+	if n == 1 {
+		return fmt.Sprintf("1 field of the payload is not in %s (%s)", typ, found[0]), 1
+	}
+	return fmt.Sprintf("%d fields of the payload are not in %s (%s%s)", n, typ, strings.Join(found, ", "), more), n
 }
 
 // Sample returns a value of message type typ with every field set (see

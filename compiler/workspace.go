@@ -207,6 +207,11 @@ type DecodeResult struct {
 	Value string `json:"value"`
 	// Encoding is the input encoding used ("hex" or "base64").
 	Encoding Encoding `json:"encoding"`
+	// Note, for JSON, says which fields of the payload its type does not
+	// declare, which ProtoJSON leaves out ("2 fields of the payload are
+	// not in a.Item (field 2 at byte 5, ...) and are left out of the
+	// JSON: text output keeps them"); empty when there are none.
+	Note string `json:"note,omitempty"`
 }
 
 // ViewResult is a wire view with the bytes it describes, normalised, so
@@ -337,6 +342,13 @@ func (w *Workspace) Decode(ctx context.Context, req DecodeRequest) (*DecodeResul
 		out := &DecodeResult{Bytes: *bytesOf(b), Encoding: enc}
 		if len(d.Messages) > 0 {
 			out.Value = d.Messages[0]
+		}
+		if req.Out == "" || req.Out == JSON {
+			if note, n := s.UnknownFieldsNote(req.Type, b); n == 1 {
+				out.Note = note + " and is left out of the JSON: text output keeps it"
+			} else if n > 1 {
+				out.Note = note + " and are left out of the JSON: text output keeps them"
+			}
 		}
 		return out, nil
 	})

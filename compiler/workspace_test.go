@@ -67,6 +67,25 @@ func TestLimitErrorIsNotCached(t *testing.T) {
 	}
 }
 
+// decode to JSON notes the fields of the payload the type does not
+// declare, which ProtoJSON leaves out (the CLI prints the same on stderr);
+// text keeps them and gets no note.
+func TestDecodeNotesUnknownFields(t *testing.T) {
+	s := &Workspace{}
+	src := map[string]string{"a.proto": small}
+	v, err := call(t, s, "decode", map[string]any{"files": src, "type": "t.M", "input": "50 02 5a 01 78"})
+	if err != nil {
+		t.Fatal(err.Error())
+	}
+	if note, _ := v["note"].(string); note != "2 fields of the payload are not in t.M (field 10 at byte 0, field 11 at byte 2) and are left out of the JSON: text output keeps them" {
+		t.Errorf("note %q", note)
+	}
+	v, err = call(t, s, "decode", map[string]any{"files": src, "type": "t.M", "input": "50 02", "out": "text"})
+	if err != nil || v["note"] != nil {
+		t.Errorf("text: %v, %v", v, err)
+	}
+}
+
 func TestPayloadCallOnBrokenSchema(t *testing.T) {
 	s := &Workspace{}
 	_, err := call(t, s, "sample", map[string]any{"files": map[string]string{"a.proto": "message {"}, "type": "M"})

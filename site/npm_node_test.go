@@ -271,6 +271,7 @@ for (const [name, v] of [["cycle", cyc], ["undefined", undefined], ["function", 
 const bin = (await pp.encode(f, "p.A", { x: 150 })).bytes;
 out.bytesEncoding = (await pp.decode(f, "p.A", bin)).encoding;
 out.hexEncoding = (await pp.decode(f, "p.A", "08 96 01")).encoding;
+out.note = (await pp.decode(f, "p.A", "08 01 50 02")).note;
 console.log(JSON.stringify(out));
 `
 
@@ -294,6 +295,7 @@ func TestNPMPackageNodeEncodeFormat(t *testing.T) {
 		Text, JSON, BigInt, Special string
 		Cycle, Undefined, Function  rejection
 		BytesEncoding, HexEncoding  string
+		Note                        string
 	}
 	runNode(t, dir, &out, "format.mjs")
 	// A BigInt is written as a string of its digits, as ProtoJSON takes
@@ -309,6 +311,9 @@ func TestNPMPackageNodeEncodeFormat(t *testing.T) {
 		if !r.IsError || r.Kind != "argument" || !strings.Contains(r.Message, "encode: the value") {
 			t.Errorf("a value JSON cannot hold (%s): %+v", name, r)
 		}
+	}
+	if out.Note != "1 field of the payload is not in p.A (field 10 at byte 2) and is left out of the JSON: text output keeps it" {
+		t.Errorf("decode's note on a field the type does not declare: %q", out.Note)
 	}
 	if out.BytesEncoding != "binary" || out.HexEncoding != "hex" {
 		t.Errorf("decode's encoding: bytes %q, hex text %q; want binary, hex", out.BytesEncoding, out.HexEncoding)

@@ -252,53 +252,19 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // noteUnknown says on w when a payload decoded to JSON held fields that
-// are not in its type's schema (or not of their declared wire type):
-// ProtoJSON cannot hold them, so the JSON alone would hide that the bytes
-// may be of another type or a newer schema. It names the first few, by
-// number and byte offset, from the wire view (which lists the first
-// MaxViewFields fields).
+// are not in its type's schema (see compiler.Schema.UnknownFieldsNote).
 func noteUnknown(w io.Writer, s *compiler.Schema, typ string, input []byte, enc compiler.Encoding) {
 	b, _, err := compiler.ParseBinary(input, enc)
 	if err != nil {
 		return
 	}
-	v, err := s.WireView(typ, b)
-	if err != nil || v == nil {
-		return
-	}
-	var found []string
-	n := 0
-	var walk func(fs []compiler.Field, path string)
-	walk = func(fs []compiler.Field, path string) {
-		for _, f := range fs {
-			if f.Unknown {
-				if n++; len(found) < 4 {
-					found = append(found, fmt.Sprintf("field %s%d at byte %d", path, f.Number, f.Offset))
-				}
-				continue
-			}
-			if f.Name != "" && !f.Packed {
-				walk(f.Children, path+f.Name+".")
-			}
+	if note, n := s.UnknownFieldsNote(typ, b); n > 0 {
+		verb := "are"
+		if n == 1 {
+			verb = "is"
 		}
+		fmt.Fprintf(w, "protoplay decode: note: %s and %s left out of the JSON: --out text keeps them, --out wire lists them\n", note, verb)
 	}
-	walk(v.Fields, "")
-	if n == 0 {
-		return
-	}
-	more := ""
-	if n > len(found) {
-		more = fmt.Sprintf(" and %d more", n-len(found))
-	}
-	fmt.Fprintf(w, "protoplay decode: note: %d %s of the payload %s not in %s (%s%s) and %s left out of the JSON: --out text keeps them, --out wire lists them\n",
-		n, plural(n, "field", "fields"), plural(n, "is", "are"), typ, strings.Join(found, ", "), more, plural(n, "is", "are"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // listing writes the wire listing of input (a stream of records when

@@ -187,10 +187,16 @@ func TestDecodeNotesUnknownFields(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"item": "x"`) || errOut != note {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the note %q", code, out, errOut, note)
 	}
-	// One inside a nested message, named by its path.
+	// One inside a nested message, named by its path; in a map value,
+	// with the entry's index (map<string, int64> stock: its value has no
+	// fields, so the unknown field is the entry's own).
 	code, _, errOut = runIn(t, "2a 02 48 01", "decode", "--in", "hex", "--type", "shop.Order", "shop.proto")
 	if code != 0 || !strings.Contains(errOut, "1 field of the payload is not in shop.Order (field parent.9 at byte 2) and is left out") {
 		t.Errorf("nested: exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runIn(t, "22 03 0a 01 61 22 05 0a 01 62 48 01", "decode", "--in", "hex", "--type", "shop.Order", "shop.proto")
+	if code != 0 || !strings.Contains(errOut, "(field stock[1].9 at byte 10)") {
+		t.Errorf("in a map entry: exit %d, stderr %q", code, errOut)
 	}
 	for _, args := range [][]string{
 		{"decode", "--in", "hex", "--type", "shop.Order", "--out", "text", "shop.proto"},

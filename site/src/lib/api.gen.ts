@@ -142,6 +142,13 @@ export interface DecodeResult extends BytesResult {
   value: string;
   /** Encoding is the input encoding used ("hex" or "base64"). */
   encoding: Encoding;
+  /**
+   * Note, for JSON, says which fields of the payload its type does not
+   * declare, which ProtoJSON leaves out ("2 fields of the payload are
+   * not in a.Item (field 2 at byte 5, ...) and are left out of the
+   * JSON: text output keeps them"); empty when there are none.
+   */
+  note?: string;
 }
 
 /**
