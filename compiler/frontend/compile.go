@@ -396,11 +396,16 @@ type opener struct {
 	// limits are the positioned diagnostics of the limits files broke, by
 	// path and the message of the error Open returned for them.
 	limits map[string]diag.Diagnostic
+	// declCache and suggested are suggestType's, for one compile:
+	// declarations scanned by path, and how many suggestions were made.
+	declCache map[string]cachedDecls
+	suggested int
 }
 
 func (o *opener) begin(ctx context.Context, req *Request) {
 	o.ctx, o.req = ctx, req
 	o.limits = map[string]diag.Diagnostic{}
+	o.declCache, o.suggested = nil, 0
 	if o.files == nil {
 		o.files = map[string]*source.File{}
 	}

@@ -39,8 +39,11 @@ func (o *opener) suggestType(d *diag.Diagnostic, r reportDiagnostic) {
 	for _, h := range r.help {
 		scoped = scoped || strings.HasPrefix(h, "the full name of this scope is")
 	}
-	selfText, ok := o.textOf(d.File)
+	selfDecls, ok := o.declsOf(d.File)
 	if !scoped || !ok { // a symbol found elsewhere: the compiler says where
+		return
+	}
+	if o.suggested++; o.suggested > maxTypeSuggestions {
 		return
 	}
 	name := strings.TrimSuffix(strings.TrimPrefix(r.message, pre), post)
@@ -48,7 +51,6 @@ func (o *opener) suggestType(d *diag.Diagnostic, r reportDiagnostic) {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		qual, last = name[:i+1], name[i+1:]
 	}
-	selfDecls := scanDecls(selfText)
 	pkg := selfDecls.pkg
 	if qual != "" {
 		pkg = strings.TrimSuffix(strings.TrimPrefix(qual, "."), ".")
@@ -64,7 +66,7 @@ func (o *opener) suggestType(d *diag.Diagnostic, r reportDiagnostic) {
 	slices.Sort(search[len(reach):])
 	var declaredIn []string
 	for _, p := range search {
-		if t, ok := o.textOf(p); ok && !slices.Contains(declaredIn, p) && slices.Contains(scanDecls(t).types, last) {
+		if ds, ok := o.declsOf(p); ok && !slices.Contains(declaredIn, p) && slices.Contains(ds.types, last) {
 			declaredIn = append(declaredIn, p)
 		}
 	}
@@ -90,8 +92,7 @@ func (o *opener) suggestType(d *diag.Diagnostic, r reportDiagnostic) {
 		}
 	}
 	for _, p := range reach {
-		if t, ok := o.textOf(p); ok {
-			ds := scanDecls(t)
+		if ds, ok := o.declsOf(p); ok {
 			for _, n := range ds.types {
 				switch {
 				case ds.pkg == pkg:
@@ -110,6 +111,35 @@ func (o *opener) suggestType(d *diag.Diagnostic, r reportDiagnostic) {
 		got[i] = "`" + shown[n] + "`"
 	}
 	d.Help = append(d.Help, "did you mean "+strings.Join(got, " or ")+"?")
+}
+
+// maxTypeSuggestions is how many "cannot find" diagnostics of one compile
+// get a suggestion: each compares the name with every type of the files
+// in reach, so a file of thousands of unknown names would cost time
+// growing as the square of its size.
+const maxTypeSuggestions = 100
+
+// declsOf is scanDecls of the file called name as this request gives it
+// (textOf), read and scanned once per compile; false when there is none.
+func (o *opener) declsOf(name string) (decls, bool) {
+	if e, ok := o.declCache[name]; ok {
+		return e.ds, e.ok
+	}
+	t, ok := o.textOf(name)
+	var ds decls
+	if ok {
+		ds = scanDecls(t)
+	}
+	if o.declCache == nil {
+		o.declCache = map[string]cachedDecls{}
+	}
+	o.declCache[name] = cachedDecls{ds, ok}
+	return ds, ok
+}
+
+type cachedDecls struct {
+	ds decls
+	ok bool
 }
 
 // decls is what scanDecls finds in a .proto file.
