@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/protoplay/protoplay/compiler"
 	"github.com/protoplay/protoplay/internal/cliflag"
@@ -83,6 +86,34 @@ func oneOf(v string, allowed ...string) bool {
 	return false
 }
 
+// encodeStream encodes the JSON values of input, one after another (JSON
+// Lines, or any whitespace between them), as a length-delimited stream:
+// each message preceded by its size as a varint, the form decode
+// --delimited and protobuf's writeDelimitedTo use, written in out. A
+// value that fails is named by its index and the byte of the input where
+// it starts.
+func encodeStream(s *compiler.Schema, typ string, input []byte, out compiler.Encoding) ([]byte, error) {
+	var stream []byte
+	dec := json.NewDecoder(bytes.NewReader(input))
+	for i := 0; ; i++ {
+		after := int(dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("value %d, after byte %d of the input: not JSON: %v", i, after, err)
+		}
+		start := int(dec.InputOffset()) - len(raw) // the value's first byte
+		b, err := s.Encode(typ, raw, compiler.JSON, compiler.Binary)
+		if err != nil {
+			return nil, fmt.Errorf("value %d, at byte %d of the input: %w", i, start, err)
+		}
+		stream = protowire.AppendVarint(stream, uint64(len(b)))
+		stream = append(stream, b...)
+	}
+	return compiler.FormatBinary(stream, out)
+}
+
 // notProto is the first of files whose name does not end in .proto, or
 // "": a payload or value file given where the schema's files go.
 func notProto(files []string) string {
@@ -111,10 +142,11 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	typ := fs.String("type", "", "message type `PKG.Message` of the value (required)")
 	in := fs.String("in", "json", "input format: json or text")
 	out := fs.String("out", "binary", "output encoding: binary, hex or base64")
+	delimited := fs.Bool("delimited", false, "read JSON values one after another (JSON Lines) and write a stream of messages, each preceded by its varint length, as decode --delimited reads")
 	var lim workLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... [--descriptor_set_in FILES] --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64] [--timeout D] [--max-memory N]")
+		fmt.Fprintln(fs.Output(), "usage: protoplay encode [-I DIR]... [--descriptor_set_in FILES] --type PKG.Message FILE.proto... [--in json|text] [--out binary|hex|base64] [--delimited] [--timeout D] [--max-memory N]")
 		fmt.Fprintln(fs.Output(), "Reads a value from standard input and writes its binary encoding to standard output.")
 		fs.PrintDefaults()
 	}
@@ -133,6 +165,8 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cliflag.Usage(fs, "--in %q: want json or text", *in)
 	case !oneOf(*out, "binary", "hex", "base64"):
 		return cliflag.Usage(fs, "--out %q: want binary, hex or base64", *out)
+	case *delimited && *in != "json":
+		return cliflag.Usage(fs, "--delimited reads JSON values one after another: --in text does not apply")
 	}
 	var buf bytes.Buffer
 	status := 0
@@ -146,7 +180,12 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		b, err := s.Encode(*typ, input, compiler.Format(*in), compiler.Encoding(*out))
+		var b []byte
+		if *delimited {
+			b, err = encodeStream(s, *typ, input, compiler.Encoding(*out))
+		} else {
+			b, err = s.Encode(*typ, input, compiler.Format(*in), compiler.Encoding(*out))
+		}
 		if err != nil {
 			return err
 		}

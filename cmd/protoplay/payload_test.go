@@ -73,6 +73,10 @@ func TestEncodeDecodeCommands(t *testing.T) {
 		{"auto type that explains nothing", "78 01", []string{"decode", "--type", "auto", "shop.proto"}, 1, "", "protoplay decode: no message type of the schema explains any byte of the payload"},
 		{"raw with out", "08 01", []string{"decode", "--raw", "--out", "json"}, 2, "", "protoplay decode: --raw writes a listing of the bytes: --out does not apply"},
 		{"decode hex that is not the type", "ff", []string{"decode", "--type", "shop.Order", "shop.proto"}, 1, "", "(the input was read as hex; choose binary as the input encoding to read its bytes as they are)"},
+		// encode --delimited writes what decode --delimited reads.
+		{"encode stream", "{\"id\": 150}\n{\"id\": 1}\n", []string{"encode", "--delimited", "--type", "shop.Order", "shop.proto", "--out", "hex"}, 0, "03 08 96 01 02 08 01\n", ""},
+		{"encode stream error", "{\"id\": 150}\n{\"idd\": 1}\n", []string{"encode", "--delimited", "--type", "shop.Order", "shop.proto"}, 1, "", "protoplay encode: value 1, at byte 12 of the input: line 1, column 2: unknown field \"idd\" in shop.Order; did you mean \"id\"?"},
+		{"encode stream of text", "id: 1", []string{"encode", "--delimited", "--in", "text", "--type", "shop.Order", "shop.proto"}, 2, "", "--in text does not apply"},
 		{"decode stream", "03 08 96 01 02 08 01", []string{"decode", "--delimited", "--type", "shop.Order", "shop.proto", "--out", "text"}, 0, "id: 150\nid: 1\n", ""},
 		{"decode wire", "08 96 01 1a 02 01 04", []string{"decode", "--type", "shop.Order", "shop.proto", "--out", "wire"}, 0, "     3  1a 02     3 deltas (sint32, LEN 2, packed) [", ""},
 		{"decode raw", "08 96 01 12 03 74 65 61", []string{"decode", "--raw"}, 0, "     3  12 03     2 (string, LEN 3) = \"tea\"", ""},
