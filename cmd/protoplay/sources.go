@@ -80,11 +80,10 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 	names := make([]string, len(files))
 	outside := map[string]string{} // name -> directory, for files on disk under no root
 	for i, f := range files {
-		names[i] = filepath.ToSlash(relativeToRoot(absRoots, f))
-		if _, err := os.Stat(f); err == nil && names[i] == filepath.ToSlash(f) {
-			if a, err := filepath.Abs(f); err == nil && (filepath.IsAbs(f) || !underAny(absRoots, a)) {
-				outside[names[i]] = filepath.Dir(f)
-			}
+		name, onDisk, under := relativeToRoot(absRoots, f)
+		names[i] = filepath.ToSlash(name)
+		if onDisk && !under {
+			outside[names[i]] = filepath.Dir(f)
 		}
 	}
 	fsRoots := make([]string, len(absRoots))
@@ -121,30 +120,23 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 	return res, nil
 }
 
-// underAny reports whether the absolute path a is inside one of absRoots.
-func underAny(absRoots []string, a string) bool {
-	for _, r := range absRoots {
-		if rel, err := filepath.Rel(r, a); err == nil && !strings.HasPrefix(rel, "..") {
-			return true
-		}
-	}
-	return false
-}
-
 // relativeToRoot maps a file path given on the command line to its name
-// under the first import root that contains it; other paths are taken as
-// already relative to a root.
-func relativeToRoot(absRoots []string, f string) string {
+// under the first import root that contains it (under true); other paths
+// are taken as already relative to a root. onDisk says whether f exists
+// as given: a file on disk under no root cannot be named (see
+// compileFiles).
+func relativeToRoot(absRoots []string, f string) (name string, onDisk, under bool) {
 	if _, err := os.Stat(f); err == nil {
 		if a, err := filepath.Abs(f); err == nil {
 			for _, r := range absRoots {
 				if rel, err := filepath.Rel(r, a); err == nil && !strings.HasPrefix(rel, "..") {
-					return rel
+					return rel, true, true
 				}
 			}
 		}
+		return f, true, false
 	}
-	return f
+	return f, false, false
 }
 
 // printDiagnostics writes the diagnostics, each as "file:line:col:
