@@ -19,6 +19,7 @@ import (
 
 const (
 	payloadError = `document.querySelector('[data-testid=payload-error]')`
+	payloadNote  = `document.querySelector('[data-testid=payload-note]')`
 	fitItems     = `[...document.querySelectorAll('[data-testid=fit-item]')]`
 	streamItems  = `[...document.querySelectorAll('[data-testid=stream-item]')]`
 	typePicked   = `document.querySelector('[data-testid=type-picker]').value`
@@ -68,6 +69,28 @@ func TestBytesYouWereHanded(t *testing.T) {
 		waitJS(t, ctx, "shop.Order's sample", jsonText+`.includes('"item"') && !`+pageBusy, 30*time.Second)
 		pasteInto(t, ctx, "hex-input", "08 07 12 03 74 65 61 1a 06 08 c0 dd c8 b1 06")
 		waitJS(t, ctx, "the order decoded with the set", jsonText+`.includes('"item": "tea"') && `+jsonText+`.includes('"at": "2024-05-01T12:00:00Z"')`, 30*time.Second)
+	})
+
+	t.Run("bytes with a field the type does not declare: a note says the JSON leaves it out", func(t *testing.T) {
+		// Order's id, then field 4 (varint 5), which Order does not declare.
+		pasteInto(t, ctx, "hex-input", "08 07 20 05")
+		waitJS(t, ctx, "the note on field 4", `!`+payloadNote+`.hidden`, 30*time.Second)
+		want := "1 field of the payload is not in shop.Order (field 4 at byte 2) and is left out of the JSON: the wire view below shows it"
+		if got := eval[string](t, ctx, payloadNote+`.textContent`); got != want {
+			t.Errorf("note %q, want %q", got, want)
+		}
+		if got := eval[string](t, ctx, jsonText); !strings.Contains(got, `"id": "7"`) || strings.Contains(got, "5") {
+			t.Errorf("JSON %s", got)
+		}
+		if u := eval[int](t, ctx, unknownRows); u != 1 {
+			t.Errorf("%d unknown fields in the wire view, want 1", u)
+		}
+		// Bytes the type explains put the note away.
+		pasteInto(t, ctx, "hex-input", "08 08")
+		waitJS(t, ctx, "id 8 decoded", jsonText+`.includes('"id": "8"') && !`+pageBusy, 30*time.Second)
+		if eval[bool](t, ctx, `!`+payloadNote+`.hidden`) {
+			t.Errorf("the note stays: %s", eval[string](t, ctx, payloadNote+`.textContent`))
+		}
 	})
 
 	t.Run("GoogleMessage1's bytes rank GoogleMessage1 first among the benchmark types", func(t *testing.T) {

@@ -19,6 +19,9 @@ export class PayloadPanel {
   private b64 = byId<HTMLTextAreaElement>("base64-input");
   private raw = byId<HTMLInputElement>("raw-toggle");
   private errBox = byId("payload-error");
+  // noteBox says which fields of decoded bytes the type does not declare:
+  // ProtoJSON leaves them out of the JSON, the wire view marks them.
+  private noteBox = byId("payload-note");
   private wire = byId("wire-view");
   private fitList = byId("fit-list");
   private streamList = byId("stream-list");
@@ -183,6 +186,7 @@ export class PayloadPanel {
     const fresh = this.latest.next();
     this.fitList.hidden = true;
     this.streamList.hidden = true;
+    this.noteBox.hidden = true;
     this.stream = null;
     try {
       const files = this.files;
@@ -200,6 +204,7 @@ export class PayloadPanel {
   async decode(input: string, encoding: "hex" | "base64") {
     const fresh = this.latest.next();
     this.fitList.hidden = true; // until ranked for these bytes
+    this.noteBox.hidden = true; // until these bytes decode with one
     try {
       if (!input.trim()) {
         (encoding === "hex" ? this.b64 : this.hex).value = "";
@@ -225,6 +230,7 @@ export class PayloadPanel {
       if (!fresh()) return;
       this.fillOther(encoding, r);
       this.setJSON(r.value);
+      this.showNote(r.note);
       this.touched = true;
       this.onStateChange();
       await this.showWireView(files, r, fresh);
@@ -381,6 +387,13 @@ export class PayloadPanel {
 
   private setJSON(text: string) {
     this.json.dispatch({ changes: { from: 0, to: this.json.state.doc.length, insert: text } });
+  }
+
+  // showNote shows the decode's note on fields the type does not declare,
+  // pointing at the wire view where the CLI's points at text output.
+  private showNote(note: string | undefined) {
+    this.noteBox.textContent = (note ?? "").replace(/: text output keeps (it|them)$/, ": the wire view below shows $1");
+    this.noteBox.hidden = !note;
   }
 
   private showView(v: ViewResult, summary: string) {
