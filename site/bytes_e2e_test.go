@@ -93,6 +93,33 @@ func TestBytesYouWereHanded(t *testing.T) {
 		}
 	})
 
+	t.Run("a payload file, picked or dropped, is decoded as the bytes it holds", func(t *testing.T) {
+		order := filepath.Join(dir, "order.bin")
+		os.WriteFile(order, []byte{0x08, 0x09, 0x12, 0x03, 't', 'e', 'a'}, 0o644)
+		do(t, ctx, chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=open-bytes-input]`), []string{order}))
+		waitJS(t, ctx, "order.bin decoded", jsonText+`.includes('"id": "9"') && `+jsonText+`.includes('"item": "tea"') && !`+pageBusy, 30*time.Second)
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=hex-input]').value`); got != "08 09 12 03 74 65 61" {
+			t.Errorf("hex box %q", got)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=base64-input]').value`); got != "CAkSA3RlYQ==" {
+			t.Errorf("base64 box %q", got)
+		}
+		// Dropped on the panel: id 10.
+		do(t, ctx, script(`(() => {
+			const dt = new DataTransfer();
+			dt.items.add(new File([new Uint8Array([8, 10])], "dropped.bin"));
+			const panel = document.querySelector('[data-testid=payload-panel]');
+			panel.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+			panel.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+		})()`))
+		waitJS(t, ctx, "dropped.bin decoded", jsonText+`.includes('"id": "10"') && !`+pageBusy, 30*time.Second)
+		// A file over the payload limit is refused by its name and size.
+		big := filepath.Join(dir, "big.bin")
+		os.WriteFile(big, make([]byte, 8<<20+1), 0o644)
+		do(t, ctx, chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=open-bytes-input]`), []string{big}))
+		waitJS(t, ctx, "big.bin refused", `!`+payloadError+`.hidden && `+payloadError+`.textContent.includes("big.bin is 8388609 bytes: a payload is at most 8388608 bytes")`, 30*time.Second)
+	})
+
 	t.Run("GoogleMessage1's bytes rank GoogleMessage1 first among the benchmark types", func(t *testing.T) {
 		set := filepath.Join(dir, "benchmarks.binpb")
 		args := []string{"-I", root, "--include_imports", "--descriptor_set_out=" + set, "benchmarks.proto", "google_size.proto",

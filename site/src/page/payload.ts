@@ -8,9 +8,14 @@ import type { BytesResult, CoreError, Fit, MessageInfo, StreamResult, ViewResult
 import type { Files } from "../lib/common";
 import { CallError, type Core } from "../lib/client";
 import { jsonExtensions } from "../lib/editor";
+import { toHex } from "../lib/hex";
 import { Latest } from "../lib/latest";
 import { byId, debounce, el } from "./ui";
 import { renderWire } from "./wire";
+
+// maxFileBytes is the largest payload file opened: the core's
+// MaxInputBytes (compiler/payload), which it would refuse past.
+const maxFileBytes = 8 << 20;
 
 export class PayloadPanel {
   private json: EditorView;
@@ -94,6 +99,55 @@ export class PayloadPanel {
       if (this.hex.value.trim()) this.decode(this.hex.value, "hex");
     };
     byId("infer-schema").onclick = () => this.infer();
+    // A payload file, picked or dropped on the panel, is decoded as the
+    // bytes it holds.
+    const pick = byId<HTMLInputElement>("open-bytes-input");
+    byId("open-bytes").onclick = () => pick.click();
+    pick.onchange = () => {
+      const f = pick.files?.[0];
+      pick.value = "";
+      if (f) void this.openBytes(f);
+    };
+    const panel = byId("payload-panel");
+    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+    panel.addEventListener("dragover", (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer!.dropEffect = "copy";
+      panel.classList.add("dropping");
+    });
+    panel.addEventListener("dragleave", (e) => {
+      if (!panel.contains(e.relatedTarget as Node | null)) panel.classList.remove("dropping");
+    });
+    panel.addEventListener("drop", (e) => {
+      panel.classList.remove("dropping");
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      const f = e.dataTransfer!.files[0];
+      if (f) void this.openBytes(f);
+    });
+  }
+
+  // openBytes decodes the bytes of file (a payload as a program wrote it,
+  // not hex or base64 text): they go into the hex box as if pasted there.
+  async openBytes(file: File) {
+    if (file.size > maxFileBytes) {
+      this.latest.next(); // answers still coming are not shown over this
+      this.showError(`${file.name} is ${file.size} bytes: a payload is at most ${maxFileBytes} bytes (MaxInputBytes)`);
+      return;
+    }
+    let b: Uint8Array;
+    try {
+      b = new Uint8Array(await file.arrayBuffer());
+    } catch (e) {
+      this.showError(`Could not read ${file.name}: ${(e as Error).message}`);
+      return;
+    }
+    this.hex.value = toHex(b).replace(/(..)(?!$)/g, "$1 ");
+    this.b64.value = "";
+    this.lastInput = "hex";
+    this.onStateChange();
+    await this.decode(this.hex.value, "hex");
   }
 
   // infer asks for a schema inferred from the bytes on screen: each
