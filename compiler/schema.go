@@ -243,6 +243,14 @@ func ParseBinary(input []byte, enc Encoding) ([]byte, Encoding, error) {
 	return payload.ParseBinary(input, enc)
 }
 
+// ViewInput parses input written in enc and lists one message of it
+// with view (WireView or DecodeRaw), reading auto-detected text that does
+// not list cleanly as the bytes given when those do (see
+// payload.ViewInput). It returns the bytes listed and their encoding.
+func ViewInput(input []byte, enc Encoding, view func([]byte) (*View, error)) ([]byte, Encoding, *View, error) {
+	return payload.ViewInput(input, enc, view)
+}
+
 // FormatBinary writes b in enc (Binary, Hex or Base64).
 func FormatBinary(b []byte, enc Encoding) ([]byte, error) { return payload.FormatBinary(b, enc) }
 

@@ -312,15 +312,15 @@ func noteUnknown(w io.Writer, s *compiler.Schema, typ string, input []byte, enc 
 // listing messages once its headers and fields reach that many, checking
 // the rest and saying how many were left out.
 func listing(w *bytes.Buffer, input []byte, enc compiler.Encoding, delimited bool, view func([]byte) (*compiler.View, error)) error {
-	b, _, err := compiler.ParseBinary(input, enc)
-	if err != nil {
-		return err
-	}
 	if !delimited {
-		v, err := view(b)
+		b, _, v, err := compiler.ViewInput(input, enc, view)
 		if v != nil {
 			w.WriteString(compiler.Listing(v, b))
 		}
+		return err
+	}
+	b, _, err := compiler.ParseBinary(input, enc)
+	if err != nil {
 		return err
 	}
 	rows, i := 0, 0

@@ -68,6 +68,9 @@ func TestEncodeDecodeCommands(t *testing.T) {
 		{"decode binary", "\x08\x96\x01", []string{"decode", "--in", "binary", "--type", "shop.Order", "shop.proto"}, 0, "\"id\": 150", ""},
 		// encode's binary output of {"qty": 49} is "01", all hex digits.
 		{"decode binary that reads as hex", "01", []string{"decode", "--type", "shop.Order", "shop.proto"}, 0, "{\n  \"qty\": 49\n}\n", ""},
+		{"wire listing of binary that reads as hex", "01", []string{"decode", "--type", "shop.Order", "--out", "wire", "shop.proto"}, 0, "shop.Order, 2 bytes\noffset  bytes  field\n     0  30 31  6 qty (int32, VARINT) = 49\n", ""},
+		{"raw listing of binary that reads as hex", "01", []string{"decode", "--raw"}, 0, "raw, 2 bytes\noffset  bytes  field\n     0  30 31  6 (varint, VARINT) = 49", ""},
+		{"raw listing of hex", "0801", []string{"decode", "--raw"}, 0, "raw, 2 bytes\noffset  bytes  field\n     0  08 01  1 (varint, VARINT) = 1", ""},
 		{"payload file where the schema goes", "", []string{"decode", "--raw", "pl.hex"}, 2, "", "protoplay decode: pl.hex is not a .proto file: decode reads the payload from standard input (protoplay decode ... < pl.hex)"},
 		{"value file where the schema goes", "", []string{"encode", "--type", "shop.Order", "shop.proto", "v.json"}, 2, "", "protoplay encode: v.json is not a .proto file: encode reads the value from standard input"},
 		{"auto type that explains nothing", "78 01", []string{"decode", "--type", "auto", "shop.proto"}, 1, "", "protoplay decode: no message type of the schema explains any byte of the payload"},

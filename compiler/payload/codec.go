@@ -455,3 +455,49 @@ func typed(input []byte) bool {
 	t := bytes.TrimSpace(input)
 	return bytes.ContainsAny(t, " \t\n,:") || bytes.Contains(t, []byte("0x")) || bytes.Contains(t, []byte(`\x`))
 }
+
+// ViewInput parses input written in enc and returns the bytes and the
+// encoding read, with view's listing of them, for one message (not a
+// stream). Under Auto it follows DecodeEach's rule: untyped text that
+// does not parse, does not view cleanly, or (given a type) reads as
+// empty from whitespace is viewed as the bytes given, and taken so when
+// that view has no error and no field its type does not declare. A parse error is
+// returned as ParseBinary gives it, with no view.
+func ViewInput(input []byte, enc Encoding, view func([]byte) (*View, error)) ([]byte, Encoding, *View, error) {
+	b, used, err := ParseBinary(input, enc)
+	auto := enc == Auto || enc == ""
+	if err != nil {
+		if e := AsError(err); !auto || e.Kind != diag.KindEncoding || typed(input) {
+			return nil, "", nil, err
+		}
+	}
+	var v *View
+	var verr error
+	if err == nil {
+		v, verr = view(b)
+		// Whitespace that reads as no bytes may be a message of a type
+		// (with no schema, nothing says so).
+		blank := len(b) == 0 && len(input) > 0 && v != nil && v.Type != ""
+		if !auto || used == Binary || (verr == nil && !blank) || (typed(input) && !blank) {
+			return b, used, v, verr
+		}
+	}
+	if vb, berr := view(input); berr == nil && vb.Error == nil && !anyUnknown(vb.Fields) {
+		return input, Binary, vb, nil
+	}
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return b, used, v, verr
+}
+
+// anyUnknown reports whether a field of fs, or of their children, has a
+// number its message type does not declare.
+func anyUnknown(fs []Field) bool {
+	for _, f := range fs {
+		if f.Unknown || anyUnknown(f.Children) {
+			return true
+		}
+	}
+	return false
+}

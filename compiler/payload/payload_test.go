@@ -303,6 +303,56 @@ func TestDecodeAutoBinary(t *testing.T) {
 	}
 }
 
+// TestViewInputAgreesWithDecode: a listing (decode --out wire, --raw)
+// reads auto-detected input as the JSON decode does.
+func TestViewInputAgreesWithDecode(t *testing.T) {
+	s := compileSource(t, "syntax = \"proto3\";\npackage a;\nmessage P { string name = 1; int32 age = 7; string slack = 9; fixed64 a = 2; }\n")
+	md := mustFind(t, s, "a.P")
+	slack := "BH" + strings.Repeat("x", 65)
+	inputs := [][]byte{
+		[]byte("81"), append([]byte{0x4a, byte(len(slack))}, slack...), append([]byte{0x4a, 72}, strings.Repeat("Ab3", 24)...),
+		[]byte("0a 03 41 64 61"), []byte(" \n"), []byte("0b 08 01"), []byte("ff"), []byte("\x11        "), []byte("CAE="), []byte("0801"),
+		[]byte("zz"), []byte("0a:03:41:64:61"),
+	}
+	wire := func(b []byte) (*View, error) { return s.WireView(md, b) }
+	for _, in := range inputs {
+		d, derr := s.Decode(md, in, DecodeOptions{Out: JSON})
+		b, enc, v, verr := ViewInput(in, Auto, wire)
+		if derr != nil {
+			if verr == nil && (v == nil || v.Error == nil) {
+				t.Errorf("ViewInput(%q) = %s %x, no error; Decode: %v", in, enc, b, derr)
+			}
+			continue
+		}
+		if verr != nil || enc != d.Encoding {
+			t.Errorf("ViewInput(%q) = %s, %v; Decode read it as %s", in, enc, verr, d.Encoding)
+		}
+	}
+	// Bytes that are all whitespace: field 1 fixed64 of eight spaces.
+	w := compileSource(t, "syntax = \"proto3\";\npackage w;\nmessage W { fixed64 a = 1; }\n")
+	wmd := mustFind(t, w, "w.W")
+	if _, enc, v, err := ViewInput([]byte("\x09        "), Auto, func(b []byte) (*View, error) { return w.WireView(wmd, b) }); err != nil || enc != Binary || len(v.Fields) != 1 {
+		t.Errorf("whitespace bytes listed as %s, %v, %v", enc, v, err)
+	}
+	// With no schema there is no type to fit: text that does not list is
+	// listed as the bytes given when they list cleanly; whitespace stays
+	// an empty payload.
+	for _, c := range []struct {
+		in  string
+		enc Encoding
+		n   int
+	}{{"81", Binary, 1}, {"0801", Hex, 1}, {" \n", Hex, 0}, {"08 01", Hex, 1}} {
+		_, enc, v, err := ViewInput([]byte(c.in), Auto, DecodeRaw)
+		if err != nil || enc != c.enc || len(v.Fields) != c.n {
+			t.Errorf("raw ViewInput(%q) = %s, %v, %v; want %s with %d fields", c.in, enc, v, err, c.enc, c.n)
+		}
+	}
+	// An explicit encoding is never second-guessed.
+	if _, _, v, err := ViewInput([]byte("81"), Hex, DecodeRaw); err == nil && v.Error == nil {
+		t.Errorf("ViewInput(81, hex) listed cleanly")
+	}
+}
+
 func TestDecodeDelimited(t *testing.T) {
 	s := testSchema(t, "wire.proto")
 	md := mustFind(t, s, "pp.wire.Item")
