@@ -356,3 +356,42 @@ func TestFileOutsideImportPaths(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %q", code, errb.String(), want)
 	}
 }
+
+// A file given under a later -I whose name an earlier -I also holds is
+// refused, as protoc refuses it ("Input is shadowed in the
+// --proto_path"): compiling the earlier file instead, as its name finds,
+// wrote another file's code with exit 0. The same file reached through
+// two roots is not shadowed.
+func TestShadowedInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []struct{ path, msg string }{{"r1/s/s.proto", "S1"}, {"r2/s/s.proto", "S2"}} {
+		p := filepath.Join(dir, filepath.FromSlash(f.path))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("syntax = \"proto3\";\npackage s;\nmessage "+f.msg+" {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r1, r2 := filepath.Join(dir, "r1"), filepath.Join(dir, "r2")
+	shadowed := filepath.Join(r2, "s", "s.proto")
+	out := filepath.Join(dir, "out")
+	var stdout, errb bytes.Buffer
+	code := run([]string{"gen", "-I", r1, "-I", r2, "-o", out, shadowed}, strings.NewReader(""), &stdout, &errb)
+	want := shadowed + ": the file is shadowed in the import paths: its name s/s.proto finds " + filepath.Join(r1, "s", "s.proto") + " first"
+	if code != 1 || !strings.Contains(errb.String(), want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, errb.String(), want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("gen wrote output for a shadowed input")
+	}
+	// Given first, or through a root that holds it twice: no error.
+	for _, args := range [][]string{
+		{"check", "-I", r2, "-I", r1, shadowed},
+		{"check", "-I", r1, "-I", r2, filepath.Join(r1, "s", "s.proto")},
+		{"check", "-I", r2, "-I", r2 + "/", shadowed},
+	} {
+		errb.Reset()
+		if code := run(args, strings.NewReader(""), &stdout, &errb); code != 0 {
+			t.Errorf("%q: exit %d: %s", args, code, errb.String())
+		}
+	}
+}

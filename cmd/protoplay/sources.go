@@ -79,12 +79,22 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 	}
 	names := make([]string, len(files))
 	outside := map[string]string{} // name -> directory, for files on disk under no root
+	var shadowed []compiler.Diagnostic
 	for i, f := range files {
 		name, onDisk, under := relativeToRoot(absRoots, f)
 		names[i] = filepath.ToSlash(name)
 		if onDisk && !under {
 			outside[names[i]] = filepath.Dir(f)
 		}
+		if under {
+			if by := shadowedBy(roots, absRoots, f, name); by != "" {
+				shadowed = append(shadowed, compiler.Diagnostic{Severity: compiler.SeverityError, File: f,
+					Message: fmt.Sprintf("the file is shadowed in the import paths: its name %s finds %s first; give that file instead, or order the -I paths so that this file's comes first", names[i], by)})
+			}
+		}
+	}
+	if len(shadowed) > 0 {
+		return &compiler.Result{Diagnostics: shadowed}, nil
 	}
 	fsRoots := make([]string, len(absRoots))
 	for i, a := range absRoots {
@@ -118,6 +128,30 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 		}
 	}
 	return res, nil
+}
+
+// shadowedBy returns the file (as -I and the name spell it) that an
+// import of name finds before f, the file on disk given on the command
+// line: the same name under an earlier root. "" when name finds f. roots
+// are the -I values as given, absRoots the same made absolute.
+func shadowedBy(roots, absRoots []string, f, name string) string {
+	a, err := filepath.Abs(f)
+	if err != nil {
+		return ""
+	}
+	for i, r := range absRoots {
+		p := filepath.Join(r, name)
+		if p == a {
+			return ""
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if same, err := os.Stat(a); err == nil && os.SameFile(st, same) {
+				return ""
+			}
+			return filepath.Join(roots[i], name)
+		}
+	}
+	return ""
 }
 
 // relativeToRoot maps a file path given on the command line to its name
