@@ -131,6 +131,33 @@ func TestWarningsAreReported(t *testing.T) {
 	}
 }
 
+// An import used for a name it re-exports (import public), also reached
+// through another import, gets no "unused import" warning: the compiler's
+// warning, whose fix deletes the import, broke the file (a protoc user's
+// pass). A plain unused import beside it still gets one.
+func TestReExportingImportIsNotUnused(t *testing.T) {
+	srcs := map[string]string{
+		"pub.proto":   "syntax = \"proto3\";\npackage p;\nmessage P {}\n",
+		"b.proto":     "syntax = \"proto3\";\npackage p;\nimport public \"pub.proto\";\nmessage B { P p = 1; }\n",
+		"a.proto":     "syntax = \"proto3\";\npackage a;\nimport \"b.proto\";\nmessage A { p.B b = 1; }\n",
+		"other.proto": "syntax = \"proto3\";\npackage o;\nmessage O {}\n",
+		"n.proto":     "syntax = \"proto3\";\npackage n;\nimport \"a.proto\";\nimport \"b.proto\";\nimport \"other.proto\";\nmessage N { a.A a = 1; p.P p = 2; }\n",
+	}
+	res := compile(srcs, "n.proto")
+	if res.HasErrors() {
+		t.Fatal(res.Diagnostics)
+	}
+	var warned []string
+	for _, d := range res.Diagnostics {
+		if d.Severity == compiler.SeverityWarning {
+			warned = append(warned, d.String())
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], `n.proto:5:8: warning: unused import "other.proto"`) {
+		t.Errorf("warnings %q; want only other.proto's", warned)
+	}
+}
+
 // A missing import or input file is an error naming the file, with a note
 // saying where it was looked for: the import paths as the request names
 // them (ImportPathNames, the command line's -I values, over their paths

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -532,6 +533,30 @@ func (o *opener) find(name string) (string, error) {
 	return "", fs.ErrNotExist
 }
 
+// importPublic is an `import public` declaration (or these words in a
+// comment or string, which is taken as one).
+var importPublic = regexp.MustCompile(`\bimport\s+public\b`)
+
+// reExports reports whether message is the compiler's "unused import"
+// warning for a file that imports files publicly. The compiler misses the
+// use of a name such a file re-exports when the name is also reached
+// through another import of the file (one that imports the re-exporting
+// file itself), and the warning's fix (delete it) then breaks the file;
+// protoc warns of none. These warnings are dropped, so an import public
+// file that is indeed unused is not warned about.
+func (o *opener) reExports(message string) bool {
+	rest, ok := strings.CutPrefix(message, "unused import ")
+	if !ok {
+		return false
+	}
+	path, err := strconv.Unquote(rest)
+	if err != nil {
+		return false
+	}
+	text, ok := o.textOf(path)
+	return ok && importPublic.MatchString(text)
+}
+
 // diagnostics converts the compiler's report: each diagnostic's primary
 // span becomes its position, its other spans Spans, its edits Fixes.
 func (o *opener) diagnostics(rep *report.Report) []diag.Diagnostic {
@@ -550,6 +575,9 @@ func (o *opener) diagnostics(rep *report.Report) []diag.Diagnostic {
 			d.Severity = diag.SeverityWarning
 		default:
 			continue // remarks and debugging output
+		}
+		if r.level == report.Warning && o.reExports(r.message) {
+			continue
 		}
 		d.Message = r.message
 		d.File = r.inFile
