@@ -190,6 +190,11 @@ func (g *generator) renderOne(fd protoreflect.FileDescriptor) (out []File, d *di
 		return out, &d, fatal
 	}
 	f := g.byPath[fd.Path()]
+	pub, err := g.publicForwards(f)
+	if err != nil {
+		return fail("Go", err)
+	}
+	f.public = pub
 	src, err := g.renderFile(f)
 	if err == errReplay {
 		// A cached piece's imports came out under other names:
@@ -756,7 +761,7 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 }
 
 // eachPiece calls piece with a function building each piece of f's Go code
-// in order: every top-level enum, every message in declaration order
+// in order: the forwards of its public imports, every top-level enum, every message in declaration order
 // (depth first, a message before its nested ones), then the notes on
 // extensions and services. d is the enum or message a piece prints (nil
 // for the file's resolver and notes); for those, key is the text they are
@@ -764,6 +769,12 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 // which their cache key digests. It stops at the first error piece
 // returns.
 func (g *generator) eachPiece(f *fileNames, piece func(d protoreflect.Descriptor, key string, build func(*jen.File)) error) error {
+	if len(f.public) > 0 {
+		pub := f.public
+		if err := piece(nil, forwardsKey(pub), func(jf *jen.File) { genForwards(jf, pub) }); err != nil {
+			return err
+		}
+	}
 	for i := 0; i < f.desc.Enums().Len(); i++ {
 		ed := f.desc.Enums().Get(i)
 		if err := piece(ed, "", func(jf *jen.File) { g.genEnum(jf, ed) }); err != nil {

@@ -72,6 +72,9 @@ type fileNames struct {
 	// resolverName is the file's ProtoJSON resolver function (see
 	// ProtoJSONResolverName), a derived declaration.
 	resolverName string
+	// public holds the forwards of the file's public imports, set by
+	// renderOne before the file is printed (see publicForwards).
+	public []publicImport
 }
 
 // splitGoPackage splits "path;name" into its parts.
