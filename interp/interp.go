@@ -358,8 +358,9 @@ func %[2]s(b []byte) (out []byte, size int, eq bool, cout []byte, err error) {
 // withoutExtensions returns src, a generated Go file, without its
 // extension variables: each top-level "var E_..." and "var Extensions_..."
 // declaration, which generated code prints as a composite literal from
-// its first line to a line that closes it at the start ("}" or "}}").
-// Nothing else in generated code refers to them.
+// its first line to a line that closes it at the start ("}" or "}}"), or
+// on one line (a public import's forward of another file's). Nothing else
+// in generated code refers to them.
 func withoutExtensions(src string) string {
 	if !strings.Contains(src, "\nvar E_") && !strings.Contains(src, "\nvar Extensions_") {
 		return src
@@ -371,6 +372,11 @@ func withoutExtensions(src string) string {
 		l := lines[i]
 		if !strings.HasPrefix(l, "var E_") && !strings.HasPrefix(l, "var Extensions_") {
 			b.WriteString(l)
+			continue
+		}
+		// A declaration of one line: a public import's forward
+		// (var E_Foo = other.E_Foo).
+		if t := strings.TrimRight(l, "\n"); !strings.HasSuffix(t, "{") {
 			continue
 		}
 		for ; i < len(lines); i++ {

@@ -341,6 +341,50 @@ func main() {
 	}
 }
 
+// A public import's forwards run in the interpreter: the forward of an
+// extension variable (left out, as the variable it names) takes only its
+// own line.
+func TestPublicImportForwards(t *testing.T) {
+	srcs := map[string]string{
+		"x.proto": "syntax = \"proto2\";\npackage x;\noption go_package = \"example.com/x\";\nmessage Thing { optional string name = 1; extensions 100 to 199; }\nextend Thing { optional int32 weight = 100; }\nenum Color { COLOR_UNSPECIFIED = 0; COLOR_RED = 1; }\n",
+		"y.proto": "syntax = \"proto3\";\npackage y;\noption go_package = \"example.com/y\";\nimport public \"x.proto\";\nmessage Holder { x.Thing t = 1; }\n",
+	}
+	_, files := gentest.Generate(t, compiler.Request{Sources: srcs, Files: []string{"x.proto", "y.proto"}})
+	var out bytes.Buffer
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath, Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ip.Eval(`package main
+
+import (
+	"fmt"
+
+	"gentest/example.com/y"
+)
+
+func main() {
+	name := "a"
+	h := &y.Holder{T: &y.Thing{Name: &name}}
+	b, err := h.Marshal()
+	if err != nil {
+		panic(err)
+	}
+	var back y.Holder
+	if err := back.Unmarshal(b); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%x %s %v\n", b, back.T.GetName(), y.Color_COLOR_RED.String())
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "0a030a0161 a COLOR_RED\n"; out.String() != want {
+		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+}
+
 // TestUnknownType reports a type the generated package lacks as an error.
 func TestUnknownType(t *testing.T) {
 	req := compiler.Request{Sources: map[string]string{"small.proto": smallProto}, Files: []string{"small.proto"}}
