@@ -179,6 +179,19 @@ func TestExampleSameBytes(t *testing.T) {
 	}
 }
 
+// A file protoc lists twice in file_to_generate (given as ./a.proto and
+// a.proto) is generated once, as protoc-gen-go does; it failed with
+// "output file ... is also generated for ...".
+func TestFileToGenerateTwice(t *testing.T) {
+	req := request(t, exampleRequest(), "")
+	req.FileToGenerate = append(req.FileToGenerate, req.FileToGenerate...)
+	resp := runRequest(t, req)
+	if resp.Error != nil {
+		t.Fatal(resp.GetError())
+	}
+	sameFiles(t, resp, compileOutput(t, exampleRequest(), ""))
+}
+
 // TestCasesSameBytes: the same for every accepted file of testdata/cases
 // (proto2, proto3, editions, groups, collisions, comments), one request.
 func TestCasesSameBytes(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -288,6 +289,9 @@ func Link(protos []*descriptorpb.FileDescriptorProto, files []string) (res *Resu
 	for _, f := range protos {
 		byName[f.GetName()] = f
 	}
+	// protoc lists a file given twice on its command line (as ./a.proto
+	// and a.proto) twice: it is generated once.
+	files = dedup(slices.Clone(files))
 	if len(files) == 0 {
 		res.Diagnostics = append(res.Diagnostics, diag.Errorf("no files to generate"))
 		return res
