@@ -101,5 +101,8 @@ func respond(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorRespons
 	for _, n := range genprotonote.Find(res, opts) {
 		notes = append(notes, n.Format("--protoplay_opt="))
 	}
+	if n := genprotonote.Unplaced(res, opts, "--protoplay_opt="); n != "" {
+		notes = append(notes, n)
+	}
 	return resp, notes
 }

@@ -155,6 +155,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, n := range genprotonote.Find(res, o) {
 		fmt.Fprintln(stderr, "protoplay gen:", n.Format("--opt "))
 	}
+	if n := genprotonote.Unplaced(res, o, "--opt "); n != "" {
+		fmt.Fprintln(stderr, "protoplay gen:", n)
+	}
 	return 0
 }
 

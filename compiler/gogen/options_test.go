@@ -89,8 +89,21 @@ func TestRuntimeLocalPaths(t *testing.T) {
 	generatedWith(t, src, opts, `"example.com/m/protoplay/runtime/wkt/durationpb"`, "x/")
 	src["y/b.proto"] = `syntax = "proto3"; package b; option go_package = "other.org/y"; message B {}`
 	res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
-	if err := res.Err(); err == nil || !strings.Contains(err.Error(), "share no import path prefix") || !strings.Contains(err.Error(), "module=PATH") {
+	// The way out it names is runtime_root=: module= does not combine
+	// with paths=source_relative.
+	if err := res.Err(); err == nil || !strings.Contains(err.Error(), "share no import path prefix") || !strings.Contains(err.Error(), "give runtime_root=IMPORT_PATH") {
 		t.Errorf("packages under two hosts: %v", err)
+	}
+	opts, _ = compiler.ParseOptions("paths=source_relative,runtime=local,module=example.com/m")
+	if err := compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts}).Err(); err == nil || !strings.Contains(err.Error(), "cannot use module= with paths=source_relative") {
+		t.Errorf("module= with paths=source_relative: %v", err)
+	}
+	opts, _ = compiler.ParseOptions("paths=source_relative,runtime=local,runtime_root=example.com/out")
+	generatedWith(t, src, opts, `"example.com/out/protoplay/runtime/wkt/durationpb"`, "x/")
+	opts, _ = compiler.ParseOptions("runtime=local")
+	res = compiler.Compile(context.Background(), compiler.Request{Sources: src, Options: opts})
+	if err := res.Err(); err == nil || !strings.Contains(err.Error(), "give module=PATH (and go_package") {
+		t.Errorf("packages under two hosts, paths=import: %v", err)
 	}
 }
 

@@ -89,6 +89,22 @@ func splitGoPackage(s string) (importPath, name string) {
 // an M mapping wins, then protoplay's well-known type packages, then
 // go_package, then the documented default (see Options.DefaultImportPrefix).
 func resolvePackage(fd protoreflect.FileDescriptor, opts *Options) (importPath, name string) {
+	importPath, name, _ = resolvePackageFrom(fd, opts)
+	return importPath, name
+}
+
+// PlacedByDefault returns fd's Go import path and whether it is the
+// default one, opts.DefaultImportPrefix's (protoplay.local when unset)
+// and the file's proto package: no M option, go_package or well-known
+// type package gives it (protoc-gen-go refuses such a file).
+func PlacedByDefault(fd protoreflect.FileDescriptor, opts Options) (importPath string, byDefault bool) {
+	importPath, _, byDefault = resolvePackageFrom(fd, &opts)
+	return importPath, byDefault
+}
+
+// resolvePackageFrom is resolvePackage, also saying whether the import
+// path is the default one.
+func resolvePackageFrom(fd protoreflect.FileDescriptor, opts *Options) (importPath, name string, byDefault bool) {
 	file := fd.Path()
 	if m, ok := opts.ImportMap[file]; ok {
 		importPath, name = splitGoPackage(m)
@@ -103,6 +119,7 @@ func resolvePackage(fd protoreflect.FileDescriptor, opts *Options) (importPath, 
 		}
 	}
 	if importPath == "" {
+		byDefault = true
 		prefix := opts.DefaultImportPrefix
 		if prefix == "" {
 			prefix = DefaultImportPrefix
@@ -116,7 +133,7 @@ func resolvePackage(fd protoreflect.FileDescriptor, opts *Options) (importPath, 
 	if name == "" {
 		name = path.Base(importPath)
 	}
-	return importPath, goPackageName(name)
+	return importPath, goPackageName(name), byDefault
 }
 
 // goPackageName makes name a usable Go package name: a valid identifier

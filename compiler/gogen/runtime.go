@@ -30,8 +30,14 @@ func LocalRuntimeRoot(importPaths []string, opts Options) (string, error) {
 	if opts.Module != "" {
 		return strings.TrimSuffix(opts.Module, "/"), nil
 	}
+	// module= does not combine with paths=source_relative; runtime_root=
+	// names the output directory's import path there.
+	give := "give module=PATH"
+	if opts.Paths == "source_relative" {
+		give = "give runtime_root=IMPORT_PATH, the import path of the output directory"
+	}
 	if len(importPaths) == 0 {
-		return "", fmt.Errorf("runtime=local: no generated package to place the runtime beside; give module=PATH")
+		return "", fmt.Errorf("runtime=local: no generated package to place the runtime beside; %s", give)
 	}
 	common := strings.Split(importPaths[0], "/")
 	for _, p := range importPaths[1:] {
@@ -45,7 +51,10 @@ func LocalRuntimeRoot(importPaths []string, opts Options) (string, error) {
 	if len(common) == 0 {
 		paths := append([]string(nil), importPaths...)
 		sort.Strings(paths)
-		return "", fmt.Errorf("runtime=local: the generated packages (%s) share no import path prefix to place the runtime under; give module=PATH (and go_package or M options that put every package below it)", strings.Join(paths, ", "))
+		if opts.Paths != "source_relative" {
+			give += " (and go_package or M options that put every package below it)"
+		}
+		return "", fmt.Errorf("runtime=local: the generated packages (%s) share no import path prefix to place the runtime under; %s", strings.Join(paths, ", "), give)
 	}
 	return strings.Join(common, "/"), nil
 }

@@ -173,3 +173,56 @@ func suggest(goFile, imp string, proto protoreflect.FileDescriptor, res *compile
 	}
 	return base + ";" + name
 }
+
+// Unplaced is a note on the files res generated whose Go import path is
+// protoplay's made-up default (see gogen.PlacedByDefault): no go_package,
+// no M option, and no default_import_prefix option chose one. go build
+// finds such a package only in a module of that path, and generated code
+// that imports it does so by that path; protoc-gen-go refuses such files.
+// "" when there are none. The option is spelled opt, as in Note.Format.
+func Unplaced(res *compiler.Result, opts compiler.Options, opt string) string {
+	if opts.DefaultImportPrefix != "" {
+		return ""
+	}
+	var files, paths []string
+	for _, fd := range res.Files {
+		if p, ok := gogen.PlacedByDefault(fd, opts); ok {
+			files, paths = append(files, fd.Path()), append(paths, p)
+		}
+	}
+	if len(files) == 0 {
+		return ""
+	}
+	// Under paths=source_relative a package's files go where its .proto
+	// file is, whatever its import path: that path matters only where
+	// generated code imports it (another package, or the runtime placed
+	// by it when runtime_root is not known).
+	if opts.Paths == "source_relative" && !importsDefault(res) {
+		return ""
+	}
+	switch len(files) {
+	case 1:
+		return "note: " + files[0] + " has no go_package, so its Go package is " + paths[0] +
+			", which go build finds only in a module of that path: give the file option go_package = \"IMPORT_PATH\", or " +
+			opt + "M" + files[0] + "=IMPORT_PATH (protoc-gen-go requires one of them)"
+	}
+	sort.Strings(files)
+	shown := strings.Join(files[:min(3, len(files))], ", ")
+	if len(files) > 3 {
+		shown += ", ..."
+	}
+	return "note: " + strconv.Itoa(len(files)) + " files (" + shown + ") have no go_package, so their Go packages are placed under " +
+		gogen.DefaultImportPrefix + ", which go build finds only in a module of that path: give each file option go_package = \"IMPORT_PATH\", or " +
+		opt + "M" + files[0] + "=IMPORT_PATH and the like (protoc-gen-go requires one of them)"
+}
+
+// importsDefault reports whether a generated Go file of res imports a
+// package under gogen.DefaultImportPrefix.
+func importsDefault(res *compiler.Result) bool {
+	for _, f := range res.Generated {
+		if strings.HasSuffix(f.Name, ".go") && strings.Contains(importHead(f.Content), `"`+gogen.DefaultImportPrefix+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -68,3 +68,45 @@ func TestImportHead(t *testing.T) {
 		}
 	}
 }
+
+// TestUnplaced: files with no go_package (nor M option, nor
+// default_import_prefix) get one note, naming the file and the made-up
+// import path, under paths=import; under paths=source_relative only when
+// generated code imports such a path (here the runtime, placed by it).
+func TestUnplaced(t *testing.T) {
+	srcs := map[string]string{
+		"s.proto": `syntax = "proto3"; package s.v1; message S { int32 a = 1; }`,
+		"g.proto": `syntax = "proto3"; package g; option go_package = "example.com/m/g"; message G { int32 a = 1; }`,
+		"t.proto": `syntax = "proto3"; package t; message T { int32 a = 1; }`,
+	}
+	note := func(params string, files ...string) string {
+		t.Helper()
+		opts, err := compiler.ParseOptions(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := compiler.Compile(context.Background(), compiler.Request{Sources: srcs, Files: files, Options: opts})
+		if err := res.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return Unplaced(res, opts, "--opt ")
+	}
+	want := `note: s.proto has no go_package, so its Go package is protoplay.local/s/v1, which go build finds only in a module of that path: give the file option go_package = "IMPORT_PATH", or --opt Ms.proto=IMPORT_PATH (protoc-gen-go requires one of them)`
+	if got := note("runtime=local", "s.proto"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, params := range []string{"runtime=local,Ms.proto=example.com/m/s", "runtime=local,default_import_prefix=example.com/m", "paths=source_relative,runtime=local,runtime_root=example.com/out"} {
+		if got := note(params, "s.proto"); got != "" {
+			t.Errorf("%s: %s", params, got)
+		}
+	}
+	if got := note("paths=source_relative,runtime=local", "s.proto"); !strings.Contains(got, "s.proto has no go_package") {
+		t.Errorf("source_relative, runtime placed by the made-up path: %q", got)
+	}
+	if got := note("runtime=local", "t.proto", "s.proto"); !strings.HasPrefix(got, "note: 2 files (s.proto, t.proto) have no go_package, so their Go packages are placed under protoplay.local,") {
+		t.Errorf("two files: %s", got)
+	}
+	if got := note("runtime=local", "g.proto"); got != "" {
+		t.Errorf("a file with go_package: %s", got)
+	}
+}
