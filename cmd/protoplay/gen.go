@@ -107,6 +107,14 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(files) == 0 && !roots.hasSets() {
 		return cliflag.Usage(fs, "no .proto file named (give FILE.proto..., or --descriptor_set_in)")
 	}
+	// protoc's -o FILE writes a descriptor set; here -o is a directory.
+	if st, err := os.Stat(*out); err != nil || !st.IsDir() {
+		for _, ext := range compiler.DescriptorSetExtensions {
+			if strings.HasSuffix(*out, ext) {
+				return cliflag.Usage(fs, "-o %s: -o names the output directory of the Go files (protoc's -o FILE writes a descriptor set, which protoplay gen does not write)", *out)
+			}
+		}
+	}
 	o, err := parseOpts(opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "protoplay gen:", err)

@@ -395,3 +395,28 @@ func TestShadowedInput(t *testing.T) {
 		}
 	}
 }
+
+// -o with a descriptor set's name is protoc's -o FILE habit: a usage
+// error, where it made a directory of that name. An existing directory
+// of such a name is still an output directory.
+func TestGenOutputLooksLikeDescriptorSet(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.proto")
+	if err := os.WriteFile(p, []byte("syntax = \"proto3\";\npackage a;\noption go_package = \"example.com/a\";\nmessage A {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	set := filepath.Join(dir, "x.pb")
+	code := run([]string{"gen", "-I", dir, "-o", set, p}, strings.NewReader(""), &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), "-o names the output directory of the Go files (protoc's -o FILE writes a descriptor set") {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(set); err == nil {
+		t.Error("x.pb was made")
+	}
+	os.Mkdir(set, 0o755)
+	errb.Reset()
+	if code := run([]string{"gen", "-I", dir, "-o", set, p}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Errorf("into the directory x.pb: exit %d: %s", code, errb.String())
+	}
+}

@@ -380,6 +380,11 @@ func (o *Options) Set(kv string) error {
 			o.ImportMap = map[string]string{}
 		}
 		o.ImportMap[k[1:]] = v
+	case k == "plugins":
+		// protoc-gen-go's old grpc plugin option.
+		return fmt.Errorf("option plugins=%s is protoc-gen-go's old way to ask for gRPC code: give services=grpc", v)
+	case k == "annotate_code":
+		return fmt.Errorf("option annotate_code is protoc-gen-go's: protoplay writes no .meta annotation files; leave it out")
 	default:
 		return fmt.Errorf("unknown option %q (known: paths, module, M<file>, unknown_fields, enum_maps, default_import_prefix, services, features, runtime, runtime_root, default_api_level, apilevelM<file>, lazy)", k)
 	}

@@ -26,6 +26,12 @@ func TestParseOptions(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+	// protoc-gen-go's options that buf.gen.yaml files carry say what to do.
+	for opt, want := range map[string]string{"plugins=grpc": "give services=grpc", "annotate_code": "protoplay writes no .meta annotation files"} {
+		if _, err := gogen.ParseOptions(opt); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", opt, err, want)
+		}
+	}
 }
 
 // The enum maps (and their init-time cost) come only with enum_maps=true;
