@@ -355,6 +355,18 @@ func TestFileOutsideImportPaths(t *testing.T) {
 	if code != 1 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "does not exist") {
 		t.Errorf("exit %d, stderr %q; want %q", code, errb.String(), want)
 	}
+	// A file in the folders of its package: the root above them, where
+	// imports of it are rooted (its own folder would name it b.proto).
+	p = filepath.Join(dir, "proto", "b", "v1", "b.proto")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte("syntax = \"proto3\";\npackage b.v1;\nmessage B {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	code = run([]string{"check", "-I", t.TempDir(), p}, strings.NewReader(""), &out, &errb)
+	if want := "add -I " + filepath.Join(dir, "proto") + ","; code != 1 || !strings.Contains(errb.String(), want) {
+		t.Errorf("exit %d, stderr %q; want %q", code, errb.String(), want)
+	}
 }
 
 // A file given under a later -I whose name an earlier -I also holds is

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/protoplay/protoplay/compiler"
@@ -84,7 +85,7 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 		name, onDisk, under := relativeToRoot(absRoots, f)
 		names[i] = filepath.ToSlash(name)
 		if onDisk && !under {
-			outside[names[i]] = filepath.Dir(f)
+			outside[names[i]] = packageRoot(f)
 		}
 		if under {
 			if by := shadowedBy(roots, absRoots, f, name); by != "" {
@@ -128,6 +129,34 @@ func compileFiles(ctx context.Context, in *schemaFlags, files []string, opts com
 		}
 	}
 	return res, nil
+}
+
+// packageDecl is a .proto file's package statement.
+var packageDecl = regexp.MustCompile(`(?m)^\s*package\s+([A-Za-z_][\w.]*)\s*;`)
+
+// packageRoot is the import path to suggest for f, a .proto file under
+// no -I: the directory above the folders its package names, when f lies
+// in them (proto/b/v1/b.proto of package b.v1: proto), as imports of it
+// are usually rooted there; else f's own directory.
+func packageRoot(f string) string {
+	dir := filepath.Dir(f)
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return dir
+	}
+	m := packageDecl.FindSubmatch(b)
+	if m == nil {
+		return dir
+	}
+	pkgDir := filepath.FromSlash(strings.ReplaceAll(string(m[1]), ".", "/"))
+	clean := filepath.Clean(dir)
+	if clean == pkgDir {
+		return "."
+	}
+	if strings.HasSuffix(clean, string(filepath.Separator)+pkgDir) {
+		return strings.TrimSuffix(clean, string(filepath.Separator)+pkgDir)
+	}
+	return dir
 }
 
 // shadowedBy returns the file (as -I and the name spell it) that an
