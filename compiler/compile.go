@@ -134,6 +134,12 @@ func GoCamelCase(s string) string { return gogen.GoCamelCase(s) }
 // see gogen.ProtoJSONResolverName).
 func ProtoJSONResolverName(path string) string { return gogen.ProtoJSONResolverName(path) }
 
+// WellKnownImportPath returns the Go import path of protoplay's package
+// for a well-known type's file (google/protobuf/timestamp.proto:
+// github.com/protoplay/protoplay/runtime/wkt/timestamppb), which
+// generated code imports; false for other files.
+func WellKnownImportPath(path string) (string, bool) { return gogen.WellKnownImportPath(path) }
+
 // ExtensionsListName is the name of the variable the Go file generated for
 // the .proto file at path declares, when the file declares extensions, to
 // list them for the Extensions option of ProtoJSON and the text format

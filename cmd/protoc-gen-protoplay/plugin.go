@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -87,7 +88,22 @@ func respond(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorRespons
 	}
 	// runtime=local unless runtime=import, as protoplay gen.
 	opts = opts.WithToolDefaults()
-	res := compiler.GenerateFromDescriptors(req.GetProtoFile(), req.GetFileToGenerate(), opts)
+	// The well-known types' Go is protoplay's runtime/wkt, which generated
+	// code imports: asked for (buf's include_wkt, protoc given
+	// google/protobuf/timestamp.proto), they are not generated again,
+	// unless an M option places them elsewhere.
+	var files, notes []string
+	for _, f := range req.GetFileToGenerate() {
+		if p, ok := compiler.WellKnownImportPath(f); ok && opts.ImportMap[f] == "" {
+			notes = append(notes, "note: "+f+" is not generated: its Go is protoplay's package "+strings.TrimPrefix(p, "github.com/protoplay/protoplay/")+", which generated code imports")
+			continue
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 && len(notes) > 0 {
+		return resp, notes
+	}
+	res := compiler.GenerateFromDescriptors(req.GetProtoFile(), files, opts)
 	if err := res.Err(); err != nil {
 		return fail(err.Error())
 	}
@@ -97,7 +113,6 @@ func respond(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorRespons
 			Content: proto.String(f.Content),
 		})
 	}
-	var notes []string
 	for _, n := range genprotonote.Find(res, opts) {
 		notes = append(notes, n.Format("--protoplay_opt="))
 	}

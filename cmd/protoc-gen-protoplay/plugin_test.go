@@ -192,6 +192,32 @@ func TestFileToGenerateTwice(t *testing.T) {
 	sameFiles(t, resp, compileOutput(t, exampleRequest(), ""))
 }
 
+// A well-known type's file asked for (buf's include_wkt) is not generated
+// again: its Go is the runtime's, which generated code imports; a note
+// says so. Alone, it gives no files and no error. With an M option it is
+// generated where the option says.
+func TestWellKnownFileNotGenerated(t *testing.T) {
+	req := request(t, exampleRequest(), "")
+	req.FileToGenerate = append([]string{"google/protobuf/timestamp.proto"}, req.FileToGenerate...)
+	resp, notes := respond(req)
+	if resp.Error != nil {
+		t.Fatal(resp.GetError())
+	}
+	sameFiles(t, resp, compileOutput(t, exampleRequest(), ""))
+	const want = "note: google/protobuf/timestamp.proto is not generated: its Go is protoplay's package runtime/wkt/timestamppb, which generated code imports"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+	req.FileToGenerate = []string{"google/protobuf/timestamp.proto"}
+	if resp, notes := respond(req); resp.Error != nil || len(resp.File) != 0 || len(notes) != 1 {
+		t.Errorf("timestamp.proto alone: error %q, %d files, notes %q", resp.GetError(), len(resp.File), notes)
+	}
+	req.Parameter = proto.String("Mgoogle/protobuf/timestamp.proto=example.com/own/timestamppb")
+	if resp, _ := respond(req); resp.Error != nil || len(resp.File) == 0 || !strings.HasPrefix(resp.File[0].GetName(), "example.com/own/timestamppb/") {
+		t.Errorf("timestamp.proto with an M option: error %q, files %v", resp.GetError(), resp.File)
+	}
+}
+
 // TestCasesSameBytes: the same for every accepted file of testdata/cases
 // (proto2, proto3, editions, groups, collisions, comments), one request.
 func TestCasesSameBytes(t *testing.T) {
