@@ -185,6 +185,35 @@ func TestImportMapOptionNeedsPath(t *testing.T) {
 	}
 }
 
+// An M option without ";name" moves a file's package and keeps the name
+// its go_package gives after ";", as protoc-gen-go does (it was the M
+// path's last element, so code written as apipb.A did not build); an M
+// name wins; with no go_package name, the M path's last element names it.
+func TestImportMapKeepsGoPackageName(t *testing.T) {
+	src := map[string]string{
+		"a.proto": `syntax = "proto3"; package a; option go_package = "example.com/x/apiv1;apipb"; message A {}`,
+		"b.proto": `syntax = "proto3"; package b; option go_package = "example.com/x/b"; message B {}`,
+	}
+	for params, want := range map[string]string{
+		"Ma.proto=example.com/y/moved":         "package apipb\n",
+		"Ma.proto=example.com/y/moved;movedpb": "package movedpb\n",
+		"Mb.proto=example.com/y/moved":         "package moved\n",
+	} {
+		opts, err := compiler.ParseOptions(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := params[1:strings.Index(params, "=")]
+		res := compiler.Compile(context.Background(), compiler.Request{Sources: src, Files: []string{file}, Options: opts})
+		if err := res.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Generated) == 0 || res.Generated[0].Name != "example.com/y/moved/"+strings.TrimSuffix(file, ".proto")+".pb.go" || !strings.Contains(res.Generated[0].Content, want) {
+			t.Errorf("%s: %s, want %q", params, res.Generated[0].Name, want)
+		}
+	}
+}
+
 // module= with paths=source_relative is one error about the options, with
 // no file, not the same error at every file generated.
 func TestModuleWithSourceRelative(t *testing.T) {

@@ -108,6 +108,13 @@ func resolvePackageFrom(fd protoreflect.FileDescriptor, opts *Options) (importPa
 	file := fd.Path()
 	if m, ok := opts.ImportMap[file]; ok {
 		importPath, name = splitGoPackage(m)
+		if name == "" {
+			// As protoc-gen-go: an M option without ";name" moves the
+			// package, and go_package's ";name" still names it.
+			if fo, ok := fd.Options().(*descriptorpb.FileOptions); ok {
+				_, name = splitGoPackage(fo.GetGoPackage())
+			}
+		}
 	} else if p, ok := WellKnownImportPath(file); ok {
 		importPath = p
 	} else if fo, ok := fd.Options().(*descriptorpb.FileOptions); ok && fo.GetGoPackage() != "" {
