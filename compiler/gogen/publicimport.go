@@ -23,7 +23,8 @@ type forward struct {
 // protoc-gen-go does: code that names those types through f's package
 // keeps compiling. For each such import, in the file's order: the file's
 // path, its Go import path and the forwards, one per exported top-level
-// type, constant and variable of its generated code, except its list of
+// type, constant and variable of its generated code (unless f's package
+// declares that name itself), except its list of
 // extensions (the file's own, as protoc-gen-go leaves out its File_
 // descriptor) and those that are forwards themselves (a public import's
 // public imports are not followed). The imported file's code is printed for this, without the
@@ -51,7 +52,16 @@ func (g *generator) publicForwards(f *fileNames) ([]publicImport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the Go of %s, which %s imports publicly: %w", imp.Path(), f.desc.Path(), err)
 		}
-		out = append(out, publicImport{path: imp.Path(), importPath: impF.importPath, forwards: fs})
+		// A name the package declares itself (in f or a file of the
+		// package f imports) stays the package's own: no forward.
+		own := g.visibleDecls[f][f.importPath]
+		kept := fs[:0]
+		for _, fw := range fs {
+			if _, taken := own[fw.name]; !taken {
+				kept = append(kept, fw)
+			}
+		}
+		out = append(out, publicImport{path: imp.Path(), importPath: impF.importPath, forwards: kept})
 	}
 	return out, nil
 }

@@ -44,6 +44,8 @@ import public "x/x.proto";
 import public "x/box.proto";
 import public "y/same.proto";
 message Holder { x.Thing t = 1; x.box.Box b = 2; Same s = 3; }
+// A name of its own, which x.proto declares too: y's stays.
+message Color { x.Thing t = 1; }
 `,
 		"z/z.proto": `syntax = "proto3";
 package z;
@@ -62,7 +64,7 @@ message Z { y.Holder h = 1; }
 			z = f.Content
 		}
 	}
-	for _, want := range []string{"// Symbols defined in public import of x/x.proto.", "type Thing = ", "const Color_COLOR_RED = ", "type Box_builder = ", "var E_Weight = "} {
+	for _, want := range []string{"// Symbols defined in public import of x/x.proto.", "type Thing = ", "const Color_COLOR_RED = ", "type Color struct", "type Box_builder = ", "var E_Weight = "} {
 		if !strings.Contains(y, want) {
 			t.Errorf("y.pb.go lacks %q", want)
 		}
@@ -89,7 +91,8 @@ func main() {
 	name := "a"
 	kind, size := y.Thing_KIND_A, int32(3)
 	h := &y.Holder{T: &y.Thing{Name: &name, Kind: &kind}, B: y.Box_builder{Size: &size}.Build(), S: &y.Same{A: 1}}
-	var c y.Color = y.Color_COLOR_RED
+	c := y.Color_COLOR_RED
+	_ = y.Color{T: &y.Thing{}}
 	zz := &z.Z{H: (*z.Holder)(h)}
 	b, err := zz.Marshal()
 	if err != nil {
