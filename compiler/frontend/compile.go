@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -533,9 +532,29 @@ func (o *opener) find(name string) (string, error) {
 	return "", fs.ErrNotExist
 }
 
-// importPublic is an `import public` declaration (or these words in a
-// comment or string, which is taken as one).
-var importPublic = regexp.MustCompile(`\bimport\s+public\b`)
+// hasImportPublic reports whether text, a .proto file, holds an `import
+// public` declaration (or these words in a comment or string, which is
+// taken as one). A scan, not a regexp: the core does not link regexp.
+func hasImportPublic(text string) bool {
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], "import")
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len("import")
+		i = end
+		if start > 0 && word(text[start-1]) {
+			continue
+		}
+		rest := strings.TrimLeft(text[end:], " \t\r\n")
+		if len(rest) < len(text[end:]) && strings.HasPrefix(rest, "public") && (len(rest) == len("public") || !word(rest[len("public")])) {
+			return true
+		}
+	}
+}
 
 // reExports reports whether message is the compiler's "unused import"
 // warning for a file that imports files publicly. The compiler misses the
@@ -554,7 +573,7 @@ func (o *opener) reExports(message string) bool {
 		return false
 	}
 	text, ok := o.textOf(path)
-	return ok && importPublic.MatchString(text)
+	return ok && hasImportPublic(text)
 }
 
 // diagnostics converts the compiler's report: each diagnostic's primary

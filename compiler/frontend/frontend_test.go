@@ -12,3 +12,20 @@ func TestMiB(t *testing.T) {
 		}
 	}
 }
+
+func TestHasImportPublic(t *testing.T) {
+	for text, want := range map[string]bool{
+		`import public "a.proto";`:                            true,
+		"syntax = \"proto3\";\nimport\n\tpublic \"a.proto\";": true,
+		`import "a.proto";`:                                   false,
+		`import publicity "a.proto";`:                         false,
+		`reimport public "a.proto";`:                          false,
+		`importpublic "a.proto";`:                             false,
+		`import public`:                                       true,
+		``:                                                    false,
+	} {
+		if got := hasImportPublic(text); got != want {
+			t.Errorf("hasImportPublic(%q) = %v", text, got)
+		}
+	}
+}
