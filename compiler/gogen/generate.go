@@ -761,8 +761,9 @@ func (g *generator) newGoFile(f *fileNames) *jen.File {
 }
 
 // eachPiece calls piece with a function building each piece of f's Go code
-// in order: the forwards of its public imports, every top-level enum, every message in declaration order
-// (depth first, a message before its nested ones), then the notes on
+// in order: the forwards of its public imports, every top-level enum,
+// every message in declaration order (depth first, a message before its
+// nested ones), then the notes on
 // extensions and services. d is the enum or message a piece prints (nil
 // for the file's resolver and notes); for those, key is the text they are
 // printed from (besides f's names, the options and the file's imports),

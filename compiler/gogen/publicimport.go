@@ -23,11 +23,11 @@ type forward struct {
 // protoc-gen-go does: code that names those types through f's package
 // keeps compiling. For each such import, in the file's order: the file's
 // path, its Go import path and the forwards, one per exported top-level
-// type, constant and variable of its generated code (unless f's package
-// declares that name itself), except its list of
-// extensions (the file's own, as protoc-gen-go leaves out its File_
-// descriptor) and those that are forwards themselves (a public import's
-// public imports are not followed). The imported file's code is printed for this, without the
+// type, constant and variable of its generated code, except a name f's
+// package declares itself, the file's list of extensions (as
+// protoc-gen-go leaves out its File_ descriptor) and declarations that
+// are forwards themselves (a public import's public imports are not
+// followed). The imported file's code is printed for this, without the
 // cache and the output check.
 func (g *generator) publicForwards(f *fileNames) ([]publicImport, error) {
 	var out []publicImport

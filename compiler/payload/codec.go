@@ -461,8 +461,8 @@ func typed(input []byte) bool {
 // stream). Under Auto it follows DecodeEach's rule: untyped text that
 // does not parse, does not view cleanly, or (given a type) reads as
 // empty from whitespace is viewed as the bytes given, and taken so when
-// that view has no error and no field its type does not declare. A parse error is
-// returned as ParseBinary gives it, with no view.
+// that view has no error and no field its type does not declare. A parse
+// error is returned as ParseBinary gives it, with no view.
 func ViewInput(input []byte, enc Encoding, view func([]byte) (*View, error)) ([]byte, Encoding, *View, error) {
 	b, used, err := ParseBinary(input, enc)
 	auto := enc == Auto || enc == ""
