@@ -12,7 +12,7 @@ import { CallError, type Core } from "../lib/client";
 import { Latest } from "../lib/latest";
 import { UPLOAD_ACCEPT, readUploads } from "./readfiles";
 import { decodeState } from "./share";
-import { byId, el } from "./ui";
+import { byId, el, onFilesDropped } from "./ui";
 import { renderWire } from "./wire";
 
 export interface ChangesHost {
@@ -99,23 +99,7 @@ export class ChangesPanel {
       if (input.files) void use([...input.files]);
       input.value = "";
     };
-    const panel = document.querySelector<HTMLElement>(".tabpanel.changes")!;
-    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
-    panel.addEventListener("dragover", (e) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      e.dataTransfer!.dropEffect = "copy";
-      panel.classList.add("dropping");
-    });
-    panel.addEventListener("dragleave", (e) => {
-      if (!panel.contains(e.relatedTarget as Node | null)) panel.classList.remove("dropping");
-    });
-    panel.addEventListener("drop", (e) => {
-      panel.classList.remove("dropping");
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      void use([...e.dataTransfer!.files]);
-    });
+    onFilesDropped(document.querySelector<HTMLElement>(".tabpanel.changes")!, (files) => void use(files));
   }
 
   // Baseline from a share link: the files of a pasted "#s=" link (the

@@ -10,7 +10,7 @@ import { CallError, type Core } from "../lib/client";
 import { jsonExtensions } from "../lib/editor";
 import { toHex } from "../lib/hex";
 import { Latest } from "../lib/latest";
-import { byId, debounce, el } from "./ui";
+import { byId, debounce, el, onFilesDropped } from "./ui";
 import { renderWire } from "./wire";
 
 // maxFileBytes is the largest payload file opened: the core's
@@ -108,23 +108,8 @@ export class PayloadPanel {
       pick.value = "";
       if (f) void this.openBytes(f);
     };
-    const panel = byId("payload-panel");
-    const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
-    panel.addEventListener("dragover", (e) => {
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      e.dataTransfer!.dropEffect = "copy";
-      panel.classList.add("dropping");
-    });
-    panel.addEventListener("dragleave", (e) => {
-      if (!panel.contains(e.relatedTarget as Node | null)) panel.classList.remove("dropping");
-    });
-    panel.addEventListener("drop", (e) => {
-      panel.classList.remove("dropping");
-      if (!hasFiles(e)) return;
-      e.preventDefault();
-      const f = e.dataTransfer!.files[0];
-      if (f) void this.openBytes(f);
+    onFilesDropped(byId("payload-panel"), (files) => {
+      if (files[0]) void this.openBytes(files[0]);
     });
   }
 

@@ -77,3 +77,24 @@ export async function copyText(text: string): Promise<void> {
     ta.remove();
   }
 }
+
+// onFilesDropped calls use with the files dropped on panel, which is
+// marked "dropping" while files are dragged over it.
+export function onFilesDropped(panel: HTMLElement, use: (files: File[]) => void) {
+  const hasFiles = (e: DragEvent) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  panel.addEventListener("dragover", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer!.dropEffect = "copy";
+    panel.classList.add("dropping");
+  });
+  panel.addEventListener("dragleave", (e) => {
+    if (!panel.contains(e.relatedTarget as Node | null)) panel.classList.remove("dropping");
+  });
+  panel.addEventListener("drop", (e) => {
+    panel.classList.remove("dropping");
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    use([...e.dataTransfer!.files]);
+  });
+}
