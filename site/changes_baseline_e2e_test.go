@@ -63,6 +63,18 @@ func TestChangesBaselineFromUpload(t *testing.T) {
 	}
 	do(t, ctx, chromedp.Click(chromedp.CSS(`[data-testid=baseline-clear]`)))
 	waitJS(t, ctx, "no baseline", changesStatus+`.dataset.state === "none" && `+changeItems+`.length === 0 && `+baselineSource+`.hidden`, 10*time.Second)
+	// The same file dropped on the panel is the baseline again.
+	b, err := os.ReadFile(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, script(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([`+jsString(string(b))+`], "example.proto"));
+		const panel = document.querySelector('.tabpanel.changes');
+		for (const type of ['dragover', 'drop']) panel.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+	})()`))
+	waitJS(t, ctx, "the dropped baseline's change listed", changeItems+`.some(e => e.dataset.rule === "FIELD_SAME_TYPE") && `+baselineSource+`.textContent === "Baseline: uploaded example.proto."`, 30*time.Second)
 }
 
 // TestChangesBaselineFromShareLink: a share link of a version with a
