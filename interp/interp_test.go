@@ -306,12 +306,7 @@ func TestBrokenCodeIsCaught(t *testing.T) {
 func TestProgram(t *testing.T) {
 	req := compiler.Request{Sources: map[string]string{"small.proto": smallProto}, Files: []string{"small.proto"}}
 	_, files := gentest.Generate(t, req)
-	var out bytes.Buffer
-	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath, Stdout: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = ip.Eval(`package main
+	out := runMain(t, files, `package main
 
 import (
 	"fmt"
@@ -332,13 +327,25 @@ func main() {
 	fmt.Printf("%x %d %s %v %d\n", b, back.A, back.S, back.R, back.M["k"])
 }
 `)
+	const want = "089601120268691a0affffffffffffffffff0122050a016b1001 150 hi [-1] 1\n"
+	if out != want {
+		t.Fatalf("output %q, want %q", out, want)
+	}
+}
+
+// runMain runs program, a main package, against the generated files and
+// returns what it printed.
+func runMain(t *testing.T, files []gogen.File, program string) string {
+	t.Helper()
+	var out bytes.Buffer
+	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath, Stdout: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = "089601120268691a0affffffffffffffffff0122050a016b1001 150 hi [-1] 1\n"
-	if out.String() != want {
-		t.Fatalf("output %q, want %q", out.String(), want)
+	if _, err := ip.Eval(program); err != nil {
+		t.Fatal(err)
 	}
+	return out.String()
 }
 
 // A public import's forwards run in the interpreter: the forward of an
@@ -350,12 +357,7 @@ func TestPublicImportForwards(t *testing.T) {
 		"y.proto": "syntax = \"proto3\";\npackage y;\noption go_package = \"example.com/y\";\nimport public \"x.proto\";\nmessage Holder { x.Thing t = 1; }\n",
 	}
 	_, files := gentest.Generate(t, compiler.Request{Sources: srcs, Files: []string{"x.proto", "y.proto"}})
-	var out bytes.Buffer
-	ip, err := interp.New(files, interp.Options{Root: gentest.ModulePath, Stdout: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = ip.Eval(`package main
+	out := runMain(t, files, `package main
 
 import (
 	"fmt"
@@ -377,11 +379,8 @@ func main() {
 	fmt.Printf("%x %s %v\n", b, back.T.GetName(), y.Color_COLOR_RED.String())
 }
 `)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "0a030a0161 a COLOR_RED\n"; out.String() != want {
-		t.Fatalf("output %q, want %q", out.String(), want)
+	if want := "0a030a0161 a COLOR_RED\n"; out != want {
+		t.Fatalf("output %q, want %q", out, want)
 	}
 }
 
